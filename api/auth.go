@@ -1,0 +1,58 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/quiredocs/quire"
+)
+
+type callerKey struct{}
+
+// authenticate resolves the caller from "Authorization: Bearer <token>".
+func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
+	auth := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(auth, " ")
+	if auth == "" {
+		return nil, errorf(quire.CodeUnauthorized, "missing Authorization header: send Authorization: Bearer <token>")
+	}
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
+	}
+	return s.db.UserByToken(r.Context(), strings.TrimSpace(token))
+}
+
+// caller returns the authenticated user of a request.
+func caller(ctx context.Context) *quire.User {
+	u, _ := ctx.Value(callerKey{}).(*quire.User)
+	return u
+}
+
+// membership returns the caller's membership of the organization named in
+// the path. Callers outside the organization get 404.
+func (s *Server) membership(r *http.Request) (*quire.Member, error) {
+	me, err := s.db.Member(r.Context(), r.PathValue("organizationId"), caller(r.Context()).ID)
+	if quire.ErrorCode(err) == quire.CodeNotFound {
+		return nil, errorf(quire.CodeNotFound, "organization not found")
+	}
+	return me, err
+}
+
+// org loads the organization named in the path and the caller's membership of it.
+func (s *Server) org(r *http.Request) (*quire.Organization, *quire.Member, error) {
+	me, err := s.membership(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	org, err := s.db.Organization(r.Context(), me.OrgID)
+	return org, me, err
+}
+
+// requireAdmin refuses members who are not organization admins.
+func requireAdmin(me *quire.Member) error {
+	if me.Role != quire.RoleAdmin {
+		return errorf(quire.CodeForbidden, "only organization admins may do this")
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/quiredocs/quire"
+)
+
+// MaxBodyBytes bounds every request body.
+const MaxBodyBytes = 1 << 20
+
+// writeJSON writes v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// noContent answers 204 with no body.
+func noContent(w http.ResponseWriter) error {
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// readJSON decodes the request body into dst: 415 unless JSON, 413 over
+// MaxBodyBytes, 400 for malformed JSON (with the offset) or a wrong type
+// (naming the field). Unknown fields are ignored. An empty body leaves dst as
+// it is, so optional bodies may be left out; validation catches what is required.
+func readJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return errorf(quire.CodeTooLarge, "body: must be at most %d bytes", MaxBodyBytes)
+		}
+		return errorf(quire.CodeInvalid, "body: could not be read")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return errorf(quire.CodeUnsupportedType, "body: Content-Type must be application/json")
+		}
+	} else {
+		return errorf(quire.CodeUnsupportedType, "body: Content-Type must be application/json")
+	}
+	return decodeJSON(body, dst)
+}
+
+// decodeJSON unmarshals one JSON value, turning decoder errors into 400s that
+// name the place at fault.
+func decodeJSON(body []byte, dst any) error {
+	err := json.Unmarshal(body, dst)
+	if err == nil {
+		return nil
+	}
+	if e, ok := errors.AsType[*json.SyntaxError](err); ok {
+		return errorf(quire.CodeInvalid, "body: malformed JSON at offset %d", e.Offset)
+	}
+	if e, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		field := e.Field
+		if field == "" {
+			return errorf(quire.CodeInvalid, "body: must be a JSON %s", jsonType(e.Type.Kind().String()))
+		}
+		return errorf(quire.CodeInvalid, "%s: must be %s", field, jsonType(e.Type.Kind().String()))
+	}
+	if qe, ok := errors.AsType[*quire.Error](err); ok {
+		return qe
+	}
+	return errorf(quire.CodeInvalid, "body: malformed JSON")
+}
+
+func jsonType(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "map", "struct":
+		return "an object"
+	case "int", "int64", "float64", "uint", "int32":
+		return "a number"
+	}
+	return "of another type"
+}

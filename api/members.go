@@ -1,0 +1,257 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	var f store.MemberFilter
+	if q.Has("role") {
+		v := q.Get("role")
+		role, ok := quire.ParseRole(v)
+		if !ok && v != "guest" {
+			return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read, guest")
+		}
+		f.Role = &role
+	}
+	f.Search = q.Get("search")
+	if len(f.Search) > 256 {
+		return errorf(quire.CodeInvalid, "search: must be at most 256 characters")
+	}
+	switch sort := store.MemberSort(q.Get("sort")); sort {
+	case "", store.SortJoinedAt, store.SortLastSeenAt, store.SortName:
+		f.Sort = sort
+	default:
+		return errorf(quire.CodeInvalid, "sort: must be joinedAt, lastSeenAt or name")
+	}
+	if f.Ascending, err = orderParam(r); err != nil {
+		return err
+	}
+	list, err := s.db.ListMembers(r.Context(), me.OrgID, f, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, s.memberJSON)
+}
+
+// orderParam reads order: desc (the reference's default) or asc.
+func orderParam(r *http.Request) (ascending bool, err error) {
+	switch r.URL.Query().Get("order") {
+	case "", "desc":
+		return false, nil
+	case "asc":
+		return true, nil
+	}
+	return false, errorf(quire.CodeInvalid, "order: must be asc or desc")
+}
+
+// member loads the member named by {userId} in the caller's organization.
+func (s *Server) member(r *http.Request, me *quire.Member) (*quire.Member, error) {
+	if r.PathValue("userId") == me.User.ID {
+		return me, nil
+	}
+	return s.db.Member(r.Context(), me.OrgID, r.PathValue("userId"))
+}
+
+func (s *Server) getMember(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	m, err := s.member(r, me)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.memberJSON(m))
+}
+
+// removeMember: admins remove anyone; any member may leave. The last admin
+// stays (409).
+func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	m, err := s.member(r, me)
+	if err != nil {
+		return err
+	}
+	if m.User.ID != me.User.ID {
+		if err := requireAdmin(me); err != nil {
+			return err
+		}
+	}
+	if err := s.db.RemoveMember(r.Context(), me.OrgID, m.User.ID); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	m, err := s.member(r, me)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	var body struct {
+		Role quire.Optional[string] `json:"role"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if body.Role.Set {
+		role := quire.RoleGuest
+		if !body.Role.Null {
+			var ok bool
+			if role, ok = quire.ParseRole(body.Role.Value); !ok {
+				return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read or null")
+			}
+		}
+		if m, err = s.db.UpdateMemberRole(r.Context(), me.OrgID, m.User.ID, role); err != nil {
+			return err
+		}
+	}
+	return writeJSON(w, http.StatusOK, s.memberJSON(m))
+}
+
+// visitorClaimsTTL is how long the claims returned by ping stay valid.
+const visitorClaimsTTL = time.Hour
+
+// ping records that the caller was seen and returns a signed JWT of their
+// claims (subject, organization, role) for the published sites.
+func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	if err := s.db.TouchMember(r.Context(), me.OrgID, me.User.ID); err != nil {
+		return err
+	}
+	key, err := s.db.ServerKey(r.Context(), "visitor-claims")
+	if err != nil {
+		return err
+	}
+	now := s.db.Now()
+	claims := jwt.MapClaims{
+		"iss": s.publicURL, "sub": me.User.ID, "org": me.OrgID, "role": roleJSON(me.Role),
+		"iat": now.Unix(), "exp": now.Add(visitorClaimsTTL).Unix(),
+	}
+	signed, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(key)
+	if err != nil {
+		return err
+	}
+	// The contract names the field serviceVisitorClaims; clients generated from
+	// the reference read gitbookVisitorClaims, so both carry it.
+	return writeJSON(w, http.StatusOK, map[string]string{"serviceVisitorClaims": signed, "gitbookVisitorClaims": signed})
+}
+
+func (s *Server) setMemberSSO(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	m, err := s.member(r, me)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	if m, err = s.db.SetMemberSSO(r.Context(), me.OrgID, m.User.ID); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.memberJSON(m))
+}
+
+// listMemberSpaces lists the spaces a member can access with their role in
+// each. Admins may list anyone's; members their own.
+func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	m, err := s.member(r, me)
+	if err != nil {
+		return err
+	}
+	if m.User.ID != me.User.ID {
+		if err := requireAdmin(me); err != nil {
+			return err
+		}
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	if _, err := orderParam(r); err != nil {
+		return err
+	}
+	list, err := s.db.ListMemberSpaces(r.Context(), me.OrgID, m.User.ID, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(sp *quire.MemberSpace) any { return sp })
+}
+
+type memberTeamJSON struct {
+	Team   teamJSON       `json:"team"`
+	Member teamMemberJSON `json:"member"`
+}
+
+type teamMemberJSON struct {
+	Role quire.TeamRole `json:"role"`
+}
+
+func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	m, err := s.member(r, me)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListMemberTeams(r.Context(), me.OrgID, m.User.ID, r.URL.Query().Get("title"), p)
+	if err != nil {
+		return err
+	}
+	owned, err := s.db.OwnedTeams(r.Context(), me.OrgID, me.User.ID)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(tm *quire.TeamMembership) memberTeamJSON {
+		return memberTeamJSON{Team: s.teamJSON(&tm.Team, me, ownerRole(owned[tm.Team.ID])), Member: teamMemberJSON{Role: tm.Role}}
+	})
+}
+
+func ownerRole(owner bool) quire.TeamRole {
+	if owner {
+		return quire.TeamOwner
+	}
+	return ""
+}

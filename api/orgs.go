@@ -1,0 +1,263 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
+	if err := s.db.Ping(r.Context()); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) getCurrentUser(w http.ResponseWriter, r *http.Request) error {
+	return writeJSON(w, http.StatusOK, s.userJSON(caller(r.Context())))
+}
+
+// getUser shows a user to callers who share an organization with them.
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
+	me, id := caller(r.Context()), r.PathValue("userId")
+	if id != me.ID {
+		shared, err := s.db.ShareOrganization(r.Context(), me.ID, id)
+		if err != nil {
+			return err
+		}
+		if !shared {
+			return errorf(quire.CodeNotFound, "user not found")
+		}
+	}
+	u, err := s.db.User(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.userJSON(u))
+}
+
+func (s *Server) listOrgs(w http.ResponseWriter, r *http.Request) error {
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	me := caller(r.Context())
+	list, err := s.db.ListUserOrganizations(r.Context(), me.ID, p)
+	if err != nil {
+		return err
+	}
+	// Permissions are per organization; the caller's memberships are few.
+	members := map[string]*quire.Member{}
+	for _, o := range list.Items {
+		if members[o.ID], err = s.db.Member(r.Context(), o.ID, me.ID); err != nil {
+			return err
+		}
+	}
+	return writeList(w, list, func(o *quire.Organization) orgJSON { return s.orgJSON(o, members[o.ID]) })
+}
+
+// orgTitlePattern is the reference's OrganizationTitle: no blank ends.
+var orgTitlePattern = regexp.MustCompile(`^\S(.*\S)?$`)
+
+func checkOrgTitle(title string) error {
+	if err := quire.CheckLen("title", title, 2, 255); err != nil {
+		return err
+	}
+	if !orgTitlePattern.MatchString(title) {
+		return errorf(quire.CodeInvalid, "title: must not start or end with spaces")
+	}
+	return nil
+}
+
+func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Title        *string  `json:"title"`
+		EmailDomains []string `json:"emailDomains"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if err := quire.CheckRequired("title", body.Title != nil); err != nil {
+		return err
+	}
+	if err := quire.FirstError(checkOrgTitle(*body.Title), checkEmailDomains(body.EmailDomains)); err != nil {
+		return err
+	}
+	me := caller(r.Context())
+	var org *quire.Organization
+	err := s.db.Tx(r.Context(), func(tx *store.Tx) (err error) {
+		org, err = tx.CreateOrganization(r.Context(), *body.Title, me.ID)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if body.EmailDomains != nil {
+		if org, err = s.db.UpdateOrganization(r.Context(), org.ID, store.OrganizationUpdate{EmailDomains: &body.EmailDomains}); err != nil {
+			return err
+		}
+	}
+	member, err := s.db.Member(r.Context(), org.ID, me.ID)
+	if err != nil {
+		return err
+	}
+	out := s.orgJSON(org, member)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) getOrg(w http.ResponseWriter, r *http.Request) error {
+	org, me, err := s.org(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.orgJSON(org, me))
+}
+
+var domainPattern = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
+
+func checkEmailDomains(domains []string) error {
+	if len(domains) > 100 {
+		return errorf(quire.CodeInvalid, "emailDomains: must have at most 100 entries")
+	}
+	for i, d := range domains {
+		if !domainPattern.MatchString(d) {
+			return errorf(quire.CodeInvalid, "emailDomains[%d]: must be a lower-case domain name such as example.com", i)
+		}
+	}
+	return nil
+}
+
+var hostnamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*[a-z0-9]$`)
+
+func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	var body struct {
+		Title        quire.Optional[string]          `json:"title"`
+		EmailDomains quire.Optional[[]string]        `json:"emailDomains"`
+		Hostname     quire.Optional[string]          `json:"hostname"`
+		DefaultRole  quire.Optional[string]          `json:"defaultRole"`
+		SSO          quire.Optional[bool]            `json:"sso"`
+		AI           quire.Optional[bool]            `json:"ai"`
+		InviteLinks  quire.Optional[bool]            `json:"inviteLinks"`
+		MergeRules   quire.Optional[json.RawMessage] `json:"mergeRules"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	var u store.OrganizationUpdate
+	if body.Title.Set {
+		if body.Title.Null {
+			return errorf(quire.CodeInvalid, "title: must be a string")
+		}
+		if err := checkOrgTitle(body.Title.Value); err != nil {
+			return err
+		}
+		u.Title = &body.Title.Value
+	}
+	if body.EmailDomains.Set {
+		domains := body.EmailDomains.Value
+		if domains == nil {
+			domains = []string{}
+		}
+		if err := checkEmailDomains(domains); err != nil {
+			return err
+		}
+		u.EmailDomains = &domains
+	}
+	if body.Hostname.Set {
+		h := body.Hostname.Value
+		if h != "" || !body.Hostname.Null {
+			if err := quire.CheckLen("hostname", h, 3, 32); err != nil {
+				return err
+			}
+			if !hostnamePattern.MatchString(h) {
+				return errorf(quire.CodeInvalid, "hostname: must be lower-case letters, digits and inner hyphens")
+			}
+		}
+		u.Hostname = &h
+	}
+	if body.DefaultRole.Set {
+		role := quire.RoleGuest
+		if !body.DefaultRole.Null {
+			var ok bool
+			if role, ok = quire.ParseRole(body.DefaultRole.Value); !ok {
+				return errorf(quire.CodeInvalid, "defaultRole: must be one of admin, create, review, edit, comment, read or null")
+			}
+		}
+		u.DefaultRole = &role
+	}
+	for _, f := range []struct {
+		name string
+		in   quire.Optional[bool]
+		out  **bool
+	}{{"sso", body.SSO, &u.SSO}, {"ai", body.AI, &u.AI}, {"inviteLinks", body.InviteLinks, &u.InviteLinks}} {
+		if f.in.Set {
+			if f.in.Null {
+				return errorf(quire.CodeInvalid, "%s: must be a boolean", f.name)
+			}
+			v := f.in.Value
+			*f.out = &v
+		}
+	}
+	if body.MergeRules.Set {
+		rules, err := checkMergeRules(body.MergeRules.Value, body.MergeRules.Null)
+		if err != nil {
+			return err
+		}
+		u.MergeRules = rules
+	}
+	org, err := s.db.UpdateOrganization(r.Context(), me.OrgID, u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.orgJSON(org, me))
+}
+
+// mergeRuleNames are the rules of the reference's MergeRule.
+var mergeRuleNames = map[string]bool{
+	"require_specific_reviewers": true, "require_one_of_specific_reviewers": true, "allow_bypass": true,
+	"require_at_least_one_review": true, "require_at_least_one_approved_review": true,
+	"require_all_reviews_approved": true, "require_agent_review": true, "require_up_to_date_change_request": true,
+	"require_change_request_subject": true, "require_change_request_description": true,
+	"require_author_to_merge": true, "custom": true,
+}
+
+// checkMergeRules validates {"type":"none"} or {"type":"rules","rules":[{"rule":…}, …]}
+// and returns it re-encoded, each rule kept as given.
+func checkMergeRules(raw json.RawMessage, null bool) (json.RawMessage, error) {
+	var v struct {
+		Type  string            `json:"type"`
+		Rules []json.RawMessage `json:"rules"`
+	}
+	if null || decodeJSON(raw, &v) != nil {
+		return nil, errorf(quire.CodeInvalid, `mergeRules: must be {"type":"none"} or {"type":"rules","rules":[…]}`)
+	}
+	switch v.Type {
+	case "none":
+		return json.RawMessage(`{"type":"none"}`), nil
+	case "rules":
+		if v.Rules == nil {
+			v.Rules = []json.RawMessage{}
+		}
+		for i, raw := range v.Rules {
+			var rule struct {
+				Rule string `json:"rule"`
+			}
+			if decodeJSON(raw, &rule) != nil || !mergeRuleNames[rule.Rule] {
+				return nil, errorf(quire.CodeInvalid, "mergeRules.rules[%d].rule: must be a known merge rule", i)
+			}
+		}
+		return json.Marshal(v)
+	}
+	return nil, errorf(quire.CodeInvalid, `mergeRules.type: must be "none" or "rules"`)
+}

@@ -1,0 +1,178 @@
+// Package api serves Quire's HTTP API under /v1.
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Config configures the API server.
+type Config struct {
+	// PublicURL is where clients reach this server, e.g. https://docs.example.com;
+	// urls.location fields are built from it.
+	PublicURL string
+	Logger    *slog.Logger
+}
+
+// Server is the HTTP API.
+type Server struct {
+	db        *store.DB
+	log       *slog.Logger
+	publicURL string
+	mux       *http.ServeMux
+	handler   http.Handler
+}
+
+// New builds the API server over a store.
+func New(db *store.DB, cfg Config) *Server {
+	s := &Server{
+		db:        db,
+		log:       cfg.Logger,
+		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
+		mux:       http.NewServeMux(),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.routes()
+	s.handler = s.withRequestID(s.withLog(s.withRecover(http.HandlerFunc(s.serveMux))))
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// handlerFunc is a handler that returns its error for one place to write.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle registers an authenticated API route.
+func (s *Server) handle(pattern string, fn handlerFunc) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		user, err := s.authenticate(r)
+		if err == nil {
+			r = r.WithContext(context.WithValue(r.Context(), callerKey{}, user))
+			err = fn(w, r)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// handlePublic registers a route that needs no token.
+func (s *Server) handlePublic(pattern string, fn handlerFunc) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := fn(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// serveMux answers unknown paths and wrong methods in our JSON error shape
+// instead of ServeMux's text/plain.
+func (s *Server) serveMux(w http.ResponseWriter, r *http.Request) {
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		h.ServeHTTP(w, r)
+		return
+	}
+	rec := &headerCapture{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	if allow := rec.header.Get("Allow"); allow != "" {
+		w.Header().Set("Allow", allow)
+	}
+	if rec.status == http.StatusMethodNotAllowed {
+		s.writeError(w, r, errorf(quire.CodeMethodNotAllowed, "method %s is not allowed here", r.Method))
+		return
+	}
+	s.writeError(w, r, errorf(quire.CodeNotFound, "no such endpoint: %s %s", r.Method, r.URL.Path))
+}
+
+type headerCapture struct {
+	header http.Header
+	status int
+}
+
+func (c *headerCapture) Header() http.Header         { return c.header }
+func (c *headerCapture) Write(b []byte) (int, error) { return len(b), nil }
+func (c *headerCapture) WriteHeader(status int)      { c.status = status }
+
+type requestIDKey struct{}
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+func (s *Server) withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := strings.ToLower(rand.Text()[:16])
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
+	})
+}
+
+// statusRecorder remembers the status a handler wrote, for the request log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusRecorder) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// withLog writes one structured line per request.
+func (s *Server) withLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("request_id", requestID(r.Context())))
+	})
+}
+
+// withRecover turns a panicking handler into a logged 500.
+func (s *Server) withRecover(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.writeError(w, r, &quire.Error{Code: quire.CodeInternal, Message: "internal error", Err: panicError{p}})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+type panicError struct{ v any }
+
+func (p panicError) Error() string { return "panic: " + fmt.Sprint(p.v) }

@@ -1,0 +1,244 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+func checkTeamTitle(title *string) error {
+	if err := quire.CheckRequired("title", title != nil); err != nil {
+		return err
+	}
+	return quire.CheckLen("title", *title, 1, 64)
+}
+
+// team loads the team named in the path, the caller's membership of its
+// organization and the caller's role in the team ("" if none).
+func (s *Server) team(r *http.Request) (*quire.Team, *quire.Member, quire.TeamRole, error) {
+	me, err := s.membership(r)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	t, err := s.db.Team(r.Context(), me.OrgID, r.PathValue("teamId"))
+	if err != nil {
+		return nil, nil, "", err
+	}
+	role, err := s.db.TeamRole(r.Context(), t.ID, me.User.ID)
+	return t, me, role, err
+}
+
+// managedTeam is team for operations on a team's members: org admins and the
+// team's owners only.
+func (s *Server) managedTeam(r *http.Request) (*quire.Team, *quire.Member, error) {
+	t, me, role, err := s.team(r)
+	if err == nil && !quire.CanManageTeam(me, role) {
+		err = errorf(quire.CodeForbidden, "only organization admins and team owners may manage this team")
+	}
+	return t, me, err
+}
+
+func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	f := store.TeamFilter{Title: r.URL.Query().Get("title")}
+	if r.URL.Query().Has("owner") {
+		if f.ManagedBy, err = s.db.Member(r.Context(), me.OrgID, r.URL.Query().Get("owner")); err != nil {
+			if quire.ErrorCode(err) == quire.CodeNotFound {
+				return errorf(quire.CodeInvalid, "owner: not a member of the organization")
+			}
+			return err
+		}
+	}
+	list, err := s.db.ListTeams(r.Context(), me.OrgID, f, p)
+	if err != nil {
+		return err
+	}
+	owned, err := s.db.OwnedTeams(r.Context(), me.OrgID, me.User.ID)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(t *quire.Team) teamJSON { return s.teamJSON(t, me, ownerRole(owned[t.ID])) })
+}
+
+func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	var body struct {
+		Title   *string  `json:"title"`
+		Members []string `json:"members"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if err := checkTeamTitle(body.Title); err != nil {
+		return err
+	}
+	t, err := s.db.CreateTeam(r.Context(), me.OrgID, *body.Title, body.Members)
+	if err != nil {
+		return err
+	}
+	out := s.teamJSON(t, me, "")
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) getTeam(w http.ResponseWriter, r *http.Request) error {
+	t, me, role, err := s.team(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.teamJSON(t, me, role))
+}
+
+func (s *Server) deleteTeam(w http.ResponseWriter, r *http.Request) error {
+	t, me, _, err := s.team(r)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	if err := s.db.DeleteTeam(r.Context(), me.OrgID, t.ID); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) error {
+	t, me, role, err := s.team(r)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	var body struct {
+		Title *string `json:"title"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if err := checkTeamTitle(body.Title); err != nil {
+		return err
+	}
+	if t, err = s.db.RenameTeam(r.Context(), me.OrgID, t.ID, *body.Title); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.teamJSON(t, me, role))
+}
+
+type teamMemberItemJSON struct {
+	Organization memberJSON     `json:"organization"`
+	Team         teamMemberJSON `json:"team"`
+	Permissions  struct {
+		View bool `json:"view"`
+	} `json:"permissions"`
+}
+
+func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
+	t, me, _, err := s.team(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListTeamMembers(r.Context(), me.OrgID, t.ID, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(tm *quire.TeamMembership) teamMemberItemJSON {
+		item := teamMemberItemJSON{Organization: s.memberJSON(&tm.Member), Team: teamMemberJSON{Role: tm.Role}}
+		item.Permissions.View = true
+		return item
+	})
+}
+
+func parseTeamRole(field, v string) (quire.TeamRole, error) {
+	role, ok := quire.ParseTeamRole(v)
+	if !ok {
+		return "", errorf(quire.CodeInvalid, "%s: must be owner or member", field)
+	}
+	return role, nil
+}
+
+func (s *Server) updateTeamMembers(w http.ResponseWriter, r *http.Request) error {
+	t, me, err := s.managedTeam(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Add         []string `json:"add"`
+		Remove      []string `json:"remove"`
+		Memberships map[string]struct {
+			Role string `json:"role"`
+		} `json:"memberships"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	const maxChanges = 1000
+	if len(body.Add)+len(body.Remove)+len(body.Memberships) > maxChanges {
+		return errorf(quire.CodeInvalid, "body: at most %d users may be changed at once", maxChanges)
+	}
+	u := store.TeamMembersUpdate{Add: body.Add, Remove: body.Remove, Memberships: map[string]quire.TeamRole{}}
+	for id, m := range body.Memberships {
+		role, err := parseTeamRole("memberships."+id+".role", m.Role)
+		if err != nil {
+			return err
+		}
+		u.Memberships[id] = role
+	}
+	if err := s.db.UpdateTeamMembers(r.Context(), me.OrgID, t.ID, u); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func (s *Server) putTeamMember(w http.ResponseWriter, r *http.Request) error {
+	t, me, err := s.managedTeam(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Role *string `json:"role"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	var role quire.TeamRole // omitted: a new member joins as member, an existing one keeps their role
+	if body.Role != nil {
+		if role, err = parseTeamRole("role", *body.Role); err != nil {
+			return err
+		}
+	}
+	if err := s.db.PutTeamMember(r.Context(), me.OrgID, t.ID, r.PathValue("userId"), role); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func (s *Server) removeTeamMember(w http.ResponseWriter, r *http.Request) error {
+	t, me, err := s.managedTeam(r)
+	if err != nil {
+		return err
+	}
+	if err := s.db.RemoveTeamMember(r.Context(), me.OrgID, t.ID, r.PathValue("userId")); err != nil {
+		return err
+	}
+	return noContent(w)
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+const adminUsage = `Usage:
+  quire admin init --org TITLE --email E --name N
+  quire admin add-user --org ORG_ID --email E --name N --role ROLE
+  quire admin token create --email E
+
+Each takes --data DIR and --db URL like quire serve, and prints JSON.
+`
+
+func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, adminUsage)
+		return errUsage
+	}
+	switch {
+	case args[0] == "init":
+		return adminInit(ctx, args[1:], stdout, stderr)
+	case args[0] == "add-user":
+		return adminAddUser(ctx, args[1:], stdout, stderr)
+	case args[0] == "token" && len(args) > 1 && args[1] == "create":
+		return adminTokenCreate(ctx, args[2:], stdout, stderr)
+	case args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
+		fmt.Fprint(stdout, adminUsage)
+		return nil
+	}
+	fmt.Fprintf(stderr, "unknown admin command %q\n\n%s", args[0], adminUsage)
+	return errUsage
+}
+
+// required reports the first required flag left empty.
+func required(fs *flag.FlagSet, names ...string) error {
+	for _, name := range names {
+		if fs.Lookup(name).Value.String() == "" {
+			fmt.Fprintf(fs.Output(), "--%s is required\n", name)
+			fs.Usage()
+			return errUsage
+		}
+	}
+	return nil
+}
+
+func withStore(ctx context.Context, cfg Config, fn func(db *store.DB) (any, error), stdout io.Writer) error {
+	db, err := store.Open(ctx, cfg.DB, cfg.Data)
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer db.Close()
+	out, err := fn(db)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	return enc.Encode(out)
+}
+
+type idJSON struct {
+	ID string `json:"id"`
+}
+
+func checkEmailName(email, name string) error {
+	return quire.FirstError(quire.CheckEmail("--email", quire.NormalizeEmail(email)), quire.CheckLen("--name", name, 1, 100))
+}
+
+func adminInit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := defaultConfig()
+	fs := newFlagSet("admin init", "quire admin init --org TITLE --email E --name N [--data DIR] [--db URL]", stderr)
+	org := fs.String("org", "", "title of the new organization")
+	email := fs.String("email", "", "e-mail address of its admin")
+	name := fs.String("name", "", "display name of its admin")
+	cfg.storeFlags(fs)
+	if helped, err := parse(fs, args); helped || err != nil {
+		return err
+	}
+	if err := required(fs, "org", "email", "name"); err != nil {
+		return err
+	}
+	if err := quire.FirstError(quire.CheckLen("--org", *org, 2, 255), checkEmailName(*email, *name)); err != nil {
+		return err
+	}
+	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
+		b, err := db.InitOrganization(ctx, *org, *email, *name)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			Organization idJSON `json:"organization"`
+			User         idJSON `json:"user"`
+			Token        string `json:"token"`
+		}{idJSON{b.Organization.ID}, idJSON{b.User.ID}, b.Token}, nil
+	}, stdout)
+}
+
+func adminAddUser(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := defaultConfig()
+	fs := newFlagSet("admin add-user", "quire admin add-user --org ORG_ID --email E --name N --role ROLE [--data DIR] [--db URL]", stderr)
+	org := fs.String("org", "", "id of the organization")
+	email := fs.String("email", "", "e-mail address of the user; an existing user is added, not duplicated")
+	name := fs.String("name", "", "display name of a new user")
+	roleName := fs.String("role", "", "admin, create, review, edit, comment, read, or guest")
+	cfg.storeFlags(fs)
+	if helped, err := parse(fs, args); helped || err != nil {
+		return err
+	}
+	if err := required(fs, "org", "email", "name", "role"); err != nil {
+		return err
+	}
+	role, ok := quire.ParseRole(*roleName)
+	if !ok && *roleName != "guest" {
+		fmt.Fprintf(stderr, "--role must be admin, create, review, edit, comment, read or guest\n")
+		fs.Usage()
+		return errUsage
+	}
+	if err := checkEmailName(*email, *name); err != nil {
+		return err
+	}
+	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
+		b, err := db.AddUser(ctx, *org, *email, *name, role)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			User  idJSON `json:"user"`
+			Token string `json:"token"`
+		}{idJSON{b.User.ID}, b.Token}, nil
+	}, stdout)
+}
+
+func adminTokenCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := defaultConfig()
+	fs := newFlagSet("admin token create", "quire admin token create --email E [--data DIR] [--db URL]", stderr)
+	email := fs.String("email", "", "e-mail address of the user")
+	cfg.storeFlags(fs)
+	if helped, err := parse(fs, args); helped || err != nil {
+		return err
+	}
+	if err := required(fs, "email"); err != nil {
+		return err
+	}
+	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
+		token, err := db.CreateTokenForEmail(ctx, *email)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]string{"token": token}, nil
+	}, stdout)
+}

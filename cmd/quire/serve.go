@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/store"
+)
+
+// shutdownTimeout bounds how long in-flight requests may take to finish.
+const shutdownTimeout = 30 * time.Second
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := defaultConfig()
+	fs := newFlagSet("serve", "quire serve [--addr HOST:PORT] [--data DIR] [--db URL] [--public-url URL]", stderr)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address to listen on (env QUIRE_ADDR)")
+	cfg.storeFlags(fs)
+	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
+	if helped, err := parse(fs, args); helped || err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	slog.SetDefault(log)
+
+	db, err := store.Open(ctx, cfg.DB, cfg.Data)
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer db.Close()
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	if cfg.Addr != ln.Addr().String() && cfg.PublicURL == "" {
+		cfg.Addr = ln.Addr().String() // port 0 was asked for: say which port was taken
+	}
+	if err := firstStart(ctx, db, cfg, stdout); err != nil {
+		ln.Close()
+		return err
+	}
+
+	srv := &http.Server{
+		Handler:           api.New(db, api.Config{PublicURL: cfg.publicURL(), Logger: log}),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining in-flight requests")
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// firstStart creates "My Organization", its owner and a token when the store
+// is empty, prints the token once and writes it to <data>/initial-token.
+func firstStart(ctx context.Context, db *store.DB, cfg Config, stdout io.Writer) error {
+	b, err := db.InitIfEmpty(ctx, "My Organization", "owner@localhost", "Owner")
+	if err != nil || b == nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
+		return err
+	}
+	path := filepath.Join(cfg.Data, "initial-token")
+	if err := os.WriteFile(path, []byte(b.Token+"\n"), 0o600); err != nil {
+		return fmt.Errorf("write initial token: %w", err)
+	}
+	fmt.Fprintf(stdout, `Quire is ready. Created organization %q (%s) with owner %s.
+API token (shown once, also saved to %s):
+
+    %s
+
+Try it:
+
+    curl -H "Authorization: Bearer %s" %s/v1/orgs/%s/members
+
+`, b.Organization.Title, b.Organization.ID, b.User.Email, path, b.Token, b.Token, cfg.publicURL(), b.Organization.ID)
+	return nil
+}

@@ -1,0 +1,67 @@
+// Package quire holds Quire's domain types, roles and permission rules, error
+// codes and field checks. It does no I/O and imports nothing of ours.
+package quire
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an error; each code maps to one HTTP status in package api.
+type Code string
+
+// Error codes. Anything that is not an *Error is internal.
+const (
+	CodeInvalid          Code = "invalid"            // 400: the message names the field and the rule
+	CodeUnauthorized     Code = "unauthorized"       // 401: no or bad token
+	CodeForbidden        Code = "forbidden"          // 403: can see it, may not act
+	CodeNotFound         Code = "not_found"          // 404: missing, or not visible to the caller
+	CodeMethodNotAllowed Code = "method_not_allowed" // 405
+	CodeConflict         Code = "conflict"           // 409
+	CodeTooLarge         Code = "too_large"          // 413
+	CodeUnsupportedType  Code = "unsupported_type"   // 415
+	CodeInternal         Code = "internal"           // 500
+)
+
+// Error is the one domain error. Message is shown to clients; Err, the cause,
+// only to the log.
+type Error struct {
+	Code    Code
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an *Error with a formatted client message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, CodeInternal
+// for any other non-nil error, and "" for nil.
+func ErrorCode(err error) Code {
+	if err == nil {
+		return ""
+	}
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// ErrorMessage returns the client message of err: the *Error's message, or
+// "internal error" for anything else.
+func ErrorMessage(err error) string {
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e.Message
+	}
+	return "internal error"
+}

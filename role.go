@@ -1,0 +1,56 @@
+package quire
+
+// Role is an organization or content role. The zero value, RoleGuest, stands
+// for guests (null on the wire).
+type Role string
+
+// Roles, strongest first. Contract §2 Role.
+const (
+	RoleAdmin   Role = "admin"
+	RoleCreate  Role = "create"
+	RoleReview  Role = "review"
+	RoleEdit    Role = "edit"
+	RoleComment Role = "comment"
+	RoleRead    Role = "read"
+	RoleGuest   Role = ""
+)
+
+var roleRank = map[Role]int{
+	RoleGuest: 0, RoleRead: 1, RoleComment: 2, RoleEdit: 3, RoleReview: 4, RoleCreate: 5, RoleAdmin: 6,
+}
+
+// ParseRole accepts one of the six role names.
+func ParseRole(s string) (Role, bool) {
+	r := Role(s)
+	if r == RoleGuest {
+		return "", false
+	}
+	_, ok := roleRank[r]
+	return r, ok
+}
+
+// AtLeast reports whether r is as strong as min.
+func (r Role) AtLeast(min Role) bool { return roleRank[r] >= roleRank[min] }
+
+// Max returns the stronger of two roles.
+func (r Role) Max(o Role) Role {
+	if roleRank[o] > roleRank[r] {
+		return o
+	}
+	return r
+}
+
+// TeamRole is a member's role within a team. Contract §2 Team role.
+type TeamRole string
+
+// Team roles.
+const (
+	TeamOwner  TeamRole = "owner"
+	TeamMember TeamRole = "member"
+)
+
+// ParseTeamRole accepts "owner" or "member".
+func ParseTeamRole(s string) (TeamRole, bool) {
+	r := TeamRole(s)
+	return r, r == TeamOwner || r == TeamMember
+}

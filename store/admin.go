@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+
+	"github.com/quiredocs/quire"
+)
+
+// Bootstrap is what the admin commands create: an organization or user and
+// a freshly issued API token.
+type Bootstrap struct {
+	Organization *quire.Organization
+	User         *quire.User
+	Token        string
+}
+
+// InitOrganization creates an organization whose owner, found or created by
+// e-mail, is its admin, and issues the owner a token.
+func (db *DB) InitOrganization(ctx context.Context, title, email, name string) (b *Bootstrap, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		b, err = tx.initOrganization(ctx, title, email, name)
+		return err
+	})
+	return b, err
+}
+
+func (tx *Tx) initOrganization(ctx context.Context, title, email, name string) (*Bootstrap, error) {
+	u, err := tx.EnsureUser(ctx, email, name)
+	if err != nil {
+		return nil, err
+	}
+	org, err := tx.CreateOrganization(ctx, title, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	token, err := tx.CreateToken(ctx, u.ID)
+	return &Bootstrap{Organization: org, User: u, Token: token}, err
+}
+
+// InitIfEmpty creates the first organization, owner and token when the store
+// has no organization yet; it returns nil when there was one already. Safe
+// when several servers start at once on one PostgreSQL database.
+func (db *DB) InitIfEmpty(ctx context.Context, title, email, name string) (b *Bootstrap, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if err := db.lockMigrations(ctx, tx); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM organizations").Scan(&n); err != nil || n > 0 {
+			return err
+		}
+		b, err = tx.initOrganization(ctx, title, email, name)
+		return err
+	})
+	return b, err
+}
+
+// AddUser adds the user with this e-mail address (created if new) to an
+// organization with role and issues them a token. An existing member keeps
+// their membership but has their role set to role.
+func (db *DB) AddUser(ctx context.Context, orgID, email, name string, role quire.Role) (b *Bootstrap, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		org, err := tx.Organization(ctx, orgID)
+		if err != nil {
+			return err
+		}
+		u, err := tx.EnsureUser(ctx, email, name)
+		if err != nil {
+			return err
+		}
+		if err := tx.AddMember(ctx, orgID, u.ID, role); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE members SET role = ? WHERE org_id = ? AND user_id = ?", nullRole(role), orgID, u.ID); err != nil {
+			return err
+		}
+		token, err := tx.CreateToken(ctx, u.ID)
+		b = &Bootstrap{Organization: org, User: u, Token: token}
+		return err
+	})
+	return b, err
+}

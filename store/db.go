@@ -1,0 +1,183 @@
+// Package store is Quire's one storage API over database/sql, for SQLite (the
+// embedded default) and PostgreSQL.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+)
+
+// DB is the store. Reads go through a pool; on SQLite, writes go through a
+// single connection so that transactions never fight over the write lock.
+type DB struct {
+	reader
+	write   *sql.DB
+	dialect dialect
+	// Now is the store's clock; tests replace it.
+	Now func() time.Time
+}
+
+// Open opens the database named by url: a postgres:// URL, or "" for SQLite in
+// dataDir/quire.db. It runs the migrations before returning.
+func Open(ctx context.Context, url, dataDir string) (*DB, error) {
+	var db *DB
+	var err error
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		db, err = openPostgres(url)
+	} else if url == "" || strings.HasPrefix(url, "sqlite:") {
+		path := strings.TrimPrefix(url, "sqlite:")
+		if path == "" {
+			if err := os.MkdirAll(dataDir, 0o700); err != nil {
+				return nil, fmt.Errorf("create data folder: %w", err)
+			}
+			path = filepath.Join(dataDir, "quire.db")
+		}
+		db, err = openSQLite(path)
+	} else {
+		return nil, fmt.Errorf("database URL %q: want postgres://… or sqlite:PATH", url)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openSQLite(path string) (*DB, error) {
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	read, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	read.SetMaxOpenConns(8)
+	read.SetMaxIdleConns(8)
+	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		read.Close()
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	d := sqliteDialect{}
+	return &DB{reader: reader{q: querier{read, d}}, write: write, dialect: d, Now: time.Now}, nil
+}
+
+func openPostgres(url string) (*DB, error) {
+	pool, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, err
+	}
+	pool.SetMaxOpenConns(20)
+	pool.SetMaxIdleConns(10)
+	d := postgresDialect{}
+	return &DB{reader: reader{q: querier{pool, d}}, write: pool, dialect: d, Now: time.Now}, nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	err := db.write.Close()
+	if r := db.reader.q.ex.(*sql.DB); r != db.write {
+		err = errors.Join(err, r.Close())
+	}
+	return err
+}
+
+// Ping reports whether the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.write.PingContext(ctx) }
+
+// Dialect names the database behind the store: "sqlite" or "postgres".
+func (db *DB) Dialect() string { return db.dialect.name() }
+
+// execer is what *sql.DB and *sql.Tx have in common.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// querier runs SQL written once with ? placeholders on either dialect, and
+// turns driver errors into domain codes.
+type querier struct {
+	ex execer
+	d  dialect
+}
+
+func (q querier) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	res, err := q.ex.ExecContext(ctx, q.d.rebind(query), args...)
+	return res, q.d.translate(err)
+}
+
+func (q querier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	rows, err := q.ex.QueryContext(ctx, q.d.rebind(query), args...)
+	return rows, q.d.translate(err)
+}
+
+func (q querier) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return q.ex.QueryRowContext(ctx, q.d.rebind(query), args...)
+}
+
+// reader holds the read methods; DB and Tx both embed it, so a Tx reads what
+// it has written.
+type reader struct{ q querier }
+
+// Tx is a write transaction. It carries one Now, so rows written together
+// share a timestamp.
+type Tx struct {
+	reader
+	Now         time.Time
+	afterCommit []func()
+}
+
+// AfterCommit registers fn to run once the transaction has committed.
+func (tx *Tx) AfterCommit(fn func()) { tx.afterCommit = append(tx.afterCommit, fn) }
+
+// Tx runs fn in a transaction: it commits when fn returns nil and rolls back
+// on an error or a panic. On a PostgreSQL serialization failure fn is run
+// again, so it must have no side effects outside tx.
+func (db *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
+	for attempt := 0; ; attempt++ {
+		err := db.tryTx(ctx, fn)
+		if err != nil && attempt < 3 && db.dialect.retryable(err) {
+			continue
+		}
+		return err
+	}
+}
+
+func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	sqlTx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", db.dialect.translate(err))
+	}
+	tx := &Tx{reader: reader{q: querier{sqlTx, db.dialect}}, Now: db.Now().UTC().Truncate(time.Microsecond)}
+	defer func() {
+		if p := recover(); p != nil {
+			sqlTx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			sqlTx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	if err = sqlTx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", db.dialect.translate(err))
+	}
+	for _, f := range tx.afterCommit {
+		f()
+	}
+	return nil
+}

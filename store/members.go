@@ -1,0 +1,225 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/quiredocs/quire"
+)
+
+// memberSelect reads a member with true counts of its teams in the org.
+// Spaces do not exist yet, so a member's space count is 0 until they do.
+const memberSelect = `SELECT m.org_id, ` + userColumns + `, m.role, m.disabled, m.joined_at, m.last_seen_at, m.sso,
+	(SELECT COUNT(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE tm.user_id = m.user_id AND t.org_id = m.org_id),
+	(SELECT COUNT(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE tm.user_id = m.user_id AND t.org_id = m.org_id AND tm.role = 'owner')
+	FROM members m JOIN users u ON u.id = m.user_id`
+
+type memberRow struct {
+	m        quire.Member
+	created  int64
+	role     sql.NullString
+	joined   int64
+	lastSeen *int64
+}
+
+func (r *memberRow) dest() []any {
+	m := &r.m
+	return append(append([]any{&m.OrgID}, scanUser(&m.User, &r.created)...),
+		&r.role, &m.Disabled, &r.joined, &r.lastSeen, &m.SSO, &m.Teams, &m.TeamsOwned)
+}
+
+func (r *memberRow) value() *quire.Member {
+	m := r.m
+	m.User.CreatedAt = fromMicros(r.created)
+	m.Role = quire.Role(r.role.String)
+	m.JoinedAt = fromMicros(r.joined)
+	m.LastSeenAt = nullMicros(r.lastSeen)
+	return &m
+}
+
+// Member returns a user's membership of an organization.
+func (r reader) Member(ctx context.Context, orgID, userID string) (*quire.Member, error) {
+	var row memberRow
+	err := r.q.queryRow(ctx, memberSelect+" WHERE m.org_id = ? AND m.user_id = ?", orgID, userID).Scan(row.dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "member not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return row.value(), nil
+}
+
+// MemberSort names the order of a member list.
+type MemberSort string
+
+// Member sorts. Contract §4.13: joinedAt is the default; lastSeenAt lists only
+// members seen at least once.
+const (
+	SortJoinedAt   MemberSort = "joinedAt"
+	SortLastSeenAt MemberSort = "lastSeenAt"
+	SortName       MemberSort = "name"
+)
+
+// MemberFilter narrows a member list.
+type MemberFilter struct {
+	Role      *quire.Role // RoleGuest lists guests
+	Search    string      // case-insensitive, in display name or e-mail
+	Sort      MemberSort
+	Ascending bool
+}
+
+// ListMembers lists an organization's members.
+func (r reader) ListMembers(ctx context.Context, orgID string, f MemberFilter, p Page) (*List[*quire.Member], error) {
+	where, args := " WHERE m.org_id = ?", []any{orgID}
+	if f.Role != nil {
+		if *f.Role == quire.RoleGuest {
+			where += " AND m.role IS NULL"
+		} else {
+			where += " AND m.role = ?"
+			args = append(args, string(*f.Role))
+		}
+	}
+	if f.Search != "" {
+		where += ` AND (LOWER(u.display_name) LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
+		pattern := "%" + likeEscaper.Replace(strings.ToLower(f.Search)) + "%"
+		args = append(args, pattern, pattern)
+	}
+	keyCol, numeric := "m.joined_at", true
+	switch f.Sort {
+	case SortLastSeenAt:
+		keyCol = "m.last_seen_at"
+		where += " AND m.last_seen_at IS NOT NULL"
+	case SortName:
+		keyCol, numeric = "m.name_key", false
+	}
+	list := &List[*quire.Member]{}
+	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM members m JOIN users u ON u.id = m.user_id"+where, args...).Scan(&list.Count); err != nil {
+		return nil, err
+	}
+	after, afterArgs, order := keyset(keyCol, "m.user_id", !f.Ascending, p.After, numeric)
+	rows, err := r.q.query(ctx, memberSelect+where+after+order+" LIMIT ?", append(append(args, afterArgs...), p.Limit+1)...)
+	if err != nil {
+		return nil, err
+	}
+	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Member, Cursor, error) {
+		var row memberRow
+		if err := rows.Scan(row.dest()...); err != nil {
+			return nil, Cursor{}, err
+		}
+		m := row.value()
+		c := Cursor{ID: m.User.ID}
+		switch f.Sort {
+		case SortLastSeenAt:
+			c.Num = *row.lastSeen
+		case SortName:
+			c.Str = strings.ToLower(m.User.DisplayName)
+		default:
+			c.Num = row.joined
+		}
+		return m, c, nil
+	})
+	return list, err
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// AddMember adds a user to an organization; a user who is already a member
+// keeps their membership as it is.
+func (tx *Tx) AddMember(ctx context.Context, orgID, userID string, role quire.Role) error {
+	u, err := tx.User(ctx, userID)
+	if err != nil {
+		return err
+	}
+	_, err = tx.q.exec(ctx, `INSERT INTO members (org_id, user_id, role, joined_at, name_key) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, user_id) DO NOTHING`,
+		orgID, userID, nullRole(role), micros(tx.Now), strings.ToLower(u.DisplayName))
+	return err
+}
+
+func nullRole(r quire.Role) sql.NullString {
+	return sql.NullString{String: string(r), Valid: r != quire.RoleGuest}
+}
+
+// adminCount counts the organization's admins other than exceptUserID.
+func (tx *Tx) otherAdmins(ctx context.Context, orgID, exceptUserID string) (int, error) {
+	var n int
+	err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE org_id = ? AND role = 'admin' AND user_id <> ?", orgID, exceptUserID).Scan(&n)
+	return n, err
+}
+
+var errLastAdmin = quire.Errorf(quire.CodeConflict, "an organization must keep at least one admin")
+
+// UpdateMemberRole changes a member's role (RoleGuest for guest). The last
+// admin cannot be demoted.
+func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role quire.Role) (m *quire.Member, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		cur, err := tx.Member(ctx, orgID, userID)
+		if err != nil {
+			return err
+		}
+		if cur.Role == quire.RoleAdmin && role != quire.RoleAdmin {
+			if n, err := tx.otherAdmins(ctx, orgID, userID); err != nil || n == 0 {
+				return errors.Join(err, errLastAdmin)
+			}
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE members SET role = ? WHERE org_id = ? AND user_id = ?", nullRole(role), orgID, userID); err != nil {
+			return err
+		}
+		m, err = tx.Member(ctx, orgID, userID)
+		return err
+	})
+	return m, err
+}
+
+// RemoveMember removes a user from an organization and from its teams. The
+// last admin cannot be removed.
+func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		cur, err := tx.Member(ctx, orgID, userID)
+		if err != nil {
+			return err
+		}
+		if cur.Role == quire.RoleAdmin {
+			if n, err := tx.otherAdmins(ctx, orgID, userID); err != nil || n == 0 {
+				return errors.Join(err, errLastAdmin)
+			}
+		}
+		if _, err := tx.q.exec(ctx, "DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)", userID, orgID); err != nil {
+			return err
+		}
+		_, err = tx.q.exec(ctx, "DELETE FROM members WHERE org_id = ? AND user_id = ?", orgID, userID)
+		return err
+	})
+}
+
+// TouchMember records that a member was seen now.
+func (db *DB) TouchMember(ctx context.Context, orgID, userID string) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		_, err := tx.q.exec(ctx, "UPDATE members SET last_seen_at = ? WHERE org_id = ? AND user_id = ?", micros(tx.Now), orgID, userID)
+		return err
+	})
+}
+
+// SetMemberSSO marks a member as one who signs in with SSO.
+func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) (m *quire.Member, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if _, err := tx.Member(ctx, orgID, userID); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE members SET sso = TRUE WHERE org_id = ? AND user_id = ?", orgID, userID); err != nil {
+			return err
+		}
+		m, err = tx.Member(ctx, orgID, userID)
+		return err
+	})
+	return m, err
+}
+
+// ListMemberSpaces lists the spaces a member can access. Quire has no spaces
+// yet (they come with the spaces area), so every member's list is empty.
+func (r reader) ListMemberSpaces(ctx context.Context, orgID, userID string, p Page) (*List[*quire.MemberSpace], error) {
+	return &List[*quire.MemberSpace]{Items: []*quire.MemberSpace{}}, nil
+}

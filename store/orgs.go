@@ -1,0 +1,145 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	"github.com/quiredocs/quire"
+)
+
+const orgColumns = "o.id, o.title, o.created_at, o.email_domains, o.hostname, o.default_role, o.sso, o.ai, o.invite_links, o.merge_rules"
+
+type orgRow struct {
+	org         quire.Organization
+	created     int64
+	domains     string
+	hostname    sql.NullString
+	defaultRole sql.NullString
+	mergeRules  string
+}
+
+func (r *orgRow) dest() []any {
+	o := &r.org
+	return []any{&o.ID, &o.Title, &r.created, &r.domains, &r.hostname, &r.defaultRole, &o.SSO, &o.AI, &o.InviteLinks, &r.mergeRules}
+}
+
+func (r *orgRow) value() (*quire.Organization, error) {
+	o := r.org
+	o.CreatedAt = fromMicros(r.created)
+	o.Hostname = r.hostname.String
+	o.DefaultRole = quire.Role(r.defaultRole.String)
+	o.MergeRules = json.RawMessage(r.mergeRules)
+	if err := json.Unmarshal([]byte(r.domains), &o.EmailDomains); err != nil {
+		return nil, err
+	}
+	return &o, nil
+}
+
+// Organization returns an organization by id.
+func (r reader) Organization(ctx context.Context, id string) (*quire.Organization, error) {
+	var row orgRow
+	err := r.q.queryRow(ctx, "SELECT "+orgColumns+" FROM organizations o WHERE o.id = ?", id).Scan(row.dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "organization not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return row.value()
+}
+
+// ListUserOrganizations lists the organizations a user belongs to, oldest
+// membership first.
+func (r reader) ListUserOrganizations(ctx context.Context, userID string, p Page) (*List[*quire.Organization], error) {
+	where, args, order := keyset("m.joined_at", "o.id", false, p.After, true)
+	list := &List[*quire.Organization]{}
+	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE user_id = ?", userID).Scan(&list.Count); err != nil {
+		return nil, err
+	}
+	rows, err := r.q.query(ctx, "SELECT "+orgColumns+", m.joined_at FROM organizations o JOIN members m ON m.org_id = o.id WHERE m.user_id = ?"+
+		where+order+" LIMIT ?", append(append([]any{userID}, args...), p.Limit+1)...)
+	if err != nil {
+		return nil, err
+	}
+	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Organization, Cursor, error) {
+		var row orgRow
+		var joined int64
+		if err := rows.Scan(append(row.dest(), &joined)...); err != nil {
+			return nil, Cursor{}, err
+		}
+		o, err := row.value()
+		if err != nil {
+			return nil, Cursor{}, err
+		}
+		return o, Cursor{Num: joined, ID: o.ID}, nil
+	})
+	return list, err
+}
+
+// CreateOrganization creates an organization whose first member, ownerID, is
+// its admin.
+func (tx *Tx) CreateOrganization(ctx context.Context, title, ownerID string) (*quire.Organization, error) {
+	o := &quire.Organization{ID: newID(), Title: title, CreatedAt: tx.Now, EmailDomains: []string{}, AI: true,
+		MergeRules: json.RawMessage(`{"type":"none"}`)}
+	if _, err := tx.q.exec(ctx, "INSERT INTO organizations (id, title, created_at) VALUES (?, ?, ?)", o.ID, o.Title, micros(tx.Now)); err != nil {
+		return nil, err
+	}
+	if err := tx.AddMember(ctx, o.ID, ownerID, quire.RoleAdmin); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// OrganizationUpdate is a partial update; nil fields stay as they are.
+type OrganizationUpdate struct {
+	Title        *string
+	EmailDomains *[]string
+	Hostname     *string // "" removes it
+	DefaultRole  *quire.Role
+	SSO, AI      *bool
+	InviteLinks  *bool
+	MergeRules   json.RawMessage
+}
+
+// UpdateOrganization applies u and returns the organization as it now is.
+func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationUpdate) (org *quire.Organization, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		set := map[string]any{}
+		if u.Title != nil {
+			set["title"] = *u.Title
+		}
+		if u.EmailDomains != nil {
+			b, _ := json.Marshal(*u.EmailDomains)
+			set["email_domains"] = string(b)
+		}
+		if u.Hostname != nil {
+			set["hostname"] = sql.NullString{String: *u.Hostname, Valid: *u.Hostname != ""}
+		}
+		if u.DefaultRole != nil {
+			set["default_role"] = sql.NullString{String: string(*u.DefaultRole), Valid: *u.DefaultRole != quire.RoleGuest}
+		}
+		if u.SSO != nil {
+			set["sso"] = *u.SSO
+		}
+		if u.AI != nil {
+			set["ai"] = *u.AI
+		}
+		if u.InviteLinks != nil {
+			set["invite_links"] = *u.InviteLinks
+		}
+		if u.MergeRules != nil {
+			set["merge_rules"] = string(u.MergeRules)
+		}
+		if err := tx.update(ctx, "organizations", "id", id, set); err != nil {
+			if quire.ErrorCode(err) == quire.CodeConflict {
+				return quire.Errorf(quire.CodeConflict, "hostname: already used by another organization")
+			}
+			return err
+		}
+		org, err = tx.Organization(ctx, id)
+		return err
+	})
+	return org, err
+}

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/quiredocs/quire"
+)
+
+const userColumns = "u.id, u.display_name, u.email, u.photo_url, u.created_at"
+
+func scanUser(u *quire.User, createdAt *int64) []any {
+	return []any{&u.ID, &u.DisplayName, &u.Email, &u.PhotoURL, createdAt}
+}
+
+// UserByToken returns the user an API token belongs to; an unknown token is
+// CodeUnauthorized.
+func (r reader) UserByToken(ctx context.Context, token string) (*quire.User, error) {
+	var u quire.User
+	var created int64
+	err := r.q.queryRow(ctx, "SELECT "+userColumns+" FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ?",
+		hashToken(token)).Scan(scanUser(&u, &created)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeUnauthorized, "invalid API token")
+	}
+	if err != nil {
+		return nil, err
+	}
+	u.CreatedAt = fromMicros(created)
+	return &u, nil
+}
+
+// User returns a user by id.
+func (r reader) User(ctx context.Context, id string) (*quire.User, error) {
+	return r.findUser(ctx, "u.id = ?", id)
+}
+
+// UserByEmail returns a user by e-mail address, matched case-insensitively.
+func (r reader) UserByEmail(ctx context.Context, email string) (*quire.User, error) {
+	return r.findUser(ctx, "u.email = ?", quire.NormalizeEmail(email))
+}
+
+func (r reader) findUser(ctx context.Context, where string, arg any) (*quire.User, error) {
+	var u quire.User
+	var created int64
+	err := r.q.queryRow(ctx, "SELECT "+userColumns+" FROM users u WHERE "+where, arg).Scan(scanUser(&u, &created)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "user not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	u.CreatedAt = fromMicros(created)
+	return &u, nil
+}
+
+// EnsureUser returns the user with this e-mail address, creating it with
+// displayName if there is none.
+func (tx *Tx) EnsureUser(ctx context.Context, email, displayName string) (*quire.User, error) {
+	u, err := tx.UserByEmail(ctx, email)
+	if quire.ErrorCode(err) != quire.CodeNotFound {
+		return u, err
+	}
+	u = &quire.User{ID: newID(), DisplayName: displayName, Email: quire.NormalizeEmail(email), CreatedAt: tx.Now}
+	_, err = tx.q.exec(ctx, "INSERT INTO users (id, display_name, email, photo_url, created_at) VALUES (?, ?, ?, '', ?)",
+		u.ID, u.DisplayName, u.Email, micros(tx.Now))
+	return u, err
+}
+
+// CreateToken issues a new API token for a user and returns it; only its hash
+// is stored, so this is the one time it can be read.
+func (tx *Tx) CreateToken(ctx context.Context, userID string) (string, error) {
+	token, hash := newToken()
+	_, err := tx.q.exec(ctx, "INSERT INTO api_tokens (hash, user_id, created_at) VALUES (?, ?, ?)", hash, userID, micros(tx.Now))
+	return token, err
+}
+
+// CreateTokenForEmail issues a token for the user with this e-mail address.
+func (db *DB) CreateTokenForEmail(ctx context.Context, email string) (token string, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		u, err := tx.UserByEmail(ctx, email)
+		if err != nil {
+			return err
+		}
+		token, err = tx.CreateToken(ctx, u.ID)
+		return err
+	})
+	return token, err
+}
+
+// ShareOrganization reports whether two users are members of a common organization.
+func (r reader) ShareOrganization(ctx context.Context, userA, userB string) (bool, error) {
+	var n int
+	err := r.q.queryRow(ctx, `SELECT COUNT(*) FROM members a JOIN members b ON b.org_id = a.org_id
+		WHERE a.user_id = ? AND b.user_id = ?`, userA, userB).Scan(&n)
+	return n > 0, err
+}
