@@ -82,7 +82,7 @@ func (s *Server) handlePublic(pattern string, fn handlerFunc) {
 func (s *Server) serveMux(w http.ResponseWriter, r *http.Request) {
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
-		h.ServeHTTP(w, r)
+		s.mux.ServeHTTP(w, r) // sets the path values, which Handler does not
 		return
 	}
 	rec := &headerCapture{header: http.Header{}}
