@@ -19,14 +19,14 @@ var roleRank = map[Role]int{
 	RoleGuest: 0, RoleRead: 1, RoleComment: 2, RoleEdit: 3, RoleReview: 4, RoleCreate: 5, RoleAdmin: 6,
 }
 
-// ParseRole accepts one of the six role names.
+// ParseRole accepts one of the six role names. Anything else gives
+// RoleGuest and false, never an unknown Role.
 func ParseRole(s string) (Role, bool) {
 	r := Role(s)
-	if r == RoleGuest {
-		return "", false
+	if _, ok := roleRank[r]; !ok || r == RoleGuest {
+		return RoleGuest, false
 	}
-	_, ok := roleRank[r]
-	return r, ok
+	return r, true
 }
 
 // AtLeast reports whether r is as strong as min.

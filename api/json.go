@@ -70,7 +70,7 @@ func decodeJSON(body []byte, dst any) error {
 	if e, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		field := e.Field
 		if field == "" {
-			return errorf(quire.CodeInvalid, "body: must be a JSON %s", jsonType(e.Type.Kind().String()))
+			return errorf(quire.CodeInvalid, "body: must be %s", jsonType(e.Type.Kind().String()))
 		}
 		return errorf(quire.CodeInvalid, "%s: must be %s", field, jsonType(e.Type.Kind().String()))
 	}

@@ -30,8 +30,8 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
 		f.Role = &role
 	}
 	f.Search = q.Get("search")
-	if len(f.Search) > 256 {
-		return errorf(quire.CodeInvalid, "search: must be at most 256 characters")
+	if err := quire.CheckLen("search", f.Search, 0, 256); err != nil {
+		return err
 	}
 	switch sort := store.MemberSort(q.Get("sort")); sort {
 	case "", store.SortJoinedAt, store.SortLastSeenAt, store.SortName:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -250,14 +251,43 @@ func checkMergeRules(raw json.RawMessage, null bool) (json.RawMessage, error) {
 			v.Rules = []json.RawMessage{}
 		}
 		for i, raw := range v.Rules {
-			var rule struct {
-				Rule string `json:"rule"`
-			}
-			if decodeJSON(raw, &rule) != nil || !mergeRuleNames[rule.Rule] {
-				return nil, errorf(quire.CodeInvalid, "mergeRules.rules[%d].rule: must be a known merge rule", i)
+			if err := checkMergeRule(i, raw); err != nil {
+				return nil, err
 			}
 		}
 		return json.Marshal(v)
 	}
 	return nil, errorf(quire.CodeInvalid, `mergeRules.type: must be "none" or "rules"`)
+}
+
+// checkMergeRule validates one rule of the reference's MergeRule: the
+// reviewer rules need users, a custom rule an expression of at most 1024
+// characters, so that what is stored is what the reference describes.
+func checkMergeRule(i int, raw json.RawMessage) error {
+	var rule struct {
+		Rule       string          `json:"rule"`
+		Users      json.RawMessage `json:"users"`
+		Expression json.RawMessage `json:"expression"`
+		Message    json.RawMessage `json:"message"`
+	}
+	if decodeJSON(raw, &rule) != nil || !mergeRuleNames[rule.Rule] {
+		return errorf(quire.CodeInvalid, "mergeRules.rules[%d].rule: must be a known merge rule", i)
+	}
+	switch rule.Rule {
+	case "require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass":
+		var users []string
+		if json.Unmarshal(rule.Users, &users) != nil || users == nil {
+			return errorf(quire.CodeInvalid, "mergeRules.rules[%d].users: must be an array of user ids", i)
+		}
+	case "custom":
+		var expr string
+		if json.Unmarshal(rule.Expression, &expr) != nil || utf8.RuneCountInString(expr) > 1024 {
+			return errorf(quire.CodeInvalid, "mergeRules.rules[%d].expression: must be a string of at most 1024 characters", i)
+		}
+		var msg string
+		if rule.Message != nil && json.Unmarshal(rule.Message, &msg) != nil {
+			return errorf(quire.CodeInvalid, "mergeRules.rules[%d].message: must be a string", i)
+		}
+	}
+	return nil
 }

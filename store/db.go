@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -70,7 +71,7 @@ func openSQLite(path string) (*DB, error) {
 	}
 	write.SetMaxOpenConns(1)
 	d := sqliteDialect{}
-	return &DB{reader: reader{q: querier{read, d}}, write: write, dialect: d, Now: time.Now}, nil
+	return &DB{reader: reader{q: querier{read, d, &stmtCache{db: read}}}, write: write, dialect: d, Now: time.Now}, nil
 }
 
 func openPostgres(url string) (*DB, error) {
@@ -81,11 +82,12 @@ func openPostgres(url string) (*DB, error) {
 	pool.SetMaxOpenConns(20)
 	pool.SetMaxIdleConns(10)
 	d := postgresDialect{}
-	return &DB{reader: reader{q: querier{pool, d}}, write: pool, dialect: d, Now: time.Now}, nil
+	return &DB{reader: reader{q: querier{pool, d, nil}}, write: pool, dialect: d, Now: time.Now}, nil
 }
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.reader.q.stmts.close()
 	err := db.write.Close()
 	if r := db.reader.q.ex.(*sql.DB); r != db.write {
 		err = errors.Join(err, r.Close())
@@ -109,8 +111,9 @@ type execer interface {
 // querier runs SQL written once with ? placeholders on either dialect, and
 // turns driver errors into domain codes.
 type querier struct {
-	ex execer
-	d  dialect
+	ex    execer
+	d     dialect
+	stmts *stmtCache // nil but for the SQLite read pool
 }
 
 func (q querier) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -119,12 +122,76 @@ func (q querier) exec(ctx context.Context, query string, args ...any) (sql.Resul
 }
 
 func (q querier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	rows, err := q.ex.QueryContext(ctx, q.d.rebind(query), args...)
+	query = q.d.rebind(query)
+	if st := q.stmts.get(ctx, query); st != nil {
+		rows, err := st.QueryContext(ctx, args...)
+		return rows, q.d.translate(err)
+	}
+	rows, err := q.ex.QueryContext(ctx, query, args...)
 	return rows, q.d.translate(err)
 }
 
 func (q querier) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return q.ex.QueryRowContext(ctx, q.d.rebind(query), args...)
+	query = q.d.rebind(query)
+	if st := q.stmts.get(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return q.ex.QueryRowContext(ctx, query, args...)
+}
+
+// stmtCache keeps the prepared statements of the SQLite read pool: the
+// driver parses SQL anew for every unprepared query, and parsing was half the
+// cost of a small read (BenchmarkGetMember). pgx caches statements itself.
+// Queries are built from our code, so there are few; the cap is a safeguard.
+type stmtCache struct {
+	db *sql.DB
+	mu sync.RWMutex
+	m  map[string]*sql.Stmt
+}
+
+const maxCachedStmts = 512
+
+// get returns the prepared statement for query, or nil to run it unprepared
+// (no cache, cache full, or a query that does not prepare: its error then
+// comes from running it).
+func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock()
+	st, ok := c.m[query]
+	full := len(c.m) >= maxCachedStmts
+	c.mu.RUnlock()
+	if ok || full {
+		return st
+	}
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev, ok := c.m[query]; ok {
+		st.Close()
+		return prev
+	}
+	if c.m == nil {
+		c.m = map[string]*sql.Stmt{}
+	}
+	c.m[query] = st
+	return st
+}
+
+func (c *stmtCache) close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.m {
+		st.Close()
+	}
+	c.m = nil
 }
 
 // reader holds the read methods; DB and Tx both embed it, so a Tx reads what
@@ -160,7 +227,7 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("begin: %w", db.dialect.translate(err))
 	}
-	tx := &Tx{reader: reader{q: querier{sqlTx, db.dialect}}, Now: db.Now().UTC().Truncate(time.Microsecond)}
+	tx := &Tx{reader: reader{q: querier{sqlTx, db.dialect, nil}}, Now: db.Now().UTC().Truncate(time.Microsecond)}
 	defer func() {
 		if p := recover(); p != nil {
 			sqlTx.Rollback()

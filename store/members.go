@@ -83,7 +83,9 @@ func (r reader) ListMembers(ctx context.Context, orgID string, f MemberFilter, p
 		}
 	}
 	if f.Search != "" {
-		where += ` AND (LOWER(u.display_name) LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
+		// name_key and email are lower-cased in Go, not by SQL LOWER, which in
+		// SQLite folds ASCII only: "émile" must find "Émile".
+		where += ` AND (m.name_key LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
 		pattern := "%" + likeEscaper.Replace(strings.ToLower(f.Search)) + "%"
 		args = append(args, pattern, pattern)
 	}
@@ -152,17 +154,32 @@ func (tx *Tx) otherAdmins(ctx context.Context, orgID, exceptUserID string) (int,
 
 var errLastAdmin = quire.Errorf(quire.CodeConflict, "an organization must keep at least one admin")
 
+// lockAdmins serializes the changes of an organization's admins until the
+// transaction ends. Without it, on PostgreSQL, two admins demoting or removing
+// each other at once both see the other still admin and leave none. Writing
+// the organization's row holds its lock to the end; SQLite has one writer at
+// a time anyway.
+func (tx *Tx) lockAdmins(ctx context.Context, orgID string) error {
+	_, err := tx.q.exec(ctx, "UPDATE organizations SET title = title WHERE id = ?", orgID)
+	return err
+}
+
 // UpdateMemberRole changes a member's role (RoleGuest for guest). The last
 // admin cannot be demoted.
 func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role quire.Role) (m *quire.Member, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
+		if err := tx.lockAdmins(ctx, orgID); err != nil {
+			return err
+		}
 		cur, err := tx.Member(ctx, orgID, userID)
 		if err != nil {
 			return err
 		}
 		if cur.Role == quire.RoleAdmin && role != quire.RoleAdmin {
-			if n, err := tx.otherAdmins(ctx, orgID, userID); err != nil || n == 0 {
-				return errors.Join(err, errLastAdmin)
+			if n, err := tx.otherAdmins(ctx, orgID, userID); err != nil {
+				return err
+			} else if n == 0 {
+				return errLastAdmin
 			}
 		}
 		if _, err := tx.q.exec(ctx, "UPDATE members SET role = ? WHERE org_id = ? AND user_id = ?", nullRole(role), orgID, userID); err != nil {
@@ -178,13 +195,18 @@ func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role q
 // last admin cannot be removed.
 func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
+		if err := tx.lockAdmins(ctx, orgID); err != nil {
+			return err
+		}
 		cur, err := tx.Member(ctx, orgID, userID)
 		if err != nil {
 			return err
 		}
 		if cur.Role == quire.RoleAdmin {
-			if n, err := tx.otherAdmins(ctx, orgID, userID); err != nil || n == 0 {
-				return errors.Join(err, errLastAdmin)
+			if n, err := tx.otherAdmins(ctx, orgID, userID); err != nil {
+				return err
+			} else if n == 0 {
+				return errLastAdmin
 			}
 		}
 		if _, err := tx.q.exec(ctx, "DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)", userID, orgID); err != nil {

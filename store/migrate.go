@@ -21,6 +21,8 @@ type migration struct {
 	version int
 	name    string
 	sql     string
+	// specific is set for a file written for one dialect only.
+	specific bool
 }
 
 // migrations lists the embedded files for this dialect in order. A file
@@ -53,14 +55,19 @@ func (db *DB) migrations() ([]migration, error) {
 		if err != nil {
 			return nil, fmt.Errorf("migration %s: name must start with a number", name)
 		}
-		if _, taken := byVersion[v]; taken && !specific {
-			continue
+		if prev, taken := byVersion[v]; taken {
+			if prev.specific == specific {
+				return nil, fmt.Errorf("migrations %s and %s share number %d", prev.name, name, v)
+			}
+			if !specific {
+				continue // the dialect's own file wins
+			}
 		}
 		body, err := migrationFiles.ReadFile("migrations/" + name)
 		if err != nil {
 			return nil, err
 		}
-		byVersion[v] = migration{version: v, name: base, sql: string(body)}
+		byVersion[v] = migration{version: v, name: base, sql: string(body), specific: specific}
 	}
 	list := make([]migration, 0, len(byVersion))
 	for _, m := range byVersion {

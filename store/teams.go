@@ -11,9 +11,11 @@ import (
 
 // teamSelect reads a team with its true member count. Spaces do not exist
 // yet, so a team's space count is 0 until they do.
-const teamSelect = `SELECT t.id, t.org_id, t.title, t.created_at,
-	(SELECT COUNT(*) FROM team_members tm WHERE tm.team_id = t.id)
-	FROM teams t`
+const (
+	teamColumns = `t.id, t.org_id, t.title, t.created_at,
+	(SELECT COUNT(*) FROM team_members tm WHERE tm.team_id = t.id)`
+	teamSelect = "SELECT " + teamColumns + " FROM teams t"
+)
 
 func scanTeam(rows interface{ Scan(...any) error }) (*quire.Team, error) {
 	var t quire.Team
@@ -46,7 +48,7 @@ type TeamFilter struct {
 func (r reader) ListTeams(ctx context.Context, orgID string, f TeamFilter, p Page) (*List[*quire.Team], error) {
 	where, args := " WHERE t.org_id = ?", []any{orgID}
 	if f.Title != "" {
-		where += ` AND LOWER(t.title) LIKE ? ESCAPE '\'`
+		where += ` AND t.title_key LIKE ? ESCAPE '\'`
 		args = append(args, "%"+likeEscaper.Replace(strings.ToLower(f.Title))+"%")
 	}
 	if m := f.ManagedBy; m != nil && m.Role != quire.RoleAdmin {
@@ -62,7 +64,7 @@ func (r reader) ListMemberTeams(ctx context.Context, orgID, userID, title string
 	where := " WHERE t.org_id = ? AND mt.user_id = ?"
 	args := []any{orgID, userID}
 	if title != "" {
-		where += ` AND LOWER(t.title) LIKE ? ESCAPE '\'`
+		where += ` AND t.title_key LIKE ? ESCAPE '\'`
 		args = append(args, "%"+likeEscaper.Replace(strings.ToLower(title))+"%")
 	}
 	teams, err := r.listTeamsWhere(ctx, where, args, p, "mt")
@@ -92,7 +94,7 @@ func (r reader) listTeamsWhere(ctx context.Context, where string, args []any, p 
 		return nil, err
 	}
 	after, afterArgs, order := keyset("t.created_at", "t.id", false, p.After, true)
-	query := strings.Replace(teamSelect, " FROM teams t", from, 1) + where + after + order + " LIMIT ?"
+	query := "SELECT " + teamColumns + from + where + after + order + " LIMIT ?"
 	rows, err := r.q.query(ctx, query, append(append(args, afterArgs...), p.Limit+1)...)
 	if err != nil {
 		return nil, err
@@ -149,7 +151,8 @@ func (r reader) ListTeamMembers(ctx context.Context, orgID, teamID string, p Pag
 func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []string) (t *quire.Team, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		id := newID()
-		if _, err := tx.q.exec(ctx, "INSERT INTO teams (id, org_id, title, created_at) VALUES (?, ?, ?, ?)", id, orgID, title, micros(tx.Now)); err != nil {
+		if _, err := tx.q.exec(ctx, "INSERT INTO teams (id, org_id, title, title_key, created_at) VALUES (?, ?, ?, ?, ?)",
+			id, orgID, title, strings.ToLower(title), micros(tx.Now)); err != nil {
 			return err
 		}
 		for i, uid := range memberIDs {
@@ -169,7 +172,7 @@ func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []s
 // RenameTeam sets a team's title.
 func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) (t *quire.Team, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
-		if _, err := tx.q.exec(ctx, "UPDATE teams SET title = ? WHERE org_id = ? AND id = ?", title, orgID, teamID); err != nil {
+		if _, err := tx.q.exec(ctx, "UPDATE teams SET title = ?, title_key = ? WHERE org_id = ? AND id = ?", title, strings.ToLower(title), orgID, teamID); err != nil {
 			return err
 		}
 		t, err = tx.Team(ctx, orgID, teamID)

@@ -31,6 +31,9 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return adminAddUser(ctx, args[1:], stdout, stderr)
 	case args[0] == "token" && len(args) > 1 && args[1] == "create":
 		return adminTokenCreate(ctx, args[2:], stdout, stderr)
+	case args[0] == "token":
+		fmt.Fprintf(stderr, "quire admin token takes one command: create\n\n%s", adminUsage)
+		return errUsage
 	case args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
 		fmt.Fprint(stdout, adminUsage)
 		return nil
@@ -43,9 +46,7 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func required(fs *flag.FlagSet, names ...string) error {
 	for _, name := range names {
 		if fs.Lookup(name).Value.String() == "" {
-			fmt.Fprintf(fs.Output(), "--%s is required\n", name)
-			fs.Usage()
-			return errUsage
+			return usageError(fs, fmt.Errorf("--%s is required", name))
 		}
 	}
 	return nil
@@ -80,14 +81,14 @@ func adminInit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	email := fs.String("email", "", "e-mail address of its admin")
 	name := fs.String("name", "", "display name of its admin")
 	cfg.storeFlags(fs)
-	if helped, err := parse(fs, args); helped || err != nil {
+	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
 	}
 	if err := required(fs, "org", "email", "name"); err != nil {
 		return err
 	}
 	if err := quire.FirstError(quire.CheckLen("--org", *org, 2, 255), checkEmailName(*email, *name)); err != nil {
-		return err
+		return usageError(fs, err)
 	}
 	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
 		b, err := db.InitOrganization(ctx, *org, *email, *name)
@@ -110,20 +111,21 @@ func adminAddUser(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	name := fs.String("name", "", "display name of a new user")
 	roleName := fs.String("role", "", "admin, create, review, edit, comment, read, or guest")
 	cfg.storeFlags(fs)
-	if helped, err := parse(fs, args); helped || err != nil {
+	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
 	}
 	if err := required(fs, "org", "email", "name", "role"); err != nil {
 		return err
 	}
 	role, ok := quire.ParseRole(*roleName)
-	if !ok && *roleName != "guest" {
-		fmt.Fprintf(stderr, "--role must be admin, create, review, edit, comment, read or guest\n")
-		fs.Usage()
-		return errUsage
+	if *roleName == "guest" {
+		role, ok = quire.RoleGuest, true // ParseRole knows only the six named roles
+	}
+	if !ok {
+		return usageError(fs, fmt.Errorf("--role: must be admin, create, review, edit, comment, read or guest"))
 	}
 	if err := checkEmailName(*email, *name); err != nil {
-		return err
+		return usageError(fs, err)
 	}
 	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
 		b, err := db.AddUser(ctx, *org, *email, *name, role)
@@ -142,7 +144,7 @@ func adminTokenCreate(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs := newFlagSet("admin token create", "quire admin token create --email E [--data DIR] [--db URL]", stderr)
 	email := fs.String("email", "", "e-mail address of the user")
 	cfg.storeFlags(fs)
-	if helped, err := parse(fs, args); helped || err != nil {
+	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
 	}
 	if err := required(fs, "email"); err != nil {

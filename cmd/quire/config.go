@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -45,30 +46,44 @@ func (c *Config) publicURL() string {
 	return "http://" + c.Addr
 }
 
-// newFlagSet makes a subcommand's flag set whose -help prints summary and flags.
+// newFlagSet makes a subcommand's flag set whose usage prints summary and
+// flags; parse sends it to stdout when asked for with -help, else to stderr.
 func newFlagSet(name, summary string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: %s\n\n", summary)
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\n", summary)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parse parses args; -help answers nil with help printed, a wrong flag errUsage.
-func parse(fs *flag.FlagSet, args []string) (helped bool, err error) {
+// parse parses args; -help answers nil with help printed on stdout, a wrong
+// flag errUsage with the complaint and usage on stderr.
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) (helped bool, err error) {
+	stderr := fs.Output()
+	var out bytes.Buffer // what flag printed, until we know where it belongs
+	fs.SetOutput(&out)
 	err = fs.Parse(args)
+	fs.SetOutput(stderr)
 	if errors.Is(err, flag.ErrHelp) {
-		return true, nil
+		_, err = stdout.Write(out.Bytes())
+		return true, err
 	}
+	stderr.Write(out.Bytes())
 	if err != nil {
 		return false, errUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return false, errUsage
+		return false, usageError(fs, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	return false, nil
+}
+
+// usageError prints err and the usage on stderr and answers errUsage: the
+// command line was wrong, so the command exits 2.
+func usageError(fs *flag.FlagSet, err error) error {
+	fmt.Fprintln(fs.Output(), err)
+	fs.Usage()
+	return errUsage
 }

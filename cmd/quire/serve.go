@@ -25,11 +25,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address to listen on (env QUIRE_ADDR)")
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
-	if helped, err := parse(fs, args); helped || err != nil {
+	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	slog.SetDefault(log)
 
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {
@@ -53,6 +52,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Handler:           api.New(db, api.Config{PublicURL: cfg.publicURL(), Logger: log}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

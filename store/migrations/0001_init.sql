@@ -50,6 +50,7 @@ CREATE TABLE teams (
     id         TEXT PRIMARY KEY,
     org_id     TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
     title      TEXT NOT NULL,
+    title_key  TEXT NOT NULL,              -- title lowered by Go: SQLite's LOWER folds only ASCII
     created_at BIGINT NOT NULL
 );
 CREATE INDEX teams_org ON teams (org_id, created_at, id);
