@@ -30,18 +30,24 @@ func caller(ctx context.Context) *quire.User {
 }
 
 // membership returns the caller's membership of the organization named in
-// the path. Callers outside the organization get 404.
+// the path, without counts (see store.Membership). Callers outside the
+// organization get 404.
 func (s *Server) membership(r *http.Request) (*quire.Member, error) {
-	me, err := s.db.Member(r.Context(), r.PathValue("organizationId"), caller(r.Context()).ID)
+	return s.orgMember(r, s.db.Membership)
+}
+
+func (s *Server) orgMember(r *http.Request, load func(ctx context.Context, orgID, userID string) (*quire.Member, error)) (*quire.Member, error) {
+	me, err := load(r.Context(), r.PathValue("organizationId"), caller(r.Context()).ID)
 	if quire.ErrorCode(err) == quire.CodeNotFound {
 		return nil, errorf(quire.CodeNotFound, "organization not found")
 	}
 	return me, err
 }
 
-// org loads the organization named in the path and the caller's membership of it.
+// org loads the organization named in the path and the caller's full
+// membership of it, whose counts the organization's permissions need.
 func (s *Server) org(r *http.Request) (*quire.Organization, *quire.Member, error) {
-	me, err := s.membership(r)
+	me, err := s.orgMember(r, s.db.Member)
 	if err != nil {
 		return nil, nil, err
 	}

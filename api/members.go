@@ -62,9 +62,6 @@ func orderParam(r *http.Request) (ascending bool, err error) {
 
 // member loads the member named by {userId} in the caller's organization.
 func (s *Server) member(r *http.Request, me *quire.Member) (*quire.Member, error) {
-	if r.PathValue("userId") == me.User.ID {
-		return me, nil
-	}
 	return s.db.Member(r.Context(), me.OrgID, r.PathValue("userId"))
 }
 

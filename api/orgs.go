@@ -88,18 +88,9 @@ func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	me := caller(r.Context())
-	var org *quire.Organization
-	err := s.db.Tx(r.Context(), func(tx *store.Tx) (err error) {
-		org, err = tx.CreateOrganization(r.Context(), *body.Title, me.ID)
-		return err
-	})
+	org, err := s.db.CreateOrganization(r.Context(), *body.Title, body.EmailDomains, me.ID)
 	if err != nil {
 		return err
-	}
-	if body.EmailDomains != nil {
-		if org, err = s.db.UpdateOrganization(r.Context(), org.ID, store.OrganizationUpdate{EmailDomains: &body.EmailDomains}); err != nil {
-			return err
-		}
 	}
 	member, err := s.db.Member(r.Context(), org.ID, me.ID)
 	if err != nil {
@@ -219,6 +210,9 @@ func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
 	}
 	org, err := s.db.UpdateOrganization(r.Context(), me.OrgID, u)
 	if err != nil {
+		return err
+	}
+	if me, err = s.db.Member(r.Context(), me.OrgID, me.User.ID); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.orgJSON(org, me))

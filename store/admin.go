@@ -29,7 +29,7 @@ func (tx *Tx) initOrganization(ctx context.Context, title, email, name string) (
 	if err != nil {
 		return nil, err
 	}
-	org, err := tx.CreateOrganization(ctx, title, u.ID)
+	org, err := tx.createOrganization(ctx, title, nil, u.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (db *DB) InitIfEmpty(ctx context.Context, title, email, name string) (b *Bo
 
 // AddUser adds the user with this e-mail address (created if new) to an
 // organization with role and issues them a token. An existing member keeps
-// their membership but has their role set to role.
+// their membership but has their role set to role (the last admin stays admin).
 func (db *DB) AddUser(ctx context.Context, orgID, email, name string, role quire.Role) (b *Bootstrap, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		org, err := tx.Organization(ctx, orgID)
@@ -71,7 +71,7 @@ func (db *DB) AddUser(ctx context.Context, orgID, email, name string, role quire
 		if err := tx.AddMember(ctx, orgID, u.ID, role); err != nil {
 			return err
 		}
-		if _, err := tx.q.exec(ctx, "UPDATE members SET role = ? WHERE org_id = ? AND user_id = ?", nullRole(role), orgID, u.ID); err != nil {
+		if err := tx.setMemberRole(ctx, orgID, u.ID, role); err != nil {
 			return err
 		}
 		token, err := tx.CreateToken(ctx, u.ID)

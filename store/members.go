@@ -52,6 +52,25 @@ func (r reader) Member(ctx context.Context, orgID, userID string) (*quire.Member
 	return row.value(), nil
 }
 
+// Membership returns a user's membership of an organization without the
+// counts Member computes: what authorizing a request needs, and cheaper.
+// Only OrgID, User.ID, Role, Disabled, JoinedAt and SSO are set.
+func (r reader) Membership(ctx context.Context, orgID, userID string) (*quire.Member, error) {
+	m := &quire.Member{OrgID: orgID, User: quire.User{ID: userID}}
+	var role sql.NullString
+	var joined int64
+	err := r.q.queryRow(ctx, "SELECT role, disabled, joined_at, sso FROM members WHERE org_id = ? AND user_id = ?", orgID, userID).
+		Scan(&role, &m.Disabled, &joined, &m.SSO)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "member not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.Role, m.JoinedAt = quire.Role(role.String), fromMicros(joined)
+	return m, nil
+}
+
 // MemberSort names the order of a member list.
 type MemberSort string
 
@@ -145,22 +164,43 @@ func nullRole(r quire.Role) sql.NullString {
 	return sql.NullString{String: string(r), Valid: r != quire.RoleGuest}
 }
 
-// adminCount counts the organization's admins other than exceptUserID.
-func (tx *Tx) otherAdmins(ctx context.Context, orgID, exceptUserID string) (int, error) {
-	var n int
-	err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE org_id = ? AND role = 'admin' AND user_id <> ?", orgID, exceptUserID).Scan(&n)
-	return n, err
-}
-
 var errLastAdmin = quire.Errorf(quire.CodeConflict, "an organization must keep at least one admin")
 
-// lockAdmins serializes the changes of an organization's admins until the
-// transaction ends. Without it, on PostgreSQL, two admins demoting or removing
-// each other at once both see the other still admin and leave none. Writing
-// the organization's row holds its lock to the end; SQLite has one writer at
-// a time anyway.
-func (tx *Tx) lockAdmins(ctx context.Context, orgID string) error {
-	_, err := tx.q.exec(ctx, "UPDATE organizations SET title = title WHERE id = ?", orgID)
+// keepAnAdmin refuses to take the admin role from userID (by demotion or
+// removal) when they are the organization's last admin. It first writes the
+// organization's row, which holds its lock to the end of the transaction:
+// without it, on PostgreSQL, two admins demoting each other at once would both
+// see the other still admin and leave none. SQLite has one writer anyway.
+func (tx *Tx) keepAnAdmin(ctx context.Context, orgID, userID string) error {
+	if _, err := tx.q.exec(ctx, "UPDATE organizations SET title = title WHERE id = ?", orgID); err != nil {
+		return err
+	}
+	var role sql.NullString
+	err := tx.q.queryRow(ctx, "SELECT role FROM members WHERE org_id = ? AND user_id = ?", orgID, userID).Scan(&role)
+	if errors.Is(err, sql.ErrNoRows) {
+		return quire.Errorf(quire.CodeNotFound, "member not found")
+	}
+	if err != nil || role.String != string(quire.RoleAdmin) {
+		return err
+	}
+	var others int
+	if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE org_id = ? AND role = 'admin' AND user_id <> ?", orgID, userID).Scan(&others); err != nil {
+		return err
+	}
+	if others == 0 {
+		return errLastAdmin
+	}
+	return nil
+}
+
+// setMemberRole changes a member's role; the last admin cannot be demoted.
+func (tx *Tx) setMemberRole(ctx context.Context, orgID, userID string, role quire.Role) error {
+	if role != quire.RoleAdmin {
+		if err := tx.keepAnAdmin(ctx, orgID, userID); err != nil {
+			return err
+		}
+	}
+	_, err := tx.q.exec(ctx, "UPDATE members SET role = ? WHERE org_id = ? AND user_id = ?", nullRole(role), orgID, userID)
 	return err
 }
 
@@ -168,21 +208,7 @@ func (tx *Tx) lockAdmins(ctx context.Context, orgID string) error {
 // admin cannot be demoted.
 func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role quire.Role) (m *quire.Member, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
-		if err := tx.lockAdmins(ctx, orgID); err != nil {
-			return err
-		}
-		cur, err := tx.Member(ctx, orgID, userID)
-		if err != nil {
-			return err
-		}
-		if cur.Role == quire.RoleAdmin && role != quire.RoleAdmin {
-			if n, err := tx.otherAdmins(ctx, orgID, userID); err != nil {
-				return err
-			} else if n == 0 {
-				return errLastAdmin
-			}
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE members SET role = ? WHERE org_id = ? AND user_id = ?", nullRole(role), orgID, userID); err != nil {
+		if err := tx.setMemberRole(ctx, orgID, userID, role); err != nil {
 			return err
 		}
 		m, err = tx.Member(ctx, orgID, userID)
@@ -195,24 +221,13 @@ func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role q
 // last admin cannot be removed.
 func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
-		if err := tx.lockAdmins(ctx, orgID); err != nil {
+		if err := tx.keepAnAdmin(ctx, orgID, userID); err != nil {
 			return err
-		}
-		cur, err := tx.Member(ctx, orgID, userID)
-		if err != nil {
-			return err
-		}
-		if cur.Role == quire.RoleAdmin {
-			if n, err := tx.otherAdmins(ctx, orgID, userID); err != nil {
-				return err
-			} else if n == 0 {
-				return errLastAdmin
-			}
 		}
 		if _, err := tx.q.exec(ctx, "DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)", userID, orgID); err != nil {
 			return err
 		}
-		_, err = tx.q.exec(ctx, "DELETE FROM members WHERE org_id = ? AND user_id = ?", orgID, userID)
+		_, err := tx.q.exec(ctx, "DELETE FROM members WHERE org_id = ? AND user_id = ?", orgID, userID)
 		return err
 	})
 }

@@ -80,10 +80,23 @@ func (r reader) ListUserOrganizations(ctx context.Context, userID string, p Page
 
 // CreateOrganization creates an organization whose first member, ownerID, is
 // its admin.
-func (tx *Tx) CreateOrganization(ctx context.Context, title, ownerID string) (*quire.Organization, error) {
-	o := &quire.Organization{ID: newID(), Title: title, CreatedAt: tx.Now, EmailDomains: []string{}, AI: true,
+func (db *DB) CreateOrganization(ctx context.Context, title string, emailDomains []string, ownerID string) (org *quire.Organization, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		org, err = tx.createOrganization(ctx, title, emailDomains, ownerID)
+		return err
+	})
+	return org, err
+}
+
+func (tx *Tx) createOrganization(ctx context.Context, title string, emailDomains []string, ownerID string) (*quire.Organization, error) {
+	if emailDomains == nil {
+		emailDomains = []string{}
+	}
+	domains, _ := json.Marshal(emailDomains)
+	o := &quire.Organization{ID: newID(), Title: title, CreatedAt: tx.Now, EmailDomains: emailDomains, AI: true,
 		MergeRules: json.RawMessage(`{"type":"none"}`)}
-	if _, err := tx.q.exec(ctx, "INSERT INTO organizations (id, title, created_at) VALUES (?, ?, ?)", o.ID, o.Title, micros(tx.Now)); err != nil {
+	if _, err := tx.q.exec(ctx, "INSERT INTO organizations (id, title, created_at, email_domains) VALUES (?, ?, ?, ?)",
+		o.ID, o.Title, micros(tx.Now), string(domains)); err != nil {
 		return nil, err
 	}
 	if err := tx.AddMember(ctx, o.ID, ownerID, quire.RoleAdmin); err != nil {
