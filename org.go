@@ -85,8 +85,3 @@ func CanManageTeam(m *Member, teamRole TeamRole) bool {
 	return m != nil && (m.Role == RoleAdmin || teamRole == TeamOwner)
 }
 
-// MemberSpace is a space a member can access and their role on it.
-type MemberSpace struct {
-	SpaceID    string
-	Permission Role
-}

@@ -208,7 +208,19 @@ func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, func(sp *quire.MemberSpace) any { return sp })
+	// The permission shown is the member's; the space's flags are the caller's.
+	v, err := s.db.Viewer(r.Context(), me.OrgID, me.User.ID, nil)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(ms *store.MemberSpace) memberSpaceJSON {
+		return memberSpaceJSON{Permission: ms.Role, Space: s.spaceJSON(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
+	})
+}
+
+type memberSpaceJSON struct {
+	Permission quire.Role `json:"permission"`
+	Space      spaceJSON  `json:"space"`
 }
 
 type memberTeamJSON struct {

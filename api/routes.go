@@ -22,6 +22,41 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/members/{userId}/spaces", s.listMemberSpaces)
 	s.handle("GET /v1/orgs/{organizationId}/members/{userId}/teams", s.listMemberTeams)
 
+	// Spaces of an organization (extras, shapes from the reference).
+	s.handle("GET /v1/orgs/{organizationId}/spaces", s.listSpaces)
+	s.handle("POST /v1/orgs/{organizationId}/spaces", s.createSpace)
+
+	// §4.6 Spaces.
+	s.handle("GET /v1/spaces/{spaceId}", s.getSpace)
+	s.handle("DELETE /v1/spaces/{spaceId}", s.deleteSpace)
+	s.handle("PATCH /v1/spaces/{spaceId}", s.updateSpace)
+	s.handle("POST /v1/spaces/{spaceId}/duplicate", s.duplicateSpace)
+	s.handle("POST /v1/spaces/{spaceId}/restore", s.restoreSpace)
+	s.handle("POST /v1/spaces/{spaceId}/move", s.moveSpace)
+	s.handle("POST /v1/spaces/{spaceId}/transfer", s.transferSpace)
+
+	// §4.7 Collections.
+	s.handle("GET /v1/collections/{collectionId}", s.getCollection)
+	s.handle("DELETE /v1/collections/{collectionId}", s.deleteCollection)
+	s.handle("PATCH /v1/collections/{collectionId}", s.updateCollection)
+	s.handle("GET /v1/collections/{collectionId}/spaces", s.listCollectionSpaces)
+	s.handle("POST /v1/collections/{collectionId}/move", s.moveCollection)
+	s.handle("POST /v1/collections/{collectionId}/transfer", s.transferCollection)
+	s.handle("GET /v1/orgs/{organizationId}/collections", s.listCollections)
+	s.handle("POST /v1/orgs/{organizationId}/collections", s.createCollection)
+
+	// Space and collection grants (extras, shapes from the reference).
+	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {
+		s.handle("POST "+prefix+"/permissions", s.inviteToContent)
+		s.handle("GET "+prefix+"/permissions/aggregate", s.listContentAccess)
+		s.handle("GET "+prefix+"/permissions/users", s.listUserGrants)
+		s.handle("PATCH "+prefix+"/permissions/users/{userId}", s.updateGrant("user"))
+		s.handle("DELETE "+prefix+"/permissions/users/{userId}", s.removeGrant("user"))
+		s.handle("GET "+prefix+"/permissions/teams", s.listTeamGrants)
+		s.handle("PATCH "+prefix+"/permissions/teams/{teamId}", s.updateGrant("team"))
+		s.handle("DELETE "+prefix+"/permissions/teams/{teamId}", s.removeGrant("team"))
+	}
+
 	// §4.14 Teams.
 	s.handle("GET /v1/orgs/{organizationId}/teams", s.listTeams)
 	s.handle("PUT /v1/orgs/{organizationId}/teams", s.createTeam)

@@ -9,8 +9,8 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-// memberSelect reads a member with true counts of its teams in the org.
-// Spaces do not exist yet, so a member's space count is 0 until they do.
+// memberSelect reads a member with true counts of its teams in the org;
+// fillSpaceCounts adds the count of spaces.
 const memberSelect = `SELECT m.org_id, ` + userColumns + `, m.role, m.disabled, m.joined_at, m.last_seen_at, m.sso,
 	(SELECT COUNT(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE tm.user_id = m.user_id AND t.org_id = m.org_id),
 	(SELECT COUNT(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE tm.user_id = m.user_id AND t.org_id = m.org_id AND tm.role = 'owner')
@@ -49,7 +49,8 @@ func (r reader) Member(ctx context.Context, orgID, userID string) (*quire.Member
 	if err != nil {
 		return nil, err
 	}
-	return row.value(), nil
+	m := row.value()
+	return m, r.fillSpaceCounts(ctx, orgID, m)
 }
 
 // Membership returns a user's membership of an organization without the
@@ -142,7 +143,10 @@ func (r reader) ListMembers(ctx context.Context, orgID string, f MemberFilter, p
 		}
 		return m, c, nil
 	})
-	return list, err
+	if err != nil {
+		return nil, err
+	}
+	return list, r.fillSpaceCounts(ctx, orgID, list.Items...)
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
@@ -255,8 +259,49 @@ func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) (m *quire.
 	return m, err
 }
 
-// ListMemberSpaces lists the spaces a member can access. Quire has no spaces
-// yet (they come with the spaces area), so every member's list is empty.
-func (r reader) ListMemberSpaces(ctx context.Context, orgID, userID string, p Page) (*List[*quire.MemberSpace], error) {
-	return &List[*quire.MemberSpace]{Items: []*quire.MemberSpace{}}, nil
+// fillSpaceCounts sets each member's count of the spaces they can access:
+// all live spaces of the organization for members who are not guests, those
+// granted to them or their teams for guests.
+func (r reader) fillSpaceCounts(ctx context.Context, orgID string, members ...*quire.Member) error {
+	all := -1
+	for _, m := range members {
+		var err error
+		switch {
+		case m.Role != quire.RoleGuest && all >= 0:
+			m.Spaces = all
+		case m.Role != quire.RoleGuest:
+			all, err = r.CountVisibleSpaces(ctx, orgID, nil)
+			m.Spaces = all
+		default:
+			m.Spaces, err = r.CountVisibleSpaces(ctx, orgID, &quire.Viewer{UserID: m.User.ID, Member: true})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MemberSpace is a space a member can access and their role on it.
+type MemberSpace struct {
+	Space *quire.Space
+	Role  quire.Role
+}
+
+// ListMemberSpaces lists the spaces a member can access, in tree order, with
+// their role on each.
+func (r reader) ListMemberSpaces(ctx context.Context, orgID, userID string, p Page) (*List[*MemberSpace], error) {
+	v, err := r.Viewer(ctx, orgID, userID, nil)
+	if err != nil {
+		return nil, err
+	}
+	spaces, err := r.ListSpaces(ctx, orgID, SpaceFilter{VisibleTo: v}, p)
+	if err != nil {
+		return nil, err
+	}
+	list := &List[*MemberSpace]{Count: spaces.Count, Next: spaces.Next, Items: make([]*MemberSpace, len(spaces.Items))}
+	for i, sp := range spaces.Items {
+		list.Items[i] = &MemberSpace{Space: sp, Role: v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors)}
+	}
+	return list, nil
 }

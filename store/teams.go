@@ -9,18 +9,21 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-// teamSelect reads a team with its true member count. Spaces do not exist
-// yet, so a team's space count is 0 until they do.
+// teamSelect reads a team with true counts of its members and of the live
+// spaces granted to it, directly or through a collection.
 const (
 	teamColumns = `t.id, t.org_id, t.title, t.created_at,
-	(SELECT COUNT(*) FROM team_members tm WHERE tm.team_id = t.id)`
+	(SELECT COUNT(*) FROM team_members tm WHERE tm.team_id = t.id),
+	(SELECT COUNT(*) FROM spaces s WHERE s.org_id = t.org_id AND s.deleted_at IS NULL AND EXISTS (
+		SELECT 1 FROM content_grants g WHERE g.principal_kind = 'team' AND g.principal_id = t.id
+		AND (g.content_id = s.id OR s.path LIKE '%' || g.content_id || '/%')))`
 	teamSelect = "SELECT " + teamColumns + " FROM teams t"
 )
 
 func scanTeam(rows interface{ Scan(...any) error }) (*quire.Team, error) {
 	var t quire.Team
 	var created int64
-	if err := rows.Scan(&t.ID, &t.OrgID, &t.Title, &created, &t.Members); err != nil {
+	if err := rows.Scan(&t.ID, &t.OrgID, &t.Title, &created, &t.Members, &t.Spaces); err != nil {
 		return nil, err
 	}
 	t.CreatedAt = fromMicros(created)
@@ -144,7 +147,15 @@ func (r reader) ListTeamMembers(ctx context.Context, orgID, teamID string, p Pag
 		m := row.value()
 		return &quire.TeamMembership{Member: *m, Role: quire.TeamRole(role)}, Cursor{Num: added, ID: m.User.ID}, nil
 	})
-	return list, err
+	if err != nil {
+		return nil, err
+	}
+	for _, tm := range list.Items {
+		if err := r.fillSpaceCounts(ctx, orgID, &tm.Member); err != nil {
+			return nil, err
+		}
+	}
+	return list, nil
 }
 
 // CreateTeam creates a team with the given members (user ids of org members).
@@ -321,4 +332,13 @@ func (r reader) OwnedTeams(ctx context.Context, orgID, userID string) (map[strin
 		owned[id] = true
 	}
 	return owned, rows.Err()
+}
+
+// teamByID returns a team of any organization.
+func (r reader) teamByID(ctx context.Context, teamID string) (*quire.Team, error) {
+	t, err := scanTeam(r.q.queryRow(ctx, teamSelect+" WHERE t.id = ?", teamID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "team not found")
+	}
+	return t, err
 }

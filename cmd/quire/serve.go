@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -54,6 +55,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
 	}
+	// Background jobs stop, and are waited for, before the store closes.
+	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	jobsDone := make(chan struct{})
+	go func() {
+		defer close(jobsDone)
+		jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log)
+	}()
+	defer func() { stopJobs(); <-jobsDone }()
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())

@@ -1,0 +1,234 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// collection loads the live collection named in the path and the caller's
+// role on it: 404 unless the caller can see it, 403 below need.
+func (s *Server) collection(r *http.Request, need quire.Role) (*quire.Collection, quire.Role, error) {
+	c, err := s.db.Collection(r.Context(), r.PathValue("collectionId"))
+	if err != nil {
+		return nil, "", err
+	}
+	if !c.DeletedAt.IsZero() {
+		return nil, "", errorf(quire.CodeNotFound, "collection not found")
+	}
+	role, err := s.collectionRole(r, c)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, role, quire.RequireRole(role, need, "collection")
+}
+
+func (s *Server) collectionRole(r *http.Request, c *quire.Collection) (quire.Role, error) {
+	v, err := s.db.Viewer(r.Context(), c.OrgID, caller(r.Context()).ID, append(append([]string{}, c.Ancestors...), c.ID))
+	if err != nil {
+		return "", err
+	}
+	return v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors), nil
+}
+
+func (s *Server) getCollection(w http.ResponseWriter, r *http.Request) error {
+	c, role, err := s.collection(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
+}
+
+// deleteCollection deletes the collection and, restorably, everything in it.
+func (s *Server) deleteCollection(w http.ResponseWriter, r *http.Request) error {
+	c, _, err := s.collection(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	if err := s.db.DeleteCollection(r.Context(), c.ID); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func (s *Server) updateCollection(w http.ResponseWriter, r *http.Request) error {
+	c, role, err := s.collection(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Title        quire.Optional[string] `json:"title"`
+		Description  quire.Optional[string] `json:"description"`
+		DefaultLevel quire.Optional[string] `json:"defaultLevel"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	var u store.CollectionUpdate
+	if body.Title.Set {
+		if body.Title.Null {
+			return errorf(quire.CodeInvalid, "title: must be a string")
+		}
+		if err := quire.CheckLen("title", body.Title.Value, 0, 50); err != nil {
+			return err
+		}
+		u.Title = &body.Title.Value
+	}
+	if body.Description.Set {
+		if err := quire.CheckLen("description", body.Description.Value, 0, 100); err != nil {
+			return err
+		}
+		u.Description = &body.Description.Value // null clears it
+	}
+	if body.DefaultLevel.Set {
+		l, err := parseLevel("defaultLevel", body.DefaultLevel)
+		if err != nil {
+			return err
+		}
+		u.DefaultLevel = &l
+	}
+	if c, err = s.db.UpdateCollection(r.Context(), c.ID, u); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
+}
+
+func (s *Server) listCollectionSpaces(w http.ResponseWriter, r *http.Request) error {
+	c, _, err := s.collection(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	v, err := s.db.Viewer(r.Context(), c.OrgID, caller(r.Context()).ID, nil)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListSpaces(r.Context(), c.OrgID, store.SpaceFilter{ParentID: c.ID, VisibleTo: v}, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(sp *quire.Space) spaceJSON {
+		return s.spaceJSON(sp, v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors))
+	})
+}
+
+func (s *Server) moveCollection(w http.ResponseWriter, r *http.Request) error {
+	c, _, err := s.collection(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	var body moveBody
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	parent, pos, err := body.parse(c.ParentID)
+	if err != nil {
+		return err
+	}
+	if parent != c.ParentID {
+		v, err := s.db.Viewer(r.Context(), c.OrgID, caller(r.Context()).ID, nil)
+		if err != nil {
+			return err
+		}
+		if err := s.requireCreateIn(r, v, c.OrgID, parent); err != nil {
+			return err
+		}
+	}
+	if c, err = s.db.MoveCollection(r.Context(), c.ID, parent, pos); err != nil {
+		return err
+	}
+	role, err := s.collectionRole(r, c)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
+}
+
+func (s *Server) transferCollection(w http.ResponseWriter, r *http.Request) error {
+	c, _, err := s.collection(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	target, err := s.transferTarget(w, r, c.OrgID)
+	if err != nil {
+		return err
+	}
+	if c, err = s.db.TransferCollection(r.Context(), c.ID, target); err != nil {
+		return err
+	}
+	role, err := s.collectionRole(r, c)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
+}
+
+func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	f := store.CollectionFilter{VisibleTo: v}
+	if q := r.URL.Query(); q.Has("nested") {
+		nested, err := strconv.ParseBool(q.Get("nested"))
+		if err != nil {
+			return errorf(quire.CodeInvalid, "nested: must be true or false")
+		}
+		f.TopLevelOnly = !nested
+	}
+	list, err := s.db.ListCollections(r.Context(), r.PathValue("organizationId"), f, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(c *quire.Collection) collectionJSON {
+		return s.collectionJSON(c, v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors))
+	})
+}
+
+func (s *Server) createCollection(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Title  *string `json:"title"`
+		Parent *string `json:"parent"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	title, parent := "Untitled", ""
+	if body.Title != nil {
+		if err := quire.CheckLen("title", *body.Title, 0, 50); err != nil {
+			return err
+		}
+		title = *body.Title
+	}
+	if body.Parent != nil {
+		parent = *body.Parent
+	}
+	orgID := r.PathValue("organizationId")
+	if err := s.requireCreateIn(r, v, orgID, parent); err != nil {
+		return err
+	}
+	c, err := s.db.CreateCollection(r.Context(), orgID, title, parent)
+	if err != nil {
+		return err
+	}
+	role, err := s.collectionRole(r, c)
+	if err != nil {
+		return err
+	}
+	out := s.collectionJSON(c, role)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}

@@ -1,0 +1,198 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// content loads the space or collection named in the path as the subject of
+// grants, requiring the caller's role on it to be at least need.
+func (s *Server) content(r *http.Request, need quire.Role) (store.Content, error) {
+	if r.PathValue("spaceId") != "" {
+		sp, _, err := s.space(r, need)
+		if err != nil {
+			return store.Content{}, err
+		}
+		return store.Content{Kind: "space", ID: sp.ID, OrgID: sp.OrgID, Level: sp.DefaultLevel, Ancestors: sp.Ancestors}, nil
+	}
+	c, _, err := s.collection(r, need)
+	if err != nil {
+		return store.Content{}, err
+	}
+	return store.Content{Kind: "collection", ID: c.ID, OrgID: c.OrgID, Level: c.DefaultLevel, Ancestors: c.Ancestors}, nil
+}
+
+// parseGrantRole reads a role or null (null removes the grant).
+func parseGrantRole(v quire.Optional[string]) (quire.Role, error) {
+	if !v.Set {
+		return "", errorf(quire.CodeInvalid, "role: is required (a role, or null to remove access)")
+	}
+	if v.Null {
+		return quire.RoleGuest, nil
+	}
+	role, ok := quire.ParseRole(v.Value)
+	if !ok {
+		return "", errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read or null")
+	}
+	return role, nil
+}
+
+// inviteToContent grants a role to users and teams. Contract: reference
+// InviteUsersAndTeams; null removes their grants.
+func (s *Server) inviteToContent(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.content(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Role  quire.Optional[string] `json:"role"`
+		Users []string               `json:"users"`
+		Teams []string               `json:"teams"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	role, err := parseGrantRole(body.Role)
+	if err != nil {
+		return err
+	}
+	if len(body.Users)+len(body.Teams) == 0 {
+		return errorf(quire.CodeInvalid, "users: give at least one user or team (users or teams)")
+	}
+	if len(body.Users)+len(body.Teams) > 1000 {
+		return errorf(quire.CodeInvalid, "users: at most 1000 users and teams at once")
+	}
+	if err := s.db.GrantRoles(r.Context(), c, body.Users, body.Teams, role); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+type userPermissionJSON struct {
+	Permission quire.Role `json:"permission"`
+	User       userJSON   `json:"user"`
+}
+
+type teamPermissionJSON struct {
+	Permission quire.Role `json:"permission"`
+	Team       teamJSON   `json:"team"`
+}
+
+func (s *Server) listUserGrants(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.content(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListUserGrants(r.Context(), c.ID, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(g *store.UserGrant) userPermissionJSON {
+		return userPermissionJSON{Permission: g.Role, User: s.userJSON(&g.User)}
+	})
+}
+
+func (s *Server) listTeamGrants(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.content(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListTeamGrants(r.Context(), c.ID, p)
+	if err != nil {
+		return err
+	}
+	me, err := s.db.Membership(r.Context(), c.OrgID, caller(r.Context()).ID)
+	if err != nil {
+		return err
+	}
+	owned, err := s.db.OwnedTeams(r.Context(), c.OrgID, me.User.ID)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(g *store.TeamGrant) teamPermissionJSON {
+		return teamPermissionJSON{Permission: g.Role, Team: s.teamJSON(&g.Team, me, ownerRole(owned[g.Team.ID]))}
+	})
+}
+
+// listContentAccess lists everyone who can access the content, with their
+// effective role; role filters to one role.
+func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.content(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	var only *quire.Role
+	if q := r.URL.Query(); q.Has("role") {
+		role, ok := quire.ParseRole(q.Get("role"))
+		if !ok {
+			return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read")
+		}
+		only = &role
+	}
+	list, err := s.db.ListContentAccess(r.Context(), c, only, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(a *store.Access) userPermissionJSON {
+		return userPermissionJSON{Permission: a.Role, User: s.userJSON(&a.User)}
+	})
+}
+
+// updateGrant sets (or, with null, removes) one user's or team's role.
+func (s *Server) updateGrant(principalKind string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		c, err := s.content(r, quire.RoleAdmin)
+		if err != nil {
+			return err
+		}
+		var body struct {
+			Role quire.Optional[string] `json:"role"`
+		}
+		if err := readJSON(w, r, &body); err != nil {
+			return err
+		}
+		role, err := parseGrantRole(body.Role)
+		if err != nil {
+			return err
+		}
+		users, teams := []string{r.PathValue("userId")}, []string(nil)
+		if principalKind == "team" {
+			users, teams = nil, []string{r.PathValue("teamId")}
+		}
+		if err := s.db.GrantRoles(r.Context(), c, users, teams, role); err != nil {
+			return err
+		}
+		return noContent(w)
+	}
+}
+
+func (s *Server) removeGrant(principalKind string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		c, err := s.content(r, quire.RoleAdmin)
+		if err != nil {
+			return err
+		}
+		id := r.PathValue("userId")
+		if principalKind == "team" {
+			id = r.PathValue("teamId")
+		}
+		if err := s.db.RemoveGrant(r.Context(), c, principalKind, id); err != nil {
+			return err
+		}
+		return noContent(w)
+	}
+}

@@ -1,0 +1,434 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// space loads the live space named in the path and the caller's role on it,
+// answering 404 unless the caller can see it and 403 unless their role is at
+// least need.
+func (s *Server) space(r *http.Request, need quire.Role) (*quire.Space, quire.Role, error) {
+	sp, err := s.db.Space(r.Context(), r.PathValue("spaceId"))
+	if err != nil {
+		return nil, "", err
+	}
+	if !sp.DeletedAt.IsZero() {
+		return nil, "", errorf(quire.CodeNotFound, "space not found")
+	}
+	role, err := s.spaceRole(r, sp)
+	if err != nil {
+		return nil, "", err
+	}
+	return sp, role, quire.RequireRole(role, need, "space")
+}
+
+// spaceRole computes the caller's role on a space.
+func (s *Server) spaceRole(r *http.Request, sp *quire.Space) (quire.Role, error) {
+	v, err := s.db.Viewer(r.Context(), sp.OrgID, caller(r.Context()).ID, append(append([]string{}, sp.Ancestors...), sp.ID))
+	if err != nil {
+		return "", err
+	}
+	return v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors), nil
+}
+
+// orgViewer loads the caller's viewer for all content of the organization in
+// the path; callers outside it get 404.
+func (s *Server) orgViewer(r *http.Request) (*quire.Viewer, error) {
+	v, err := s.db.Viewer(r.Context(), r.PathValue("organizationId"), caller(r.Context()).ID, nil)
+	if err == nil && !v.Member {
+		err = errorf(quire.CodeNotFound, "organization not found")
+	}
+	return v, err
+}
+
+func (s *Server) listSpaces(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListSpaces(r.Context(), r.PathValue("organizationId"), store.SpaceFilter{VisibleTo: v}, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(sp *quire.Space) spaceJSON {
+		return s.spaceJSON(sp, v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors))
+	})
+}
+
+// requireCreateIn checks that the viewer may create content in a parent
+// collection ("" for the top level, where the organization role decides).
+func (s *Server) requireCreateIn(r *http.Request, v *quire.Viewer, orgID, parentID string) error {
+	if parentID == "" {
+		if !v.OrgRole.AtLeast(quire.RoleCreate) {
+			return errorf(quire.CodeForbidden, "creating content at the top level needs the create role in the organization")
+		}
+		return nil
+	}
+	c, err := s.db.Collection(r.Context(), parentID)
+	if err != nil || c.OrgID != orgID || !c.DeletedAt.IsZero() {
+		return errorf(quire.CodeInvalid, "parent: no collection %q in the organization", parentID)
+	}
+	role := v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors)
+	if !role.AtLeast(quire.RoleRead) {
+		return errorf(quire.CodeInvalid, "parent: no collection %q in the organization", parentID)
+	}
+	if !role.AtLeast(quire.RoleCreate) {
+		return errorf(quire.CodeForbidden, "creating content in this collection needs the create role on it")
+	}
+	return nil
+}
+
+func checkEmoji(v string) error { return quire.CheckLen("emoji", v, 1, 50) }
+
+func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Title    *string `json:"title"`
+		Emoji    *string `json:"emoji"`
+		Parent   *string `json:"parent"`
+		EditMode *string `json:"editMode"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	n := store.NewSpace{Title: "Untitled", EditMode: quire.EditLive}
+	if body.Title != nil {
+		if err := quire.CheckLen("title", *body.Title, 0, 50); err != nil {
+			return err
+		}
+		n.Title = *body.Title
+	}
+	if body.Emoji != nil {
+		if err := checkEmoji(*body.Emoji); err != nil {
+			return err
+		}
+		n.Emoji = *body.Emoji
+	}
+	if body.EditMode != nil {
+		if n.EditMode, err = parseEditMode(*body.EditMode); err != nil {
+			return err
+		}
+	}
+	if body.Parent != nil {
+		n.ParentID = *body.Parent
+	}
+	orgID := r.PathValue("organizationId")
+	if err := s.requireCreateIn(r, v, orgID, n.ParentID); err != nil {
+		return err
+	}
+	sp, err := s.db.CreateSpace(r.Context(), orgID, n)
+	if err != nil {
+		return err
+	}
+	role, err := s.spaceRole(r, sp)
+	if err != nil {
+		return err
+	}
+	out := s.spaceJSON(sp, role)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+func parseEditMode(v string) (quire.EditMode, error) {
+	switch m := quire.EditMode(v); m {
+	case quire.EditLive, quire.EditLocked:
+		return m, nil
+	}
+	return "", errorf(quire.CodeInvalid, "editMode: must be live or locked")
+}
+
+func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
+	if err := quire.CheckLen("shareKey", r.URL.Query().Get("shareKey"), 0, 256); err != nil {
+		return err
+	}
+	sp, role, err := s.space(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+}
+
+func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	if err := s.db.DeleteSpace(r.Context(), sp.ID); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func parseLevel(field string, v quire.Optional[string]) (quire.DefaultLevel, error) {
+	if v.Null {
+		return quire.LevelNone, nil
+	}
+	l, ok := quire.ParseDefaultLevel(v.Value)
+	if !ok {
+		return "", errorf(quire.CodeInvalid, "%s: must be a role (admin, create, review, edit, comment, read), inherit or null", field)
+	}
+	return l, nil
+}
+
+// updateSpace: title and emoji are edits (edit role, refused while locked);
+// defaultLevel, editMode and visibility are the space's settings (admin).
+func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
+	sp, role, err := s.space(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Title        quire.Optional[string] `json:"title"`
+		Emoji        quire.Optional[string] `json:"emoji"`
+		DefaultLevel quire.Optional[string] `json:"defaultLevel"`
+		EditMode     quire.Optional[string] `json:"editMode"`
+		Visibility   quire.Optional[string] `json:"visibility"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	var u store.SpaceUpdate
+	if body.Title.Set {
+		if body.Title.Null {
+			return errorf(quire.CodeInvalid, "title: must be a string")
+		}
+		if err := quire.CheckLen("title", body.Title.Value, 0, 50); err != nil {
+			return err
+		}
+		u.Title = &body.Title.Value
+	}
+	if body.Emoji.Set {
+		if !body.Emoji.Null {
+			if err := checkEmoji(body.Emoji.Value); err != nil {
+				return err
+			}
+		}
+		u.Emoji = &body.Emoji.Value // null removes it
+	}
+	if body.DefaultLevel.Set {
+		l, err := parseLevel("defaultLevel", body.DefaultLevel)
+		if err != nil {
+			return err
+		}
+		u.DefaultLevel = &l
+	}
+	if body.EditMode.Set {
+		m, err := parseEditMode(body.EditMode.Value)
+		if err != nil {
+			return err
+		}
+		u.EditMode = &m
+	}
+	if body.Visibility.Set {
+		vis, ok := quire.ParseVisibility(body.Visibility.Value)
+		if !ok {
+			return errorf(quire.CodeInvalid, "visibility: must be public, unlisted, share-link, visitor-auth, in-collection or private")
+		}
+		if vis == quire.VisibilityInCollection && sp.ParentID == "" {
+			return errorf(quire.CodeInvalid, "visibility: in-collection is only for spaces inside a collection")
+		}
+		u.Visibility = &vis
+	}
+	if (u.DefaultLevel != nil || u.EditMode != nil || u.Visibility != nil) && role != quire.RoleAdmin {
+		return errorf(quire.CodeForbidden, "changing defaultLevel, editMode or visibility needs the admin role on the space")
+	}
+	unlocking := u.EditMode != nil && *u.EditMode == quire.EditLive
+	if (u.Title != nil || u.Emoji != nil) && !unlocking {
+		if err := quire.CheckEditable(sp); err != nil {
+			return err
+		}
+	}
+	if sp, err = s.db.UpdateSpace(r.Context(), sp.ID, u); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+}
+
+func (s *Server) duplicateSpace(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	v, err := s.db.Viewer(r.Context(), sp.OrgID, caller(r.Context()).ID, nil)
+	if err != nil {
+		return err
+	}
+	if err := s.requireCreateIn(r, v, sp.OrgID, sp.ParentID); err != nil {
+		return err
+	}
+	dup, err := s.db.DuplicateSpace(r.Context(), sp.ID)
+	if err != nil {
+		return err
+	}
+	role, err := s.spaceRole(r, dup)
+	if err != nil {
+		return err
+	}
+	out := s.spaceJSON(dup, role)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+// restoreSpace brings back a space deleted within the last 7 days; it needs
+// the admin role on the space.
+func (s *Server) restoreSpace(w http.ResponseWriter, r *http.Request) error {
+	sp, err := s.db.Space(r.Context(), r.PathValue("spaceId"))
+	if err != nil {
+		return err
+	}
+	role, err := s.spaceRole(r, sp)
+	if err != nil {
+		return err
+	}
+	if err := quire.RequireRole(role, quire.RoleAdmin, "space"); err != nil {
+		return err
+	}
+	if sp, err = s.db.RestoreSpace(r.Context(), sp.ID); err != nil {
+		return err
+	}
+	if role, err = s.spaceRole(r, sp); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+}
+
+// moveBody is the body of the move operations. Contract §4.6, §4.7.
+type moveBody struct {
+	Parent   quire.Optional[string] `json:"parent"`
+	Position *struct {
+		Before *pointerJSON `json:"before"`
+		After  *pointerJSON `json:"after"`
+	} `json:"position"`
+}
+
+// pointerJSON names a space or a collection: {"type":"space","space":id} or
+// {"type":"collection","collection":id}.
+type pointerJSON struct {
+	Type       string `json:"type"`
+	Space      string `json:"space"`
+	Collection string `json:"collection"`
+}
+
+func (p *pointerJSON) sibling(field string) (*quire.Sibling, error) {
+	if p == nil {
+		return nil, nil
+	}
+	switch {
+	case p.Type == "space" && p.Space != "":
+		return &quire.Sibling{Kind: "space", ID: p.Space}, nil
+	case p.Type == "collection" && p.Collection != "":
+		return &quire.Sibling{Kind: "collection", ID: p.Collection}, nil
+	}
+	return nil, errorf(quire.CodeInvalid, `%s: must be {"type":"space","space":ID} or {"type":"collection","collection":ID}`, field)
+}
+
+// parse returns the target parent (current when absent) and position.
+func (b *moveBody) parse(current string) (parent string, pos quire.Position, err error) {
+	parent = current
+	if b.Parent.Set {
+		parent = b.Parent.Value // null: the top level
+	}
+	if b.Position != nil {
+		if b.Position.Before != nil && b.Position.After != nil {
+			return "", pos, errorf(quire.CodeInvalid, "position: give before or after, not both")
+		}
+		if pos.Before, err = b.Position.Before.sibling("position.before"); err != nil {
+			return "", pos, err
+		}
+		if pos.After, err = b.Position.After.sibling("position.after"); err != nil {
+			return "", pos, err
+		}
+	}
+	return parent, pos, nil
+}
+
+func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	var body moveBody
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	parent, pos, err := body.parse(sp.ParentID)
+	if err != nil {
+		return err
+	}
+	if parent != sp.ParentID {
+		v, err := s.db.Viewer(r.Context(), sp.OrgID, caller(r.Context()).ID, nil)
+		if err != nil {
+			return err
+		}
+		if err := s.requireCreateIn(r, v, sp.OrgID, parent); err != nil {
+			return err
+		}
+	}
+	if sp, err = s.db.MoveSpace(r.Context(), sp.ID, parent, pos); err != nil {
+		return err
+	}
+	role, err := s.spaceRole(r, sp)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+}
+
+// transferTarget checks that the caller is an admin of both organizations.
+func (s *Server) transferTarget(w http.ResponseWriter, r *http.Request, fromOrg string) (string, error) {
+	var body struct {
+		Organization *string `json:"organization"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return "", err
+	}
+	if err := quire.CheckRequired("organization", body.Organization != nil); err != nil {
+		return "", err
+	}
+	me := caller(r.Context()).ID
+	for _, org := range []string{fromOrg, *body.Organization} {
+		m, err := s.db.Membership(r.Context(), org, me)
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			return "", errorf(quire.CodeNotFound, "organization not found")
+		}
+		if err != nil {
+			return "", err
+		}
+		if m.Role != quire.RoleAdmin {
+			return "", errorf(quire.CodeForbidden, "transferring needs the admin role in both organizations")
+		}
+	}
+	if *body.Organization == fromOrg {
+		return "", errorf(quire.CodeInvalid, "organization: already the owner")
+	}
+	return *body.Organization, nil
+}
+
+func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	target, err := s.transferTarget(w, r, sp.OrgID)
+	if err != nil {
+		return err
+	}
+	if sp, err = s.db.TransferSpace(r.Context(), sp.ID, target); err != nil {
+		return err
+	}
+	role, err := s.spaceRole(r, sp)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+}

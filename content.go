@@ -1,0 +1,170 @@
+package quire
+
+import "time"
+
+// Visibility says who may read a space's published content. Contract §2 Space.
+type Visibility string
+
+// Visibilities.
+const (
+	VisibilityPublic       Visibility = "public"
+	VisibilityUnlisted     Visibility = "unlisted"
+	VisibilityShareLink    Visibility = "share-link"
+	VisibilityVisitorAuth  Visibility = "visitor-auth"
+	VisibilityInCollection Visibility = "in-collection" // only for spaces in a collection
+	VisibilityPrivate      Visibility = "private"
+)
+
+// ParseVisibility accepts one of the six visibilities.
+func ParseVisibility(s string) (Visibility, bool) {
+	switch v := Visibility(s); v {
+	case VisibilityPublic, VisibilityUnlisted, VisibilityShareLink, VisibilityVisitorAuth, VisibilityInCollection, VisibilityPrivate:
+		return v, true
+	}
+	return "", false
+}
+
+// EditMode says whether a space's content may be edited.
+type EditMode string
+
+// Edit modes.
+const (
+	EditLive   EditMode = "live"
+	EditLocked EditMode = "locked" // every edit of the content is refused
+)
+
+// DefaultLevel is the role org members get on content: a role, LevelInherit
+// (the parent collection's level), or LevelNone (null: nothing by default).
+type DefaultLevel string
+
+// Default levels beyond the roles.
+const (
+	LevelInherit DefaultLevel = "inherit"
+	LevelNone    DefaultLevel = ""
+)
+
+// ParseDefaultLevel accepts a role or "inherit"; null is LevelNone.
+func ParseDefaultLevel(s string) (DefaultLevel, bool) {
+	if s == string(LevelInherit) {
+		return LevelInherit, true
+	}
+	r, ok := ParseRole(s)
+	return DefaultLevel(r), ok
+}
+
+// Space is a body of documentation content.
+type Space struct {
+	ID           string
+	OrgID        string
+	ParentID     string   // "" at the top level of the organization
+	Ancestors    []string // collection ids from the outermost to the parent
+	Title        string
+	Emoji        string
+	Visibility   Visibility
+	EditMode     EditMode
+	DefaultLevel DefaultLevel
+	ShareKey     string
+	RevisionID   string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	DeletedAt    time.Time // zero unless deleted
+
+	// Counts of what belongs to the space.
+	Comments, ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
+}
+
+// Collection groups spaces and collections.
+type Collection struct {
+	ID           string
+	OrgID        string
+	ParentID     string
+	Ancestors    []string
+	Title        string
+	Description  string
+	DefaultLevel DefaultLevel
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	DeletedAt    time.Time
+}
+
+// Viewer is what decides one person's role on the content of one
+// organization: their organization role and the grants to them or their teams.
+type Viewer struct {
+	UserID  string
+	OrgRole Role            // RoleGuest for guests and for people outside the organization
+	Member  bool            // a member of the organization, guest or not
+	Grants  map[string]Role // content id → strongest role granted to the user or their teams
+	// Levels are the default levels of collections, by id, as far as loaded.
+	Levels map[string]DefaultLevel
+}
+
+// RoleOn computes the viewer's role on content with its own id and default
+// level, below the ancestor collections given outermost first. Contract §5 /
+// DESIGN: the strongest of the org role, grants on the content or any
+// ancestor, and — for members who are not guests — the content's effective
+// default level (inherit walks up to the nearest set level).
+func (v *Viewer) RoleOn(id string, level DefaultLevel, ancestors []string) Role {
+	if v == nil || !v.Member {
+		return RoleGuest
+	}
+	role := v.OrgRole
+	role = role.Max(v.Grants[id])
+	for _, a := range ancestors {
+		role = role.Max(v.Grants[a])
+	}
+	if v.OrgRole != RoleGuest {
+		for i := len(ancestors) - 1; level == LevelInherit && i >= 0; i-- {
+			level = v.Levels[ancestors[i]]
+		}
+		if level != LevelInherit {
+			role = role.Max(Role(level))
+		}
+	}
+	return role
+}
+
+// SpacePermissions are the space flags of Contract §5.4, from one role.
+type SpacePermissions struct {
+	View, Access, Admin, ViewInviteLinks, Edit, TriggerGitSync, Comment, Merge, Review, InstallIntegration bool
+}
+
+// SpacePermissionsOf derives a space's permission flags from a role.
+func SpacePermissionsOf(r Role) SpacePermissions {
+	return SpacePermissions{
+		View: r.AtLeast(RoleRead), Access: r.AtLeast(RoleRead),
+		Comment: r.AtLeast(RoleComment),
+		Edit:    r.AtLeast(RoleEdit), TriggerGitSync: r.AtLeast(RoleEdit),
+		Review: r.AtLeast(RoleReview), Merge: r.AtLeast(RoleReview),
+		Admin: r == RoleAdmin, ViewInviteLinks: r == RoleAdmin, InstallIntegration: r == RoleAdmin,
+	}
+}
+
+// CollectionPermissions are a collection's flags of Contract §5.4.
+type CollectionPermissions struct {
+	View, Admin, ViewInviteLinks, Create bool
+}
+
+// CollectionPermissionsOf derives a collection's permission flags from a role.
+func CollectionPermissionsOf(r Role) CollectionPermissions {
+	return CollectionPermissions{View: r.AtLeast(RoleRead), Admin: r == RoleAdmin, ViewInviteLinks: r == RoleAdmin, Create: r.AtLeast(RoleCreate)}
+}
+
+// RequireRole answers 404 to a viewer who cannot see content (role below
+// read) and 403 to one who can see it but whose role is below need.
+func RequireRole(role, need Role, what string) error {
+	if !role.AtLeast(RoleRead) {
+		return Errorf(CodeNotFound, "%s not found", what)
+	}
+	if !role.AtLeast(need) {
+		return Errorf(CodeForbidden, "this needs the %s role on the %s", need, what)
+	}
+	return nil
+}
+
+// CheckEditable refuses edits of a locked space's content.
+func CheckEditable(s *Space) error {
+	if s.EditMode == EditLocked {
+		return Errorf(CodeForbidden, "the space is locked: unlock it (editMode live) to edit")
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/quiredocs/quire"
+)
+
+const collectionColumns = `c.id, c.org_id, c.parent_id, c.path, c.title, c.description, c.default_level,
+	c.position, c.created_at, c.updated_at, c.deleted_at`
+
+type collectionRow struct {
+	c                quire.Collection
+	parent, level    sql.NullString
+	path             string
+	position         int64
+	created, updated int64
+	deleted          *int64
+}
+
+func (r *collectionRow) dest() []any {
+	c := &r.c
+	return []any{&c.ID, &c.OrgID, &r.parent, &r.path, &c.Title, &c.Description, &r.level,
+		&r.position, &r.created, &r.updated, &r.deleted}
+}
+
+func (r *collectionRow) value() *quire.Collection {
+	c := r.c
+	c.ParentID, c.Ancestors = r.parent.String, ancestorsOf(r.path)
+	c.DefaultLevel = quire.DefaultLevel(r.level.String)
+	c.CreatedAt, c.UpdatedAt, c.DeletedAt = fromMicros(r.created), fromMicros(r.updated), nullMicros(r.deleted)
+	return &c
+}
+
+// Collection returns a collection by id, deleted or not.
+func (r reader) Collection(ctx context.Context, id string) (*quire.Collection, error) {
+	var row collectionRow
+	err := r.q.queryRow(ctx, "SELECT "+collectionColumns+" FROM collections c WHERE c.id = ?", id).Scan(row.dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "collection not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return row.value(), nil
+}
+
+// CollectionFilter narrows a collection list.
+type CollectionFilter struct {
+	TopLevelOnly bool          // Contract §4.7: nested=false lists only top-level collections
+	VisibleTo    *quire.Viewer // as in SpaceFilter
+}
+
+// ListCollections lists the live collections of an organization in tree order.
+func (r reader) ListCollections(ctx context.Context, orgID string, f CollectionFilter, p Page) (*List[*quire.Collection], error) {
+	where, args := " WHERE c.org_id = ? AND c.deleted_at IS NULL", []any{orgID}
+	if f.TopLevelOnly {
+		where += " AND c.parent_id IS NULL"
+	}
+	vis, visArgs := visibleClause("c", f.VisibleTo)
+	where, args = where+vis, append(args, visArgs...)
+	list := &List[*quire.Collection]{}
+	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM collections c"+where, args...).Scan(&list.Count); err != nil {
+		return nil, err
+	}
+	after := ""
+	if p.After != nil {
+		after = " AND (c.path, c.position, c.id) > (?, ?, ?)"
+		args = append(args, p.After.Str, p.After.Num, p.After.ID)
+	}
+	rows, err := r.q.query(ctx, "SELECT "+collectionColumns+" FROM collections c"+where+after+" ORDER BY c.path, c.position, c.id LIMIT ?", append(args, p.Limit+1)...)
+	if err != nil {
+		return nil, err
+	}
+	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Collection, Cursor, error) {
+		var row collectionRow
+		if err := rows.Scan(row.dest()...); err != nil {
+			return nil, Cursor{}, err
+		}
+		return row.value(), Cursor{Str: row.path, Num: row.position, ID: row.c.ID}, nil
+	})
+	return list, err
+}
+
+// CreateCollection creates a collection at the end of its parent's children.
+func (db *DB) CreateCollection(ctx context.Context, orgID, title, parentID string) (c *quire.Collection, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		path, err := tx.childPath(ctx, orgID, parentID)
+		if err != nil {
+			return err
+		}
+		pos, err := tx.endPosition(ctx, orgID, parentID)
+		if err != nil {
+			return err
+		}
+		id := newID()
+		if _, err := tx.q.exec(ctx, `INSERT INTO collections (id, org_id, parent_id, path, title, default_level, position, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, nullString(parentID), path, title, string(quire.LevelInherit), pos,
+			micros(tx.Now), micros(tx.Now)); err != nil {
+			return err
+		}
+		c, err = tx.Collection(ctx, id)
+		return err
+	})
+	return c, err
+}
+
+// CollectionUpdate is a partial update; nil fields stay as they are.
+type CollectionUpdate struct {
+	Title        *string
+	Description  *string
+	DefaultLevel *quire.DefaultLevel
+}
+
+// UpdateCollection applies u to a collection.
+func (db *DB) UpdateCollection(ctx context.Context, id string, u CollectionUpdate) (c *quire.Collection, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		set := map[string]any{"updated_at": micros(tx.Now)}
+		if u.Title != nil {
+			set["title"] = *u.Title
+		}
+		if u.Description != nil {
+			set["description"] = *u.Description
+		}
+		if u.DefaultLevel != nil {
+			set["default_level"] = nullLevel(*u.DefaultLevel)
+		}
+		if err := tx.update(ctx, "collections", "id", id, set); err != nil {
+			return err
+		}
+		c, err = tx.Collection(ctx, id)
+		return err
+	})
+	return c, err
+}
+
+// DeleteCollection marks a collection deleted together with every live
+// collection and space inside it, at one time: each of those spaces can be
+// restored for RestoreWindow, and all of it is purged after.
+func (db *DB) DeleteCollection(ctx context.Context, id string) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		c, err := tx.Collection(ctx, id)
+		if err != nil {
+			return err
+		}
+		prefix := pathOf(append(c.Ancestors, c.ID)) + "%"
+		now := micros(tx.Now)
+		if _, err := tx.q.exec(ctx, "UPDATE collections SET deleted_at = ? WHERE deleted_at IS NULL AND (id = ? OR path LIKE ?)", now, id, prefix); err != nil {
+			return err
+		}
+		_, err = tx.q.exec(ctx, "UPDATE spaces SET deleted_at = ? WHERE deleted_at IS NULL AND path LIKE ?", now, prefix)
+		return err
+	})
+}

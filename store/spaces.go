@@ -1,0 +1,322 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quiredocs/quire"
+)
+
+const spaceColumns = `s.id, s.org_id, s.parent_id, s.path, s.title, s.emoji, s.visibility, s.edit_mode, s.default_level,
+	s.share_key, s.revision_id, s.position, s.created_at, s.updated_at, s.deleted_at`
+
+type spaceRow struct {
+	s                quire.Space
+	parent, level    sql.NullString
+	path             string
+	position         int64
+	created, updated int64
+	deleted          *int64
+}
+
+func (r *spaceRow) dest() []any {
+	s := &r.s
+	return []any{&s.ID, &s.OrgID, &r.parent, &r.path, &s.Title, &s.Emoji, &s.Visibility, &s.EditMode, &r.level,
+		&s.ShareKey, &s.RevisionID, &r.position, &r.created, &r.updated, &r.deleted}
+}
+
+func (r *spaceRow) value() *quire.Space {
+	s := r.s
+	s.ParentID, s.Ancestors = r.parent.String, ancestorsOf(r.path)
+	s.DefaultLevel = quire.DefaultLevel(r.level.String)
+	s.CreatedAt, s.UpdatedAt, s.DeletedAt = fromMicros(r.created), fromMicros(r.updated), nullMicros(r.deleted)
+	return &s
+}
+
+// cursor is the space's key in lists ordered by (path, position, id):
+// siblings in their explicit order, the top level first.
+func (r *spaceRow) cursor() Cursor { return Cursor{Str: r.path, Num: r.position, ID: r.s.ID} }
+
+// Space returns a space by id, deleted or not.
+func (r reader) Space(ctx context.Context, id string) (*quire.Space, error) {
+	var row spaceRow
+	err := r.q.queryRow(ctx, "SELECT "+spaceColumns+" FROM spaces s WHERE s.id = ?", id).Scan(row.dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "space not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return row.value(), nil
+}
+
+// SpaceFilter narrows a space list.
+type SpaceFilter struct {
+	ParentID string // only the spaces directly in this collection; "" for all of the org
+	// VisibleTo lists only the spaces this viewer can see: all of them for a
+	// member who is not a guest, else those granted to them or their teams
+	// (on the space or an ancestor collection).
+	VisibleTo *quire.Viewer
+}
+
+// visibleClause restricts rows of alias (with id and path columns) to what
+// a viewer can see.
+func visibleClause(alias string, v *quire.Viewer) (string, []any) {
+	if v == nil {
+		return "", nil
+	}
+	if !v.Member {
+		return " AND 1 = 0", nil
+	}
+	if v.OrgRole != quire.RoleGuest {
+		return "", nil
+	}
+	return ` AND EXISTS (SELECT 1 FROM content_grants g WHERE g.org_id = ` + alias + `.org_id
+		AND ((g.principal_kind = 'user' AND g.principal_id = ?)
+		  OR (g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM team_members WHERE user_id = ?)))
+		AND (g.content_id = ` + alias + `.id OR ` + alias + `.path LIKE '%' || g.content_id || '/%'))`, []any{v.UserID, v.UserID}
+}
+
+// ListSpaces lists the live spaces of an organization in tree order: each
+// parent's children in their explicit order.
+func (r reader) ListSpaces(ctx context.Context, orgID string, f SpaceFilter, p Page) (*List[*quire.Space], error) {
+	where, args := " WHERE s.org_id = ? AND s.deleted_at IS NULL", []any{orgID}
+	if f.ParentID != "" {
+		where += " AND s.parent_id = ?"
+		args = append(args, f.ParentID)
+	}
+	vis, visArgs := visibleClause("s", f.VisibleTo)
+	where, args = where+vis, append(args, visArgs...)
+	list := &List[*quire.Space]{}
+	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM spaces s"+where, args...).Scan(&list.Count); err != nil {
+		return nil, err
+	}
+	after := ""
+	if p.After != nil {
+		after = " AND (s.path, s.position, s.id) > (?, ?, ?)"
+		args = append(args, p.After.Str, p.After.Num, p.After.ID)
+	}
+	rows, err := r.q.query(ctx, "SELECT "+spaceColumns+" FROM spaces s"+where+after+" ORDER BY s.path, s.position, s.id LIMIT ?", append(args, p.Limit+1)...)
+	if err != nil {
+		return nil, err
+	}
+	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Space, Cursor, error) {
+		var row spaceRow
+		if err := rows.Scan(row.dest()...); err != nil {
+			return nil, Cursor{}, err
+		}
+		return row.value(), row.cursor(), nil
+	})
+	return list, err
+}
+
+// CountVisibleSpaces counts the live spaces of an organization a viewer can see.
+func (r reader) CountVisibleSpaces(ctx context.Context, orgID string, v *quire.Viewer) (int, error) {
+	vis, args := visibleClause("s", v)
+	var n int
+	err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM spaces s WHERE s.org_id = ? AND s.deleted_at IS NULL"+vis, append([]any{orgID}, args...)...).Scan(&n)
+	return n, err
+}
+
+// NewSpace is what creating a space takes; zero fields take defaults.
+type NewSpace struct {
+	Title    string
+	Emoji    string
+	ParentID string
+	EditMode quire.EditMode
+}
+
+func newShareKey() string { return strings.ToLower(rand.Text()) }
+
+// CreateSpace creates a private space with an initial empty revision, at the
+// end of its parent's children.
+func (db *DB) CreateSpace(ctx context.Context, orgID string, n NewSpace) (sp *quire.Space, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		sp, err = tx.createSpace(ctx, orgID, n)
+		return err
+	})
+	return sp, err
+}
+
+func (tx *Tx) createSpace(ctx context.Context, orgID string, n NewSpace) (*quire.Space, error) {
+	path, err := tx.childPath(ctx, orgID, n.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	if n.EditMode == "" {
+		n.EditMode = quire.EditLive
+	}
+	id, rev := newID(), newID()
+	pos, err := tx.endPosition(ctx, orgID, n.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	_, err = tx.q.exec(ctx, `INSERT INTO spaces (id, org_id, parent_id, path, title, emoji, visibility, edit_mode, default_level,
+		share_key, revision_id, position, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, orgID, nullString(n.ParentID), path, n.Title, n.Emoji, string(quire.VisibilityPrivate), string(n.EditMode),
+		string(quire.LevelInherit), newShareKey(), rev, pos, micros(tx.Now), micros(tx.Now))
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.createRevision(ctx, rev, id, nil, "initial"); err != nil {
+		return nil, err
+	}
+	return tx.Space(ctx, id)
+}
+
+// createRevision stores a revision of a space.
+func (tx *Tx) createRevision(ctx context.Context, id, spaceID string, parents []string, kind string) error {
+	_, err := tx.q.exec(ctx, "INSERT INTO revisions (id, space_id, parents, type, created_at) VALUES (?, ?, ?, ?, ?)",
+		id, spaceID, jsonText(parents), kind, micros(tx.Now))
+	return err
+}
+
+// SpaceUpdate is a partial update; nil fields stay as they are.
+type SpaceUpdate struct {
+	Title        *string
+	Emoji        *string
+	DefaultLevel *quire.DefaultLevel
+	EditMode     *quire.EditMode
+	Visibility   *quire.Visibility
+}
+
+// UpdateSpace applies u to a live space.
+func (db *DB) UpdateSpace(ctx context.Context, id string, u SpaceUpdate) (sp *quire.Space, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		set := map[string]any{"updated_at": micros(tx.Now)}
+		if u.Title != nil {
+			set["title"] = *u.Title
+		}
+		if u.Emoji != nil {
+			set["emoji"] = *u.Emoji
+		}
+		if u.DefaultLevel != nil {
+			set["default_level"] = nullLevel(*u.DefaultLevel)
+		}
+		if u.EditMode != nil {
+			set["edit_mode"] = string(*u.EditMode)
+		}
+		if u.Visibility != nil {
+			set["visibility"] = string(*u.Visibility)
+		}
+		if err := tx.update(ctx, "spaces", "id", id, set); err != nil {
+			return err
+		}
+		sp, err = tx.Space(ctx, id)
+		return err
+	})
+	return sp, err
+}
+
+// DeleteSpace marks a space deleted; it can be restored for RestoreWindow.
+func (db *DB) DeleteSpace(ctx context.Context, id string) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		_, err := tx.q.exec(ctx, "UPDATE spaces SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL", micros(tx.Now), id)
+		return err
+	})
+}
+
+// RestoreWindow is how long a deleted space can be restored. Contract §8.
+const RestoreWindow = 7 * 24 * time.Hour
+
+// RestoreSpace brings back a space deleted within RestoreWindow; later it is
+// not found. A space whose collection is deleted too comes back at the top
+// level of its organization.
+func (db *DB) RestoreSpace(ctx context.Context, id string) (sp *quire.Space, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if sp, err = tx.Space(ctx, id); err != nil {
+			return err
+		}
+		if sp.DeletedAt.IsZero() {
+			return nil
+		}
+		if tx.Now.Sub(sp.DeletedAt) > RestoreWindow {
+			return quire.Errorf(quire.CodeNotFound, "space not found")
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE spaces SET deleted_at = NULL, updated_at = ? WHERE id = ?", micros(tx.Now), id); err != nil {
+			return err
+		}
+		if sp.ParentID != "" {
+			if _, err := tx.liveCollection(ctx, sp.OrgID, sp.ParentID); quire.ErrorCode(err) == quire.CodeNotFound {
+				err = tx.move(ctx, quire.Sibling{Kind: "space", ID: id}, sp.OrgID, "", quire.Position{})
+			}
+			if err != nil {
+				return err
+			}
+		}
+		sp, err = tx.Space(ctx, id)
+		return err
+	})
+	return sp, err
+}
+
+// DuplicateSpace copies a space's settings, grants and current content into
+// a new space titled "<title> (copy)", placed right after the original.
+func (db *DB) DuplicateSpace(ctx context.Context, id string) (sp *quire.Space, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		orig, err := tx.Space(ctx, id)
+		if err != nil {
+			return err
+		}
+		copyTitle := truncateRunes(orig.Title, 50-len([]rune(" (copy)"))) + " (copy)"
+		if sp, err = tx.createSpace(ctx, orig.OrgID, NewSpace{Title: copyTitle, Emoji: orig.Emoji, ParentID: orig.ParentID, EditMode: orig.EditMode}); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ?, default_level = ? WHERE id = ?",
+			string(orig.Visibility), nullLevel(orig.DefaultLevel), sp.ID); err != nil {
+			return err
+		}
+		// The copy's first revision descends from the original's current one.
+		// Everything a revision holds must be copied here as the content model grows.
+		if _, err := tx.q.exec(ctx, "UPDATE revisions SET parents = ? WHERE id = ?", jsonText([]string{orig.RevisionID}), sp.RevisionID); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, `INSERT INTO content_grants (org_id, content_id, content_kind, principal_kind, principal_id, role, created_at)
+			SELECT org_id, ?, content_kind, principal_kind, principal_id, role, ? FROM content_grants WHERE content_id = ?`,
+			sp.ID, micros(tx.Now), orig.ID); err != nil {
+			return err
+		}
+		if err := tx.move(ctx, quire.Sibling{Kind: "space", ID: sp.ID}, orig.OrgID, orig.ParentID,
+			quire.Position{After: &quire.Sibling{Kind: "space", ID: orig.ID}}); err != nil {
+			return err
+		}
+		sp, err = tx.Space(ctx, sp.ID)
+		return err
+	})
+	return sp, err
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
+
+// PurgeDeleted removes for good the spaces and collections deleted before
+// cutoff, with everything that belongs to them. It returns how many spaces
+// it removed.
+func (db *DB) PurgeDeleted(ctx context.Context, cutoff time.Time) (spaces int, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		res, err := tx.q.exec(ctx, "DELETE FROM spaces WHERE deleted_at IS NOT NULL AND deleted_at < ?", micros(cutoff))
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		spaces = int(n)
+		// Children of a purged collection were deleted with it, at the same time or before.
+		if _, err := tx.q.exec(ctx, "DELETE FROM collections WHERE deleted_at IS NOT NULL AND deleted_at < ?", micros(cutoff)); err != nil {
+			return err
+		}
+		_, err = tx.q.exec(ctx, `DELETE FROM content_grants WHERE
+			(content_kind = 'space' AND content_id NOT IN (SELECT id FROM spaces)) OR
+			(content_kind = 'collection' AND content_id NOT IN (SELECT id FROM collections))`)
+		return err
+	})
+	return spaces, err
+}
