@@ -84,4 +84,3 @@ func PermissionsOf(m *Member) OrgPermissions {
 func CanManageTeam(m *Member, teamRole TeamRole) bool {
 	return m != nil && (m.Role == RoleAdmin || teamRole == TeamOwner)
 }
-
