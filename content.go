@@ -94,7 +94,9 @@ type Viewer struct {
 	OrgRole Role            // RoleGuest for guests and for people outside the organization
 	Member  bool            // a member of the organization, guest or not
 	Grants  map[string]Role // content id → strongest role granted to the user or their teams
-	// Levels are the default levels of collections, by id, as far as loaded.
+	// Levels are the default levels of collections, by id, as far as loaded;
+	// collections that inherit may be left out, so that loading a deep
+	// collection's ancestors reads only the few levels that are set.
 	Levels map[string]DefaultLevel
 }
 
@@ -114,7 +116,9 @@ func (v *Viewer) RoleOn(id string, level DefaultLevel, ancestors []string) Role 
 	}
 	if v.OrgRole != RoleGuest {
 		for i := len(ancestors) - 1; level == LevelInherit && i >= 0; i-- {
-			level = v.Levels[ancestors[i]]
+			if l, ok := v.Levels[ancestors[i]]; ok {
+				level = l
+			}
 		}
 		if level != LevelInherit {
 			role = role.Max(Role(level))

@@ -264,6 +264,11 @@ func (s *Server) duplicateSpace(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.requireCreateIn(r, v, sp.OrgID, sp.ParentID); err != nil {
+		if quire.ErrorCode(err) == quire.CodeInvalid {
+			// The caller sees the space but not its collection: the parent
+			// is not theirs to name, so this is a refusal, not a bad request.
+			return errorf(quire.CodeForbidden, "duplicating needs the create role on the space's collection")
+		}
 		return err
 	}
 	dup, err := s.db.DuplicateSpace(r.Context(), sp.ID)

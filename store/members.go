@@ -231,6 +231,10 @@ func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) error {
 		if _, err := tx.q.exec(ctx, "DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)", userID, orgID); err != nil {
 			return err
 		}
+		// Grants are for members: one added again starts without them.
+		if _, err := tx.q.exec(ctx, "DELETE FROM content_grants WHERE org_id = ? AND principal_kind = 'user' AND principal_id = ?", orgID, userID); err != nil {
+			return err
+		}
 		_, err := tx.q.exec(ctx, "DELETE FROM members WHERE org_id = ? AND user_id = ?", orgID, userID)
 		return err
 	})

@@ -76,10 +76,14 @@ func visibleClause(alias string, v *quire.Viewer) (string, []any) {
 	if v.OrgRole != quire.RoleGuest {
 		return "", nil
 	}
-	return ` AND EXISTS (SELECT 1 FROM content_grants g WHERE g.org_id = ` + alias + `.org_id
-		AND ((g.principal_kind = 'user' AND g.principal_id = ?)
-		  OR (g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM team_members WHERE user_id = ?)))
-		AND (g.content_id = ` + alias + `.id OR ` + alias + `.path LIKE '%' || g.content_id || '/%'))`, []any{v.UserID, v.UserID}
+	// One EXISTS per kind of principal, so that each reads only the grants
+	// to the guest or their teams by the principal index; with the two kinds
+	// in one, SQLite read every grant of the organization for every row.
+	granted := ` AND (g.content_id = ` + alias + `.id OR ` + alias + `.path LIKE '%' || g.content_id || '/%')`
+	return ` AND (EXISTS (SELECT 1 FROM content_grants g WHERE g.org_id = ` + alias + `.org_id
+		AND g.principal_kind = 'user' AND g.principal_id = ?` + granted + `)
+	  OR EXISTS (SELECT 1 FROM content_grants g WHERE g.org_id = ` + alias + `.org_id
+		AND g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM team_members WHERE user_id = ?)` + granted + `))`, []any{v.UserID, v.UserID}
 }
 
 // ListSpaces lists the live spaces of an organization in tree order: each
@@ -226,7 +230,7 @@ const RestoreWindow = 7 * 24 * time.Hour
 
 // RestoreSpace brings back a space deleted within RestoreWindow; later it is
 // not found. A space whose collection is deleted too comes back at the top
-// level of its organization.
+// level of its organization (private if it was in-collection).
 func (db *DB) RestoreSpace(ctx context.Context, id string) (sp *quire.Space, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		if sp, err = tx.Space(ctx, id); err != nil {
@@ -242,8 +246,14 @@ func (db *DB) RestoreSpace(ctx context.Context, id string) (sp *quire.Space, err
 			return err
 		}
 		if sp.ParentID != "" {
-			if _, err := tx.liveCollection(ctx, sp.OrgID, sp.ParentID); quire.ErrorCode(err) == quire.CodeNotFound {
+			_, err := tx.liveCollection(ctx, sp.OrgID, sp.ParentID)
+			if quire.ErrorCode(err) == quire.CodeNotFound {
 				err = tx.move(ctx, quire.Sibling{Kind: "space", ID: id}, sp.OrgID, "", quire.Position{})
+				if err == nil {
+					// in-collection is only for spaces in a collection.
+					_, err = tx.q.exec(ctx, "UPDATE spaces SET visibility = ? WHERE id = ? AND visibility = ?",
+						string(quire.VisibilityPrivate), id, string(quire.VisibilityInCollection))
+				}
 			}
 			if err != nil {
 				return err

@@ -192,13 +192,16 @@ func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) (t *q
 	return t, err
 }
 
-// DeleteTeam deletes a team and its memberships.
+// DeleteTeam deletes a team, its memberships and its grants.
 func (db *DB) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
 		if _, err := tx.Team(ctx, orgID, teamID); err != nil {
 			return err
 		}
 		if _, err := tx.q.exec(ctx, "DELETE FROM team_members WHERE team_id = ?", teamID); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "DELETE FROM content_grants WHERE org_id = ? AND principal_kind = 'team' AND principal_id = ?", orgID, teamID); err != nil {
 			return err
 		}
 		_, err := tx.q.exec(ctx, "DELETE FROM teams WHERE id = ?", teamID)
