@@ -122,22 +122,9 @@ func (s *Server) moveCollection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body moveBody
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	parent, pos, err := body.parse(c.ParentID)
+	parent, pos, err := s.moveTarget(w, r, c.OrgID, c.ParentID)
 	if err != nil {
 		return err
-	}
-	if parent != c.ParentID {
-		v, err := s.db.Viewer(r.Context(), c.OrgID, caller(r.Context()).ID, nil)
-		if err != nil {
-			return err
-		}
-		if err := s.requireCreateIn(r, v, c.OrgID, parent); err != nil {
-			return err
-		}
 	}
 	if c, err = s.db.MoveCollection(r.Context(), c.ID, parent, pos); err != nil {
 		return err

@@ -357,27 +357,32 @@ func (b *moveBody) parse(current string) (parent string, pos quire.Position, err
 	return parent, pos, nil
 }
 
+// moveTarget reads a move body: the target parent (the current one when
+// absent) and position. Moving into another parent needs the create role there.
+func (s *Server) moveTarget(w http.ResponseWriter, r *http.Request, orgID, current string) (string, quire.Position, error) {
+	var body moveBody
+	if err := readJSON(w, r, &body); err != nil {
+		return "", quire.Position{}, err
+	}
+	parent, pos, err := body.parse(current)
+	if err != nil || parent == current {
+		return parent, pos, err
+	}
+	v, err := s.db.Viewer(r.Context(), orgID, caller(r.Context()).ID, nil)
+	if err != nil {
+		return "", pos, err
+	}
+	return parent, pos, s.requireCreateIn(r, v, orgID, parent)
+}
+
 func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request) error {
 	sp, _, err := s.space(r, quire.RoleAdmin)
 	if err != nil {
 		return err
 	}
-	var body moveBody
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	parent, pos, err := body.parse(sp.ParentID)
+	parent, pos, err := s.moveTarget(w, r, sp.OrgID, sp.ParentID)
 	if err != nil {
 		return err
-	}
-	if parent != sp.ParentID {
-		v, err := s.db.Viewer(r.Context(), sp.OrgID, caller(r.Context()).ID, nil)
-		if err != nil {
-			return err
-		}
-		if err := s.requireCreateIn(r, v, sp.OrgID, parent); err != nil {
-			return err
-		}
 	}
 	if sp, err = s.db.MoveSpace(r.Context(), sp.ID, parent, pos); err != nil {
 		return err
