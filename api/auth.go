@@ -2,8 +2,11 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/quiredocs/quire"
 )
@@ -20,7 +23,58 @@ func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
 	}
-	return s.db.UserByToken(r.Context(), strings.TrimSpace(token))
+	token = strings.TrimSpace(token)
+	key, now := sha256.Sum256([]byte(token)), time.Now()
+	if u := s.tokens.get(key, now); u != nil {
+		return u, nil
+	}
+	u, err := s.db.UserByToken(r.Context(), token)
+	if err == nil {
+		s.tokens.put(key, u, now)
+	}
+	return u, err
+}
+
+// tokenTTL is how long a server remembers whose a token is. Tokens cannot
+// be revoked and users do not change, so what it remembers is never wrong
+// today; when revocation comes, a revoked token may keep working this long
+// on a server that had just seen it, unless the revocation clears the cache.
+const tokenTTL = 10 * time.Second
+
+// maxCachedTokens bounds the cache: once full, it starts over.
+const maxCachedTokens = 10_000
+
+// tokenCache remembers the users of recently seen API tokens, by their
+// SHA-256, which spares most requests the token query: one of the three
+// queries of GET S.
+type tokenCache struct {
+	mu sync.RWMutex
+	m  map[[sha256.Size]byte]cachedUser
+}
+
+type cachedUser struct {
+	user    quire.User
+	expires time.Time
+}
+
+// get returns a copy of the user of a token seen less than tokenTTL ago, or nil.
+func (c *tokenCache) get(key [sha256.Size]byte, now time.Time) *quire.User {
+	c.mu.RLock()
+	e, ok := c.m[key]
+	c.mu.RUnlock()
+	if !ok || !now.Before(e.expires) {
+		return nil
+	}
+	return &e.user
+}
+
+func (c *tokenCache) put(key [sha256.Size]byte, u *quire.User, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedTokens {
+		c.m = map[[sha256.Size]byte]cachedUser{}
+	}
+	c.m[key] = cachedUser{user: *u, expires: now.Add(tokenTTL)}
 }
 
 // caller returns the authenticated user of a request.

@@ -29,6 +29,7 @@ type Server struct {
 	publicURL string
 	mux       *http.ServeMux
 	handler   http.Handler
+	tokens    tokenCache
 }
 
 // New builds the API server over a store.

@@ -38,11 +38,21 @@ func (r reader) liveCollection(ctx context.Context, orgID, id string) (*quire.Co
 	return c, err
 }
 
+// childrenOf is the condition on spaces or collections for the children of a
+// parent ("" for the top level), written so that an index serves it.
+func childrenOf(orgID, parentID string) (string, []any) {
+	if parentID == "" {
+		return "org_id = ? AND path = ''", []any{orgID}
+	}
+	return "parent_id = ?", []any{parentID}
+}
+
 // siblings lists the live children of a parent ("" for the top level) in order.
 func (r reader) siblings(ctx context.Context, orgID, parentID string) ([]quire.Sibling, []int64, error) {
-	rows, err := r.q.query(ctx, `SELECT 'space', id, position FROM spaces WHERE org_id = ? AND COALESCE(parent_id, '') = ? AND deleted_at IS NULL
-		UNION ALL SELECT 'collection', id, position FROM collections WHERE org_id = ? AND COALESCE(parent_id, '') = ? AND deleted_at IS NULL
-		ORDER BY 3, 2`, orgID, parentID, orgID, parentID)
+	cond, args := childrenOf(orgID, parentID)
+	rows, err := r.q.query(ctx, `SELECT 'space', id, position FROM spaces WHERE `+cond+` AND deleted_at IS NULL
+		UNION ALL SELECT 'collection', id, position FROM collections WHERE `+cond+` AND deleted_at IS NULL
+		ORDER BY 3, 2`, append(args, args...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -63,10 +73,10 @@ func (r reader) siblings(ctx context.Context, orgID, parentID string) ([]quire.S
 // endPosition is the position after every child of a parent.
 func (tx *Tx) endPosition(ctx context.Context, orgID, parentID string) (int64, error) {
 	var max sql.NullInt64
+	cond, args := childrenOf(orgID, parentID)
 	err := tx.q.queryRow(ctx, `SELECT MAX(p) FROM (
-		SELECT MAX(position) AS p FROM spaces WHERE org_id = ? AND COALESCE(parent_id, '') = ?
-		UNION ALL SELECT MAX(position) AS p FROM collections WHERE org_id = ? AND COALESCE(parent_id, '') = ?) m`,
-		orgID, parentID, orgID, parentID).Scan(&max)
+		SELECT MAX(position) AS p FROM spaces WHERE `+cond+`
+		UNION ALL SELECT MAX(position) AS p FROM collections WHERE `+cond+`) m`, append(args, args...)...).Scan(&max)
 	return max.Int64 + 1, err
 }
 
