@@ -26,11 +26,7 @@ func (s *Server) collection(r *http.Request, need quire.Role) (*quire.Collection
 }
 
 func (s *Server) collectionRole(r *http.Request, c *quire.Collection) (quire.Role, error) {
-	v, err := s.db.Viewer(r.Context(), c.OrgID, caller(r.Context()).ID, append(append([]string{}, c.Ancestors...), c.ID))
-	if err != nil {
-		return "", err
-	}
-	return v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors), nil
+	return s.roleOn(r, c.OrgID, c.ID, c.DefaultLevel, c.Ancestors)
 }
 
 func (s *Server) getCollection(w http.ResponseWriter, r *http.Request) error {

@@ -25,13 +25,18 @@ func (s *Server) space(r *http.Request, need quire.Role) (*quire.Space, quire.Ro
 	return sp, role, quire.RequireRole(role, need, "space")
 }
 
-// spaceRole computes the caller's role on a space.
-func (s *Server) spaceRole(r *http.Request, sp *quire.Space) (quire.Role, error) {
-	v, err := s.db.Viewer(r.Context(), sp.OrgID, caller(r.Context()).ID, append(append([]string{}, sp.Ancestors...), sp.ID))
+// roleOn computes the caller's role on a space or collection, loading only
+// what its chain of ancestors needs.
+func (s *Server) roleOn(r *http.Request, orgID, id string, level quire.DefaultLevel, ancestors []string) (quire.Role, error) {
+	v, err := s.db.Viewer(r.Context(), orgID, caller(r.Context()).ID, append(append([]string{}, ancestors...), id))
 	if err != nil {
 		return "", err
 	}
-	return v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors), nil
+	return v.RoleOn(id, level, ancestors), nil
+}
+
+func (s *Server) spaceRole(r *http.Request, sp *quire.Space) (quire.Role, error) {
+	return s.roleOn(r, sp.OrgID, sp.ID, sp.DefaultLevel, sp.Ancestors)
 }
 
 // orgViewer loads the caller's viewer for all content of the organization in
