@@ -172,3 +172,47 @@ func CheckEditable(s *Space) error {
 	}
 	return nil
 }
+
+// ChangeRequestStatus is where a change request stands.
+type ChangeRequestStatus string
+
+// Change request statuses; merged is reached only by merging.
+const (
+	StatusDraft    ChangeRequestStatus = "draft"
+	StatusOpen     ChangeRequestStatus = "open"
+	StatusArchived ChangeRequestStatus = "archived"
+	StatusMerged   ChangeRequestStatus = "merged"
+)
+
+// ParseChangeRequestStatus accepts one of the four statuses.
+func ParseChangeRequestStatus(s string) (ChangeRequestStatus, bool) {
+	switch st := ChangeRequestStatus(s); st {
+	case StatusDraft, StatusOpen, StatusArchived, StatusMerged:
+		return st, true
+	}
+	return "", false
+}
+
+// ChangeRequest proposes changes to a space's content.
+type ChangeRequest struct {
+	ID                     string
+	SpaceID                string
+	Number                 int
+	Status                 ChangeRequestStatus
+	Subject                string
+	CreatedBy              User
+	CreatedAt, UpdatedAt   time.Time
+	RevisionID             string // the request's own head
+	RevisionInitial        string // the space's revision it forked from
+	RevisionMergedAncestor string // the space's revision last pulled in by update
+	RevisionMerged         string // the space's revision its merge made
+	Comments               int
+}
+
+// Base is the space revision the request's changes are relative to.
+func (c *ChangeRequest) Base() string {
+	if c.RevisionMergedAncestor != "" {
+		return c.RevisionMergedAncestor
+	}
+	return c.RevisionInitial
+}

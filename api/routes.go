@@ -26,6 +26,12 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/spaces", s.listSpaces)
 	s.handle("POST /v1/orgs/{organizationId}/spaces", s.createSpace)
 
+	// §4.3 Change requests.
+	s.handle("GET /v1/spaces/{spaceId}/change-requests", s.listChangeRequests)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests", s.createChangeRequest)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}", s.getChangeRequest)
+	s.handle("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", s.updateChangeRequest)
+
 	// §4.6 Spaces.
 	s.handle("GET /v1/spaces/{spaceId}", s.getSpace)
 	s.handle("DELETE /v1/spaces/{spaceId}", s.deleteSpace)

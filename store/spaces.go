@@ -12,8 +12,12 @@ import (
 	"github.com/quiredocs/quire"
 )
 
+// spaceColumns read a space with true counts of its change requests, by status.
 const spaceColumns = `s.id, s.org_id, s.parent_id, s.path, s.title, s.emoji, s.visibility, s.edit_mode, s.default_level,
-	s.share_key, s.revision_id, s.position, s.created_at, s.updated_at, s.deleted_at`
+	s.share_key, s.revision_id, s.position, s.created_at, s.updated_at, s.deleted_at,
+	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id),
+	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'open'),
+	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'draft')`
 
 type spaceRow struct {
 	s                quire.Space
@@ -27,7 +31,8 @@ type spaceRow struct {
 func (r *spaceRow) dest() []any {
 	s := &r.s
 	return []any{&s.ID, &s.OrgID, &r.parent, &r.path, &s.Title, &s.Emoji, &s.Visibility, &s.EditMode, &r.level,
-		&s.ShareKey, &s.RevisionID, &r.position, &r.created, &r.updated, &r.deleted}
+		&s.ShareKey, &s.RevisionID, &r.position, &r.created, &r.updated, &r.deleted,
+		&s.ChangeRequests, &s.ChangeRequestsOpen, &s.ChangeRequestsDraft}
 }
 
 func (r *spaceRow) value() *quire.Space {

@@ -1,0 +1,149 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+type changeRequestJSON struct {
+	Object                 string   `json:"object"`
+	ID                     string   `json:"id"`
+	Number                 int      `json:"number"`
+	Status                 string   `json:"status"`
+	Subject                string   `json:"subject"`
+	CreatedBy              userJSON `json:"createdBy"`
+	CreatedAt              string   `json:"createdAt"`
+	UpdatedAt              string   `json:"updatedAt"`
+	Space                  string   `json:"space"`
+	Revision               string   `json:"revision"`
+	RevisionInitial        string   `json:"revisionInitial"`
+	RevisionMergedAncestor string   `json:"revisionMergedAncestor,omitempty"`
+	RevisionMerged         string   `json:"revisionMerged,omitempty"`
+	Comments               int      `json:"comments"`
+	Outdated               bool     `json:"outdated"`
+	URLs                   urlsJSON `json:"urls"`
+}
+
+// changeRequestJSON renders a change request of sp. Contract §2: outdated
+// when the space's revision is no longer the request's base.
+func (s *Server) changeRequestJSON(sp *quire.Space, c *quire.ChangeRequest) changeRequestJSON {
+	return changeRequestJSON{
+		Object: "change-request", ID: c.ID, Number: c.Number, Status: string(c.Status), Subject: c.Subject,
+		CreatedBy: s.userJSON(&c.CreatedBy), CreatedAt: timeJSON(c.CreatedAt), UpdatedAt: timeJSON(c.UpdatedAt),
+		Space: c.SpaceID, Revision: c.RevisionID, RevisionInitial: c.RevisionInitial,
+		RevisionMergedAncestor: c.RevisionMergedAncestor, RevisionMerged: c.RevisionMerged, Comments: c.Comments,
+		Outdated: c.Status != quire.StatusMerged && sp.RevisionID != c.Base(),
+		URLs: urlsJSON{
+			Location: s.url("/spaces/" + c.SpaceID + "/change-requests/" + c.ID),
+			App:      s.publicURL + "/s/" + c.SpaceID + "/changes/" + c.ID,
+		},
+	}
+}
+
+// changeRequest loads the space and the change request named in the path
+// (by id or number), requiring need on the space.
+func (s *Server) changeRequest(r *http.Request, need quire.Role) (*quire.Space, *quire.ChangeRequest, error) {
+	sp, _, err := s.space(r, need)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := s.db.ChangeRequest(r.Context(), sp.ID, r.PathValue("changeRequestId"))
+	return sp, c, err
+}
+
+func checkSubject(v string) error { return quire.CheckLen("subject", v, 0, 100) }
+
+func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	f := store.ChangeRequestFilter{Status: quire.StatusOpen, Contributor: r.URL.Query().Get("contributor")}
+	if q := r.URL.Query(); q.Has("status") {
+		st, ok := quire.ParseChangeRequestStatus(q.Get("status"))
+		if !ok {
+			return errorf(quire.CodeInvalid, "status: must be draft, open, archived or merged")
+		}
+		f.Status = st
+	}
+	list, err := s.db.ListChangeRequests(r.Context(), sp.ID, f, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(c *quire.ChangeRequest) changeRequestJSON { return s.changeRequestJSON(sp, c) })
+}
+
+// createChangeRequest opens a draft forked from the space's current content;
+// proposing changes needs the edit role.
+func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Subject *string `json:"subject"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	subject := ""
+	if body.Subject != nil {
+		if err := checkSubject(*body.Subject); err != nil {
+			return err
+		}
+		subject = *body.Subject
+	}
+	c, err := s.db.CreateChangeRequest(r.Context(), sp.ID, subject, caller(r.Context()).ID)
+	if err != nil {
+		return err
+	}
+	out := s.changeRequestJSON(sp, c)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) getChangeRequest(w http.ResponseWriter, r *http.Request) error {
+	sp, c, err := s.changeRequest(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.changeRequestJSON(sp, c))
+}
+
+func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request) error {
+	sp, c, err := s.changeRequest(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Subject *string `json:"subject"`
+		Status  *string `json:"status"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	var u store.ChangeRequestUpdate
+	if body.Subject != nil {
+		if err := checkSubject(*body.Subject); err != nil {
+			return err
+		}
+		u.Subject = body.Subject
+	}
+	if body.Status != nil {
+		st, ok := quire.ParseChangeRequestStatus(*body.Status)
+		if !ok || st == quire.StatusMerged {
+			return errorf(quire.CodeInvalid, "status: must be draft, open or archived (merging is POST …/merge)")
+		}
+		u.Status = &st
+	}
+	if c, err = s.db.UpdateChangeRequest(r.Context(), sp.ID, c.ID, u); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.changeRequestJSON(sp, c))
+}

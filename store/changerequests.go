@@ -1,0 +1,137 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+
+	"github.com/quiredocs/quire"
+)
+
+const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.created_at, c.updated_at,
+	c.revision_id, c.revision_initial, c.revision_merged_ancestor, c.revision_merged, ` + userColumns
+
+func scanChangeRequest(row interface{ Scan(...any) error }) (*quire.ChangeRequest, error) {
+	var c quire.ChangeRequest
+	var created, updated, userCreated int64
+	var ancestor, merged sql.NullString
+	dest := []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &created, &updated,
+		&c.RevisionID, &c.RevisionInitial, &ancestor, &merged}
+	if err := row.Scan(append(dest, scanUser(&c.CreatedBy, &userCreated)...)...); err != nil {
+		return nil, err
+	}
+	c.CreatedAt, c.UpdatedAt, c.CreatedBy.CreatedAt = fromMicros(created), fromMicros(updated), fromMicros(userCreated)
+	c.RevisionMergedAncestor, c.RevisionMerged = ancestor.String, merged.String
+	return &c, nil
+}
+
+const changeRequestFrom = " FROM change_requests c JOIN users u ON u.id = c.created_by"
+
+// ChangeRequest returns a change request of a space by id or by number.
+// Contract §1.8: {changeRequestId} accepts either.
+func (r reader) ChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*quire.ChangeRequest, error) {
+	where, arg := " WHERE c.space_id = ? AND c.id = ?", any(idOrNumber)
+	if n, err := strconv.ParseInt(idOrNumber, 10, 64); err == nil {
+		where, arg = " WHERE c.space_id = ? AND c.number = ?", n
+	}
+	c, err := scanChangeRequest(r.q.queryRow(ctx, "SELECT "+changeRequestColumns+changeRequestFrom+where, spaceID, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "change request not found")
+	}
+	return c, err
+}
+
+// ChangeRequestFilter narrows a change request list.
+type ChangeRequestFilter struct {
+	Status      quire.ChangeRequestStatus
+	Contributor string // user id; "" for all
+}
+
+// ListChangeRequests lists a space's change requests, newest first.
+func (r reader) ListChangeRequests(ctx context.Context, spaceID string, f ChangeRequestFilter, p Page) (*List[*quire.ChangeRequest], error) {
+	where, args := " WHERE c.space_id = ? AND c.status = ?", []any{spaceID, string(f.Status)}
+	if f.Contributor != "" {
+		where += " AND EXISTS (SELECT 1 FROM change_request_contributors k WHERE k.change_request_id = c.id AND k.user_id = ?)"
+		args = append(args, f.Contributor)
+	}
+	list := &List[*quire.ChangeRequest]{}
+	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM change_requests c"+where, args...).Scan(&list.Count); err != nil {
+		return nil, err
+	}
+	after, afterArgs, order := keyset("c.number", "c.id", true, p.After, true)
+	rows, err := r.q.query(ctx, "SELECT "+changeRequestColumns+changeRequestFrom+where+after+order+" LIMIT ?",
+		append(append(args, afterArgs...), p.Limit+1)...)
+	if err != nil {
+		return nil, err
+	}
+	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.ChangeRequest, Cursor, error) {
+		c, err := scanChangeRequest(rows)
+		if err != nil {
+			return nil, Cursor{}, err
+		}
+		return c, Cursor{Num: int64(c.Number), ID: c.ID}, nil
+	})
+	return list, err
+}
+
+// CreateChangeRequest forks a change request, as a draft, from the space's
+// current revision; its number is the space's next.
+func (db *DB) CreateChangeRequest(ctx context.Context, spaceID, subject, userID string) (c *quire.ChangeRequest, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		// Writing the space's row first serializes numbering on PostgreSQL.
+		if _, err := tx.q.exec(ctx, "UPDATE spaces SET updated_at = updated_at WHERE id = ?", spaceID); err != nil {
+			return err
+		}
+		var revision string
+		var number int64
+		if err := tx.q.queryRow(ctx, `SELECT s.revision_id, (SELECT COALESCE(MAX(number), 0) + 1 FROM change_requests WHERE space_id = s.id)
+			FROM spaces s WHERE s.id = ?`, spaceID).Scan(&revision, &number); err != nil {
+			return err
+		}
+		id := newID()
+		if _, err := tx.q.exec(ctx, `INSERT INTO change_requests (id, space_id, number, status, subject, created_by, created_at, updated_at,
+			revision_id, revision_initial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, spaceID, number, string(quire.StatusDraft), subject, userID, micros(tx.Now), micros(tx.Now), revision, revision); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)", id, userID); err != nil {
+			return err
+		}
+		c, err = tx.ChangeRequest(ctx, spaceID, id)
+		return err
+	})
+	return c, err
+}
+
+// ChangeRequestUpdate is a partial update; nil fields stay as they are.
+type ChangeRequestUpdate struct {
+	Subject *string
+	Status  *quire.ChangeRequestStatus // draft, open or archived
+}
+
+// UpdateChangeRequest applies u. A merged request keeps its status: changing
+// it is CodeInvalid.
+func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, u ChangeRequestUpdate) (c *quire.ChangeRequest, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if c, err = tx.ChangeRequest(ctx, spaceID, id); err != nil {
+			return err
+		}
+		if u.Status != nil && c.Status == quire.StatusMerged && *u.Status != quire.StatusMerged {
+			return quire.Errorf(quire.CodeInvalid, "status: a merged change request cannot be reopened or archived")
+		}
+		set := map[string]any{"updated_at": micros(tx.Now)}
+		if u.Subject != nil {
+			set["subject"] = *u.Subject
+		}
+		if u.Status != nil {
+			set["status"] = string(*u.Status)
+		}
+		if err := tx.update(ctx, "change_requests", "id", c.ID, set); err != nil {
+			return err
+		}
+		c, err = tx.ChangeRequest(ctx, spaceID, c.ID)
+		return err
+	})
+	return c, err
+}
