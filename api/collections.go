@@ -63,14 +63,8 @@ func (s *Server) updateCollection(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	var u store.CollectionUpdate
-	if body.Title.Set {
-		if body.Title.Null {
-			return errorf(quire.CodeInvalid, "title: must be a string")
-		}
-		if err := quire.CheckLen("title", body.Title.Value, 0, 50); err != nil {
-			return err
-		}
-		u.Title = &body.Title.Value
+	if u.Title, err = optionalString("title", body.Title, 0, 50); err != nil {
+		return err
 	}
 	if body.Description.Set {
 		if err := quire.CheckLen("description", body.Description.Value, 0, 100); err != nil {

@@ -95,3 +95,18 @@ func jsonType(kind string) string {
 	}
 	return "of another type"
 }
+
+// optionalString validates a PATCH string field that may be absent (nil) but
+// not null, and whose length is bounded.
+func optionalString(field string, o quire.Optional[string], min, max int) (*string, error) {
+	if !o.Set {
+		return nil, nil
+	}
+	if o.Null {
+		return nil, errorf(quire.CodeInvalid, "%s: must be a string", field)
+	}
+	if err := quire.CheckLen(field, o.Value, min, max); err != nil {
+		return nil, err
+	}
+	return &o.Value, nil
+}

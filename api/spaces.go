@@ -203,14 +203,8 @@ func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var u store.SpaceUpdate
-	if body.Title.Set {
-		if body.Title.Null {
-			return errorf(quire.CodeInvalid, "title: must be a string")
-		}
-		if err := quire.CheckLen("title", body.Title.Value, 0, 50); err != nil {
-			return err
-		}
-		u.Title = &body.Title.Value
+	if u.Title, err = optionalString("title", body.Title, 0, 50); err != nil {
+		return err
 	}
 	if body.Emoji.Set {
 		if !body.Emoji.Null {
