@@ -31,7 +31,11 @@ func (db *DB) GrantRoles(ctx context.Context, c Content, users, teams []string, 
 			}
 		}
 		for i, id := range teams {
-			if _, err := tx.Team(ctx, c.OrgID, id); err != nil {
+			var n int
+			if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM teams WHERE org_id = ? AND id = ?", c.OrgID, id).Scan(&n); err != nil {
+				return err
+			}
+			if n == 0 {
 				return quire.Errorf(quire.CodeNotFound, "teams[%d]: no team %q in the organization", i, id)
 			}
 			if err := tx.setGrant(ctx, c, "team", id, role); err != nil {
