@@ -17,20 +17,40 @@ const (
 
 // Page is one page of a revision's tree.
 type Page struct {
-	ID          string
-	Title       string
-	Slug        string
-	Emoji       string
-	Description string
-	Kind        string // KindDocument or KindGroup
-	Markdown    string
-	Children    []string // ordered child page ids
+	ID            string
+	Title         string
+	Slug          string
+	Emoji         string
+	Icon          string
+	Description   string
+	Condition     string // adaptive-content condition, "" for none
+	Hidden        bool
+	NoIndex       bool
+	NoRobotsIndex bool
+	Kind          string   // KindDocument or KindGroup
+	Markdown      string   // the body, without front matter or title heading
+	Children      []string // ordered child page ids
+	CreatedAt     int64    // Unix microseconds; 0 when unknown
+	UpdatedAt     int64    // Unix microseconds of the last edit; 0 when unknown
 }
 
-// Tree is a revision's page tree.
+// File is one uploaded file of a revision. Its bytes live in the blob store
+// under Blob, their hex SHA-256.
+type File struct {
+	ID          string
+	Name        string
+	ContentType string
+	Size        int64
+	Width       int // image dimensions; 0 when not an image
+	Height      int
+	Blob        string
+}
+
+// Tree is a revision's content: its page tree and its files.
 type Tree struct {
 	Pages map[string]*Page
 	Root  []string // ordered top-level page ids
+	Files map[string]*File
 }
 
 // Clone returns a deep copy of t.
@@ -39,6 +59,13 @@ func (t *Tree) Clone() *Tree {
 		return nil
 	}
 	c := &Tree{Pages: make(map[string]*Page, len(t.Pages)), Root: slices.Clone(t.Root)}
+	if t.Files != nil {
+		c.Files = make(map[string]*File, len(t.Files))
+		for id, f := range t.Files {
+			g := *f
+			c.Files[id] = &g
+		}
+	}
 	for id, p := range t.Pages {
 		if p == nil {
 			c.Pages[id] = nil
