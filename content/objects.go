@@ -1,0 +1,276 @@
+package content
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// A tree is stored as content-addressed objects: one per page (its metadata,
+// the hash of its body and the hashes of its children), one per body, one per
+// file record, and a root listing the top-level pages and the files. Lists
+// longer than chunkSize are split into chunk objects, so editing one page of
+// a thousand stores that page, its body, its ancestors and one chunk per
+// level — not the whole space.
+const chunkSize = 64
+
+// Objects maps object hashes to their bytes.
+type Objects map[string][]byte
+
+// Fetch returns the bytes of the named objects; a missing one is an error.
+type Fetch func(hashes []string) (Objects, error)
+
+// ObjectHash is the content address of b: its hex SHA-256.
+func ObjectHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// list is an ordered list of object hashes, inline or split into chunks.
+type list struct {
+	Items  []string `json:"i,omitempty"`
+	Chunks []string `json:"c,omitempty"`
+}
+
+type rootObject struct {
+	Pages list `json:"pages"`
+	Files list `json:"files"`
+}
+
+type pageObject struct {
+	ID            string `json:"id"`
+	Title         string `json:"title,omitempty"`
+	Slug          string `json:"slug,omitempty"`
+	Emoji         string `json:"emoji,omitempty"`
+	Icon          string `json:"icon,omitempty"`
+	Description   string `json:"description,omitempty"`
+	Condition     string `json:"condition,omitempty"`
+	Hidden        bool   `json:"hidden,omitempty"`
+	NoIndex       bool   `json:"noIndex,omitempty"`
+	NoRobotsIndex bool   `json:"noRobotsIndex,omitempty"`
+	Kind          string `json:"kind"`
+	Body          string `json:"body,omitempty"` // hash of the markdown; "" for empty
+	Children      list   `json:"children"`
+	CreatedAt     int64  `json:"createdAt,omitempty"`
+	UpdatedAt     int64  `json:"updatedAt,omitempty"`
+}
+
+type fileObject struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	ContentType string `json:"contentType"`
+	Size        int64  `json:"size"`
+	Width       int    `json:"width,omitempty"`
+	Height      int    `json:"height,omitempty"`
+	Blob        string `json:"blob"`
+}
+
+// Encode turns t into objects and returns the hash of its root; the empty
+// tree's root is "". Equal trees give equal roots.
+func Encode(t *Tree) (root string, objs Objects) {
+	if t == nil || (len(t.Pages) == 0 && len(t.Files) == 0) {
+		return "", Objects{}
+	}
+	objs = Objects{}
+	var r rootObject
+	pages := make([]string, len(t.Root))
+	for i, id := range t.Root {
+		pages[i] = encodePage(t, id, objs)
+	}
+	r.Pages = objs.list(pages)
+	fileIDs := make([]string, 0, len(t.Files))
+	for id := range t.Files {
+		fileIDs = append(fileIDs, id)
+	}
+	slices.Sort(fileIDs)
+	files := make([]string, len(fileIDs))
+	for i, id := range fileIDs {
+		f := t.Files[id]
+		files[i] = objs.putJSON(fileObject(*f))
+	}
+	r.Files = objs.list(files)
+	return objs.putJSON(r), objs
+}
+
+func encodePage(t *Tree, id string, objs Objects) string {
+	p := t.Pages[id]
+	kids := make([]string, len(p.Children))
+	for i, c := range p.Children {
+		kids[i] = encodePage(t, c, objs)
+	}
+	o := pageObject{
+		ID: p.ID, Title: p.Title, Slug: p.Slug, Emoji: p.Emoji, Icon: p.Icon,
+		Description: p.Description, Condition: p.Condition, Hidden: p.Hidden,
+		NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, Kind: p.Kind,
+		Children: objs.list(kids), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+	}
+	if p.Markdown != "" {
+		o.Body = objs.put([]byte(p.Markdown))
+	}
+	return objs.putJSON(o)
+}
+
+func (objs Objects) put(b []byte) string {
+	h := ObjectHash(b)
+	objs[h] = b
+	return h
+}
+
+func (objs Objects) putJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // plain structs of strings and numbers always marshal
+	}
+	return objs.put(b)
+}
+
+func (objs Objects) list(items []string) list {
+	if len(items) <= chunkSize {
+		return list{Items: items}
+	}
+	var l list
+	for c := range slices.Chunk(items, chunkSize) {
+		l.Chunks = append(l.Chunks, objs.putJSON(c))
+	}
+	return l
+}
+
+// Decode rebuilds the tree whose root is root, fetching objects level by
+// level: a tree of depth d costs about 2d fetches, whatever its size.
+func Decode(root string, fetch Fetch) (*Tree, error) {
+	t := &Tree{Pages: map[string]*Page{}, Files: map[string]*File{}}
+	if root == "" {
+		return t, nil
+	}
+	objs, err := fetch([]string{root})
+	if err != nil {
+		return nil, err
+	}
+	var r rootObject
+	if err := decodeObject(objs, root, &r); err != nil {
+		return nil, err
+	}
+	lists, err := expand(fetch, []list{r.Pages, r.Files})
+	if err != nil {
+		return nil, err
+	}
+	fileObjs, err := fetch(lists[1])
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range lists[1] {
+		var f fileObject
+		if err := decodeObject(fileObjs, h, &f); err != nil {
+			return nil, err
+		}
+		file := File(f)
+		t.Files[f.ID] = &file
+	}
+	// Walk down one level at a time: parents[i] receives the pages of level[i].
+	level, parents := [][]string{lists[0]}, []*Page{nil}
+	for len(level) > 0 {
+		var hashes []string
+		for _, l := range level {
+			hashes = append(hashes, l...)
+		}
+		objs, err := fetch(hashes)
+		if err != nil {
+			return nil, err
+		}
+		var nextLists []list
+		var nextParents []*Page
+		var bodies []string
+		var bodyOf []*Page
+		for i, l := range level {
+			for _, h := range l {
+				var o pageObject
+				if err := decodeObject(objs, h, &o); err != nil {
+					return nil, err
+				}
+				if _, dup := t.Pages[o.ID]; dup {
+					return nil, fmt.Errorf("object %s: page %q appears twice", h, o.ID)
+				}
+				p := &Page{
+					ID: o.ID, Title: o.Title, Slug: o.Slug, Emoji: o.Emoji, Icon: o.Icon,
+					Description: o.Description, Condition: o.Condition, Hidden: o.Hidden,
+					NoIndex: o.NoIndex, NoRobotsIndex: o.NoRobotsIndex, Kind: o.Kind,
+					CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+				}
+				t.Pages[o.ID] = p
+				if parent := parents[i]; parent == nil {
+					t.Root = append(t.Root, o.ID)
+				} else {
+					parent.Children = append(parent.Children, o.ID)
+				}
+				if o.Body != "" {
+					bodies, bodyOf = append(bodies, o.Body), append(bodyOf, p)
+				}
+				nextLists, nextParents = append(nextLists, o.Children), append(nextParents, p)
+			}
+		}
+		if len(bodies) > 0 {
+			objs, err := fetch(bodies)
+			if err != nil {
+				return nil, err
+			}
+			for i, h := range bodies {
+				b, ok := objs[h]
+				if !ok {
+					return nil, fmt.Errorf("object %s is missing", h)
+				}
+				bodyOf[i].Markdown = string(b)
+			}
+		}
+		expanded, err := expand(fetch, nextLists)
+		if err != nil {
+			return nil, err
+		}
+		level, parents = nil, nil
+		for i, l := range expanded {
+			if len(l) > 0 {
+				level, parents = append(level, l), append(parents, nextParents[i])
+			}
+		}
+	}
+	return t, nil
+}
+
+// expand resolves each list to its items, fetching chunks in one call.
+func expand(fetch Fetch, lists []list) ([][]string, error) {
+	var chunks []string
+	for _, l := range lists {
+		chunks = append(chunks, l.Chunks...)
+	}
+	var objs Objects
+	if len(chunks) > 0 {
+		var err error
+		if objs, err = fetch(chunks); err != nil {
+			return nil, err
+		}
+	}
+	out := make([][]string, len(lists))
+	for i, l := range lists {
+		out[i] = l.Items
+		for _, c := range l.Chunks {
+			var items []string
+			if err := decodeObject(objs, c, &items); err != nil {
+				return nil, err
+			}
+			out[i] = append(out[i], items...)
+		}
+	}
+	return out, nil
+}
+
+func decodeObject(objs Objects, h string, v any) error {
+	b, ok := objs[h]
+	if !ok {
+		return fmt.Errorf("object %s is missing", h)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("object %s: %w", h, err)
+	}
+	return nil
+}
