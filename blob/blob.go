@@ -1,0 +1,94 @@
+// Package blob stores file bytes by content: the key of some bytes is their
+// hex SHA-256, so storing the same file twice stores it once.
+package blob
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Store keeps file bytes. A folder (Dir) is the default; an S3-compatible
+// store can implement the same interface for several servers.
+type Store interface {
+	// Put stores data and returns its key.
+	Put(ctx context.Context, data []byte) (key string, err error)
+	// Open returns the bytes stored under key; fs.ErrNotExist when none.
+	Open(ctx context.Context, key string) (io.ReadSeekCloser, error)
+}
+
+// Key returns the key data is stored under.
+func Key(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// validKey reports whether key is a hex SHA-256, so it cannot name a path
+// outside the store.
+func validKey(key string) bool {
+	if len(key) != sha256.Size*2 {
+		return false
+	}
+	_, err := hex.DecodeString(key)
+	return err == nil
+}
+
+// Dir stores blobs as files in a folder, fanned out by the key's first two
+// characters.
+type Dir struct{ Path string }
+
+func (d Dir) path(key string) string { return filepath.Join(d.Path, key[:2], key) }
+
+// Put implements Store. The bytes are written to a temporary file and
+// renamed into place, so a reader never sees a partial blob.
+func (d Dir) Put(_ context.Context, data []byte) (string, error) {
+	key := Key(data)
+	dst := d.path(key)
+	if _, err := os.Stat(dst); err == nil {
+		return key, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return "", fmt.Errorf("blob: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("blob: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("blob: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("blob: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("blob: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return "", fmt.Errorf("blob: %w", err)
+	}
+	return key, nil
+}
+
+// Open implements Store.
+func (d Dir) Open(_ context.Context, key string) (io.ReadSeekCloser, error) {
+	if !validKey(key) {
+		return nil, fs.ErrNotExist
+	}
+	f, err := os.Open(d.path(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fs.ErrNotExist
+	}
+	if err != nil {
+		return nil, fmt.Errorf("blob: %w", err)
+	}
+	return f, nil
+}
