@@ -71,7 +71,7 @@ func openSQLite(path string) (*DB, error) {
 	}
 	write.SetMaxOpenConns(1)
 	d := sqliteDialect{}
-	return &DB{reader: reader{q: querier{read, d, &stmtCache{db: read}}}, write: write, dialect: d, Now: time.Now}, nil
+	return &DB{reader: reader{q: querier{read, d, &stmtCache{db: read}}, content: newContentCache()}, write: write, dialect: d, Now: time.Now}, nil
 }
 
 func openPostgres(url string) (*DB, error) {
@@ -82,7 +82,7 @@ func openPostgres(url string) (*DB, error) {
 	pool.SetMaxOpenConns(20)
 	pool.SetMaxIdleConns(10)
 	d := postgresDialect{}
-	return &DB{reader: reader{q: querier{pool, d, nil}}, write: pool, dialect: d, Now: time.Now}, nil
+	return &DB{reader: reader{q: querier{pool, d, nil}, content: newContentCache()}, write: pool, dialect: d, Now: time.Now}, nil
 }
 
 // Close closes both pools.
@@ -196,7 +196,10 @@ func (c *stmtCache) close() {
 
 // reader holds the read methods; DB and Tx both embed it, so a Tx reads what
 // it has written.
-type reader struct{ q querier }
+type reader struct {
+	q       querier
+	content *contentCache // decoded trees and known objects, shared by DB and its Txs
+}
 
 // Tx is a write transaction. It carries one Now, so rows written together
 // share a timestamp.
@@ -227,7 +230,7 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("begin: %w", db.dialect.translate(err))
 	}
-	tx := &Tx{reader: reader{q: querier{sqlTx, db.dialect, nil}}, Now: db.Now().UTC().Truncate(time.Microsecond)}
+	tx := &Tx{reader: reader{q: querier{sqlTx, db.dialect, nil}, content: db.content}, Now: db.Now().UTC().Truncate(time.Microsecond)}
 	defer func() {
 		if p := recover(); p != nil {
 			sqlTx.Rollback()

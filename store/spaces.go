@@ -172,7 +172,7 @@ func (tx *Tx) createSpace(ctx context.Context, orgID string, n NewSpace) (*quire
 	if err != nil {
 		return nil, err
 	}
-	if err := tx.createRevision(ctx, rev, id, nil, "initial"); err != nil {
+	if err := tx.createRevision(ctx, rev, id, nil, RevisionEdits); err != nil {
 		return nil, err
 	}
 	return tx.Space(ctx, id)
@@ -286,9 +286,10 @@ func (db *DB) DuplicateSpace(ctx context.Context, id string) (sp *quire.Space, e
 			string(orig.Visibility), nullLevel(orig.DefaultLevel), sp.ID); err != nil {
 			return err
 		}
-		// The copy's first revision descends from the original's current one.
-		// Everything a revision holds must be copied here as the content model grows.
-		if _, err := tx.q.exec(ctx, "UPDATE revisions SET parents = ? WHERE id = ?", jsonText([]string{orig.RevisionID}), sp.RevisionID); err != nil {
+		// The copy's first revision holds the original's current content
+		// (the same tree objects) and descends from it.
+		if _, err := tx.q.exec(ctx, "UPDATE revisions SET parents = ?, root = (SELECT root FROM revisions WHERE id = ?) WHERE id = ?",
+			jsonText([]string{orig.RevisionID}), orig.RevisionID, sp.RevisionID); err != nil {
 			return err
 		}
 		if _, err := tx.q.exec(ctx, `INSERT INTO content_grants (org_id, content_id, content_kind, principal_kind, principal_id, role, created_at)

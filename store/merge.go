@@ -1,0 +1,179 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
+)
+
+// EditFunc returns the content that replaces head, the request's current
+// content (a private copy the function may change), at time now.
+type EditFunc func(now time.Time, head *content.Tree) (*content.Tree, error)
+
+// EditChangeRequest stores edit's result as the request's next revision and
+// records the user as a contributor. Edits of one request are serialized.
+func (db *DB) EditChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (c *quire.ChangeRequest, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if c, err = tx.lockChangeRequest(ctx, spaceID, ref); err != nil {
+			return err
+		}
+		head, err := tx.revisionTree(ctx, spaceID, c.RevisionID)
+		if err != nil {
+			return err
+		}
+		next, err := edit(tx.Now, head.Clone())
+		if err != nil {
+			return err
+		}
+		rev, err := tx.addRevision(ctx, spaceID, []string{c.RevisionID}, RevisionEdits, next, "", userID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?", rev.ID, micros(tx.Now), c.ID); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)
+			ON CONFLICT DO NOTHING`, c.ID, userID); err != nil {
+			return err
+		}
+		c, err = tx.ChangeRequest(ctx, spaceID, c.ID)
+		return err
+	})
+	return c, err
+}
+
+// lockChangeRequest returns an unmerged change request, holding its row until
+// the transaction ends so that concurrent edits apply one after the other.
+func (tx *Tx) lockChangeRequest(ctx context.Context, spaceID, ref string) (*quire.ChangeRequest, error) {
+	c, err := tx.ChangeRequest(ctx, spaceID, ref)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.q.exec(ctx, "UPDATE change_requests SET updated_at = updated_at WHERE id = ?", c.ID); err != nil {
+		return nil, err
+	}
+	// Read again: on PostgreSQL a concurrent writer may have committed meanwhile.
+	if c, err = tx.ChangeRequest(ctx, spaceID, c.ID); err != nil {
+		return nil, err
+	}
+	if c.Status == quire.StatusMerged {
+		return nil, quire.Errorf(quire.CodeInvalid, "change request #%d is already merged", c.Number)
+	}
+	return c, nil
+}
+
+func (tx *Tx) revisionTree(ctx context.Context, spaceID, id string) (*content.Tree, error) {
+	_, t, err := tx.RevisionTree(ctx, spaceID, id)
+	return t, err
+}
+
+// ConflictError reports a three-way merge that could not be made; it
+// answers 409 and names the pages (or files) in conflict.
+type ConflictError struct{ Conflicts []content.Conflict }
+
+func (e *ConflictError) Error() string {
+	parts := make([]string, 0, len(e.Conflicts))
+	for _, c := range e.Conflicts {
+		what := fmt.Sprintf("page %q (%s)", c.Title, c.PageID)
+		if c.PageID == "" {
+			what = fmt.Sprintf("file %q", c.Title)
+		}
+		parts = append(parts, what+": "+c.Reason)
+	}
+	return "merge conflict: " + strings.Join(parts, "; ")
+}
+
+// Unwrap makes the error a quire CodeConflict for the HTTP layer.
+func (e *ConflictError) Unwrap() error { return &quire.Error{Code: quire.CodeConflict, Message: e.Error()} }
+
+// MergeChangeRequest three-way merges a request into its space (base, the
+// space's revision, the request's revision). On success the space moves to
+// a merge revision whose parents are both heads and the request is merged.
+func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		// The space's row first: merges into one space apply one at a time.
+		var head string
+		if err := tx.q.queryRow(ctx, "UPDATE spaces SET updated_at = ? WHERE id = ? RETURNING revision_id", micros(tx.Now), spaceID).Scan(&head); err != nil {
+			return err
+		}
+		if c, err = tx.lockChangeRequest(ctx, spaceID, ref); err != nil {
+			return err
+		}
+		merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID)
+		if err != nil {
+			return err
+		}
+		rev, err := tx.addRevision(ctx, spaceID, []string{head, c.RevisionID}, RevisionMerge, merged, c.ID, userID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE spaces SET revision_id = ? WHERE id = ?", rev.ID, spaceID); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE change_requests SET status = ?, revision_merged = ?, updated_at = ? WHERE id = ?",
+			string(quire.StatusMerged), rev.ID, micros(tx.Now), c.ID); err != nil {
+			return err
+		}
+		c, err = tx.ChangeRequest(ctx, spaceID, c.ID)
+		return err
+	})
+	return c, err
+}
+
+// UpdateChangeRequestFromSpace three-way merges the space's current content
+// into a request (base, the request's revision, the space's revision). The
+// request gets an update revision and the space's revision as its new base;
+// when it is already up to date nothing changes.
+func (db *DB) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if c, err = tx.lockChangeRequest(ctx, spaceID, ref); err != nil {
+			return err
+		}
+		var head string
+		if err := tx.q.queryRow(ctx, "SELECT revision_id FROM spaces WHERE id = ?", spaceID).Scan(&head); err != nil {
+			return err
+		}
+		if head == c.Base() {
+			return nil
+		}
+		merged, err := tx.merge3(ctx, spaceID, c.Base(), c.RevisionID, head)
+		if err != nil {
+			return err
+		}
+		rev, err := tx.addRevision(ctx, spaceID, []string{c.RevisionID, head}, RevisionUpdate, merged, "", userID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE change_requests SET revision_id = ?, revision_merged_ancestor = ?, updated_at = ? WHERE id = ?",
+			rev.ID, head, micros(tx.Now), c.ID); err != nil {
+			return err
+		}
+		c, err = tx.ChangeRequest(ctx, spaceID, c.ID)
+		return err
+	})
+	return c, err
+}
+
+// merge3 merges the trees of revisions ours and theirs, descended from base.
+func (tx *Tx) merge3(ctx context.Context, spaceID, base, ours, theirs string) (*content.Tree, error) {
+	trees := make([]*content.Tree, 3)
+	for i, id := range []string{base, ours, theirs} {
+		t, err := tx.revisionTree(ctx, spaceID, id)
+		if err != nil {
+			return nil, err
+		}
+		trees[i] = t
+	}
+	if base == ours { // nothing happened on our side: take theirs as it is
+		return trees[2], nil
+	}
+	merged, conflicts := content.Merge(trees[0], trees[1], trees[2])
+	if len(conflicts) > 0 {
+		return nil, &ConflictError{Conflicts: conflicts}
+	}
+	return merged, nil
+}
