@@ -11,13 +11,14 @@ import (
 // Conflict is a change that both sides made differently; the merge cannot
 // choose between them.
 type Conflict struct {
-	PageID string
-	Title  string
+	PageID string // the conflicting page, "" for a file
+	FileID string // the conflicting file, "" for a page
+	Title  string // the page's title or the file's name
 	Reason string
 }
 
-// Merge three-way merges ours and theirs, both descended from base, by page id
-// for the tree and line by line for markdown. A change on one side only is
+// Merge three-way merges ours and theirs, both descended from base, by id for
+// pages and files and line by line for markdown. A change on one side only is
 // taken; the same change on both sides is taken once; different changes of
 // the same thing are a conflict. On conflict the returned tree is nil.
 // The inputs must be valid trees and are not modified.
@@ -39,6 +40,7 @@ func Merge(base, ours, theirs *Tree) (*Tree, []Conflict) {
 	for _, id := range ids {
 		m.page(id)
 	}
+	m.files()
 	if len(m.conflicts) > 0 {
 		return nil, m.conflicts
 	}
@@ -105,24 +107,23 @@ func (m *merger) page(id string) {
 		bp, bParent, bPlaced = b, m.pb[id], true
 	}
 	p := &Page{ID: id}
-	fields := []struct {
-		name    string
-		dst     *string
-		b, o, t string
-	}{
-		{"title", &p.Title, bp.Title, o.Title, t.Title},
-		{"slug", &p.Slug, bp.Slug, o.Slug, t.Slug},
-		{"emoji", &p.Emoji, bp.Emoji, o.Emoji, t.Emoji},
-		{"description", &p.Description, bp.Description, o.Description, t.Description},
-		{"kind", &p.Kind, bp.Kind, o.Kind, t.Kind},
+	mergeField(m, id, "title", &p.Title, bp.Title, o.Title, t.Title)
+	mergeField(m, id, "slug", &p.Slug, bp.Slug, o.Slug, t.Slug)
+	mergeField(m, id, "emoji", &p.Emoji, bp.Emoji, o.Emoji, t.Emoji)
+	mergeField(m, id, "icon", &p.Icon, bp.Icon, o.Icon, t.Icon)
+	mergeField(m, id, "description", &p.Description, bp.Description, o.Description, t.Description)
+	mergeField(m, id, "condition", &p.Condition, bp.Condition, o.Condition, t.Condition)
+	mergeField(m, id, "hidden", &p.Hidden, bp.Hidden, o.Hidden, t.Hidden)
+	mergeField(m, id, "noIndex", &p.NoIndex, bp.NoIndex, o.NoIndex, t.NoIndex)
+	mergeField(m, id, "noRobotsIndex", &p.NoRobotsIndex, bp.NoRobotsIndex, o.NoRobotsIndex, t.NoRobotsIndex)
+	mergeField(m, id, "kind", &p.Kind, bp.Kind, o.Kind, t.Kind)
+	// Timestamps never conflict: creation keeps the base's (or the earliest
+	// known) time, and the merged page was last edited when either side was.
+	p.CreatedAt = bp.CreatedAt
+	if p.CreatedAt == 0 {
+		p.CreatedAt = earliest(o.CreatedAt, t.CreatedAt)
 	}
-	for _, f := range fields {
-		v, ok := merge3(f.b, f.o, f.t)
-		if !ok {
-			m.conflict(id, f.name+" changed differently on both sides")
-		}
-		*f.dst = v
-	}
+	p.UpdatedAt = max(o.UpdatedAt, t.UpdatedAt)
 	md, ok := MergeText(bp.Markdown, o.Markdown, t.Markdown)
 	if !ok {
 		m.conflict(id, "markdown edited differently on both sides")
@@ -149,14 +150,35 @@ func (m *merger) keep(p *Page, parent string) {
 }
 
 // changed reports whether a page was edited or moved between base and side.
+// Timestamps alone are not an edit: a deletion wins over a mere touch.
 func changed(b *Page, bParent string, s *Page, sParent string) bool {
 	return b.Title != s.Title || b.Slug != s.Slug || b.Emoji != s.Emoji ||
-		b.Description != s.Description || b.Kind != s.Kind ||
-		b.Markdown != s.Markdown || bParent != sParent
+		b.Icon != s.Icon || b.Description != s.Description ||
+		b.Condition != s.Condition || b.Hidden != s.Hidden ||
+		b.NoIndex != s.NoIndex || b.NoRobotsIndex != s.NoRobotsIndex ||
+		b.Kind != s.Kind || b.Markdown != s.Markdown || bParent != sParent
+}
+
+// mergeField merges one page field three-way into dst, recording a conflict
+// under name when the sides disagree.
+func mergeField[T comparable](m *merger, id, name string, dst *T, b, o, t T) {
+	v, ok := merge3(b, o, t)
+	if !ok {
+		m.conflict(id, name+" changed differently on both sides")
+	}
+	*dst = v
+}
+
+// earliest returns the smaller non-zero time, 0 when both are unknown.
+func earliest(a, b int64) int64 {
+	if a == 0 || (b != 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 // merge3 merges one value three-way.
-func merge3(b, o, t string) (string, bool) {
+func merge3[T comparable](b, o, t T) (T, bool) {
 	switch {
 	case o == t, t == b:
 		return o, true
@@ -164,6 +186,55 @@ func merge3(b, o, t string) (string, bool) {
 		return t, true
 	}
 	return o, false
+}
+
+// optFile is a file or its absence, so that merge3 covers additions and
+// deletions as well as edits.
+type optFile struct {
+	File
+	ok bool
+}
+
+func fileIn(t *Tree, id string) optFile {
+	if f := t.Files[id]; f != nil {
+		return optFile{*f, true}
+	}
+	return optFile{}
+}
+
+// files merges the files by id. A file is taken whole from one side: it has
+// no parts that could merge separately.
+func (m *merger) files() {
+	m.out.Files = map[string]*File{}
+	var ids []string
+	for _, t := range []*Tree{m.base, m.ours, m.theirs} {
+		for id := range t.Files {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range slices.Compact(ids) {
+		b, o, t := fileIn(m.base, id), fileIn(m.ours, id), fileIn(m.theirs, id)
+		v, ok := merge3(b, o, t)
+		if ok {
+			if v.ok {
+				m.out.Files[id] = &v.File
+			}
+			continue
+		}
+		reason := "changed differently on both sides"
+		switch {
+		case !o.ok || !t.ok:
+			reason = "deleted on one side, edited on the other"
+		case !b.ok:
+			reason = "added differently on both sides"
+		}
+		name := o.Name
+		if !o.ok {
+			name = t.Name
+		}
+		m.conflicts = append(m.conflicts, Conflict{FileID: id, Title: name, Reason: "file " + reason})
+	}
 }
 
 // checkPlacement makes sure every kept page hangs under a kept page and that

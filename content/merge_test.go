@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -36,23 +37,29 @@ func edit(t *Tree, f func(t *Tree)) *Tree {
 const lines5 = "one\ntwo\nthree\nfour\nfive\n"
 
 func baseTree() *Tree {
-	return mkTree([]string{"a", "b", "c"},
+	t := mkTree([]string{"a", "b", "c"},
 		doc("a", lines5),
 		doc("b", "intro\n", "b1", "b2"),
 		doc("b1", lines5),
 		doc("b2", "b2\n"),
 		doc("c", "c\n"),
 	)
+	t.Pages["a"].CreatedAt, t.Pages["a"].UpdatedAt = 100, 200
+	t.Files = map[string]*File{
+		"f1": {ID: "f1", Name: "logo.png", ContentType: "image/png", Size: 10, Width: 2, Height: 5, Blob: Hash("png")},
+		"f2": {ID: "f2", Name: "guide.pdf", ContentType: "application/pdf", Size: 2048, Blob: Hash("pdf")},
+	}
+	return t
 }
 
 func TestMerge(t *testing.T) {
 	t.Parallel()
 	base := baseTree()
 	tests := []struct {
-		name          string
-		ours, theirs  func(t *Tree)
-		want          func(t *Tree) // applied to base; nil when conflicting
-		conflictPages []string
+		name         string
+		ours, theirs func(t *Tree)
+		want         func(t *Tree) // applied to base; nil when conflicting
+		conflicts    []string      // page ids, and "file:" + id for files
 	}{
 		{
 			name:   "one-sided edit",
@@ -81,16 +88,16 @@ func TestMerge(t *testing.T) {
 			},
 		},
 		{
-			name:          "overlapping edits",
-			ours:          func(t *Tree) { t.Pages["a"].Markdown = "one\ntwo\nTHREE\nfour\nfive\n" },
-			theirs:        func(t *Tree) { t.Pages["a"].Markdown = "one\ntwo\n3\nfour\nfive\n" },
-			conflictPages: []string{"a"},
+			name:      "overlapping edits",
+			ours:      func(t *Tree) { t.Pages["a"].Markdown = "one\ntwo\nTHREE\nfour\nfive\n" },
+			theirs:    func(t *Tree) { t.Pages["a"].Markdown = "one\ntwo\n3\nfour\nfive\n" },
+			conflicts: []string{"a"},
 		},
 		{
-			name:          "title changed differently",
-			ours:          func(t *Tree) { t.Pages["c"].Title = "See" },
-			theirs:        func(t *Tree) { t.Pages["c"].Title = "Sea" },
-			conflictPages: []string{"c"},
+			name:      "title changed differently",
+			ours:      func(t *Tree) { t.Pages["c"].Title = "See" },
+			theirs:    func(t *Tree) { t.Pages["c"].Title = "Sea" },
+			conflicts: []string{"c"},
 		},
 		{
 			name: "move vs edit",
@@ -112,7 +119,7 @@ func TestMerge(t *testing.T) {
 				t.Root = []string{"a", "b"}
 				t.Pages["b"].Children = append(t.Pages["b"].Children, "c")
 			},
-			conflictPages: []string{"c"},
+			conflicts: []string{"c"},
 		},
 		{
 			name: "delete vs edit",
@@ -120,7 +127,7 @@ func TestMerge(t *testing.T) {
 			theirs: func(t *Tree) {
 				t.Pages["c"].Markdown = "c edited\n"
 			},
-			conflictPages: []string{"c"},
+			conflicts: []string{"c"},
 		},
 		{
 			name: "delete with subpages vs edit of a subpage",
@@ -130,8 +137,8 @@ func TestMerge(t *testing.T) {
 				delete(t.Pages, "b1")
 				delete(t.Pages, "b2")
 			},
-			theirs:        func(t *Tree) { t.Pages["b2"].Title = "B two" },
-			conflictPages: []string{"b2"},
+			theirs:    func(t *Tree) { t.Pages["b2"].Title = "B two" },
+			conflicts: []string{"b2"},
 		},
 		{
 			name: "delete with subpages vs unrelated edit",
@@ -156,8 +163,8 @@ func TestMerge(t *testing.T) {
 				t.Pages["c"].Children = []string{"n"}
 				t.Pages["n"] = doc("n", "")
 			},
-			theirs:        func(t *Tree) { t.Root = []string{"a", "b"}; delete(t.Pages, "c") },
-			conflictPages: []string{"n"},
+			theirs:    func(t *Tree) { t.Root = []string{"a", "b"}; delete(t.Pages, "c") },
+			conflicts: []string{"n"},
 		},
 		{
 			name:   "delete vs delete",
@@ -230,7 +237,130 @@ func TestMerge(t *testing.T) {
 				t.Root = []string{"a", "b"}
 				t.Pages["a"].Children = []string{"c"}
 			},
-			conflictPages: []string{"a"},
+			conflicts: []string{"a"},
+		},
+		{
+			name: "new page fields on either side",
+			ours: func(t *Tree) { t.Pages["a"].Icon = "book"; t.Pages["a"].Hidden = true },
+			theirs: func(t *Tree) {
+				t.Pages["a"].Condition = "visitor.claims.pro"
+				t.Pages["a"].NoIndex, t.Pages["a"].NoRobotsIndex = true, true
+			},
+			want: func(t *Tree) {
+				p := t.Pages["a"]
+				p.Icon, p.Hidden, p.Condition, p.NoIndex, p.NoRobotsIndex = "book", true, "visitor.claims.pro", true, true
+			},
+		},
+		{
+			name:   "same flag set on both sides",
+			ours:   func(t *Tree) { t.Pages["c"].Hidden = true },
+			theirs: func(t *Tree) { t.Pages["c"].Hidden = true },
+			want:   func(t *Tree) { t.Pages["c"].Hidden = true },
+		},
+		{
+			name:      "icon changed differently",
+			ours:      func(t *Tree) { t.Pages["c"].Icon = "book" },
+			theirs:    func(t *Tree) { t.Pages["c"].Icon = "gear" },
+			conflicts: []string{"c"},
+		},
+		{
+			name:      "condition changed differently",
+			ours:      func(t *Tree) { t.Pages["c"].Condition = "a" },
+			theirs:    func(t *Tree) { t.Pages["c"].Condition = "b" },
+			conflicts: []string{"c"},
+		},
+		{
+			name:   "timestamps keep the base creation and the latest edit",
+			ours:   func(t *Tree) { t.Pages["a"].UpdatedAt = 300 },
+			theirs: func(t *Tree) { t.Pages["a"].UpdatedAt, t.Pages["a"].CreatedAt = 250, 50 },
+			want:   func(t *Tree) { t.Pages["a"].UpdatedAt = 300 },
+		},
+		{
+			name: "page added on both sides takes the earliest creation",
+			ours: func(t *Tree) {
+				t.Root = append(t.Root, "n")
+				t.Pages["n"] = &Page{ID: "n", Title: "N", Kind: KindDocument, CreatedAt: 20, UpdatedAt: 30}
+			},
+			theirs: func(t *Tree) {
+				t.Root = append(t.Root, "n")
+				t.Pages["n"] = &Page{ID: "n", Title: "N", Kind: KindDocument, CreatedAt: 10, UpdatedAt: 40}
+			},
+			want: func(t *Tree) {
+				t.Root = append(t.Root, "n")
+				t.Pages["n"] = &Page{ID: "n", Title: "N", Kind: KindDocument, CreatedAt: 10, UpdatedAt: 40}
+			},
+		},
+		{
+			name:   "delete vs a touch only",
+			ours:   func(t *Tree) { t.Root = []string{"b", "c"}; delete(t.Pages, "a") },
+			theirs: func(t *Tree) { t.Pages["a"].UpdatedAt = 999 },
+			want:   func(t *Tree) { t.Root = []string{"b", "c"}; delete(t.Pages, "a") },
+		},
+		{
+			name:      "delete vs hide",
+			ours:      func(t *Tree) { t.Root = []string{"b", "c"}; delete(t.Pages, "a") },
+			theirs:    func(t *Tree) { t.Pages["a"].Hidden = true },
+			conflicts: []string{"a"},
+		},
+		{
+			name:   "file added on one side",
+			ours:   func(t *Tree) {},
+			theirs: func(t *Tree) { t.Files["f3"] = &File{ID: "f3", Name: "a.txt", Size: 1} },
+			want:   func(t *Tree) { t.Files["f3"] = &File{ID: "f3", Name: "a.txt", Size: 1} },
+		},
+		{
+			name:   "same file added on both sides",
+			ours:   func(t *Tree) { t.Files["f3"] = &File{ID: "f3", Name: "a.txt", Size: 1} },
+			theirs: func(t *Tree) { t.Files["f3"] = &File{ID: "f3", Name: "a.txt", Size: 1} },
+			want:   func(t *Tree) { t.Files["f3"] = &File{ID: "f3", Name: "a.txt", Size: 1} },
+		},
+		{
+			name:      "file added differently on both sides",
+			ours:      func(t *Tree) { t.Files["f3"] = &File{ID: "f3", Name: "a.txt", Size: 1} },
+			theirs:    func(t *Tree) { t.Files["f3"] = &File{ID: "f3", Name: "a.txt", Size: 2} },
+			conflicts: []string{"file:f3"},
+		},
+		{
+			name:   "file deleted, unchanged on the other side",
+			ours:   func(t *Tree) { delete(t.Files, "f1") },
+			theirs: func(t *Tree) { t.Files["f2"].Name = "manual.pdf" },
+			want:   func(t *Tree) { delete(t.Files, "f1"); t.Files["f2"].Name = "manual.pdf" },
+		},
+		{
+			name:   "file deleted on both sides",
+			ours:   func(t *Tree) { delete(t.Files, "f1") },
+			theirs: func(t *Tree) { delete(t.Files, "f1") },
+			want:   func(t *Tree) { delete(t.Files, "f1") },
+		},
+		{
+			name:      "file deleted vs changed",
+			ours:      func(t *Tree) { delete(t.Files, "f1") },
+			theirs:    func(t *Tree) { t.Files["f1"].Blob = Hash("png2") },
+			conflicts: []string{"file:f1"},
+		},
+		{
+			name:   "file changed on one side",
+			ours:   func(t *Tree) { t.Files["f1"].Name = "brand.png" },
+			theirs: func(t *Tree) {},
+			want:   func(t *Tree) { t.Files["f1"].Name = "brand.png" },
+		},
+		{
+			name:   "file changed identically",
+			ours:   func(t *Tree) { t.Files["f1"].Size = 11 },
+			theirs: func(t *Tree) { t.Files["f1"].Size = 11 },
+			want:   func(t *Tree) { t.Files["f1"].Size = 11 },
+		},
+		{
+			name:      "file changed differently",
+			ours:      func(t *Tree) { t.Files["f1"].Name = "brand.png" },
+			theirs:    func(t *Tree) { t.Files["f1"].Width = 4 },
+			conflicts: []string{"file:f1"},
+		},
+		{
+			name:      "page and file conflicts reported together",
+			ours:      func(t *Tree) { t.Pages["c"].Title = "See"; delete(t.Files, "f2") },
+			theirs:    func(t *Tree) { t.Pages["c"].Title = "Sea"; t.Files["f2"].Size = 1 },
+			conflicts: []string{"c", "file:f2"},
 		},
 	}
 	for _, tt := range tests {
@@ -246,13 +376,20 @@ func TestMerge(t *testing.T) {
 			if tt.want == nil {
 				var ids []string
 				for _, c := range conflicts {
-					ids = append(ids, c.PageID)
+					switch {
+					case c.PageID != "" && c.FileID == "":
+						ids = append(ids, c.PageID)
+					case c.FileID != "" && c.PageID == "":
+						ids = append(ids, "file:"+c.FileID)
+					default:
+						t.Errorf("conflict %+v names not exactly one of a page and a file", c)
+					}
 					if c.Reason == "" || c.Title == "" {
 						t.Errorf("conflict %+v lacks a reason or title", c)
 					}
 				}
-				if diff := cmp.Diff(tt.conflictPages, ids); diff != "" {
-					t.Errorf("conflicting pages (-want +got):\n%s", diff)
+				if diff := cmp.Diff(tt.conflicts, ids); diff != "" {
+					t.Errorf("conflicts (-want +got):\n%s", diff)
 				}
 				if got != nil {
 					t.Errorf("got a tree despite conflicts")
@@ -272,11 +409,32 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+func TestMergeFileConflict(t *testing.T) {
+	t.Parallel()
+	base := baseTree()
+	ours := edit(base, func(t *Tree) { delete(t.Files, "f1") })
+	theirs := edit(base, func(t *Tree) { t.Files["f1"].Size = 99 })
+	_, conflicts := Merge(base, ours, theirs)
+	want := []Conflict{{FileID: "f1", Title: "logo.png", Reason: "file deleted on one side, edited on the other"}}
+	if diff := cmp.Diff(want, conflicts); diff != "" {
+		t.Errorf("conflicts (-want +got):\n%s", diff)
+	}
+}
+
+func TestMergeFilesNeverNil(t *testing.T) {
+	t.Parallel()
+	empty := mkTree(nil)
+	got, conflicts := Merge(empty, empty, empty)
+	if len(conflicts) > 0 || got == nil || got.Files == nil {
+		t.Fatalf("Merge of empty trees = %+v, %+v; want a tree with non-nil Files", got, conflicts)
+	}
+}
+
 func TestMergeDoesNotModifyInputs(t *testing.T) {
 	t.Parallel()
 	base := baseTree()
-	ours := edit(base, func(t *Tree) { t.Root = []string{"c", "a", "b"} })
-	theirs := edit(base, func(t *Tree) { t.Pages["a"].Title = "Alpha" })
+	ours := edit(base, func(t *Tree) { t.Root = []string{"c", "a", "b"}; t.Files["f1"].Size = 1 })
+	theirs := edit(base, func(t *Tree) { t.Pages["a"].Title = "Alpha"; delete(t.Files, "f2") })
 	b, o, th := base.Clone(), ours.Clone(), theirs.Clone()
 	Merge(base, ours, theirs)
 	for _, c := range []struct{ want, got *Tree }{{b, base}, {o, ours}, {th, theirs}} {
@@ -370,14 +528,33 @@ func randMarkdown(r *rand.Rand) string {
 	return b.String()
 }
 
-// randTree builds a valid tree of up to n pages.
+// randTree builds a valid tree of up to n pages and a few files.
 func randTree(r *rand.Rand, n int) *Tree {
 	t := &Tree{Pages: map[string]*Page{}}
 	next := 0
 	for range r.IntN(n + 1) {
 		addPage(r, t, &next, "p")
 	}
+	for range r.IntN(4) {
+		putFile(r, t)
+	}
 	return t
+}
+
+// putFile adds or replaces a file. Its id is drawn from a few, so both sides
+// of a merge sometimes add the same file, identically or not.
+func putFile(r *rand.Rand, t *Tree) {
+	if t.Files == nil {
+		t.Files = map[string]*File{}
+	}
+	id := fmt.Sprint("f", r.IntN(6))
+	t.Files[id] = &File{ID: id, Name: words[r.IntN(3)] + ".png", ContentType: "image/png", Size: r.Int64N(3), Blob: Hash(id)}
+}
+
+func fileIDs(t *Tree) []string {
+	out := slices.Collect(maps.Keys(t.Files))
+	slices.Sort(out)
+	return out
 }
 
 func ids(t *Tree) []string {
@@ -396,7 +573,8 @@ func addPage(r *rand.Rand, t *Tree, next *int, prefix string) {
 	if r.IntN(5) == 0 {
 		kind = KindGroup
 	}
-	p := &Page{ID: id, Title: "T" + id, Slug: id, Kind: kind, Markdown: randMarkdown(r)}
+	at := r.Int64N(3) // 0: timestamps unknown
+	p := &Page{ID: id, Title: "T" + id, Slug: id, Kind: kind, Markdown: randMarkdown(r), CreatedAt: at, UpdatedAt: at}
 	all := ids(t)
 	t.Pages[id] = p
 	parent := ""
@@ -446,7 +624,7 @@ func randEdits(r *rand.Rand, base *Tree, n int, prefix string) *Tree {
 		}
 		id := all[r.IntN(len(all))]
 		p := t.Pages[id]
-		switch r.IntN(8) {
+		switch r.IntN(13) {
 		case 0:
 			p.Title = words[r.IntN(len(words))]
 		case 1:
@@ -478,6 +656,19 @@ func randEdits(r *rand.Rand, base *Tree, n int, prefix string) *Tree {
 			insertChild(r, t, parents[r.IntN(len(parents))], id)
 		case 7:
 			p.Emoji = fmt.Sprint(r.IntN(3))
+		case 8:
+			p.Icon = words[r.IntN(3)]
+		case 9:
+			p.Hidden = !p.Hidden
+			p.Condition = words[r.IntN(3)]
+		case 10: // a touch; edits only move time forward
+			p.UpdatedAt += 1 + r.Int64N(3)
+		case 11:
+			putFile(r, t)
+		case 12:
+			if fs := fileIDs(t); len(fs) > 0 {
+				delete(t.Files, fs[r.IntN(len(fs))])
+			}
 		}
 	}
 	return t
