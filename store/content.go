@@ -10,18 +10,19 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/internal/lru"
 )
 
 // Revisions are immutable, so their decoded trees are cached by root hash
 // for as long as memory allows, and objects already stored are not written
 // again. Both caches only ever hold committed data.
 type contentCache struct {
-	trees   *lru[string, *content.Tree]
-	objects *lru[string, []byte]
+	trees   *lru.Cache[string, *content.Tree]
+	objects *lru.Cache[string, []byte]
 }
 
 func newContentCache() *contentCache {
-	return &contentCache{trees: newLRU[string, *content.Tree](256 << 20), objects: newLRU[string, []byte](64 << 20)}
+	return &contentCache{trees: lru.New[string, *content.Tree](256 << 20), objects: lru.New[string, []byte](64 << 20)}
 }
 
 // treeCost estimates the memory a decoded tree holds.
@@ -80,14 +81,14 @@ func (r reader) Revision(ctx context.Context, spaceID, id string) (*Revision, er
 // Tree returns the tree whose root object is root. The tree is shared with
 // other callers: it must not be modified (Clone it to edit).
 func (r reader) Tree(ctx context.Context, root string) (*content.Tree, error) {
-	if t, ok := r.content.trees.get(root); ok {
+	if t, ok := r.content.trees.Get(root); ok {
 		return t, nil
 	}
 	t, err := content.Decode(root, func(hashes []string) (content.Objects, error) { return r.objects(ctx, hashes) })
 	if err != nil {
 		return nil, err
 	}
-	r.content.trees.add(root, t, treeCost(t))
+	r.content.trees.Add(root, t, treeCost(t))
 	return t, nil
 }
 
@@ -109,7 +110,7 @@ func (r reader) objects(ctx context.Context, hashes []string) (content.Objects, 
 	out := make(content.Objects, len(hashes))
 	var missing []string
 	for _, h := range hashes {
-		if b, ok := r.content.objects.get(h); ok {
+		if b, ok := r.content.objects.Get(h); ok {
 			out[h] = b
 		} else if _, dup := out[h]; !dup {
 			missing = append(missing, h)
@@ -130,7 +131,7 @@ func (r reader) objects(ctx context.Context, hashes []string) (content.Objects, 
 				return nil, err
 			}
 			out[h] = b
-			r.content.objects.add(h, b, len(b)+len(h))
+			r.content.objects.Add(h, b, len(b)+len(h))
 		}
 		if err := rows.Close(); err != nil {
 			return nil, err
@@ -148,7 +149,7 @@ func (tx *Tx) putTree(ctx context.Context, t *content.Tree) (string, error) {
 	root, objs := content.Encode(t)
 	var unknown []string
 	for h := range objs {
-		if _, ok := tx.content.objects.get(h); !ok {
+		if _, ok := tx.content.objects.Get(h); !ok {
 			unknown = append(unknown, h)
 		}
 	}
@@ -186,9 +187,9 @@ func (tx *Tx) putTree(ctx context.Context, t *content.Tree) (string, error) {
 	}
 	tx.AfterCommit(func() {
 		for h, b := range objs {
-			tx.content.objects.add(h, b, len(b)+len(h))
+			tx.content.objects.Add(h, b, len(b)+len(h))
 		}
-		tx.content.trees.add(root, t, treeCost(t))
+		tx.content.trees.Add(root, t, treeCost(t))
 	})
 	return root, nil
 }

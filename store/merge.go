@@ -88,7 +88,9 @@ func (e *ConflictError) Error() string {
 }
 
 // Unwrap makes the error a quire CodeConflict for the HTTP layer.
-func (e *ConflictError) Unwrap() error { return &quire.Error{Code: quire.CodeConflict, Message: e.Error()} }
+func (e *ConflictError) Unwrap() error {
+	return &quire.Error{Code: quire.CodeConflict, Message: e.Error()}
+}
 
 // MergeChangeRequest three-way merges a request into its space (base, the
 // space's revision, the request's revision). On success the space moves to

@@ -1,13 +1,14 @@
-package store
+// Package lru is a least-recently-used cache bounded by the cost of its entries.
+package lru
 
 import (
 	"container/list"
 	"sync"
 )
 
-// lru is a concurrency-safe least-recently-used cache bounded by the total
+// Cache is a concurrency-safe least-recently-used cache bounded by the total
 // cost of its entries.
-type lru[K comparable, V any] struct {
+type Cache[K comparable, V any] struct {
 	mu      sync.Mutex
 	max     int
 	used    int
@@ -21,11 +22,12 @@ type lruEntry[K comparable, V any] struct {
 	cost int
 }
 
-func newLRU[K comparable, V any](maxCost int) *lru[K, V] {
-	return &lru[K, V]{max: maxCost, order: list.New(), entries: map[K]*list.Element{}}
+// New returns a cache holding entries of a total cost up to maxCost.
+func New[K comparable, V any](maxCost int) *Cache[K, V] {
+	return &Cache[K, V]{max: maxCost, order: list.New(), entries: map[K]*list.Element{}}
 }
 
-func (c *lru[K, V]) get(k K) (V, bool) {
+func (c *Cache[K, V]) Get(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.entries[k]; ok {
@@ -36,8 +38,8 @@ func (c *lru[K, V]) get(k K) (V, bool) {
 	return zero, false
 }
 
-// add stores v under k; an entry costing more than the whole cache is not kept.
-func (c *lru[K, V]) add(k K, v V, cost int) {
+// Add stores v under k; an entry costing more than the whole cache is not kept.
+func (c *Cache[K, V]) Add(k K, v V, cost int) {
 	if cost > c.max {
 		return
 	}
