@@ -15,7 +15,9 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/internal/contract"
+	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/store/storetest"
 )
@@ -44,7 +46,7 @@ var emailSeq atomic.Int64
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	db := storetest.Open(t)
-	e := &env{db: db, srv: api.New(db, api.Config{PublicURL: testPublicURL})}
+	e := &env{db: db, srv: api.New(db, api.Config{PublicURL: testPublicURL, Blobs: blob.Dir{Path: t.TempDir()}, Fetcher: outbound.Fetcher{AllowPrivate: true}})}
 	b, err := db.InitOrganization(t.Context(), "Test Org", uniqueEmail("admin"), "Ada Admin")
 	if err != nil {
 		t.Fatalf("init organization: %v", err)

@@ -37,24 +37,33 @@ func noContent(w http.ResponseWriter) error {
 // (naming the field). Unknown fields are ignored. An empty body leaves dst as
 // it is, so optional bodies may be left out; validation catches what is required.
 func readJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	body, err := readBody(w, r, MaxBodyBytes)
+	if err != nil || body == nil {
+		return err
+	}
+	return decodeJSON(body, dst)
+}
+
+// readBody reads a JSON request body of at most limit bytes; nil when empty.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return errorf(quire.CodeTooLarge, "body: must be at most %d bytes", MaxBodyBytes)
+			return nil, errorf(quire.CodeTooLarge, "body: must be at most %d bytes", limit)
 		}
-		return errorf(quire.CodeInvalid, "body: could not be read")
+		return nil, errorf(quire.CodeInvalid, "body: could not be read")
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
-		return nil
+		return nil, nil
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return errorf(quire.CodeUnsupportedType, "body: Content-Type must be application/json")
+			return nil, errorf(quire.CodeUnsupportedType, "body: Content-Type must be application/json")
 		}
 	} else {
-		return errorf(quire.CodeUnsupportedType, "body: Content-Type must be application/json")
+		return nil, errorf(quire.CodeUnsupportedType, "body: Content-Type must be application/json")
 	}
-	return decodeJSON(body, dst)
+	return body, nil
 }
 
 // decodeJSON unmarshals one JSON value, turning decoder errors into 400s that

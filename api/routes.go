@@ -1,5 +1,7 @@
 package api
 
+import "net/http"
+
 // routes lists every route, in contract order: the API's map.
 func (s *Server) routes() {
 	s.handlePublic("GET /healthz", s.healthz)
@@ -31,6 +33,32 @@ func (s *Server) routes() {
 	s.handle("POST /v1/spaces/{spaceId}/change-requests", s.createChangeRequest)
 	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}", s.getChangeRequest)
 	s.handle("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", s.updateChangeRequest)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", s.mergeChangeRequest)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", s.updateChangeRequestFromSpace)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes", viewHandler(s.changeRequestView, s.getChangeRequestChanges))
+
+	// §4.4 Change request content, §4.5 space content, and revisions by id.
+	s.handleLimit("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", MaxBatchBytes, s.editChangeRequestContent)
+	for prefix, load := range map[string]func(*http.Request) (*view, error){
+		"/v1/spaces/{spaceId}/content":                                   s.spaceView,
+		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content": s.changeRequestView,
+	} {
+		s.handle("GET "+prefix, viewHandler(load, s.getRevision))
+		s.handle("GET "+prefix+"/pages", viewHandler(load, s.listPages))
+		s.handle("GET "+prefix+"/files", viewHandler(load, s.listFiles))
+		s.handle("GET "+prefix+"/files/{fileId}", viewHandler(load, s.getFile))
+		s.handle("GET "+prefix+"/files/{fileId}/backlinks", viewHandler(load, s.listFileBacklinks))
+		s.handle("GET "+prefix+"/page/{pageId}", viewHandler(load, s.getPage))
+		s.handle("GET "+prefix+"/page/{pageId}/links", viewHandler(load, s.listPageLinks))
+	}
+	s.handle("GET /v1/spaces/{spaceId}/content/path/{pagePath...}", viewHandler(s.spaceView, s.getPageByPath))
+	s.handle("GET /v1/spaces/{spaceId}/links", viewHandler(s.spaceView, s.listSpaceLinks))
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}", viewHandler(s.revisionView, s.getRevision))
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages", viewHandler(s.revisionView, s.listPages))
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", viewHandler(s.revisionView, s.getPage))
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes", viewHandler(s.revisionView, s.getRevisionChanges))
+	// Not in the reference: the bytes behind each file's downloadURL.
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}/download", viewHandler(s.revisionView, s.downloadFile))
 
 	// §4.6 Spaces.
 	s.handle("GET /v1/spaces/{spaceId}", s.getSpace)

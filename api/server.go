@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/internal/lru"
+	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -20,6 +23,10 @@ type Config struct {
 	// urls.location fields are built from it.
 	PublicURL string
 	Logger    *slog.Logger
+	// Blobs holds file bytes; required for file uploads and downloads.
+	Blobs blob.Store
+	// Fetcher fetches files given by URL; its zero value refuses private addresses.
+	Fetcher outbound.Fetcher
 }
 
 // Server is the HTTP API.
@@ -30,6 +37,9 @@ type Server struct {
 	mux       *http.ServeMux
 	handler   http.Handler
 	tokens    tokenCache
+	blobs     blob.Store
+	fetcher   outbound.Fetcher
+	infos     *lru.Cache[string, *treeInfo] // derived data of trees, by root
 }
 
 // New builds the API server over a store.
@@ -39,6 +49,9 @@ func New(db *store.DB, cfg Config) *Server {
 		log:       cfg.Logger,
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
 		mux:       http.NewServeMux(),
+		blobs:     cfg.Blobs,
+		fetcher:   cfg.Fetcher,
+		infos:     lru.New[string, *treeInfo](64 << 20),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -55,9 +68,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // handle registers an authenticated API route.
-func (s *Server) handle(pattern string, fn handlerFunc) {
+func (s *Server) handle(pattern string, fn handlerFunc) { s.handleLimit(pattern, MaxBodyBytes, fn) }
+
+// handleLimit registers an authenticated API route taking bodies of up to
+// limit bytes.
+func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		user, err := s.authenticate(r)
 		if err == nil {
 			r = r.WithContext(context.WithValue(r.Context(), callerKey{}, user))

@@ -127,11 +127,12 @@ type Resolution struct {
 // fields before the first Resolve and do not change them afterwards: the
 // indexes built from them are kept. A Resolver is safe for concurrent use.
 type Resolver struct {
-	Tree    *content.Tree
-	Paths   map[string]string // page id → Git path, as content.GitPaths returns
-	Files   map[string]string // file id → file name
-	Refs    map[string]string // batch ref → page id
-	AppHost string            // host of the app itself ("quire.example.com" or with a port); "" for none
+	Tree     *content.Tree
+	Paths    map[string]string // page id → Git path, as content.GitPaths returns
+	Files    map[string]string // file id → file name
+	Refs     map[string]string // batch ref → page id
+	FileRefs map[string]string // batch ref → file id
+	AppHost  string            // host of the app itself ("quire.example.com" or with a port); "" for none
 
 	once     sync.Once
 	byGit    map[string]string // Git path → page id
@@ -209,7 +210,8 @@ func page(id string, ok bool) Resolution {
 //   - "#anchor": an anchor in the same page, ok.
 //   - an absolute URL ("https://…", "mailto:…", "//host/…"): a URL, in-app
 //     when its host is AppHost, else ok (it is not fetched).
-//   - "ref:<name>", or a bare name that is a key of Refs: the batch's page.
+//   - "ref:<name>", or a batch ref written bare or as "./<ref>.md" (a page)
+//     or "./<ref>" (a file): the batch's page or file.
 //   - "/pages/<id>", "/files/<id>": that page or file.
 //   - a path ending in ".md": the page with that Git path, from the space
 //     root when it starts with "/", else from the linking page's own Git path.
@@ -235,8 +237,18 @@ func (r *Resolver) Resolve(fromPageID, target string) Resolution {
 	if hasScheme(t) || strings.HasPrefix(t, "//") {
 		return r.external(t)
 	}
-	if id, ok := r.Refs[t]; ok && !strings.ContainsAny(t, "/#?") {
-		return page(id, true)
+	// A batch ref, bare or written as a relative path: "name", "./name.md"
+	// for a page, "./name" for a file.
+	if bare := strings.TrimPrefix(t, "./"); !strings.ContainsAny(bare, "/#?") {
+		if id, ok := r.FileRefs[bare]; ok {
+			return Resolution{Kind: KindFile, FileID: id, Status: StatusOK}
+		}
+		if id, ok := r.Refs[bare]; ok {
+			return page(id, true)
+		}
+		if id, ok := r.Refs[strings.TrimSuffix(bare, ".md")]; ok && strings.HasSuffix(bare, ".md") {
+			return page(id, true)
+		}
 	}
 
 	p := t

@@ -37,3 +37,7 @@ func nullMicros(us *int64) time.Time {
 	}
 	return fromMicros(*us)
 }
+
+// NewID returns a fresh identifier, for ids made outside the store (pages
+// and files of an authoring batch).
+func NewID() string { return newID() }

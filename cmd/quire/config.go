@@ -20,6 +20,9 @@ type Config struct {
 	Data      string
 	DB        string
 	PublicURL string
+	// AllowPrivateFetch lets fetched URLs reach private addresses
+	// (QUIRE_ALLOW_PRIVATE_FETCH=1), for closed networks and tests.
+	AllowPrivateFetch bool
 }
 
 func defaultConfig() Config {
@@ -29,6 +32,7 @@ func defaultConfig() Config {
 			*dst = v
 		}
 	}
+	c.AllowPrivateFetch = os.Getenv("QUIRE_ALLOW_PRIVATE_FETCH") == "1"
 	return c
 }
 

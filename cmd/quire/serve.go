@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/jobs"
+	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -50,7 +52,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	srv := &http.Server{
-		Handler:           api.New(db, api.Config{PublicURL: cfg.publicURL(), Logger: log}),
+		Handler: api.New(db, api.Config{
+			PublicURL: cfg.publicURL(), Logger: log,
+			Blobs:   blob.Dir{Path: filepath.Join(cfg.Data, "blobs")},
+			Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
+		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default

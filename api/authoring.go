@@ -1,0 +1,200 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/gif" // image dimensions of uploaded files
+	_ "image/jpeg"
+	_ "image/png"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/edit"
+	"github.com/quiredocs/quire/outbound"
+	"github.com/quiredocs/quire/store"
+)
+
+// MaxBatchBytes bounds a POST CR/content body: 50 changes, files inline
+// as base64 (1 MiB each once decoded).
+const MaxBatchBytes = 32 << 20
+
+// MaxFetchedFile bounds a file fetched from a URL.
+const MaxFetchedFile = 25 << 20
+
+type pageRefJSON struct {
+	Object string   `json:"object"`
+	ID     string   `json:"id"`
+	URLs   urlsJSON `json:"urls"`
+}
+
+type batchOutcomeJSON struct {
+	Object string `json:"object"`
+	Ref    string `json:"ref,omitempty"`
+	Page   any    `json:"page"`
+}
+
+type batchResultJSON struct {
+	ChangeRequest changeRequestJSON  `json:"changeRequest"`
+	Changes       []batchOutcomeJSON `json:"changes"`
+	InsertedFiles []fileJSON         `json:"insertedFiles"`
+}
+
+// editChangeRequestContent applies an authoring batch as one new revision
+// of the change request.
+func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request) error {
+	sp, c, err := s.changeRequest(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	if err := quire.CheckEditable(sp); err != nil {
+		return err
+	}
+	compat, err := boolParam(r, "compat", true)
+	if err != nil {
+		return err
+	}
+	body, err := readBody(w, r, MaxBatchBytes)
+	if err != nil {
+		return err
+	}
+	if body == nil {
+		return errorf(quire.CodeInvalid, "changes: required")
+	}
+	changes, err := edit.Parse(body)
+	if err != nil {
+		return err
+	}
+	if err := s.storeFiles(r, changes); err != nil {
+		return err
+	}
+	opts := edit.Options{NewID: store.NewID, AppHost: s.appHost(), Trees: map[string]*content.Tree{}}
+	if _, opts.Base, err = s.db.RevisionTree(r.Context(), sp.ID, c.Base()); err != nil {
+		return err
+	}
+	for i, id := range edit.RevisionsToLoad(changes) {
+		_, t, err := s.db.RevisionTree(r.Context(), sp.ID, id)
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			return errorf(quire.CodeInvalid, "changes: revision %q (revert %d) is not a revision of this space", id, i)
+		}
+		if err != nil {
+			return err
+		}
+		opts.Trees[id] = t
+	}
+	var result *edit.Result
+	c, err = s.db.EditChangeRequest(r.Context(), sp.ID, c.ID, caller(r.Context()).ID, func(now time.Time, head *content.Tree) (*content.Tree, error) {
+		opts.Now = now.UnixMicro()
+		result, err = edit.Apply(head, changes, opts)
+		if err != nil {
+			return nil, err
+		}
+		return result.Tree, nil
+	})
+	if err != nil {
+		return err
+	}
+	out := s.changeRequestJSON(sp, c)
+	if compat {
+		return writeJSON(w, http.StatusOK, out)
+	}
+	v := &view{sp: sp, rev: &store.Revision{ID: c.RevisionID}, tree: result.Tree, s: s}
+	res := batchResultJSON{ChangeRequest: out, Changes: []batchOutcomeJSON{}, InsertedFiles: []fileJSON{}}
+	for _, o := range result.Changes {
+		j := batchOutcomeJSON{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
+		if o.Kind != edit.DeletedPage {
+			j.Page = pageRefJSON{Object: "page", ID: o.PageID, URLs: urlsJSON{
+				Location: s.url("/spaces/" + sp.ID + "/change-requests/" + c.ID + "/content/page/" + o.PageID),
+			}}
+		}
+		res.Changes = append(res.Changes, j)
+	}
+	for _, f := range result.Files {
+		res.InsertedFiles = append(res.InsertedFiles, s.fileJSON(v, f))
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// storeFiles fetches the bytes of every file of the batch and stores them
+// in the blob store, before the transaction: a failed batch leaves only
+// unreferenced blobs behind.
+func (s *Server) storeFiles(r *http.Request, changes []edit.Change) error {
+	for i := range changes {
+		for j := range changes[i].Files {
+			in := &changes[i].Files[j]
+			data, contentType := in.Data, in.ContentType
+			if in.URL != "" {
+				fetched, fetchedType, err := s.fetcher.Get(r.Context(), in.URL, MaxFetchedFile)
+				if err != nil {
+					msg := err.Error()
+					if fe, ok := errors.AsType[*outbound.Error](err); ok {
+						msg = fe.Err.Error() + " (" + fe.Code + ")"
+					}
+					return errorf(quire.CodeInvalid, "changes[%d].files[%d].url: could not be fetched: %s", i, j, msg)
+				}
+				data = fetched
+				if contentType == "" {
+					contentType = fetchedType
+				}
+			}
+			if mt, _, err := mime.ParseMediaType(contentType); err == nil {
+				contentType = mt
+			} else {
+				contentType = http.DetectContentType(data)
+				if mt, _, err := mime.ParseMediaType(contentType); err == nil {
+					contentType = mt
+				}
+			}
+			key, err := s.blobs.Put(r.Context(), data)
+			if err != nil {
+				return fmt.Errorf("store file: %w", err)
+			}
+			info := &edit.FileInfo{Blob: key, Size: int64(len(data)), ContentType: contentType}
+			if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+				info.Width, info.Height = cfg.Width, cfg.Height
+			}
+			in.File = info
+		}
+	}
+	return nil
+}
+
+type mergeResultJSON struct {
+	Revision string `json:"revision"`
+	Result   string `json:"result"`
+}
+
+// mergeChangeRequest merges a request into its space; it needs the review
+// role (the reference's merge permission).
+func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) error {
+	sp, c, err := s.changeRequest(r, quire.RoleReview)
+	if err != nil {
+		return err
+	}
+	if err := quire.CheckEditable(sp); err != nil {
+		return err
+	}
+	if c, err = s.db.MergeChangeRequest(r.Context(), sp.ID, c.ID, caller(r.Context()).ID); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mergeResultJSON{Revision: c.RevisionMerged, Result: "merge"})
+}
+
+// updateChangeRequestFromSpace pulls the space's content into a request.
+func (s *Server) updateChangeRequestFromSpace(w http.ResponseWriter, r *http.Request) error {
+	sp, c, err := s.changeRequest(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	if err := quire.CheckEditable(sp); err != nil {
+		return err
+	}
+	if c, err = s.db.UpdateChangeRequestFromSpace(r.Context(), sp.ID, c.ID, caller(r.Context()).ID); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mergeResultJSON{Revision: c.RevisionID, Result: "update"})
+}

@@ -1,0 +1,286 @@
+package api
+
+import (
+	"cmp"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/store"
+)
+
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// view is one revision's content as a caller reads it: the space's current
+// revision, a change request's, or any revision by id.
+type view struct {
+	sp   *quire.Space
+	rev  *store.Revision
+	tree *content.Tree // shared: never modified
+	cr   *quire.ChangeRequest
+	s    *Server
+}
+
+// treeInfo is what reads derive from a tree; trees are immutable, so it is
+// computed once per tree and cached by root.
+type treeInfo struct {
+	path     map[string]string // page id → slug path ("guides/install")
+	git      map[string]string // page id → Git path
+	byPath   map[string]string // slug path → page id
+	files    []*content.File   // by name, then id
+	resolver *render.Resolver
+
+	linksOnce sync.Once
+	links     []linkItem // every link of every page, in tree order
+}
+
+func (v *view) info() *treeInfo {
+	if info, ok := v.s.infos.Get(v.rev.Root); ok {
+		return info
+	}
+	t := v.tree
+	info := &treeInfo{path: map[string]string{}, byPath: map[string]string{}, git: content.GitPaths(t)}
+	var walk func(dir string, ids []string)
+	walk = func(dir string, ids []string) {
+		for _, id := range ids {
+			p := dir + t.Pages[id].Slug
+			info.path[id] = p
+			if _, taken := info.byPath[p]; !taken {
+				info.byPath[p] = id
+			}
+			walk(p+"/", t.Pages[id].Children)
+		}
+	}
+	walk("", t.Root)
+	names := make(map[string]string, len(t.Files))
+	for id, f := range t.Files {
+		info.files = append(info.files, f)
+		names[id] = f.Name
+	}
+	slices.SortFunc(info.files, func(a, b *content.File) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
+	info.resolver = &render.Resolver{Tree: t, Paths: info.git, Files: names, AppHost: v.s.appHost()}
+	v.s.infos.Add(v.rev.Root, info, 512+200*len(t.Pages)+100*len(t.Files))
+	return info
+}
+
+func (s *Server) appHost() string {
+	if u, err := url.Parse(s.publicURL); err == nil {
+		return u.Host
+	}
+	return ""
+}
+
+// spaceView is the space's current content; reading needs the read role.
+func (s *Server) spaceView(r *http.Request) (*view, error) {
+	sp, _, err := s.space(r, quire.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadView(r, sp, sp.RevisionID, nil)
+}
+
+// changeRequestView is a change request's current content.
+func (s *Server) changeRequestView(r *http.Request) (*view, error) {
+	sp, c, err := s.changeRequest(r, quire.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadView(r, sp, c.RevisionID, c)
+}
+
+// revisionView is any revision of the space, by id.
+func (s *Server) revisionView(r *http.Request) (*view, error) {
+	sp, _, err := s.space(r, quire.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadView(r, sp, r.PathValue("revisionId"), nil)
+}
+
+func (s *Server) loadView(r *http.Request, sp *quire.Space, revID string, c *quire.ChangeRequest) (*view, error) {
+	rev, tree, err := s.db.RevisionTree(r.Context(), sp.ID, revID)
+	if err != nil {
+		return nil, err
+	}
+	return &view{sp: sp, rev: rev, tree: tree, cr: c, s: s}, nil
+}
+
+// viewHandler adapts a handler of a loaded view to a route.
+func viewHandler(load func(*http.Request) (*view, error), h func(http.ResponseWriter, *http.Request, *view) error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		v, err := load(r)
+		if err != nil {
+			return err
+		}
+		return h(w, r, v)
+	}
+}
+
+// boolParam reads an optional boolean query parameter.
+func boolParam(r *http.Request, name string, def bool) (bool, error) {
+	q := r.URL.Query()
+	if !q.Has(name) {
+		return def, nil
+	}
+	switch q.Get(name) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return def, errorf(quire.CodeInvalid, "%s: must be true or false", name)
+}
+
+// formatParams reads format, metadata and computed. Quire has no computed
+// pages yet, so computed is checked and has no effect.
+func formatParams(r *http.Request) (format, error) {
+	var f format
+	switch v := r.URL.Query().Get("format"); v {
+	case "", "markdown":
+	case "document":
+		f.document = true
+	default:
+		return f, errorf(quire.CodeInvalid, "format: must be markdown or document")
+	}
+	var err error
+	if f.metadata, err = boolParam(r, "metadata", true); err != nil {
+		return f, err
+	}
+	if _, err = boolParam(r, "computed", true); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *view) error {
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	var mergedFrom *changeRequestJSON
+	if v.rev.Type == store.RevisionMerge {
+		c, err := s.db.ChangeRequest(r.Context(), v.sp.ID, v.rev.MergedFrom)
+		if err != nil {
+			return err
+		}
+		j := s.changeRequestJSON(v.sp, c)
+		mergedFrom = &j
+	}
+	return writeJSON(w, http.StatusOK, s.revisionJSON(v, f, mergedFrom))
+}
+
+func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *view) error {
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"pages": s.pagesJSON(v, f)})
+}
+
+func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *view) error {
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("pageId")
+	if _, ok := v.tree.Pages[id]; !ok {
+		return errorf(quire.CodeNotFound, "page not found")
+	}
+	return writeJSON(w, http.StatusOK, s.pageJSON(v, id, f, true))
+}
+
+// getPageByPath finds a page by its path of slugs ("guides/install").
+func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *view) error {
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	if _, err := boolParam(r, "cachedMetadata", false); err != nil {
+		return err
+	}
+	p := strings.Trim(r.PathValue("pagePath"), "/")
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".md"), "/README")
+	id, ok := v.info().byPath[p]
+	if !ok {
+		return errorf(quire.CodeNotFound, "no page at path %q", p)
+	}
+	return writeJSON(w, http.StatusOK, s.pageJSON(v, id, f, true))
+}
+
+// listFiles lists a revision's files by name.
+func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *view) error {
+	if _, err := formatParams(r); err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list := pageOf(v.info().files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
+	return writeList(w, list, func(f *content.File) fileJSON { return s.fileJSON(v, f) })
+}
+
+// pageOf cuts one page out of items sorted by their cursor (Str, then ID).
+func pageOf[T any](items []T, p store.Page, key func(T) store.Cursor) *store.List[T] {
+	start := 0
+	if p.After != nil {
+		start, _ = slices.BinarySearchFunc(items, *p.After, func(it T, c store.Cursor) int {
+			k := key(it)
+			return cmp.Or(cmp.Compare(k.Str, c.Str), cmp.Compare(k.ID, c.ID))
+		})
+		if start < len(items) && key(items[start]) == *p.After {
+			start++
+		}
+	}
+	end := min(start+p.Limit, len(items))
+	list := &store.List[T]{Items: items[start:end], Count: len(items)}
+	if end < len(items) {
+		c := key(items[end-1])
+		list.Next = &c
+	}
+	return list
+}
+
+func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *view) error {
+	if _, err := formatParams(r); err != nil {
+		return err
+	}
+	f, ok := v.tree.Files[r.PathValue("fileId")]
+	if !ok {
+		return errorf(quire.CodeNotFound, "file not found")
+	}
+	return writeJSON(w, http.StatusOK, s.fileJSON(v, f))
+}
+
+// downloadFile serves a file's bytes to whoever may read the space.
+func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view) error {
+	f, ok := v.tree.Files[r.PathValue("fileId")]
+	if !ok {
+		return errorf(quire.CodeNotFound, "file not found")
+	}
+	body, err := s.blobs.Open(r.Context(), f.Blob)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	h := w.Header()
+	h.Set("Content-Type", f.ContentType)
+	h.Set("Content-Disposition", mimeDisposition(f.Name))
+	h.Set("X-Content-Type-Options", "nosniff")
+	// Uploaded HTML or SVG must not run as a page of this origin.
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
+	h.Set("Cache-Control", "private, max-age=31536000, immutable")
+	h.Set("ETag", `"`+f.Blob+`"`)
+	http.ServeContent(w, r, "", time.Time{}, body)
+	return nil
+}
+
+func mimeDisposition(name string) string {
+	return "inline; filename*=UTF-8''" + url.PathEscape(name)
+}

@@ -1,0 +1,189 @@
+package api
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"strconv"
+
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
+)
+
+// Wire shapes of revisions, pages and files (reference: Revision,
+// RevisionPage*, RevisionFile).
+
+type gitBlobJSON struct {
+	OID  string `json:"oid"`
+	Path string `json:"path"`
+}
+
+// layoutJSON is the default page layout; the reference requires every field.
+type layoutJSON struct {
+	Width           string `json:"width"`
+	Cover           bool   `json:"cover"`
+	CoverSize       string `json:"coverSize"`
+	CoverMask       string `json:"coverMask"`
+	Title           bool   `json:"title"`
+	Description     bool   `json:"description"`
+	TableOfContents bool   `json:"tableOfContents"`
+	Outline         bool   `json:"outline"`
+	Pagination      bool   `json:"pagination"`
+	Metadata        bool   `json:"metadata"`
+	Tags            bool   `json:"tags"`
+	Actions         bool   `json:"actions"`
+	Anchors         bool   `json:"anchors"`
+}
+
+var defaultLayout = layoutJSON{Width: "default", Cover: true, CoverSize: "hero", CoverMask: "none", Title: true,
+	Description: true, TableOfContents: true, Outline: true, Pagination: true, Metadata: true, Tags: true, Actions: true, Anchors: true}
+
+type pageURLsJSON struct {
+	App string `json:"app"`
+}
+
+type pageJSON struct {
+	Object        string         `json:"object,omitempty"`
+	ID            string         `json:"id"`
+	Title         string         `json:"title"`
+	Emoji         string         `json:"emoji,omitempty"`
+	Icon          string         `json:"icon,omitempty"`
+	CreatedAt     string         `json:"createdAt,omitempty"`
+	UpdatedAt     string         `json:"updatedAt,omitempty"`
+	Condition     string         `json:"condition,omitempty"`
+	Kind          string         `json:"kind"`
+	Type          string         `json:"type"`
+	URLs          *pageURLsJSON  `json:"urls,omitempty"`
+	Slug          string         `json:"slug"`
+	Path          string         `json:"path"`
+	Description   string         `json:"description,omitempty"`
+	Markdown      *string        `json:"markdown,omitempty"`
+	Document      map[string]any `json:"document,omitempty"`
+	Pages         []pageJSON     `json:"pages"`
+	Git           *gitBlobJSON   `json:"git,omitempty"`
+	Layout        *layoutJSON    `json:"layout,omitempty"`
+	Tags          []string       `json:"tags"`
+	Hidden        bool           `json:"hidden"`
+	NoIndex       bool           `json:"noIndex,omitempty"`
+	NoRobotsIndex bool           `json:"noRobotsIndex,omitempty"`
+}
+
+type dimensionsJSON struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+type fileJSON struct {
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	ContentType string          `json:"contentType"`
+	DownloadURL string          `json:"downloadURL"`
+	Size        int64           `json:"size"`
+	Dimensions  *dimensionsJSON `json:"dimensions,omitempty"`
+}
+
+type revisionURLsJSON struct {
+	App string `json:"app"`
+}
+
+type revisionJSON struct {
+	Object           string             `json:"object"`
+	ID               string             `json:"id"`
+	Parents          []string           `json:"parents"`
+	Pages            []pageJSON         `json:"pages"`
+	Files            []fileJSON         `json:"files"`
+	ReusableContents []any              `json:"reusableContents"`
+	Tags             []any              `json:"tags"`
+	CreatedAt        string             `json:"createdAt"`
+	Type             string             `json:"type"`
+	MergedFrom       *changeRequestJSON `json:"mergedFrom,omitempty"`
+	URLs             revisionURLsJSON   `json:"urls"`
+}
+
+// format says how page bodies are written: markdown by default, the JSON
+// document form with format=document.
+type format struct {
+	document bool
+	metadata bool // git metadata; metadata=false leaves it out
+}
+
+// pageJSON renders page id of v and, with deep, its subpages.
+func (s *Server) pageJSON(v *view, id string, f format, deep bool) pageJSON {
+	p := v.tree.Pages[id]
+	info := v.info()
+	out := pageJSON{
+		ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Condition: p.Condition,
+		Slug: p.Slug, Path: info.path[id], Description: p.Description,
+		Hidden: p.Hidden, NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, Pages: []pageJSON{}, Tags: []string{},
+	}
+	if p.CreatedAt != 0 {
+		out.CreatedAt = timeJSON(fromMicros(p.CreatedAt))
+		out.UpdatedAt = timeJSON(fromMicros(p.UpdatedAt))
+	}
+	if title := p.Title; title == "" {
+		out.Title = "Untitled" // the reference requires a non-empty title
+	}
+	if p.Kind == content.KindGroup {
+		out.Kind, out.Type = "group", "group"
+	} else {
+		out.Kind, out.Type = "sheet", "document"
+		out.URLs = &pageURLsJSON{App: s.publicURL + "/s/" + v.sp.ID + "/" + info.path[id]}
+		out.Layout = &defaultLayout
+		if f.document {
+			out.Document = render.Document(p.Markdown, func(target string) render.Resolution { return info.resolver.Resolve(id, target) })
+		} else {
+			md := p.Markdown
+			out.Markdown = &md
+		}
+		if f.metadata {
+			out.Git = &gitBlobJSON{OID: gitBlobOID(render.PageMarkdown(p.Title, p.Description, p.Markdown)), Path: info.git[id]}
+		}
+	}
+	if deep {
+		for _, c := range p.Children {
+			out.Pages = append(out.Pages, s.pageJSON(v, c, f, true))
+		}
+	}
+	return out
+}
+
+// gitBlobOID is the object id Git gives a file with this content.
+func gitBlobOID(data string) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write([]byte(data))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (s *Server) pagesJSON(v *view, f format) []pageJSON {
+	out := make([]pageJSON, 0, len(v.tree.Root))
+	for _, id := range v.tree.Root {
+		out = append(out, s.pageJSON(v, id, f, true))
+	}
+	return out
+}
+
+func (s *Server) fileJSON(v *view, file *content.File) fileJSON {
+	out := fileJSON{ID: file.ID, Name: file.Name, ContentType: file.ContentType, Size: file.Size,
+		DownloadURL: s.url("/spaces/" + v.sp.ID + "/revisions/" + v.rev.ID + "/files/" + file.ID + "/download")}
+	if file.Width > 0 && file.Height > 0 {
+		out.Dimensions = &dimensionsJSON{file.Width, file.Height}
+	}
+	return out
+}
+
+func (s *Server) revisionJSON(v *view, f format, mergedFrom *changeRequestJSON) revisionJSON {
+	files := make([]fileJSON, 0, len(v.tree.Files))
+	for _, file := range v.info().files {
+		files = append(files, s.fileJSON(v, file))
+	}
+	parents := v.rev.Parents
+	if parents == nil {
+		parents = []string{}
+	}
+	return revisionJSON{
+		Object: "revision", ID: v.rev.ID, Parents: parents, Pages: s.pagesJSON(v, f), Files: files,
+		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.rev.CreatedAt), Type: v.rev.Type,
+		MergedFrom: mergedFrom,
+		URLs:       revisionURLsJSON{App: s.publicURL + "/s/" + v.sp.ID + "/revisions/" + v.rev.ID},
+	}
+}

@@ -1,0 +1,423 @@
+// Package edit applies authoring batches (POST CR/content) to a revision's
+// content: it parses and checks the batch, then builds the next tree. It
+// does no I/O: file bytes are fetched and stored by the caller.
+package edit
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quiredocs/quire"
+)
+
+// Limits of a batch, from the reference (updateChangeRequestContent).
+const (
+	MaxChanges      = 50
+	MaxFilesPerOp   = 20
+	MaxInlineFile   = 1 << 20 // decoded base64 bytes
+	MaxFileName     = 256
+	MaxSlug         = 100
+	MaxTitle        = 256
+	MaxURL          = 2048
+	MaxMarkdownSize = 1 << 20
+)
+
+// Operations of a change.
+const (
+	OpInsertPage  = "insert_page"
+	OpUpdatePage  = "update_page"
+	OpDeletePage  = "delete_page"
+	OpRevertPage  = "revert_page"
+	OpInsertFiles = "insert_files"
+)
+
+// Change is one operation of a batch.
+type Change struct {
+	Op   string
+	Page string // update, delete, revert: the page
+	Ref  string // insert: the batch-local name of the new page
+
+	// Where the page goes. For update, IntoSet tells whether "into" was given
+	// (Into "" with IntoSet means the top level).
+	Into    string
+	IntoSet bool
+	At      *int
+
+	// Page metadata; nil leaves it as it is.
+	Title, Slug, Emoji, Icon, Description, Condition *string
+	Hidden, NoIndex, NoRobotsIndex                   *bool
+	Markdown                                         *string // the document, as markdown
+
+	Revision string // revert: the revision to revert to ("" for the base)
+
+	Files []FileInput // insert_files
+}
+
+// FileInput is one file of an insert_files change. The caller fetches URL
+// sources and stores the bytes, then fills File before Apply.
+type FileInput struct {
+	Ref, Name, ContentType, URL string
+	Data                        []byte // decoded base64 source
+	File                        *FileInfo
+}
+
+// FileInfo is what the caller learned storing a file's bytes.
+type FileInfo struct {
+	Blob          string
+	Size          int64
+	ContentType   string
+	Width, Height int
+}
+
+// rawChange is the wire form of a change; unknown fields are refused so a
+// misspelt field is an error rather than silently ignored.
+type rawChange struct {
+	Operation     string            `json:"operation"`
+	Page          *string           `json:"page"`
+	Ref           *string           `json:"ref"`
+	Into          json.RawMessage   `json:"into"`
+	At            *int              `json:"at"`
+	Title         *string           `json:"title"`
+	Slug          *string           `json:"slug"`
+	Emoji         *string           `json:"emoji"`
+	Icon          *string           `json:"icon"`
+	Description   *string           `json:"description"`
+	Condition     *string           `json:"condition"`
+	Hidden        *bool             `json:"hidden"`
+	NoIndex       *bool             `json:"noIndex"`
+	NoRobotsIndex *bool             `json:"noRobotsIndex"`
+	Document      json.RawMessage   `json:"document"`
+	Revision      *string           `json:"revision"`
+	Block         []string          `json:"block"`
+	Files         []json.RawMessage `json:"files"` // each a rawFile, decoded by parseFiles
+}
+
+type rawFile struct {
+	Ref         *string `json:"ref"`
+	Name        string  `json:"name"`
+	ContentType *string `json:"contentType"`
+	URL         *string `json:"url"`
+	Base64      *string `json:"base64"`
+}
+
+// Parse reads a batch body: {"changes": [...]}. Every error names the field
+// at fault, and one bad change rejects the whole batch.
+func Parse(body []byte) ([]Change, error) {
+	var raw struct {
+		Changes []json.RawMessage `json:"changes"`
+	}
+	if err := strictUnmarshal(body, &raw); err != nil {
+		if field, problem, ok := decodeProblem(err); ok && field != "" {
+			return nil, invalid("%s: %s", field, problem)
+		}
+		return nil, invalid("body: %v", err)
+	}
+	switch {
+	case raw.Changes == nil:
+		return nil, invalid("changes: required")
+	case len(raw.Changes) == 0:
+		return nil, invalid("changes: at least one change is required")
+	case len(raw.Changes) > MaxChanges:
+		return nil, invalid("changes: at most %d changes per batch, got %d", MaxChanges, len(raw.Changes))
+	}
+	out := make([]Change, len(raw.Changes))
+	for i, rc := range raw.Changes {
+		c, err := parseChange(rc)
+		if err != nil {
+			msg := err.Error()
+			if !strings.HasPrefix(msg, ":") { // about the change as a whole
+				msg = "." + msg
+			}
+			return nil, invalid("changes[%d]%s", i, msg)
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+func invalid(format string, args ...any) error {
+	return quire.Errorf(quire.CodeInvalid, format, args...)
+}
+
+func strictUnmarshal(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return fmt.Errorf("trailing data after the JSON value")
+	}
+	return nil
+}
+
+// decodeProblem names the field a strict decode failed on ("" for the value
+// itself) and the problem; ok is false for other errors, such as bad syntax.
+func decodeProblem(err error) (field, problem string, ok bool) {
+	if te, isType := errors.AsType[*json.UnmarshalTypeError](err); isType {
+		return te.Field, "must be " + jsonKind(te.Type), true
+	}
+	if name, isUnknown := strings.CutPrefix(err.Error(), "json: unknown field "); isUnknown {
+		if n, err := strconv.Unquote(name); err == nil {
+			name = n
+		}
+		return name, "unknown field", true
+	}
+	return "", "", false
+}
+
+// fieldError is err, from decoding the value at prefix, as "<field>: <problem>".
+func fieldError(prefix string, err error) error {
+	field, problem, ok := decodeProblem(err)
+	if !ok {
+		return fmt.Errorf("%s: %v", prefix, err)
+	}
+	if field != "" && prefix != "" {
+		field = "." + field
+	}
+	return fmt.Errorf("%s%s: %s", prefix, field, problem)
+}
+
+func jsonKind(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "an object"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// parseChange checks one change; its errors start with the field name.
+func parseChange(b json.RawMessage) (Change, error) {
+	var r rawChange
+	if err := strictUnmarshal(b, &r); err != nil {
+		return Change{}, fieldError("", err)
+	}
+	c := Change{Op: r.Operation, At: r.At, Title: r.Title, Slug: r.Slug, Emoji: r.Emoji, Icon: r.Icon,
+		Description: r.Description, Condition: r.Condition, Hidden: r.Hidden, NoIndex: r.NoIndex, NoRobotsIndex: r.NoRobotsIndex}
+	pageFields := r.Title != nil || r.Slug != nil || r.Emoji != nil || r.Icon != nil || r.Description != nil ||
+		r.Condition != nil || r.Hidden != nil || r.NoIndex != nil || r.NoRobotsIndex != nil ||
+		r.Document != nil || r.Into != nil || r.At != nil
+	switch r.Operation {
+	case OpInsertPage, OpUpdatePage:
+		if r.Files != nil || r.Revision != nil || r.Block != nil {
+			return c, fmt.Errorf("operation: %s takes no files, revision or block", r.Operation)
+		}
+	case OpDeletePage, OpRevertPage:
+		if pageFields || r.Files != nil || r.Ref != nil {
+			return c, fmt.Errorf("operation: %s takes only page%s", r.Operation, map[bool]string{true: ", revision and block"}[r.Operation == OpRevertPage])
+		}
+		if r.Operation == OpDeletePage && (r.Revision != nil || r.Block != nil) {
+			return c, fmt.Errorf("operation: delete_page takes only page")
+		}
+	case OpInsertFiles:
+		if pageFields || r.Page != nil || r.Ref != nil || r.Revision != nil || r.Block != nil {
+			return c, fmt.Errorf("operation: insert_files takes only files")
+		}
+	case "":
+		return c, fmt.Errorf("operation: required")
+	default:
+		return c, fmt.Errorf("operation: %q is not one of insert_page, update_page, delete_page, revert_page, insert_files", r.Operation)
+	}
+	if r.Operation == OpInsertPage {
+		if r.Page != nil {
+			return c, fmt.Errorf("page: insert_page creates a page; use ref to name it")
+		}
+	} else if r.Operation != OpInsertFiles {
+		if r.Page == nil || *r.Page == "" {
+			return c, fmt.Errorf("page: required")
+		}
+		c.Page = *r.Page
+	}
+	if r.Ref != nil {
+		if r.Operation != OpInsertPage {
+			return c, fmt.Errorf("ref: only insert_page takes a ref")
+		}
+		if err := checkRef(*r.Ref); err != nil {
+			return c, fmt.Errorf("ref: %v", err)
+		}
+		c.Ref = *r.Ref
+	}
+	if r.Into != nil {
+		var into *string
+		if err := json.Unmarshal(r.Into, &into); err != nil {
+			return c, fmt.Errorf("into: must be a page id or null")
+		}
+		if into == nil && r.Operation == OpInsertPage {
+			return c, fmt.Errorf("into: must be a page id; omit it for the top level")
+		}
+		c.IntoSet = true
+		if into != nil {
+			if *into == "" {
+				return c, fmt.Errorf("into: must not be empty")
+			}
+			c.Into = *into
+		}
+	}
+	if r.At != nil && *r.At < 0 {
+		return c, fmt.Errorf("at: must be 0 or more")
+	}
+	if err := checkMeta(&r); err != nil {
+		return c, err
+	}
+	if r.Operation == OpInsertPage && r.Document == nil {
+		return c, fmt.Errorf("document: required")
+	}
+	if r.Document != nil {
+		md, err := parseDocument(r.Document)
+		if err != nil {
+			return c, fmt.Errorf("document: %v", err)
+		}
+		c.Markdown = md
+	}
+	if r.Revision != nil {
+		if *r.Revision == "" {
+			return c, fmt.Errorf("revision: must not be empty")
+		}
+		c.Revision = *r.Revision
+	}
+	if r.Block != nil {
+		return c, fmt.Errorf("block: reverting single blocks is not supported; revert the whole page")
+	}
+	if r.Operation == OpInsertFiles {
+		files, err := parseFiles(r.Files)
+		if err != nil {
+			return c, err
+		}
+		c.Files = files
+	}
+	return c, nil
+}
+
+func checkMeta(r *rawChange) error {
+	if r.Title != nil {
+		if *r.Title == "" {
+			return fmt.Errorf("title: must not be empty")
+		}
+		if utf8.RuneCountInString(*r.Title) > MaxTitle {
+			return fmt.Errorf("title: at most %d characters", MaxTitle)
+		}
+	}
+	if r.Slug != nil {
+		if err := checkSlug(*r.Slug); err != nil {
+			return fmt.Errorf("slug: %v", err)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"emoji", r.Emoji}, {"icon", r.Icon}} {
+		if f.v != nil && utf8.RuneCountInString(*f.v) > 50 {
+			return fmt.Errorf("%s: at most 50 characters", f.name)
+		}
+	}
+	if r.Description != nil && utf8.RuneCountInString(*r.Description) > 1000 {
+		return fmt.Errorf("description: at most 1000 characters")
+	}
+	return nil
+}
+
+// parseDocument accepts {"markdown": "…"} and the empty document {}.
+func parseDocument(b json.RawMessage) (*string, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(b, &doc); err != nil || doc == nil {
+		return nil, fmt.Errorf("must be an object with markdown")
+	}
+	if len(doc) == 0 {
+		empty := ""
+		return &empty, nil
+	}
+	if _, ok := doc["document"]; ok {
+		return nil, fmt.Errorf("JSON documents are not accepted yet; send {\"markdown\": …}")
+	}
+	raw, ok := doc["markdown"]
+	if !ok || len(doc) != 1 {
+		return nil, fmt.Errorf("must be {\"markdown\": …} or {}")
+	}
+	var md string
+	if err := json.Unmarshal(raw, &md); err != nil {
+		return nil, fmt.Errorf("markdown: must be a string")
+	}
+	if len(md) > MaxMarkdownSize {
+		return nil, fmt.Errorf("markdown: at most %d bytes", MaxMarkdownSize)
+	}
+	return &md, nil
+}
+
+func parseFiles(raw []json.RawMessage) ([]FileInput, error) {
+	switch {
+	case raw == nil:
+		return nil, fmt.Errorf("files: required")
+	case len(raw) == 0:
+		return nil, fmt.Errorf("files: at least one file is required")
+	case len(raw) > MaxFilesPerOp:
+		return nil, fmt.Errorf("files: at most %d files per change", MaxFilesPerOp)
+	}
+	out := make([]FileInput, len(raw))
+	for i, rf := range raw {
+		field := fmt.Sprintf("files[%d]", i)
+		var f rawFile
+		if err := strictUnmarshal(rf, &f); err != nil {
+			return nil, fieldError(field, err)
+		}
+		in := FileInput{Name: f.Name}
+		switch n := utf8.RuneCountInString(f.Name); {
+		case n == 0:
+			return nil, fmt.Errorf("%s.name: required", field)
+		case n > MaxFileName:
+			return nil, fmt.Errorf("%s.name: at most %d characters", field, MaxFileName)
+		}
+		if f.Ref != nil {
+			if err := checkRef(*f.Ref); err != nil {
+				return nil, fmt.Errorf("%s.ref: %v", field, err)
+			}
+			in.Ref = *f.Ref
+		}
+		if f.ContentType != nil {
+			in.ContentType = *f.ContentType
+		}
+		switch {
+		case (f.URL == nil) == (f.Base64 == nil):
+			return nil, fmt.Errorf("%s: set exactly one of url and base64", field)
+		case f.URL != nil:
+			if len(*f.URL) > MaxURL || !isHTTPURL(*f.URL) {
+				return nil, fmt.Errorf("%s.url: must be an http(s) URL of at most %d characters", field, MaxURL)
+			}
+			in.URL = *f.URL
+		default:
+			if in.ContentType == "" {
+				return nil, fmt.Errorf("%s.contentType: required with base64", field)
+			}
+			data, err := base64.StdEncoding.DecodeString(*f.Base64)
+			if err != nil {
+				return nil, fmt.Errorf("%s.base64: not valid base64", field)
+			}
+			if len(data) > MaxInlineFile {
+				return nil, fmt.Errorf("%s.base64: at most %d bytes once decoded", field, MaxInlineFile)
+			}
+			in.Data = data
+		}
+		out[i] = in
+	}
+	return out, nil
+}
