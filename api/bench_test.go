@@ -9,6 +9,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -24,7 +25,7 @@ func newBenchEnv(b *testing.B, members, teams int) (*env, string) {
 		b.Fatalf("open store: %v", err)
 	}
 	b.Cleanup(func() { db.Close() })
-	e := &env{db: db, srv: api.New(db, api.Config{PublicURL: testPublicURL})}
+	e := &env{db: db, srv: api.New(db, api.Config{PublicURL: testPublicURL, Blobs: blob.Dir{Path: b.TempDir()}})}
 	boot, err := db.InitOrganization(ctx, "Bench Org", uniqueEmail("admin"), "Ada Admin")
 	if err != nil {
 		b.Fatalf("init organization: %v", err)

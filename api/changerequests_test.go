@@ -35,7 +35,7 @@ type crSpaceCounts struct {
 	ChangeRequestsDraft int    `json:"changeRequestsDraft"`
 }
 
-func (e *env) crSpace(t *testing.T) string {
+func (e *env) crSpace(t testing.TB) string {
 	t.Helper()
 	var sp struct{ ID string }
 	e.call(t, e.admin.token, "POST", "/v1/orgs/"+e.org+"/spaces", map[string]any{"title": "Handbook"}).want(t, http.StatusCreated).Decode(t, &sp)

@@ -3,6 +3,7 @@ package api
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"encoding/json"
 	"strconv"
 
 	"github.com/quiredocs/quire/content"
@@ -42,29 +43,29 @@ type pageURLsJSON struct {
 }
 
 type pageJSON struct {
-	Object        string         `json:"object,omitempty"`
-	ID            string         `json:"id"`
-	Title         string         `json:"title"`
-	Emoji         string         `json:"emoji,omitempty"`
-	Icon          string         `json:"icon,omitempty"`
-	CreatedAt     string         `json:"createdAt,omitempty"`
-	UpdatedAt     string         `json:"updatedAt,omitempty"`
-	Condition     string         `json:"condition,omitempty"`
-	Kind          string         `json:"kind"`
-	Type          string         `json:"type"`
-	URLs          *pageURLsJSON  `json:"urls,omitempty"`
-	Slug          string         `json:"slug"`
-	Path          string         `json:"path"`
-	Description   string         `json:"description,omitempty"`
-	Markdown      *string        `json:"markdown,omitempty"`
-	Document      map[string]any `json:"document,omitempty"`
-	Pages         []pageJSON     `json:"pages"`
-	Git           *gitBlobJSON   `json:"git,omitempty"`
-	Layout        *layoutJSON    `json:"layout,omitempty"`
-	Tags          []string       `json:"tags"`
-	Hidden        bool           `json:"hidden"`
-	NoIndex       bool           `json:"noIndex,omitempty"`
-	NoRobotsIndex bool           `json:"noRobotsIndex,omitempty"`
+	Object        string          `json:"object,omitempty"`
+	ID            string          `json:"id"`
+	Title         string          `json:"title"`
+	Emoji         string          `json:"emoji,omitempty"`
+	Icon          string          `json:"icon,omitempty"`
+	CreatedAt     string          `json:"createdAt,omitempty"`
+	UpdatedAt     string          `json:"updatedAt,omitempty"`
+	Condition     string          `json:"condition,omitempty"`
+	Kind          string          `json:"kind"`
+	Type          string          `json:"type"`
+	URLs          *pageURLsJSON   `json:"urls,omitempty"`
+	Slug          string          `json:"slug"`
+	Path          string          `json:"path"`
+	Description   string          `json:"description,omitempty"`
+	Markdown      *string         `json:"markdown,omitempty"`
+	Document      json.RawMessage `json:"document,omitempty"`
+	Pages         []pageJSON      `json:"pages"`
+	Git           *gitBlobJSON    `json:"git,omitempty"`
+	Layout        *layoutJSON     `json:"layout,omitempty"`
+	Tags          []string        `json:"tags"`
+	Hidden        bool            `json:"hidden"`
+	NoIndex       bool            `json:"noIndex,omitempty"`
+	NoRobotsIndex bool            `json:"noRobotsIndex,omitempty"`
 }
 
 type dimensionsJSON struct {
@@ -129,7 +130,7 @@ func (s *Server) pageJSON(v *view, id string, f format, deep bool) pageJSON {
 		out.URLs = &pageURLsJSON{App: s.publicURL + "/s/" + v.sp.ID + "/" + info.path[id]}
 		out.Layout = &defaultLayout
 		if f.document {
-			out.Document = render.Document(p.Markdown, func(target string) render.Resolution { return info.resolver.Resolve(id, target) })
+			out.Document = s.document(v, id)
 		} else {
 			md := p.Markdown
 			out.Markdown = &md
@@ -186,4 +187,20 @@ func (s *Server) revisionJSON(v *view, f format, mergedFrom *changeRequestJSON) 
 		MergedFrom: mergedFrom,
 		URLs:       revisionURLsJSON{App: s.publicURL + "/s/" + v.sp.ID + "/revisions/" + v.rev.ID},
 	}
+}
+
+// document is a page's JSON document form, cached per tree: it depends on
+// the body and on what its links resolve to.
+func (s *Server) document(v *view, id string) json.RawMessage {
+	key := v.rev.Root + "/" + id
+	if doc, ok := s.documents.Get(key); ok {
+		return doc
+	}
+	info := v.info()
+	doc, err := json.Marshal(render.Document(v.tree.Pages[id].Markdown, func(target string) render.Resolution { return info.resolver.Resolve(id, target) }))
+	if err != nil {
+		panic(err) // maps of strings, numbers and slices always marshal
+	}
+	s.documents.Add(key, doc, len(doc)+len(key))
+	return doc
 }

@@ -4,6 +4,7 @@ package api
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -39,7 +40,8 @@ type Server struct {
 	tokens    tokenCache
 	blobs     blob.Store
 	fetcher   outbound.Fetcher
-	infos     *lru.Cache[string, *treeInfo] // derived data of trees, by root
+	infos     *lru.Cache[string, *treeInfo]       // derived data of trees, by root
+	documents *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
 }
 
 // New builds the API server over a store.
@@ -52,6 +54,7 @@ func New(db *store.DB, cfg Config) *Server {
 		blobs:     cfg.Blobs,
 		fetcher:   cfg.Fetcher,
 		infos:     lru.New[string, *treeInfo](64 << 20),
+		documents: lru.New[string, json.RawMessage](64 << 20),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -17,12 +17,14 @@ import (
 // for as long as memory allows, and objects already stored are not written
 // again. Both caches only ever hold committed data.
 type contentCache struct {
-	trees   *lru.Cache[string, *content.Tree]
-	objects *lru.Cache[string, []byte]
+	trees     *lru.Cache[string, *content.Tree]
+	objects   *lru.Cache[string, []byte]
+	revisions *lru.Cache[string, *Revision] // by id; revisions never change
 }
 
 func newContentCache() *contentCache {
-	return &contentCache{trees: lru.New[string, *content.Tree](256 << 20), objects: lru.New[string, []byte](64 << 20)}
+	return &contentCache{trees: lru.New[string, *content.Tree](256 << 20), objects: lru.New[string, []byte](64 << 20),
+		revisions: lru.New[string, *Revision](100_000)}
 }
 
 // treeCost estimates the memory a decoded tree holds.
@@ -55,6 +57,9 @@ const (
 
 // Revision returns a revision of a space.
 func (r reader) Revision(ctx context.Context, spaceID, id string) (*Revision, error) {
+	if rev, ok := r.content.revisions.Get(id); ok && rev.SpaceID == spaceID {
+		return rev, nil
+	}
 	var rev Revision
 	var parents string
 	var created int64
@@ -75,6 +80,7 @@ func (r reader) Revision(ctx context.Context, spaceID, id string) (*Revision, er
 		rev.Type = RevisionEdits // a space's first revision counts as edits
 	}
 	rev.CreatedAt, rev.MergedFrom, rev.CreatedBy = fromMicros(created), mergedFrom.String, createdBy.String
+	r.content.revisions.Add(id, &rev, 1)
 	return &rev, nil
 }
 
@@ -215,4 +221,11 @@ func anys(s []string) []any {
 		out[i] = v
 	}
 	return out
+}
+
+// ContentStats counts the stored content objects and their bytes, to watch
+// how storage grows with revisions.
+func (r reader) ContentStats(ctx context.Context) (objects int, bytes int64, err error) {
+	err = r.q.queryRow(ctx, "SELECT COUNT(*), COALESCE(SUM(LENGTH(data)), 0) FROM objects").Scan(&objects, &bytes)
+	return objects, bytes, err
 }
