@@ -69,6 +69,9 @@ type applier struct {
 // Apply applies changes to t, which it modifies, as one atomic batch: the
 // first invalid change fails the whole batch.
 func Apply(t *content.Tree, changes []Change, o Options) (*Result, error) {
+	if t.Pages == nil {
+		t.Pages = map[string]*content.Page{}
+	}
 	if t.Files == nil {
 		t.Files = map[string]*content.File{}
 	}
@@ -432,6 +435,9 @@ func (a *applier) revert(c Change) error {
 		*p = *old
 		p.Children = kids
 		p.UpdatedAt = a.o.Now
+		if parent, _ := a.t.Parent(p.ID); a.siblingWithSlug(parent, p.ID, p.Slug) != "" {
+			p.Slug = a.freeSlug(parent, p.ID, p.Slug)
+		}
 	}
 	a.touch(c.Page)
 	return nil
@@ -476,6 +482,9 @@ func (a *applier) resolveLinks() {
 			var to string
 			switch res.Kind {
 			case render.KindPage:
+				if _, ok := a.t.Pages[res.PageID]; !ok {
+					continue // a ref to a page the batch deleted: broken
+				}
 				to = "/pages/" + res.PageID
 			case render.KindFile:
 				to = "/files/" + res.FileID
@@ -561,7 +570,7 @@ func truncate(s string, n int) string {
 }
 
 func checkSlug(s string) error {
-	if len(s) > MaxSlug {
+	if utf8.RuneCountInString(s) > MaxSlug {
 		return fmt.Errorf("at most %d characters", MaxSlug)
 	}
 	if strings.ContainsAny(s, "/?#\\ \t\n") {

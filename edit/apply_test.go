@@ -630,8 +630,6 @@ func TestLinksToExistingPages(t *testing.T) {
 		"- ![diagram](diagram.png) ![by id](/files/f-diagram)",
 		"- [defn][d] <https://auto.example.com>",
 		"",
-		"`[code](./install.md) stays`",
-		"",
 		"[d]: ./config.md",
 	}, "\n")
 	tree, _ := mustApply(t, batch(M{"operation": "insert_page", "into": "p-guides", "document": md(doc)}))
@@ -645,25 +643,31 @@ func TestLinksToExistingPages(t *testing.T) {
 		"- ![diagram](/files/f-diagram) ![by id](/files/f-diagram)",
 		"- [defn][d] <https://auto.example.com>",
 		"",
-		"`[code](./install.md) stays`",
-		"",
 		"[d]: /pages/p-config",
 		"",
 	}, "\n")
 	got := tree.Pages["n1"].Markdown
-	// Code spans hold no links; the rewrite is textual, so compare all but
-	// the code span line, checked on its own below.
 	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
 	if len(gl) != len(wl) {
 		t.Fatalf("markdown =\n%s\nwant\n%s", got, want)
 	}
 	for i := range wl {
-		if strings.HasPrefix(wl[i], "`") {
-			continue
-		}
 		if gl[i] != wl[i] {
 			t.Errorf("line %d =\n  %s\nwant\n  %s", i+1, gl[i], wl[i])
 		}
+	}
+}
+
+// Code holds no links, so resolving a link must not change the same text
+// in code spans or code blocks.
+func TestLinkRewriteLeavesCode(t *testing.T) {
+	t.Skip("known bug: rewriteTargets replaces link text anywhere in the markdown, code included; " +
+		"a fix needs the byte offsets of link destinations from render.Links")
+	doc := "[real](./install.md)\n\n`[span](./install.md)`\n\n```\n[block](./install.md)\n```\n"
+	tree, _ := mustApply(t, batch(M{"operation": "insert_page", "into": "p-guides", "document": md(doc)}))
+	want := "[real](/pages/p-install)\n\n`[span](./install.md)`\n\n```\n[block](./install.md)\n```\n"
+	if got := tree.Pages["n1"].Markdown; got != want {
+		t.Errorf("markdown =\n%q\nwant\n%q", got, want)
 	}
 }
 
@@ -996,17 +1000,18 @@ func TestApplyToEmptyTree(t *testing.T) {
 
 func TestSlugify(t *testing.T) {
 	for in, want := range map[string]string{
-		"Getting Started":      "getting-started",
-		"  --a--b--  ":         "a-b",
-		"C++ & Go":             "c-go",
-		"Ünïcödé Tïtle":        "ünïcödé-tïtle",
-		"日本語":                  "日本語",
-		"":                     "page",
-		"🎉":                    "page",
-		"v1.2.3":               "v1-2-3",
-		strings.Repeat("a", 200): strings.Repeat("a", MaxSlug),
-		strings.Repeat("ab ", 60): strings.Repeat("ab-", 34)[:MaxSlug],
-		strings.Repeat("abc ", 30): strings.Repeat("abc-", 25)[:MaxSlug-1],
+		"Getting Started":             "getting-started",
+		"  --a--b--  ":                "a-b",
+		"C++ & Go":                    "c-go",
+		"Ünïcödé Tïtle":               "ünïcödé-tïtle",
+		"日本語":                         "日本語",
+		"":                            "page",
+		"🎉":                           "page",
+		"v1.2.3":                      "v1-2-3",
+		"a" + strings.Repeat("é", 60): "a" + strings.Repeat("é", 49), // cut on a rune boundary
+		strings.Repeat("a", 200):      strings.Repeat("a", MaxSlug),
+		strings.Repeat("ab ", 60):     strings.Repeat("ab-", 34)[:MaxSlug],
+		strings.Repeat("abc ", 30):    strings.Repeat("abc-", 25)[:MaxSlug-1],
 	} {
 		if got := slugify(in); got != want {
 			t.Errorf("slugify(%q) = %q, want %q", in, got, want)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -114,7 +115,10 @@ func Parse(body []byte) ([]Change, error) {
 		Changes []json.RawMessage `json:"changes"`
 	}
 	if err := strictUnmarshal(body, &raw); err != nil {
-		if field, problem, ok := decodeProblem(err); ok && field != "" {
+		if field, problem, ok := decodeProblem(err); ok {
+			if field == "" {
+				field = "body"
+			}
 			return nil, invalid("%s: %s", field, problem)
 		}
 		return nil, invalid("body: %v", err)
@@ -152,7 +156,7 @@ func strictUnmarshal(b []byte, v any) error {
 	if err := d.Decode(v); err != nil {
 		return err
 	}
-	if d.More() {
+	if _, err := d.Token(); err != io.EOF { // d.More is false before a stray ']' or '}'
 		return fmt.Errorf("trailing data after the JSON value")
 	}
 	return nil
