@@ -498,26 +498,8 @@ func (a *applier) resolveLinks() {
 				repl[l.Target] = to
 			}
 		}
-		p.Markdown = rewriteTargets(p.Markdown, repl)
+		p.Markdown = render.RewriteLinks(p.Markdown, repl)
 	}
-}
-
-// rewriteTargets replaces link destinations written as "](target)",
-// "](target "title")", "](<target>)" or a "[label]: target" definition.
-func rewriteTargets(md string, repl map[string]string) string {
-	if len(repl) == 0 {
-		return md
-	}
-	var pairs []string
-	for from, to := range repl {
-		pairs = append(pairs,
-			"]("+from+")", "]("+to+")",
-			"]("+from+" ", "]("+to+" ",
-			"](<"+from+">)", "](<"+to+">)",
-			"]: "+from+"\n", "]: "+to+"\n",
-			"]: "+from+" ", "]: "+to+" ")
-	}
-	return strings.NewReplacer(pairs...).Replace(md)
 }
 
 func (a *applier) outcomes() []Outcome {

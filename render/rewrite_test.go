@@ -1,0 +1,37 @@
+package render
+
+import "testing"
+
+func TestRewriteLinks(t *testing.T) {
+	repl := map[string]string{"./install.md": "/pages/p1", "logo.png": "/files/f1"}
+	cases := []struct{ in, want string }{
+		{"[a](./install.md)\n", "[a](/pages/p1)\n"},
+		{"[a](./install.md \"Install\")\n", "[a](/pages/p1 \"Install\")\n"},
+		{"[a](<./install.md>)\n", "[a](</pages/p1>)\n"},
+		{"[a][x]\n\n[x]: ./install.md\n", "[a][x]\n\n[x]: /pages/p1\n"},
+		{"![l](logo.png)\n", "![l](/files/f1)\n"},
+		{"`[a](./install.md)` and [b](./install.md)\n", "`[a](./install.md)` and [b](/pages/p1)\n"},
+		{"``[a](./install.md)``\n", "``[a](./install.md)``\n"},
+		{"```md\n[a](./install.md)\n```\n\n[b](./install.md)\n", "```md\n[a](./install.md)\n```\n\n[b](/pages/p1)\n"},
+		{"    [a](./install.md)\n\n[b](./install.md)\n", "    [a](./install.md)\n\n[b](/pages/p1)\n"},
+		{"<div>[a](./install.md)</div>\n", "<div>[a](./install.md)</div>\n"},
+		{"[a](./other.md)\n", "[a](./other.md)\n"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := RewriteLinks(c.in, repl); got != c.want {
+			t.Errorf("RewriteLinks(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func FuzzRewriteLinks(f *testing.F) {
+	f.Add("[a](./install.md) `x` ```\n[b](./install.md)\n```")
+	f.Fuzz(func(t *testing.T, md string) {
+		out := RewriteLinks(md, map[string]string{"./install.md": "/pages/p1"})
+		if RewriteLinks(md, nil) != md {
+			t.Fatal("no replacements changed the text")
+		}
+		_ = out
+	})
+}
