@@ -239,7 +239,8 @@ func (r *Resolver) Resolve(fromPageID, target string) Resolution {
 	}
 	// A batch ref, bare or written as a relative path: "name", "./name.md"
 	// for a page, "./name" for a file.
-	if bare := strings.TrimPrefix(t, "./"); !strings.ContainsAny(bare, "/#?") {
+	refPart, _, _ := strings.Cut(t, "#")
+	if bare := strings.TrimPrefix(refPart, "./"); bare != "" && !strings.ContainsAny(bare, "/?") {
 		if id, ok := r.FileRefs[bare]; ok {
 			return Resolution{Kind: KindFile, FileID: id, Status: StatusOK}
 		}

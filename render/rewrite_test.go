@@ -35,3 +35,17 @@ func FuzzRewriteLinks(f *testing.F) {
 		_ = out
 	})
 }
+
+func TestResolveBatchRefs(t *testing.T) {
+	r := &Resolver{Tree: testTree(), Refs: map[string]string{"new": "a"}, FileRefs: map[string]string{"logo": "f9"}}
+	for target, want := range map[string]Resolution{
+		"./new.md":     {Kind: KindPage, PageID: "a", Status: StatusOK},
+		"./new.md#sec": {Kind: KindPage, PageID: "a", Status: StatusOK},
+		"new":          {Kind: KindPage, PageID: "a", Status: StatusOK},
+		"./logo":       {Kind: KindFile, FileID: "f9", Status: StatusOK},
+	} {
+		if got := r.Resolve("", target); got != want {
+			t.Errorf("Resolve(%q) = %+v, want %+v", target, got, want)
+		}
+	}
+}
