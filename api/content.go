@@ -204,9 +204,19 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *view) 
 	if _, err := boolParam(r, "cachedMetadata", false); err != nil {
 		return err
 	}
-	p := strings.Trim(r.PathValue("pagePath"), "/")
-	p = strings.TrimSuffix(strings.TrimSuffix(p, ".md"), "/README")
-	id, ok := v.info().byPath[p]
+	raw := strings.Trim(r.PathValue("pagePath"), "/")
+	p := strings.TrimSuffix(strings.TrimSuffix(raw, ".md"), "/README")
+	info := v.info()
+	id, ok := info.byPath[p]
+	if !ok && strings.HasSuffix(raw, ".md") {
+		// A Git path that is no slug path: the first page's README.md.
+		for pid, gp := range info.git {
+			if gp == raw {
+				id, ok = pid, true
+				break
+			}
+		}
+	}
 	if !ok {
 		return errorf(quire.CodeNotFound, "no page at path %q", p)
 	}

@@ -121,11 +121,14 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *view, page
 	if err != nil {
 		return err
 	}
-	status := r.URL.Query().Get("status")
+	q := r.URL.Query()
+	status := q.Get("status")
 	switch status {
-	case "", render.StatusOK, render.StatusBroken, render.StatusInApp:
+	case render.StatusOK, render.StatusBroken, render.StatusInApp:
 	default:
-		return errorf(quire.CodeInvalid, "status: must be ok, broken or in-app")
+		if status != "" || q.Has("status") { // "status=" is no status either
+			return errorf(quire.CodeInvalid, "status: must be ok, broken or in-app")
+		}
 	}
 	var stats linkStatsJSON
 	var items []linkJSON
