@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
@@ -127,7 +128,7 @@ func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 }
 
 // UpdateChangeRequestFromSpace three-way merges the space's current content
-// into a request (base, the request's revision, the space's revision). The
+// into a request (base, the space's revision, the request's revision). The
 // request gets an update revision and the space's revision as its new base;
 // when it is already up to date nothing changes.
 func (db *DB) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
@@ -142,7 +143,10 @@ func (db *DB) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, ref, us
 		if head == c.Base() {
 			return nil
 		}
-		merged, err := tx.merge3(ctx, spaceID, c.Base(), c.RevisionID, head)
+		// The space is "ours", as in a merge: where both sides add pages at
+		// the same place, the space's come first, so updating first and then
+		// merging gives the same content as merging right away.
+		merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID)
 		if err != nil {
 			return err
 		}
@@ -173,9 +177,71 @@ func (tx *Tx) merge3(ctx context.Context, spaceID, base, ours, theirs string) (*
 	if base == ours { // nothing happened on our side: take theirs as it is
 		return trees[2], nil
 	}
+	if base == theirs { // nothing happened on their side: keep ours
+		return trees[1], nil
+	}
 	merged, conflicts := content.Merge(trees[0], trees[1], trees[2])
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
+	freeSlugs(merged, trees[1])
 	return merged, nil
+}
+
+// freeSlugs gives every page of a merged tree whose slug a sibling already
+// has the next free "<slug>-2", "-3"…, as authoring does: pages added or
+// moved to the same place on both sides must not share a path. A page that
+// ours has at the same place under the same slug keeps it, so the space's
+// live paths do not change. t is the merge's own tree: it is modified.
+func freeSlugs(t, ours *content.Tree) {
+	oursParent := map[string]string{}
+	for _, id := range ours.Root {
+		oursParent[id] = ""
+	}
+	for pid, p := range ours.Pages {
+		for _, c := range p.Children {
+			oursParent[c] = pid
+		}
+	}
+	fix := func(parent string, kids []string) {
+		taken := map[string]bool{}
+		var others []string
+		for _, id := range kids {
+			p := t.Pages[id]
+			op, inOurs := oursParent[id]
+			if inOurs && op == parent && ours.Pages[id].Slug == p.Slug && !taken[p.Slug] {
+				taken[p.Slug] = true
+			} else {
+				others = append(others, id)
+			}
+		}
+		for _, id := range others {
+			p := t.Pages[id]
+			slug := p.Slug
+			for n := 2; taken[slug]; n++ {
+				suffix := fmt.Sprintf("-%d", n)
+				slug = truncateBytes(p.Slug, maxSlug-len(suffix)) + suffix
+			}
+			p.Slug = slug
+			taken[slug] = true
+		}
+	}
+	fix("", t.Root)
+	for id, p := range t.Pages {
+		fix(id, p.Children)
+	}
+}
+
+// maxSlug is the longest slug authoring accepts.
+const maxSlug = 100
+
+// truncateBytes cuts s to at most n bytes on a rune boundary.
+func truncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
