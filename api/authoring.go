@@ -89,11 +89,12 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	var result *edit.Result
 	c, err = s.db.EditChangeRequest(r.Context(), sp.ID, c.ID, caller(r.Context()).ID, func(now time.Time, head *content.Tree) (*content.Tree, error) {
 		opts.Now = now.UnixMicro()
-		result, err = edit.Apply(head, changes, opts)
+		res, err := edit.Apply(head, changes, opts)
 		if err != nil {
 			return nil, err
 		}
-		return result.Tree, nil
+		result = res
+		return res.Tree, nil
 	})
 	if err != nil {
 		return err

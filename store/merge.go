@@ -47,8 +47,9 @@ func (db *DB) EditChangeRequest(ctx context.Context, spaceID, ref, userID string
 	return c, err
 }
 
-// lockChangeRequest returns an unmerged change request, holding its row until
-// the transaction ends so that concurrent edits apply one after the other.
+// lockChangeRequest returns an unmerged change request of a space that is not
+// locked, holding its row until the transaction ends so that concurrent
+// edits apply one after the other.
 func (tx *Tx) lockChangeRequest(ctx context.Context, spaceID, ref string) (*quire.ChangeRequest, error) {
 	c, err := tx.ChangeRequest(ctx, spaceID, ref)
 	if err != nil {
@@ -63,6 +64,14 @@ func (tx *Tx) lockChangeRequest(ctx context.Context, spaceID, ref string) (*quir
 	}
 	if c.Status == quire.StatusMerged {
 		return nil, quire.Errorf(quire.CodeInvalid, "change request #%d is already merged", c.Number)
+	}
+	// Checked again here: a lock that lands while a request is in flight wins.
+	var mode string
+	if err := tx.q.queryRow(ctx, "SELECT edit_mode FROM spaces WHERE id = ?", spaceID).Scan(&mode); err != nil {
+		return nil, err
+	}
+	if err := quire.CheckEditable(&quire.Space{EditMode: quire.EditMode(mode)}); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
