@@ -20,44 +20,56 @@ type linkItem struct {
 }
 
 // links returns every link of the revision grouped by target, in the order
-// first met walking the tree; anchors within a page are not links to report.
+// first met walking the tree; computed once per tree.
 func (v *view) links() []linkItem {
 	info := v.info()
 	info.linksOnce.Do(func() {
-		index := map[string]int{}
-		var walk func(ids []string)
-		walk = func(ids []string) {
-			for _, id := range ids {
-				p := v.tree.Pages[id]
-				for _, l := range render.Links(p.Markdown) {
-					res := info.resolver.Resolve(id, l.Target)
-					if res.Kind == render.KindAnchor {
-						continue
-					}
-					key := res.Kind + ":" + l.Target
-					switch {
-					case res.Status == render.StatusBroken:
-					case res.PageID != "":
-						key = "page:" + res.PageID
-					case res.FileID != "":
-						key = "file:" + res.FileID
-					}
-					i, ok := index[key]
-					if !ok {
-						i = len(info.links)
-						index[key] = i
-						info.links = append(info.links, linkItem{key: key, href: l.Target, res: res, broken: res.Status == render.StatusBroken})
-					}
-					if from := info.links[i].from; len(from) == 0 || from[len(from)-1] != id {
-						info.links[i].from = append(from, id)
-					}
-				}
-				walk(p.Children)
+		var ids []string
+		var walk func(level []string)
+		walk = func(level []string) {
+			for _, id := range level {
+				ids = append(ids, id)
+				walk(v.tree.Pages[id].Children)
 			}
 		}
 		walk(v.tree.Root)
+		info.links = v.collectLinks(ids)
 	})
 	return info.links
+}
+
+// collectLinks groups the links of the given pages by target, in the order
+// met; anchors within a page are not links to report.
+func (v *view) collectLinks(ids []string) []linkItem {
+	resolver := v.info().resolver
+	var items []linkItem
+	index := map[string]int{}
+	for _, id := range ids {
+		for _, l := range render.Links(v.tree.Pages[id].Markdown) {
+			res := resolver.Resolve(id, l.Target)
+			if res.Kind == render.KindAnchor {
+				continue
+			}
+			key := res.Kind + ":" + l.Target
+			switch {
+			case res.Status == render.StatusBroken:
+			case res.PageID != "":
+				key = "page:" + res.PageID
+			case res.FileID != "":
+				key = "file:" + res.FileID
+			}
+			i, ok := index[key]
+			if !ok {
+				i = len(items)
+				index[key] = i
+				items = append(items, linkItem{key: key, href: l.Target, res: res, broken: res.Status == render.StatusBroken})
+			}
+			if from := items[i].from; len(from) == 0 || from[len(from)-1] != id {
+				items[i].from = append(from, id)
+			}
+		}
+	}
+	return items
 }
 
 type referenceJSON struct {
@@ -130,22 +142,19 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *view, page
 			return errorf(quire.CodeInvalid, "status: must be ok, broken or in-app")
 		}
 	}
+	all := v.links()
+	if pageID != "" {
+		all = v.collectLinks([]string{pageID})
+	}
 	var stats linkStatsJSON
 	var items []linkJSON
-	for _, l := range v.links() {
-		from := l.from
-		if pageID != "" {
-			if !slices.Contains(from, pageID) {
-				continue
-			}
-			from = []string{pageID}
-		}
+	for _, l := range all {
 		stats.Total++
 		if l.broken {
 			stats.Broken.Total++
 		}
 		if status == "" || l.res.Status == status {
-			items = append(items, v.linkJSON(l, from))
+			items = append(items, v.linkJSON(l, l.from))
 		}
 	}
 	if v.cr != nil {
