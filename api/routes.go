@@ -37,6 +37,21 @@ func (s *Server) routes() {
 	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", s.updateChangeRequestFromSpace)
 	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes", viewHandler(s.changeRequestView, s.getChangeRequestChanges))
 
+	// §4.1 Change request comments and §4.2 space comments: one set of
+	// handlers, the path naming a change request or not.
+	for _, prefix := range []string{"/v1/spaces/{spaceId}/change-requests/{changeRequestId}", "/v1/spaces/{spaceId}"} {
+		s.handle("GET "+prefix+"/comments", s.listComments)
+		s.handle("POST "+prefix+"/comments", s.postComment)
+		s.handle("GET "+prefix+"/comments/{commentId}", s.getComment)
+		s.handle("PUT "+prefix+"/comments/{commentId}", s.updateComment)
+		s.handle("DELETE "+prefix+"/comments/{commentId}", s.deleteComment)
+		s.handle("GET "+prefix+"/comments/{commentId}/replies", s.listCommentReplies)
+		s.handle("POST "+prefix+"/comments/{commentId}/replies", s.postCommentReply)
+		s.handle("GET "+prefix+"/comments/{commentId}/replies/{commentReplyId}", s.getCommentReply)
+		s.handle("PUT "+prefix+"/comments/{commentId}/replies/{commentReplyId}", s.updateCommentReply)
+		s.handle("DELETE "+prefix+"/comments/{commentId}/replies/{commentReplyId}", s.deleteCommentReply)
+	}
+
 	// §4.4 Change request content, §4.5 space content, and revisions by id.
 	s.handleLimit("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", MaxBatchBytes, s.editChangeRequestContent)
 	for prefix, load := range map[string]func(*http.Request) (*view, error){
@@ -79,6 +94,42 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/collections", s.listCollections)
 	s.handle("POST /v1/orgs/{organizationId}/collections", s.createCollection)
 
+	// §4.8 Docs sites, §4.9 site sections, §4.10 section groups, §4.11 site
+	// spaces, §4.12 site redirects.
+	site := "/v1/orgs/{organizationId}/sites/{siteId}"
+	s.handle("GET /v1/orgs/{organizationId}/sites", s.listSites)
+	s.handle("POST /v1/orgs/{organizationId}/sites", s.createSite)
+	s.handle("GET "+site, s.getSite)
+	s.handle("DELETE "+site, s.deleteSite)
+	s.handle("PATCH "+site, s.updateSite)
+	s.handle("GET "+site+"/adaptive-schema", s.getAdaptiveSchema)
+	s.handle("PUT "+site+"/adaptive-schema", s.putAdaptiveSchema)
+	s.handle("GET "+site+"/published", s.getPublishedSite)
+	// Not in the reference's subset: the site's share link, with its key.
+	s.handle("GET "+site+"/share-links", s.listSiteShareLinks)
+	s.handle("GET "+site+"/sections", s.listSiteSections)
+	s.handle("POST "+site+"/sections", s.createSiteSection)
+	s.handle("DELETE "+site+"/sections/{siteSectionId}", s.deleteSiteSection)
+	s.handle("PATCH "+site+"/sections/{siteSectionId}", s.updateSiteSection)
+	s.handle("POST "+site+"/sections/{siteSectionId}/move", s.moveSiteSection)
+	s.handle("GET "+site+"/section-groups", s.listSiteSectionGroups)
+	s.handle("POST "+site+"/section-groups", s.createSiteSectionGroup)
+	s.handle("DELETE "+site+"/section-groups/{siteSectionGroupId}", s.deleteSiteSectionGroup)
+	s.handle("PATCH "+site+"/section-groups/{siteSectionGroupId}", s.updateSiteSectionGroup)
+	s.handle("POST "+site+"/section-groups/{siteSectionGroupId}/sections", s.addSectionToGroup)
+	s.handle("DELETE "+site+"/section-groups/{siteSectionGroupId}/sections/{siteSectionId}", s.removeSectionFromGroup)
+	s.handle("POST "+site+"/section-groups/{siteSectionGroupId}/move", s.moveSiteSectionGroup)
+	s.handle("GET "+site+"/site-spaces", s.listSiteSpaces)
+	s.handle("POST "+site+"/site-spaces", s.createSiteSpace)
+	s.handle("DELETE "+site+"/site-spaces/{siteSpaceId}", s.deleteSiteSpace)
+	s.handle("PATCH "+site+"/site-spaces/{siteSpaceId}", s.updateSiteSpace)
+	s.handle("POST "+site+"/site-spaces/{siteSpaceId}/move", s.moveSiteSpace)
+	s.handle("GET "+site+"/redirects", s.listSiteRedirects)
+	s.handle("POST "+site+"/redirects", s.createSiteRedirect)
+	s.handle("DELETE "+site+"/redirects/{siteRedirectId}", s.deleteSiteRedirect)
+	s.handle("PATCH "+site+"/redirects/{siteRedirectId}", s.updateSiteRedirect)
+	s.handle("GET "+site+"/redirect", s.getSiteRedirect)
+
 	// Space and collection grants (extras, shapes from the reference).
 	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {
 		s.handle("POST "+prefix+"/permissions", s.inviteToContent)
@@ -101,4 +152,37 @@ func (s *Server) routes() {
 	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members", s.updateTeamMembers)
 	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", s.putTeamMember)
 	s.handle("DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", s.removeTeamMember)
+
+	// §4.15 Single sign-on. O/sso and the service provider's own endpoints
+	// (start, acs, metadata) take no token: browsers reach them before they
+	// have one, on their way to and from the identity provider.
+	s.handle("GET /v1/orgs/{organizationId}/saml", s.listSAMLProviders)
+	s.handle("POST /v1/orgs/{organizationId}/saml", s.createSAMLProvider)
+	s.handle("GET /v1/orgs/{organizationId}/saml/{samlProviderId}", s.getSAMLProvider)
+	s.handle("DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}", s.deleteSAMLProvider)
+	s.handle("PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}", s.updateSAMLProvider)
+	s.handlePublic("GET /v1/orgs/{organizationId}/sso", s.listSSOLogins)
+	s.handlePublic("GET /v1/orgs/{organizationId}/saml/{samlProviderId}/start", s.startSAML)
+	s.handlePublic("POST /v1/orgs/{organizationId}/saml/{samlProviderId}/acs", s.samlACS)
+	s.handlePublic("GET /v1/orgs/{organizationId}/saml/{samlProviderId}/metadata", s.samlMetadata)
+
+	// §4.16 API specifications.
+	s.handle("GET /v1/orgs/{organizationId}/openapi", s.listSpecs)
+	s.handleLimit("POST /v1/orgs/{organizationId}/openapi", MaxSpecBodyBytes, s.createSpec)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}", s.getSpec)
+	s.handleLimit("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", MaxSpecBodyBytes, s.putSpec)
+	s.handle("DELETE /v1/orgs/{organizationId}/openapi/{specSlug}", s.deleteSpec)
+
+	// §4.17 Integrations, §4.18 Translation languages. Icons and preview
+	// images take no token: their URLs go into <img> tags.
+	s.handle("GET /v1/integrations", s.listIntegrations)
+	s.handle("GET /v1/integrations/{integrationName}", s.getIntegration)
+	s.handleLimit("POST /v1/integrations/{integrationName}", MaxPublishBytes, s.publishIntegration)
+	s.handle("DELETE /v1/integrations/{integrationName}", s.unpublishIntegration)
+	s.handle("GET /v1/integrations/{integrationName}/installations", s.listIntegrationInstallations)
+	s.handlePublic("GET /v1/integrations/{integrationName}/assets/{assetId}", s.getIntegrationAsset)
+	s.handle("GET /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages", s.listTranslationLanguages)
+	s.handle("GET /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.getTranslationLanguage)
+	s.handle("PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.putTranslationLanguage)
+	s.handle("DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.deleteTranslationLanguage)
 }

@@ -28,6 +28,9 @@ type Config struct {
 	Blobs blob.Store
 	// Fetcher fetches files given by URL; its zero value refuses private addresses.
 	Fetcher outbound.Fetcher
+	// SecretKey (32 bytes) encrypts integration secrets with AES-256-GCM; when
+	// nil, a key made on first use and kept in the database does.
+	SecretKey []byte
 }
 
 // Server is the HTTP API.
@@ -40,8 +43,10 @@ type Server struct {
 	tokens    tokenCache
 	blobs     blob.Store
 	fetcher   outbound.Fetcher
+	secretKey []byte
 	infos     *lru.Cache[string, *treeInfo]       // derived data of trees, by root
 	documents *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
+	published *publishedCache                     // answers of GET SITE/published
 }
 
 // New builds the API server over a store.
@@ -53,8 +58,10 @@ func New(db *store.DB, cfg Config) *Server {
 		mux:       http.NewServeMux(),
 		blobs:     cfg.Blobs,
 		fetcher:   cfg.Fetcher,
+		secretKey: cfg.SecretKey,
 		infos:     lru.New[string, *treeInfo](64 << 20),
 		documents: lru.New[string, json.RawMessage](64 << 20),
+		published: newPublishedCache(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

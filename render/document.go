@@ -100,6 +100,7 @@ func (c *converter) block(n ast.Node, at place) []any {
 			s += string(n.ClosureLine.Value(c.src))
 		}
 		s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD") // as in all other text (CommonMark §2.3)
 		return []any{block("paragraph", nil, []any{textNode(leaf(s, nil))})}
 	case *east.Table:
 		if at == inQuote {
@@ -490,7 +491,7 @@ func rawHTML(n *ast.RawHTML, src []byte) string {
 		seg := n.Segments.At(i)
 		b.Write(seg.Value(src))
 	}
-	return b.String()
+	return strings.ReplaceAll(b.String(), "\x00", "\uFFFD") // as in all other text (CommonMark §2.3)
 }
 
 // autoLinkURL is an autolink's target; an email address gets "mailto:".

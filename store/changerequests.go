@@ -9,15 +9,18 @@ import (
 	"github.com/quiredocs/quire"
 )
 
+// changeRequestColumns read a change request with the count of its open
+// comments (kept in comment_counts, see comments.go).
 const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.created_at, c.updated_at,
-	c.revision_id, c.revision_initial, c.revision_merged_ancestor, c.revision_merged, ` + userColumns
+	c.revision_id, c.revision_initial, c.revision_merged_ancestor, c.revision_merged,
+	COALESCE((SELECT n.open_comments FROM comment_counts n WHERE n.space_id = c.space_id AND n.change_request_id = c.id), 0), ` + userColumns
 
 func scanChangeRequest(row interface{ Scan(...any) error }) (*quire.ChangeRequest, error) {
 	var c quire.ChangeRequest
 	var created, updated, userCreated int64
 	var ancestor, merged sql.NullString
 	dest := []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &created, &updated,
-		&c.RevisionID, &c.RevisionInitial, &ancestor, &merged}
+		&c.RevisionID, &c.RevisionInitial, &ancestor, &merged, &c.Comments}
 	if err := row.Scan(append(dest, scanUser(&c.CreatedBy, &userCreated)...)...); err != nil {
 		return nil, err
 	}

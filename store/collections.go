@@ -150,7 +150,9 @@ func (db *DB) DeleteCollection(ctx context.Context, id string) error {
 		if _, err := tx.q.exec(ctx, "UPDATE collections SET deleted_at = ? WHERE deleted_at IS NULL AND (id = ? OR path LIKE ?)", now, id, prefix); err != nil {
 			return err
 		}
-		_, err = tx.q.exec(ctx, "UPDATE spaces SET deleted_at = ? WHERE deleted_at IS NULL AND path LIKE ?", now, prefix)
-		return err
+		if _, err = tx.q.exec(ctx, "UPDATE spaces SET deleted_at = ? WHERE deleted_at IS NULL AND path LIKE ?", now, prefix); err != nil {
+			return err
+		}
+		return tx.unpublishSpaces(ctx, "s.path LIKE ?", prefix) // see sitespaces.go
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -25,7 +26,14 @@ type DB struct {
 	dialect dialect
 	// Now is the store's clock; tests replace it.
 	Now func() time.Time
+	// commits counts the write transactions committed through this DB.
+	commits atomic.Uint64
 }
+
+// Commits reports how many write transactions have committed through this
+// DB. Caches of derived data compare it to notice writes (see api's
+// published-site cache); it grows before the writer's caller hears success.
+func (db *DB) Commits() uint64 { return db.commits.Load() }
 
 // Open opens the database named by url: a postgres:// URL, or "" for SQLite in
 // dataDir/quire.db. It runs the migrations before returning.
@@ -246,6 +254,7 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", db.dialect.translate(err))
 	}
+	db.commits.Add(1)
 	for _, f := range tx.afterCommit {
 		f()
 	}

@@ -12,12 +12,15 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-// spaceColumns read a space with true counts of its change requests, by status.
+// spaceColumns read a space with true counts of its change requests, by
+// status, and of the open comments on the space itself (kept in
+// comment_counts, see comments.go).
 const spaceColumns = `s.id, s.org_id, s.parent_id, s.path, s.title, s.emoji, s.visibility, s.edit_mode, s.default_level,
 	s.share_key, s.revision_id, s.position, s.created_at, s.updated_at, s.deleted_at,
 	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id),
 	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'open'),
-	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'draft')`
+	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'draft'),
+	COALESCE((SELECT n.open_comments FROM comment_counts n WHERE n.space_id = s.id AND n.change_request_id = ''), 0)`
 
 type spaceRow struct {
 	s                quire.Space
@@ -32,7 +35,7 @@ func (r *spaceRow) dest() []any {
 	s := &r.s
 	return []any{&s.ID, &s.OrgID, &r.parent, &r.path, &s.Title, &s.Emoji, &s.Visibility, &s.EditMode, &r.level,
 		&s.ShareKey, &s.RevisionID, &r.position, &r.created, &r.updated, &r.deleted,
-		&s.ChangeRequests, &s.ChangeRequestsOpen, &s.ChangeRequestsDraft}
+		&s.ChangeRequests, &s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &s.Comments}
 }
 
 func (r *spaceRow) value() *quire.Space {
@@ -225,8 +228,10 @@ func (db *DB) UpdateSpace(ctx context.Context, id string, u SpaceUpdate) (sp *qu
 // DeleteSpace marks a space deleted; it can be restored for RestoreWindow.
 func (db *DB) DeleteSpace(ctx context.Context, id string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.q.exec(ctx, "UPDATE spaces SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL", micros(tx.Now), id)
-		return err
+		if _, err := tx.q.exec(ctx, "UPDATE spaces SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL", micros(tx.Now), id); err != nil {
+			return err
+		}
+		return tx.unpublishSpaces(ctx, "s.id = ?", id) // see sitespaces.go
 	})
 }
 

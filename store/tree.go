@@ -211,6 +211,9 @@ func (db *DB) TransferSpace(ctx context.Context, id, orgID string) (sp *quire.Sp
 		if _, err := tx.q.exec(ctx, "DELETE FROM content_grants WHERE content_id = ?", id); err != nil {
 			return err
 		}
+		if err := tx.unpublishSpaces(ctx, "s.id = ?", id); err != nil { // sites of the old organization
+			return err
+		}
 		sp, err = tx.Space(ctx, id)
 		return err
 	})
@@ -228,6 +231,9 @@ func (db *DB) TransferCollection(ctx context.Context, id, orgID string) (c *quir
 		if _, err := tx.q.exec(ctx, `DELETE FROM content_grants WHERE content_id = ?
 			OR content_id IN (SELECT id FROM spaces WHERE path LIKE ?)
 			OR content_id IN (SELECT id FROM collections WHERE path LIKE ?)`, id, prefix+"%", prefix+"%"); err != nil {
+			return err
+		}
+		if err := tx.unpublishSpaces(ctx, "s.path LIKE ?", prefix+"%"); err != nil { // sites of the old organization
 			return err
 		}
 		if err := tx.move(ctx, quire.Sibling{Kind: "collection", ID: id}, orgID, "", quire.Position{}); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -23,6 +24,10 @@ type Config struct {
 	// AllowPrivateFetch lets fetched URLs reach private addresses
 	// (QUIRE_ALLOW_PRIVATE_FETCH=1), for closed networks and tests.
 	AllowPrivateFetch bool
+	// SecretKey is QUIRE_SECRET_KEY, base64 of the 32-byte key that encrypts
+	// integration secrets; empty, the server makes one and keeps it in the
+	// database. Only from the environment: flags show in process lists.
+	SecretKey string
 }
 
 func defaultConfig() Config {
@@ -33,6 +38,7 @@ func defaultConfig() Config {
 		}
 	}
 	c.AllowPrivateFetch = os.Getenv("QUIRE_ALLOW_PRIVATE_FETCH") == "1"
+	c.SecretKey = os.Getenv("QUIRE_SECRET_KEY")
 	return c
 }
 
@@ -40,6 +46,18 @@ func defaultConfig() Config {
 func (c *Config) storeFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Data, "data", c.Data, "data folder: the SQLite database and files (env QUIRE_DATA)")
 	fs.StringVar(&c.DB, "db", c.DB, "database URL: postgres://… for PostgreSQL; empty for SQLite in the data folder (env QUIRE_DB)")
+}
+
+// secretKey decodes QUIRE_SECRET_KEY: nil when unset, else 32 bytes.
+func (c *Config) secretKey() ([]byte, error) {
+	if c.SecretKey == "" {
+		return nil, nil
+	}
+	key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(c.SecretKey))
+	if err != nil || len(key) != 32 {
+		return nil, errors.New("QUIRE_SECRET_KEY: must be 32 bytes in base64 (openssl rand -base64 32)")
+	}
+	return key, nil
 }
 
 // publicURL is where clients reach the server; by default its own address.

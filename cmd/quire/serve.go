@@ -32,6 +32,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	secretKey, err := cfg.secretKey()
+	if err != nil {
+		return err
+	}
 
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {
@@ -54,8 +58,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	srv := &http.Server{
 		Handler: api.New(db, api.Config{
 			PublicURL: cfg.publicURL(), Logger: log,
-			Blobs:   blob.Dir{Path: filepath.Join(cfg.Data, "blobs")},
-			Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
+			Blobs:     blob.Dir{Path: filepath.Join(cfg.Data, "blobs")},
+			Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
+			SecretKey: secretKey,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -69,6 +74,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log)
 	}()
 	defer func() { stopJobs(); <-jobsDone }()
+	specsDone := make(chan struct{})
+	go func() {
+		defer close(specsDone)
+		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
+	}()
+	defer func() { stopJobs(); <-specsDone }()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -74,6 +74,7 @@ func Load(path string) (*Reference, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
+	c.UseRegexpEngine(compileLenient)
 	if err := c.AddResource(resourceURL, doc); err != nil {
 		return nil, err
 	}
@@ -224,4 +225,48 @@ func truncate(b []byte) string {
 		return string(b[:2000]) + "…"
 	}
 	return string(b)
+}
+
+// compileLenient compiles the reference's patterns, written for ECMA-262,
+// with Go's regexp. Go has no lookaround: a pattern with (?!…), (?=…),
+// (?<!…) or (?<=…) groups is checked without them, so less strictly than
+// the reference means (SiteRedirectSourcePath is one).
+func compileLenient(pattern string) (jsonschema.Regexp, error) {
+	re, err := regexp.Compile(pattern)
+	if err == nil {
+		return re, nil
+	}
+	return regexp.Compile(dropLookaround(pattern))
+}
+
+// dropLookaround removes the lookaround groups of a pattern.
+func dropLookaround(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\\' && i+1 < len(p) {
+			b.WriteString(p[i : i+2])
+			i++
+			continue
+		}
+		if p[i] == '(' && (strings.HasPrefix(p[i:], "(?!") || strings.HasPrefix(p[i:], "(?=") ||
+			strings.HasPrefix(p[i:], "(?<!") || strings.HasPrefix(p[i:], "(?<=")) {
+			depth := 0
+			for ; i < len(p); i++ {
+				if p[i] == '\\' {
+					i++
+					continue
+				}
+				if p[i] == '(' {
+					depth++
+				} else if p[i] == ')' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			continue
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
 }

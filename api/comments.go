@@ -1,0 +1,393 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Comments on a space (§4.2) and on a change request (§4.1) are served by
+// the same handlers: the path says which, by naming a change request or not.
+
+// commentPlace is where the comments of a request live, as its caller sees
+// them: a space, or one of its change requests.
+type commentPlace struct {
+	sp    *quire.Space
+	cr    *quire.ChangeRequest // nil for the space's own comments
+	role  quire.Role           // the caller's role on the space
+	scope store.CommentScope
+}
+
+// commentPlace loads the space and the change request (if any) named in the
+// path, requiring need on the space: 404 to who cannot read it, 403 below need.
+func (s *Server) commentPlace(r *http.Request, need quire.Role) (*commentPlace, error) {
+	sp, role, err := s.space(r, need)
+	if err != nil {
+		return nil, err
+	}
+	p := &commentPlace{sp: sp, role: role, scope: store.CommentScope{SpaceID: sp.ID}}
+	if ref := r.PathValue("changeRequestId"); ref != "" {
+		if p.cr, err = s.db.ChangeRequest(r.Context(), sp.ID, ref); err != nil {
+			return nil, err
+		}
+		p.scope.ChangeRequestID = p.cr.ID
+	}
+	return p, nil
+}
+
+// revisionID is the current revision of the place's content.
+func (p *commentPlace) revisionID() string {
+	if p.cr != nil {
+		return p.cr.RevisionID
+	}
+	return p.sp.RevisionID
+}
+
+// path is the API path of the place's comments.
+func (p *commentPlace) path() string {
+	if p.cr != nil {
+		return "/spaces/" + p.sp.ID + "/change-requests/" + p.cr.ID + "/comments"
+	}
+	return "/spaces/" + p.sp.ID + "/comments"
+}
+
+// comment loads the place and the comment named in the path.
+func (s *Server) comment(r *http.Request, need quire.Role) (*commentPlace, *quire.Comment, error) {
+	p, err := s.commentPlace(r, need)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := s.db.Comment(r.Context(), p.scope, r.PathValue("commentId"))
+	return p, c, err
+}
+
+// commentReply loads the place and the reply named in the path.
+func (s *Server) commentReply(r *http.Request, need quire.Role) (*commentPlace, *quire.Comment, error) {
+	p, err := s.commentPlace(r, need)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := s.db.CommentReply(r.Context(), p.scope, r.PathValue("commentId"), r.PathValue("commentReplyId"))
+	return p, c, err
+}
+
+// commentBodyIn is a body as clients send it: the reference's Document,
+// of which Quire takes the markdown form.
+type commentBodyIn struct {
+	Markdown *string        `json:"markdown"`
+	Document map[string]any `json:"document"`
+}
+
+// markdownOf validates a body and returns its markdown.
+func markdownOf(b *commentBodyIn) (string, error) {
+	switch {
+	case b == nil:
+		return "", errorf(quire.CodeInvalid, "body: is required")
+	case b.Markdown == nil && b.Document != nil:
+		return "", errorf(quire.CodeInvalid, `body: JSON documents are not accepted yet; send {"markdown": "…"}`)
+	case b.Markdown == nil:
+		return "", errorf(quire.CodeInvalid, "body.markdown: is required")
+	}
+	return *b.Markdown, quire.CheckCommentBody("body.markdown", *b.Markdown)
+}
+
+// commentFilter reads the list parameters status (default all), order
+// (default desc), targetPage and authors (repeated or comma-separated).
+func commentFilter(r *http.Request) (store.CommentFilter, error) {
+	q := r.URL.Query()
+	var f store.CommentFilter
+	switch q.Get("status") {
+	case "", "all":
+	case "open":
+		f.Status = quire.CommentOpen
+	case "resolved":
+		f.Status = quire.CommentResolved
+	default:
+		return f, errorf(quire.CodeInvalid, "status: must be open, resolved or all")
+	}
+	switch q.Get("order") {
+	case "", "desc":
+	case "asc":
+		f.Asc = true
+	default:
+		return f, errorf(quire.CodeInvalid, "order: must be asc or desc")
+	}
+	f.PageID = q.Get("targetPage")
+	for _, v := range q["authors"] {
+		for a := range strings.SplitSeq(v, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				f.Authors = append(f.Authors, a)
+			}
+		}
+	}
+	if len(f.Authors) > MaxLimit {
+		return f, errorf(quire.CodeInvalid, "authors: must list at most %d users", MaxLimit)
+	}
+	return f, nil
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.commentPlace(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	pg, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	filter, err := commentFilter(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListComments(r.Context(), p.scope, filter, pg)
+	if err != nil {
+		return err
+	}
+	out, err := s.commentWriter(r, p, f, list.Items)
+	if err != nil {
+		return err
+	}
+	return out.writeList(w, list, false)
+}
+
+// postComment starts a thread; the comment role and up may comment. A page
+// must exist in the place's current content, whose revision the comment
+// records.
+func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.commentPlace(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Node *string        `json:"node"`
+		Page *string        `json:"page"`
+		Body *commentBodyIn `json:"body"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	md, err := markdownOf(body.Body)
+	if err != nil {
+		return err
+	}
+	n := store.NewComment{CommentScope: p.scope, UserID: caller(r.Context()).ID, Markdown: md}
+	if body.Node != nil {
+		if err := quire.CheckLen("node", *body.Node, 1, 128); err != nil {
+			return err
+		}
+		if body.Page == nil {
+			return errorf(quire.CodeInvalid, "node: needs the page it is in (page)")
+		}
+		n.NodeID = *body.Node
+	}
+	n.RevisionID = p.revisionID()
+	if body.Page != nil {
+		v, err := s.loadView(r, p.sp, n.RevisionID, p.cr)
+		if err != nil {
+			return err
+		}
+		if _, ok := v.tree.Pages[*body.Page]; !ok {
+			return errorf(quire.CodeInvalid, "page: no page %q in the current content", *body.Page)
+		}
+		n.PageID = *body.Page
+	}
+	c, err := s.db.CreateComment(r.Context(), n)
+	if err != nil {
+		return err
+	}
+	return s.writeComment(w, r, p, f, c)
+}
+
+func (s *Server) getComment(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.comment(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	return s.writeComment(w, r, p, f, c)
+}
+
+// writeComment answers one comment or reply, its body in format f.
+func (s *Server) writeComment(w http.ResponseWriter, r *http.Request, p *commentPlace, f format, c *quire.Comment) error {
+	out, err := s.commentWriter(r, p, f, []*quire.Comment{c})
+	if err != nil {
+		return err
+	}
+	return out.write(w, c)
+}
+
+func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.comment(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	return s.updateCommentOrReply(w, r, p, c)
+}
+
+func (s *Server) updateCommentReply(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.commentReply(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	return s.updateCommentOrReply(w, r, p, c)
+}
+
+// updateCommentOrReply applies PUT to a comment or a reply: anyone who may
+// comment resolves, reopens and reacts; only the author edits the body.
+// Contract §4.1/§4.2: a change request's replies take resolved (it resolves
+// their thread), a space's do not.
+func (s *Server) updateCommentOrReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Resolved         quire.Optional[bool] `json:"resolved"`
+		Body             *commentBodyIn       `json:"body"`
+		AddedReactions   []string             `json:"addedReactions"`
+		RemovedReactions []string             `json:"removedReactions"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	me := caller(r.Context())
+	u := store.CommentUpdate{AddReactions: body.AddedReactions, RemoveReactions: body.RemovedReactions}
+	if body.Resolved.Set {
+		switch {
+		case c.ParentID != "" && p.cr == nil:
+			return errorf(quire.CodeInvalid, "resolved: replies to space comments cannot be resolved; resolve the comment")
+		case body.Resolved.Null:
+			return errorf(quire.CodeInvalid, "resolved: must be a boolean")
+		}
+		u.Resolved = &body.Resolved.Value
+	}
+	if body.Body != nil {
+		md, err := markdownOf(body.Body)
+		if err != nil {
+			return err
+		}
+		u.Markdown = &md
+	}
+	if err := quire.FirstError(
+		quire.CheckReactions("addedReactions", u.AddReactions),
+		quire.CheckReactions("removedReactions", u.RemoveReactions),
+	); err != nil {
+		return err
+	}
+	if u.Markdown != nil && c.PostedBy.ID != me.ID {
+		return errorf(quire.CodeForbidden, "only its author may edit a comment")
+	}
+	if c, err = s.db.UpdateComment(r.Context(), p.scope, c, me.ID, u); err != nil {
+		return err
+	}
+	return s.writeComment(w, r, p, f, c)
+}
+
+func (s *Server) deleteComment(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.comment(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	return s.deleteCommentOrReply(w, r, p, c)
+}
+
+func (s *Server) deleteCommentReply(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.commentReply(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	return s.deleteCommentOrReply(w, r, p, c)
+}
+
+// deleteCommentOrReply deletes a comment (with its replies) or a reply: its
+// author may, and so may the space's admins.
+func (s *Server) deleteCommentOrReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
+	if !mayDelete(p, c, caller(r.Context())) {
+		return errorf(quire.CodeForbidden, "only its author or an admin of the space may delete a comment")
+	}
+	if err := s.db.DeleteComment(r.Context(), p.scope, c); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func mayDelete(p *commentPlace, c *quire.Comment, me *quire.User) bool {
+	return p.role.AtLeast(quire.RoleComment) && (c.PostedBy.ID == me.ID || p.role == quire.RoleAdmin)
+}
+
+func (s *Server) listCommentReplies(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.comment(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	pg, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListCommentReplies(r.Context(), p.scope, c.ID, pg)
+	if err != nil {
+		return err
+	}
+	out, err := s.commentWriter(r, p, f, list.Items)
+	if err != nil {
+		return err
+	}
+	return out.writeList(w, list, true)
+}
+
+// postCommentReply answers a comment; the comment role and up may reply.
+func (s *Server) postCommentReply(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.comment(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Body *commentBodyIn `json:"body"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	md, err := markdownOf(body.Body)
+	if err != nil {
+		return err
+	}
+	reply, err := s.db.CreateComment(r.Context(), store.NewComment{CommentScope: p.scope, ParentID: c.ID,
+		UserID: caller(r.Context()).ID, Markdown: md})
+	if err != nil {
+		return err
+	}
+	return s.writeComment(w, r, p, f, reply)
+}
+
+func (s *Server) getCommentReply(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.commentReply(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	return s.writeComment(w, r, p, f, c)
+}

@@ -1,0 +1,462 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/store"
+)
+
+// Wire shapes of comments and replies (reference: Comment, CommentReply,
+// EmojiReactions), written by hand rather than by encoding/json: a page of
+// 100 comments holds some 700 users (authors, reactions, repliers), and
+// encoding them by reflection was half the cost of a page. Users are
+// encoded once per response, by encoding/json in their shape of wire.go.
+// Every comment response goes through these writers, and the tests check
+// them against the reference.
+
+// commentOut renders the comments of one place for one caller.
+type commentOut struct {
+	s     *Server
+	p     *commentPlace
+	f     format
+	me    *quire.User
+	cur   *view            // the current content; nil when nothing needs it
+	old   map[string]*view // revisions commented on, by id, for pages gone since
+	users map[string][]byte
+}
+
+// commentWriter prepares to render cs: it loads the current content when a
+// comment targets a page or bodies are asked as documents (whose links
+// resolve against it), and the revisions commented on of pages gone since.
+func (s *Server) commentWriter(r *http.Request, p *commentPlace, f format, cs []*quire.Comment) (*commentOut, error) {
+	o := &commentOut{s: s, p: p, f: f, me: caller(r.Context()), old: map[string]*view{}, users: map[string][]byte{}}
+	need := f.document
+	for _, c := range cs {
+		need = need || c.PageID != ""
+	}
+	if !need {
+		return o, nil
+	}
+	var err error
+	if o.cur, err = s.loadView(r, p.sp, p.revisionID(), p.cr); err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		if c.PageID == "" || o.cur.tree.Pages[c.PageID] != nil || o.old[c.RevisionID] != nil {
+			continue
+		}
+		v, err := s.loadView(r, p.sp, c.RevisionID, p.cr)
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		o.old[c.RevisionID] = v
+	}
+	return o, nil
+}
+
+// buffers keep the bodies of comment responses from one to the next: a page
+// of comments is some 200 KB.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// writeList answers a list of comments (reply false) or replies.
+func (o *commentOut) writeList(w http.ResponseWriter, list *store.List[*quire.Comment], reply bool) error {
+	buf := buffers.Get().(*[]byte)
+	defer func() {
+		if cap(*buf) <= 4<<20 {
+			buffers.Put(buf)
+		}
+	}()
+	b := append((*buf)[:0], `{"items":[`...)
+	for i, c := range list.Items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = o.append(b, c, reply)
+	}
+	b = append(b, `],"count":`...)
+	b = strconv.AppendInt(b, int64(list.Count), 10)
+	if list.Next != nil {
+		b = append(b, `,"next":{"page":`...)
+		b = appendString(b, list.Next.Encode())
+		b = append(b, '}')
+	}
+	*buf = append(b, '}', '\n')
+	return writeRaw(w, http.StatusOK, *buf)
+}
+
+// write answers one comment or reply.
+func (o *commentOut) write(w http.ResponseWriter, c *quire.Comment) error {
+	return writeRaw(w, http.StatusOK, append(o.append(nil, c, c.ParentID != ""), '\n'))
+}
+
+// writeRaw writes a JSON body already encoded.
+func writeRaw(w http.ResponseWriter, status int, body []byte) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, err := w.Write(body)
+	return err
+}
+
+// append appends a comment (Comment) or, with reply, a reply (CommentReply).
+func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
+	if reply {
+		b = append(b, `{"object":"comment-reply","id":`...)
+	} else {
+		b = append(b, `{"object":"comment","id":`...)
+	}
+	b = appendString(b, c.ID)
+	b = append(b, `,"postedBy":`...)
+	b = o.user(b, &c.PostedBy)
+	b = append(b, `,"postedAt":`...)
+	b = appendTime(b, c.PostedAt)
+	if !c.EditedAt.IsZero() {
+		b = append(b, `,"editedAt":`...)
+		b = appendTime(b, c.EditedAt)
+	}
+	b = append(b, `,"reactions":`...)
+	b = o.reactions(b, c)
+	b = append(b, `,"body":`...)
+	b = o.body(b, c)
+	location := o.p.path() + "/" + c.ID
+	if reply {
+		location = o.p.path() + "/" + c.ParentID + "/replies/" + c.ID
+	}
+	b = append(b, `,"urls":{"location":`...)
+	b = appendString(b, o.s.url(location))
+	b = append(b, `},"permissions":`...)
+	b = o.permissions(b, c)
+	if reply {
+		return append(b, '}')
+	}
+	b = append(b, `,"replies":`...)
+	b = strconv.AppendInt(b, int64(c.Replies), 10)
+	b = append(b, `,"repliers":[`...)
+	for i := range c.Repliers {
+		rp := &c.Repliers[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"updatedAt":`...)
+		b = appendTime(b, rp.UpdatedAt)
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, int64(rp.Count), 10)
+		b = append(b, `,"user":`...)
+		b = o.user(b, &rp.User)
+		b = append(b, '}')
+	}
+	b = append(b, `],"target":{`...)
+	if c.NodeID != "" {
+		b = append(b, `"node":{"id":`...)
+		b = appendString(b, c.NodeID)
+		b = append(b, `},`...)
+	}
+	if c.ChangeRequestID != "" {
+		b = append(b, `"changeRequest":`...)
+		b = appendString(b, c.ChangeRequestID)
+		b = append(b, ',')
+	}
+	if c.PageID != "" {
+		b = append(b, `"page":`...)
+		b = o.page(b, c)
+		b = append(b, ',')
+	}
+	b = append(b, `"space":`...)
+	b = appendString(b, c.SpaceID)
+	b = append(b, `,"revision":`...)
+	b = appendString(b, c.RevisionID)
+	b = append(b, `},"status":`...)
+	b = appendString(b, string(c.Status()))
+	if c.Status() == quire.CommentResolved {
+		b = append(b, `,"resolvedAt":`...)
+		b = appendTime(b, c.ResolvedAt)
+		b = append(b, `,"resolvedBy":`...)
+		b = o.user(b, &c.ResolvedBy)
+	}
+	return append(b, '}')
+}
+
+// user appends a user, encoded once per response: lists repeat the same
+// few people.
+func (o *commentOut) user(b []byte, u *quire.User) []byte {
+	j, ok := o.users[u.ID]
+	if !ok {
+		var err error
+		if j, err = json.Marshal(o.s.userJSON(u)); err != nil {
+			panic(err) // strings only
+		}
+		o.users[u.ID] = j
+	}
+	return append(b, j...)
+}
+
+// permissions are what the caller may do with a comment or reply.
+func (o *commentOut) permissions(b []byte, c *quire.Comment) []byte {
+	comment := o.p.role.AtLeast(quire.RoleComment)
+	b = append(b, `{"view":true,"edit":`...)
+	b = strconv.AppendBool(b, comment && c.PostedBy.ID == o.me.ID)
+	b = append(b, `,"reply":`...)
+	b = strconv.AppendBool(b, comment)
+	b = append(b, `,"delete":`...)
+	b = strconv.AppendBool(b, mayDelete(o.p, c, o.me))
+	return append(b, '}')
+}
+
+func (o *commentOut) reactions(b []byte, c *quire.Comment) []byte {
+	b = append(b, '[')
+	for i := range c.Reactions {
+		re := &c.Reactions[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"emoji":`...)
+		b = appendString(b, re.Emoji)
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, int64(len(re.Users)), 10)
+		b = append(b, `,"users":[`...)
+		for k := range re.Users {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"user":`...)
+			b = o.user(b, &re.Users[k].User)
+			b = append(b, `,"reactedAt":`...)
+			b = appendTime(b, re.Users[k].ReactedAt)
+			b = append(b, '}')
+		}
+		b = append(b, `]}`...)
+	}
+	return append(b, ']')
+}
+
+// body is the markdown as written, or with format=document its JSON
+// document, links resolved against the current content and mentions of
+// users as mention nodes.
+func (o *commentOut) body(b []byte, c *quire.Comment) []byte {
+	if !o.f.document {
+		b = append(b, `{"markdown":`...)
+		b = appendString(b, c.Markdown)
+		return append(b, '}')
+	}
+	b = append(b, `{"document":`...)
+	b = append(b, o.document(c)...)
+	return append(b, '}')
+}
+
+// document is the JSON document of a body, cached with those of pages: it
+// depends on the markdown and, for its links, on the content and the page
+// commented on.
+func (o *commentOut) document(c *quire.Comment) json.RawMessage {
+	sum := sha256.Sum256([]byte(c.Markdown))
+	key := "comment/" + o.cur.rev.Root + "/" + c.PageID + "/" + hex.EncodeToString(sum[:16])
+	if doc, ok := o.s.documents.Get(key); ok {
+		return doc
+	}
+	info := o.cur.info()
+	d := render.Document(c.Markdown, func(target string) render.Resolution { return info.resolver.Resolve(c.PageID, target) })
+	d["nodes"] = mentions(d["nodes"].([]any))
+	doc, err := json.Marshal(d)
+	if err != nil {
+		panic(err) // maps of strings, numbers and slices always marshal
+	}
+	o.s.documents.Add(key, doc, len(doc)+len(key))
+	return doc
+}
+
+// page describes the page a comment targets from the current content, or
+// when the page is gone from the revision commented on. Outdated: the page
+// is no longer in the current content (nodes are not addressable in
+// markdown bodies yet, so a node's own presence is not checked).
+func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, c.PageID)
+	v, outdated := o.cur, false
+	if v.tree.Pages[c.PageID] == nil {
+		v, outdated = o.old[c.RevisionID], true
+	}
+	if v != nil && v.tree.Pages[c.PageID] != nil {
+		pg := v.tree.Pages[c.PageID]
+		title := pg.Title
+		if title == "" {
+			title = "Untitled" // as pages say
+		}
+		b = append(b, `,"title":`...)
+		b = appendString(b, title)
+		for _, f := range []struct{ key, v string }{{`,"emoji":`, pg.Emoji}, {`,"icon":`, pg.Icon}, {`,"path":`, v.info().path[c.PageID]}} {
+			if f.v != "" {
+				b = append(b, f.key...)
+				b = appendString(b, f.v)
+			}
+		}
+		if pg.CreatedAt != 0 {
+			b = append(b, `,"createdAt":`...)
+			b = appendTime(b, fromMicros(pg.CreatedAt))
+			b = append(b, `,"updatedAt":`...)
+			b = appendTime(b, fromMicros(pg.UpdatedAt))
+		}
+	}
+	b = append(b, `,"outdated":`...)
+	b = strconv.AppendBool(b, outdated)
+	return append(b, '}')
+}
+
+// appendTime appends a timestamp as timeJSON writes it, without parsing a
+// layout each time: lists write hundreds of times.
+func appendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	hour, minute, sec := t.Clock()
+	if year < 0 || year > 9999 {
+		return append(append(append(b, '"'), timeJSON(t)...), '"')
+	}
+	b = append(b, '"')
+	b = appendDigits(b, year, 4)
+	b = appendDigits(append(b, '-'), int(month), 2)
+	b = appendDigits(append(b, '-'), day, 2)
+	b = appendDigits(append(b, 'T'), hour, 2)
+	b = appendDigits(append(b, ':'), minute, 2)
+	b = appendDigits(append(b, ':'), sec, 2)
+	b = appendDigits(append(b, '.'), t.Nanosecond()/1e6, 3)
+	return append(b, 'Z', '"')
+}
+
+// appendDigits appends n, 0 ≤ n < 10^width, in exactly width digits.
+func appendDigits(b []byte, n, width int) []byte {
+	for i := width - 1; i >= 0; i-- {
+		b = append(b, 0)
+	}
+	for i := len(b) - 1; i >= len(b)-width; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return b
+}
+
+// appendString appends s as a JSON string, escaped as encoding/json does:
+// quotes, backslashes, control characters, <, > and & (for HTML), U+2028
+// and U+2029, and invalid UTF-8 as U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// mentionScheme marks a link to a user: @[Name](user:<userId>).
+const mentionScheme = "user:"
+
+// mentions turns, in document nodes, links to "user:<id>" into the
+// reference's mention inlines (DocumentInlineMention), taking the "@"
+// written before them out of the text.
+func mentions(nodes []any) []any {
+	out := nodes[:0]
+	for _, n := range nodes {
+		m, ok := n.(map[string]any)
+		if !ok {
+			out = append(out, n)
+			continue
+		}
+		if id, ok := mentionOf(m); ok {
+			if len(out) > 0 {
+				if prev, ok := out[len(out)-1].(map[string]any); ok && trimAt(prev) {
+					out = out[:len(out)-1]
+				}
+			}
+			out = append(out, map[string]any{"object": "inline", "type": "mention", "isVoid": true,
+				"data": map[string]any{"ref": map[string]any{"kind": "user", "user": id}}})
+			continue
+		}
+		if children, ok := m["nodes"].([]any); ok {
+			m["nodes"] = mentions(children)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// mentionOf returns the user id of a link inline to "user:<id>".
+func mentionOf(m map[string]any) (string, bool) {
+	if m["object"] != "inline" || m["type"] != "link" {
+		return "", false
+	}
+	data, _ := m["data"].(map[string]any)
+	ref, _ := data["ref"].(map[string]any)
+	url, _ := ref["url"].(string)
+	id, ok := strings.CutPrefix(url, mentionScheme)
+	return id, ok && ref["kind"] == "url" && id != ""
+}
+
+// trimAt removes a trailing "@" from a text node and reports whether the
+// node is left empty.
+func trimAt(text map[string]any) bool {
+	leaves, _ := text["leaves"].([]any)
+	if text["object"] != "text" || len(leaves) == 0 {
+		return false
+	}
+	last, _ := leaves[len(leaves)-1].(map[string]any)
+	s, _ := last["text"].(string)
+	if !strings.HasSuffix(s, "@") {
+		return false
+	}
+	if s = strings.TrimSuffix(s, "@"); s != "" {
+		last["text"] = s
+		return false
+	}
+	text["leaves"] = leaves[:len(leaves)-1]
+	return len(leaves) == 1
+}

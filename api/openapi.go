@@ -1,0 +1,263 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// API specifications, contract §4.16. Any member but a guest reads them;
+// members with the create or admin role (the organization's
+// createOpenAPISpec permission) create, change and delete them. Processing
+// happens in the background (jobs.ProcessSpecs): responses show its state.
+
+// MaxSpecBodyBytes bounds a POST or PUT body of an API specification: a text
+// source of up to quire.MaxSpecBytes, with room for JSON escapes.
+const MaxSpecBodyBytes = 2*quire.MaxSpecBytes + 64<<10
+
+type specJSON struct {
+	Object                  string          `json:"object"`
+	ID                      string          `json:"id"`
+	CreatedAt               string          `json:"createdAt"`
+	UpdatedAt               string          `json:"updatedAt"`
+	Slug                    string          `json:"slug"`
+	SourceURL               string          `json:"sourceURL,omitempty"`
+	ProcessingState         string          `json:"processingState"`
+	LastVersion             string          `json:"lastVersion,omitempty"`
+	LastProcessedAt         string          `json:"lastProcessedAt,omitempty"`
+	LastProcessErrorCode    string          `json:"lastProcessErrorCode,omitempty"`
+	LastProcessedErrors     []specErrorJSON `json:"lastProcessedErrors,omitempty"`
+	LastProcessedErrorCount int             `json:"lastProcessedErrorCount"`
+	Permissions             specPermsJSON   `json:"permissions"`
+	URLs                    urlsJSON        `json:"urls"`
+}
+
+type specErrorJSON struct {
+	Message string `json:"message"`
+}
+
+type specPermsJSON struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
+func (s *Server) specJSON(p *quire.OpenAPISpec, me *quire.Member) specJSON {
+	out := specJSON{
+		Object: "openapi-spec", ID: p.ID, CreatedAt: timeJSON(p.CreatedAt), UpdatedAt: timeJSON(p.UpdatedAt),
+		Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), LastVersion: p.LastVersion,
+		LastProcessErrorCode: string(p.LastErrorCode), LastProcessedErrorCount: p.LastErrorCount,
+		Permissions: specPermsJSON{View: true, Edit: quire.PermissionsOf(me).CreateContent},
+		URLs: urlsJSON{
+			Location: s.url("/orgs/" + p.OrgID + "/openapi/" + p.Slug),
+			App:      s.publicURL + "/o/" + p.OrgID + "/openapi/" + p.Slug,
+		},
+	}
+	if !p.LastProcessedAt.IsZero() {
+		out.LastProcessedAt = timeJSON(p.LastProcessedAt)
+	}
+	for _, m := range p.LastErrors {
+		out.LastProcessedErrors = append(out.LastProcessedErrors, specErrorJSON{Message: m})
+	}
+	return out
+}
+
+// specMember returns the caller's membership of the organization in the
+// path if they may read its specs, and, with edit, change them.
+func (s *Server) specMember(r *http.Request, edit bool) (*quire.Member, error) {
+	me, err := s.membership(r)
+	if err != nil {
+		return nil, err
+	}
+	p := quire.PermissionsOf(me)
+	if !p.Access {
+		return nil, errorf(quire.CodeForbidden, "guests may not see the organization's API specifications")
+	}
+	if edit && !p.CreateContent {
+		return nil, errorf(quire.CodeForbidden, "only members with the create or admin role may change API specifications")
+	}
+	return me, nil
+}
+
+// specSourceJSON is a spec's source: {"url": …} or {"text": …} as the
+// reference has it, or, as the contract's "a text string" may also be read,
+// a bare string of text.
+type specSourceJSON struct {
+	given     bool
+	URL, Text *string
+}
+
+func (src *specSourceJSON) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil // as if left out
+	}
+	src.given = true
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &src.Text)
+	}
+	var o struct {
+		URL  *string `json:"url"`
+		Text *string `json:"text"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return errorf(quire.CodeInvalid, "source: must be an object with url or text")
+	}
+	src.URL, src.Text = o.URL, o.Text
+	return nil
+}
+
+// source validates the source and returns it for the store.
+func (src specSourceJSON) source() (store.OpenAPISource, error) {
+	switch {
+	case !src.given:
+		return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source: is required")
+	case src.URL != nil && src.Text != nil:
+		return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source: must have url or text, not both")
+	case src.URL != nil:
+		return store.OpenAPISource{URL: *src.URL}, checkSpecURL(*src.URL)
+	case src.Text != nil:
+		t := *src.Text
+		if len(t) == 0 || len(t) > quire.MaxSpecBytes {
+			return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source.text: must be 1 to %d bytes", quire.MaxSpecBytes)
+		}
+		if strings.IndexByte(t, 0) >= 0 {
+			return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source.text: must not contain NUL characters")
+		}
+		return store.OpenAPISource{Text: t}, nil
+	}
+	return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source: must have url or text")
+}
+
+// checkSpecURL accepts absolute http and https URLs of up to 2048
+// characters (the reference's URL). Whether the address may be fetched is
+// the fetcher's to say, when processing.
+func checkSpecURL(v string) error {
+	u, err := url.Parse(v)
+	if err != nil || len(v) > 2048 || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return errorf(quire.CodeInvalid, "source.url: must be an http or https URL of at most 2048 characters, without credentials")
+	}
+	return nil
+}
+
+func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.specMember(r, false)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListOpenAPISpecs(r.Context(), me.OrgID, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(spec *quire.OpenAPISpec) specJSON { return s.specJSON(spec, me) })
+}
+
+// readSpecBody reads a POST or PUT body, whose text source may be larger
+// than other bodies.
+func readSpecBody(w http.ResponseWriter, r *http.Request, dst any) error {
+	body, err := readBody(w, r, MaxSpecBodyBytes)
+	if err != nil || body == nil {
+		return err
+	}
+	return decodeJSON(body, dst)
+}
+
+func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.specMember(r, true)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Slug   *string        `json:"slug"`
+		Source specSourceJSON `json:"source"`
+	}
+	if err := readSpecBody(w, r, &body); err != nil {
+		return err
+	}
+	if err := quire.CheckRequired("slug", body.Slug != nil); err != nil {
+		return err
+	}
+	if err := quire.CheckSpecSlug("slug", *body.Slug); err != nil {
+		return err
+	}
+	src, err := body.Source.source()
+	if err != nil {
+		return err
+	}
+	p, err := s.db.CreateOpenAPISpec(r.Context(), me.OrgID, *body.Slug, src)
+	if err != nil {
+		return err
+	}
+	out := s.specJSON(p, me)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) getSpec(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.specMember(r, false)
+	if err != nil {
+		return err
+	}
+	p, err := s.db.OpenAPISpec(r.Context(), me.OrgID, r.PathValue("specSlug"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.specJSON(p, me))
+}
+
+// putSpec creates the spec (201) or gives it a new source (200); either
+// way it is processed again, which is how a URL source is fetched anew.
+func (s *Server) putSpec(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.specMember(r, true)
+	if err != nil {
+		return err
+	}
+	slug := r.PathValue("specSlug")
+	if err := quire.CheckSpecSlug("specSlug", slug); err != nil {
+		return err
+	}
+	var body struct {
+		Source specSourceJSON `json:"source"`
+	}
+	if err := readSpecBody(w, r, &body); err != nil {
+		return err
+	}
+	src, err := body.Source.source()
+	if err != nil {
+		return err
+	}
+	p, created, err := s.db.PutOpenAPISpec(r.Context(), me.OrgID, slug, src)
+	if err != nil {
+		return err
+	}
+	out := s.specJSON(p, me)
+	if !created {
+		return writeJSON(w, http.StatusOK, out)
+	}
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+// deleteSpec answers as the reference does: 205 when the spec was deleted,
+// 204 when there was none.
+func (s *Server) deleteSpec(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.specMember(r, true)
+	if err != nil {
+		return err
+	}
+	deleted, err := s.db.DeleteOpenAPISpec(r.Context(), me.OrgID, r.PathValue("specSlug"))
+	if err != nil {
+		return err
+	}
+	if !deleted {
+		return noContent(w)
+	}
+	w.WriteHeader(http.StatusResetContent)
+	return nil
+}

@@ -1,0 +1,258 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Contract §4.15: SAML providers, managed by organization admins, and the
+// sign-in choices of an organization. The service provider's own endpoints
+// (start, acs, metadata) are in sso_flow.go.
+
+// unsetURL stands for an ssoURL not given yet: the reference requires the
+// field and a URI in it, and about:blank (RFC 6694) is the URI of nothing.
+// Clients may send it back, or "", to leave the ssoURL unset.
+const unsetURL = "about:blank"
+
+type samlProviderJSON struct {
+	Object      string          `json:"object"`
+	ID          string          `json:"id"`
+	Label       string          `json:"label"`
+	SSOURL      string          `json:"ssoURL"`
+	EntityID    string          `json:"entityID"`
+	Certificate string          `json:"certificate"`
+	DefaultTeam *teamJSON       `json:"defaultTeam,omitempty"`
+	DefaultRole *string         `json:"defaultRole"`
+	CreatedAt   string          `json:"createdAt"`
+	Status      string          `json:"status"`
+	Service     samlServiceJSON `json:"service"`
+	URLs        urlsJSON        `json:"urls"`
+}
+
+// samlServiceJSON is what an identity provider needs to know of Quire.
+type samlServiceJSON struct {
+	ACSURL   string `json:"acsURL"`
+	StartURL string `json:"startURL"`
+	EntityID string `json:"entityID"`
+}
+
+// samlService returns Quire's own SAML endpoints for a provider: its entity
+// id is the URL of its metadata.
+func (s *Server) samlService(p *quire.SAMLProvider) samlServiceJSON {
+	base := s.url("/orgs/" + p.OrgID + "/saml/" + p.ID)
+	return samlServiceJSON{ACSURL: base + "/acs", StartURL: base + "/start", EntityID: base + "/metadata"}
+}
+
+func (s *Server) samlProviderJSON(p *quire.SAMLProvider, me *quire.Member) samlProviderJSON {
+	j := samlProviderJSON{
+		Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: p.SSOURL, EntityID: p.EntityID,
+		Certificate: p.Certificate, DefaultRole: roleJSON(p.DefaultRole), CreatedAt: timeJSON(p.CreatedAt),
+		Status: "pending", Service: s.samlService(p),
+		URLs: urlsJSON{Location: s.url("/orgs/" + p.OrgID + "/saml/" + p.ID)},
+	}
+	if j.SSOURL == "" {
+		j.SSOURL = unsetURL
+	}
+	if p.Active() {
+		j.Status = "active"
+	}
+	if p.DefaultTeam != nil {
+		t := s.teamJSON(p.DefaultTeam, me, "")
+		j.DefaultTeam = &t
+	}
+	return j
+}
+
+// samlProviderBody is the body of POST and PATCH O/saml…: every field may be
+// left out (but label on create); text fields may be "" to unset them.
+type samlProviderBody struct {
+	Label       quire.Optional[string] `json:"label"`
+	EntityID    quire.Optional[string] `json:"entityID"`
+	Certificate quire.Optional[string] `json:"certificate"`
+	SSOURL      quire.Optional[string] `json:"ssoURL"`
+	DefaultTeam quire.Optional[string] `json:"defaultTeam"`
+	DefaultRole quire.Optional[string] `json:"defaultRole"`
+}
+
+// update validates the body into the changes it asks for.
+func (b *samlProviderBody) update() (u store.SAMLProviderUpdate, err error) {
+	if u.Label, err = optionalString("label", b.Label, 1, 30); err != nil {
+		return u, err
+	}
+	if u.EntityID, err = optionalString("entityID", b.EntityID, 0, quire.MaxSAMLEntityID); err != nil {
+		return u, err
+	}
+	if u.Certificate, err = optionalString("certificate", b.Certificate, 0, quire.MaxSAMLCertificate); err != nil {
+		return u, err
+	}
+	if u.Certificate != nil && *u.Certificate != "" {
+		if _, err := quire.ParseSAMLCertificates("certificate", *u.Certificate); err != nil {
+			return u, err
+		}
+	}
+	if u.SSOURL, err = optionalString("ssoURL", b.SSOURL, 0, quire.MaxSAMLSSOURL); err != nil {
+		return u, err
+	}
+	if u.SSOURL != nil && *u.SSOURL == unsetURL {
+		*u.SSOURL = ""
+	}
+	if u.SSOURL != nil && *u.SSOURL != "" {
+		if err := quire.CheckAbsoluteURL("ssoURL", *u.SSOURL, quire.MaxSAMLSSOURL); err != nil {
+			return u, err
+		}
+	}
+	if b.DefaultTeam.Set {
+		u.DefaultTeam = &b.DefaultTeam.Value // null or "": no default team
+	}
+	if b.DefaultRole.Set {
+		role := quire.RoleGuest
+		if !b.DefaultRole.Null {
+			var ok bool
+			if role, ok = quire.ParseRole(b.DefaultRole.Value); !ok {
+				return u, errorf(quire.CodeInvalid, "defaultRole: must be one of admin, create, review, edit, comment, read or null")
+			}
+		}
+		u.DefaultRole = &role
+	}
+	return u, nil
+}
+
+// samlAdmin is the caller's membership of the organization in the
+// path, for operations only its admins may do.
+func (s *Server) samlAdmin(r *http.Request) (*quire.Member, error) {
+	me, err := s.membership(r)
+	if err != nil {
+		return nil, err
+	}
+	return me, requireAdmin(me)
+}
+
+// samlProvider loads the provider in the path for an organization admin.
+func (s *Server) samlProvider(r *http.Request) (*quire.SAMLProvider, *quire.Member, error) {
+	me, err := s.samlAdmin(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := s.db.SAMLProvider(r.Context(), me.OrgID, r.PathValue("samlProviderId"))
+	return p, me, err
+}
+
+func (s *Server) listSAMLProviders(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.samlAdmin(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListSAMLProviders(r.Context(), me.OrgID, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(p *quire.SAMLProvider) samlProviderJSON { return s.samlProviderJSON(p, me) })
+}
+
+func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.samlAdmin(r)
+	if err != nil {
+		return err
+	}
+	var body samlProviderBody
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if err := quire.CheckRequired("label", body.Label.Set); err != nil {
+		return err
+	}
+	u, err := body.update()
+	if err != nil {
+		return err
+	}
+	p := quire.SAMLProvider{Label: *u.Label}
+	for _, f := range []struct{ dst, src *string }{{&p.EntityID, u.EntityID}, {&p.Certificate, u.Certificate}, {&p.SSOURL, u.SSOURL}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	if u.DefaultTeam != nil && *u.DefaultTeam != "" {
+		p.DefaultTeam = &quire.Team{ID: *u.DefaultTeam}
+	}
+	if u.DefaultRole != nil {
+		p.DefaultRole = *u.DefaultRole
+	}
+	created, err := s.db.CreateSAMLProvider(r.Context(), me.OrgID, p)
+	if err != nil {
+		return err
+	}
+	out := s.samlProviderJSON(created, me)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) getSAMLProvider(w http.ResponseWriter, r *http.Request) error {
+	p, me, err := s.samlProvider(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.samlProviderJSON(p, me))
+}
+
+func (s *Server) updateSAMLProvider(w http.ResponseWriter, r *http.Request) error {
+	p, me, err := s.samlProvider(r)
+	if err != nil {
+		return err
+	}
+	var body samlProviderBody
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	u, err := body.update()
+	if err != nil {
+		return err
+	}
+	if p, err = s.db.UpdateSAMLProvider(r.Context(), me.OrgID, p.ID, u); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.samlProviderJSON(p, me))
+}
+
+func (s *Server) deleteSAMLProvider(w http.ResponseWriter, r *http.Request) error {
+	p, me, err := s.samlProvider(r)
+	if err != nil {
+		return err
+	}
+	if err := s.db.DeleteSAMLProvider(r.Context(), me.OrgID, p.ID); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+type ssoLoginJSON struct {
+	ID       string `json:"id"`
+	Label    string `json:"label"`
+	StartURL string `json:"startURL"`
+}
+
+// listSSOLogins lists the ways to sign in to an organization. It needs no
+// token (the reference gives it no security): it is what a sign-in page
+// shows to people who have none yet.
+func (s *Server) listSSOLogins(w http.ResponseWriter, r *http.Request) error {
+	org, err := s.db.Organization(r.Context(), r.PathValue("organizationId")) // 404 "organization not found"
+	if err != nil {
+		return err
+	}
+	providers, err := s.db.SSOLogins(r.Context(), org.ID)
+	if err != nil {
+		return err
+	}
+	items := make([]ssoLoginJSON, len(providers))
+	for i, p := range providers {
+		items[i] = ssoLoginJSON{ID: p.ID, Label: p.Label, StartURL: s.samlService(p).StartURL}
+	}
+	return writeJSON(w, http.StatusOK, struct {
+		Items []ssoLoginJSON `json:"items"`
+	}{items})
+}

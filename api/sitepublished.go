@@ -1,0 +1,241 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/internal/lru"
+)
+
+// GET SITE/published (Contract §4.8): the site, its structure and its
+// customizations, for the renderer of published sites. It is read far more
+// than anything in it changes, so its answers are cached (publishedCache).
+
+type publishedSiteJSON struct {
+	Object         string             `json:"object"`
+	Site           siteJSON           `json:"site"`
+	Structure      siteStructureJSON  `json:"structure"`
+	Customizations customizationsJSON `json:"customizations"`
+	Scripts        []struct{}         `json:"scripts"`
+}
+
+// siteStructureJSON: type "siteSpaces" with the site spaces of a site
+// without sections, or "sections" with its top-level sections and groups.
+type siteStructureJSON struct {
+	Type      string `json:"type"`
+	Structure []any  `json:"structure"`
+}
+
+type customizationsJSON struct {
+	Site       json.RawMessage            `json:"site"`
+	SiteSpaces map[string]json.RawMessage `json:"siteSpaces"`
+}
+
+// defaultCustomization is every field of Contract §2 customizations.site
+// (and those the reference requires) at its default, but the title, which
+// is the site's: Quire has no customization yet.
+const defaultCustomization = `"styling":{"theme":"clean","primaryColor":{"light":"#346DDB","dark":"#346DDB"},` +
+	`"tint":{"color":{"light":"#787878","dark":"#787878"}},` +
+	`"infoColor":{"light":"#787878","dark":"#787878"},"successColor":{"light":"#00C950","dark":"#00D45E"},` +
+	`"warningColor":{"light":"#FE9A00","dark":"#E28800"},"dangerColor":{"light":"#FB2C36","dark":"#FF6467"},` +
+	`"corners":"rounded","depth":"subtle","links":"default","font":"Inter","monospaceFont":"IBMPlexMono",` +
+	`"codeTheme":{"default":{"light":"default-light","dark":"default-dark"},"openapi":{"light":"default-light","dark":"default-dark"}},` +
+	`"background":"plain","icons":"regular","sidebar":{"background":"default","list":"default"},"search":"subtle"},` +
+	`"internationalization":{"locale":"en"},"favicon":{},` +
+	`"header":{"preset":"default","links":[]},"footer":{"groups":[]},` +
+	`"announcement":{"enabled":false,"message":"Announcement","style":"info"},` +
+	`"themes":{"default":"system","toggeable":true},` +
+	`"pdf":{"enabled":false},"feedback":{"enabled":false},"aiSearch":{"enabled":true},` +
+	`"advancedCustomization":{"enabled":false},"pagination":{"enabled":true},"trademark":{"enabled":false},` +
+	`"ai":{"mode":"search","pageLinkSummaries":{"enabled":false}},"git":{"showEditLink":false},` +
+	`"privacyPolicy":{},"socialPreview":{},"insights":{"trackingCookie":false},` +
+	`"externalLinks":{"target":"self"},"pageActions":{"items":["markdown"]},"socialAccounts":[]`
+
+func siteCustomization(site *quire.Site) json.RawMessage {
+	title, _ := json.Marshal(site.Title)
+	return json.RawMessage(`{"title":` + string(title) + `,` + defaultCustomization + `}`)
+}
+
+func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure) publishedSiteJSON {
+	rd := s.siteRenderer(site, v)
+	j := publishedSiteJSON{
+		Object: "published-content-site", Site: s.siteJSON(site, siteRole(v)), Scripts: []struct{}{},
+		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: map[string]json.RawMessage{}},
+	}
+	if site.Sections == 0 {
+		j.Structure.Type = "siteSpaces"
+		j.Structure.Structure = make([]any, len(st.SiteSpaces))
+		for i, ss := range st.SiteSpaces {
+			j.Structure.Structure[i] = rd.siteSpace(ss)
+		}
+		return j
+	}
+	j.Structure.Type = "sections"
+	j.Structure.Structure = make([]any, len(st.Items))
+	for i, it := range st.Items {
+		if it.Section != nil {
+			j.Structure.Structure[i] = rd.section(it.Section)
+		} else {
+			j.Structure.Structure[i] = rd.group(it.Group)
+		}
+	}
+	return j
+}
+
+func (s *Server) getPublishedSite(w http.ResponseWriter, r *http.Request) error {
+	commits := s.db.Commits() // before reading: a write after this is noticed next time
+	site, v, err := s.sharedSiteWith(r, func(ctx context.Context, id string) (*quire.Site, error) {
+		return s.published.site(ctx, s, id, commits)
+	})
+	if err != nil {
+		return err
+	}
+	st, err := s.published.structure(r, s, site, commits)
+	if err != nil {
+		return err
+	}
+	siteWithCounts := *site
+	siteWithCounts.SiteSpaces, siteWithCounts.Sections = len(st.AllSiteSpaces()), len(st.Sections())
+	site = &siteWithCounts
+	key := publishedKey(site, v, st, commits)
+	body, ok := s.published.body(key)
+	if !ok {
+		if body, err = json.Marshal(s.publishedJSON(site, v, st)); err != nil {
+			return err
+		}
+		body = append(body, '\n')
+		s.published.putBody(key, body)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(body)
+	return err
+}
+
+// publishedTTL bounds how stale a cached published profile may be. Writes
+// through this server are seen at once (store.DB.Commits); those of other
+// servers sharing the database (to the site or the spaces it shows) may
+// take this long to appear.
+const publishedTTL = time.Second
+
+// publishedCache keeps, per site, its structure and the answers built from
+// it for each combination of the caller's roles. Entries are keyed by the
+// site's version and the store's commit count, so a change makes new keys
+// and the old entries age out.
+type publishedCache struct {
+	sites      *lru.Cache[string, cachedSite]
+	structures *lru.Cache[string, cachedStructure]
+	bodies     *lru.Cache[string, cachedBody]
+	now        func() time.Time
+}
+
+type cachedSite struct {
+	commits uint64
+	site    *quire.Site // read-only
+	built   time.Time
+}
+
+type cachedStructure struct {
+	key   string
+	st    *quire.SiteStructure
+	built time.Time
+}
+
+type cachedBody struct {
+	body  []byte
+	built time.Time
+}
+
+func newPublishedCache() *publishedCache {
+	return &publishedCache{
+		sites:      lru.New[string, cachedSite](1 << 20),
+		structures: lru.New[string, cachedStructure](16 << 20),
+		bodies:     lru.New[string, cachedBody](64 << 20),
+		now:        time.Now,
+	}
+}
+
+// site returns the site (without counts, see store.SiteHeader) as of
+// commits, from the cache when no write committed through this server since
+// it was read, less than publishedTTL ago.
+func (c *publishedCache) site(ctx context.Context, s *Server, id string, commits uint64) (*quire.Site, error) {
+	now := c.now()
+	if e, ok := c.sites.Get(id); ok && e.commits == commits && now.Sub(e.built) < publishedTTL {
+		copied := *e.site
+		return &copied, nil
+	}
+	site, err := s.db.SiteHeader(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	copied := *site
+	c.sites.Add(id, cachedSite{commits: commits, site: &copied, built: now}, 512)
+	return site, nil
+}
+
+// structure returns the site's structure as of commits, from the cache when
+// it is fresh.
+func (c *publishedCache) structure(r *http.Request, s *Server, site *quire.Site, commits uint64) (*quire.SiteStructure, error) {
+	key := strconv.FormatInt(site.Version, 10) + ":" + strconv.FormatUint(commits, 10)
+	now := c.now()
+	if e, ok := c.structures.Get(site.ID); ok && e.key == key && now.Sub(e.built) < publishedTTL {
+		return e.st, nil
+	}
+	st, err := s.db.SiteStructure(r.Context(), site.ID)
+	if err != nil {
+		return nil, err
+	}
+	c.structures.Add(site.ID, cachedStructure{key: key, st: st, built: now}, 2048+1024*len(st.AllSiteSpaces()))
+	return st, nil
+}
+
+func (c *publishedCache) body(key string) ([]byte, bool) {
+	e, ok := c.bodies.Get(key)
+	if !ok || c.now().Sub(e.built) >= publishedTTL {
+		return nil, false
+	}
+	return e.body, true
+}
+
+func (c *publishedCache) putBody(key string, body []byte) {
+	c.bodies.Add(key, cachedBody{body: body, built: c.now()}, len(body)+len(key))
+}
+
+// publishedKey names one answer: the site at its version, the store at its
+// commit count, and the caller's roles on the site and on each space shown.
+func publishedKey(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure, commits uint64) string {
+	b := make([]byte, 0, 64+len(st.SiteSpaces)+8*len(st.Items))
+	b = append(b, site.ID...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, site.Version, 10)
+	b = append(b, ':')
+	b = strconv.AppendUint(b, commits, 10)
+	b = append(b, ':', roleByte(siteRole(v)))
+	for _, ss := range st.AllSiteSpaces() {
+		sp := ss.Space
+		b = append(b, roleByte(v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors)))
+	}
+	return string(b)
+}
+
+func roleByte(r quire.Role) byte {
+	switch r {
+	case quire.RoleAdmin:
+		return 'a'
+	case quire.RoleCreate:
+		return 'c'
+	case quire.RoleReview:
+		return 'v'
+	case quire.RoleEdit:
+		return 'e'
+	case quire.RoleComment:
+		return 'm'
+	case quire.RoleRead:
+		return 'r'
+	}
+	return '-'
+}

@@ -1,0 +1,559 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Contract §4.8 Docs sites. Organization members with the create role (and
+// admins) manage sites; every member who is not a guest reads them. The
+// operations that take shareKey also answer callers without rights on the
+// site when its published structure is theirs to see (quire.Site.VisibleWithKey).
+
+// site loads the site named in the path, of the organization in the path,
+// with the caller's viewer of that organization: 404 unless the caller reads
+// the organization's sites (role read or more), 403 below need.
+func (s *Server) site(r *http.Request, need quire.Role) (*quire.Site, *quire.Viewer, error) {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	site, err := s.db.Site(r.Context(), r.PathValue("siteId"))
+	if err == nil && site.OrgID != r.PathValue("organizationId") {
+		err = errorf(quire.CodeNotFound, "site not found")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return site, v, quire.RequireRole(v.OrgRole, need, "site")
+}
+
+// sharedSite loads the site for the operations that take shareKey: readers
+// of the organization, or anyone to whom the published site shows (public
+// and unlisted sites, share-link ones with the site's key). Others get 404,
+// whatever they show.
+func (s *Server) sharedSite(r *http.Request) (*quire.Site, *quire.Viewer, error) {
+	return s.sharedSiteWith(r, s.db.Site)
+}
+
+// sharedSiteWith is sharedSite loading the site with load.
+func (s *Server) sharedSiteWith(r *http.Request, load func(ctx context.Context, id string) (*quire.Site, error)) (*quire.Site, *quire.Viewer, error) {
+	key := r.URL.Query().Get("shareKey")
+	if err := quire.CheckLen("shareKey", key, 0, 256); err != nil {
+		return nil, nil, err
+	}
+	site, err := load(r.Context(), r.PathValue("siteId"))
+	if err == nil && site.OrgID != r.PathValue("organizationId") {
+		err = errorf(quire.CodeNotFound, "site not found")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := s.db.Viewer(r.Context(), site.OrgID, caller(r.Context()).ID, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if (v.Member && v.OrgRole.AtLeast(quire.RoleRead)) || site.VisibleWithKey(key) {
+		return site, v, nil
+	}
+	return nil, nil, errorf(quire.CodeNotFound, "site not found")
+}
+
+// siteRole is the caller's role on a site: their organization role, for
+// members; nothing for others.
+func siteRole(v *quire.Viewer) quire.Role {
+	if v == nil || !v.Member {
+		return quire.RoleGuest
+	}
+	return v.OrgRole
+}
+
+type siteJSON struct {
+	Object          string            `json:"object"`
+	ID              string            `json:"id"`
+	Type            string            `json:"type"`
+	AppliedType     string            `json:"appliedType"`
+	Title           string            `json:"title"`
+	Hostname        string            `json:"hostname,omitempty"`
+	Basename        string            `json:"basename,omitempty"`
+	Proxy           *siteProxyJSON    `json:"proxy,omitempty"`
+	Visibility      string            `json:"visibility"`
+	DefaultLevel    string            `json:"defaultLevel"`
+	Permissions     sitePermsJSON     `json:"permissions"`
+	Published       bool              `json:"published"`
+	SiteSpaces      int               `json:"siteSpaces"`
+	CreatedAt       string            `json:"createdAt"`
+	AdaptiveContent enabledJSON       `json:"adaptiveContent"`
+	Features        []siteFeatureJSON `json:"features"`
+	URLs            siteURLsJSON      `json:"urls"`
+}
+
+type siteProxyJSON struct {
+	Origin string `json:"origin"`
+	Target string `json:"target"`
+}
+
+type enabledJSON struct {
+	Enabled bool `json:"enabled"`
+}
+
+type sitePermsJSON struct {
+	View               bool `json:"view"`
+	Access             bool `json:"access"`
+	Edit               bool `json:"edit"`
+	Create             bool `json:"create"`
+	Admin              bool `json:"admin"`
+	InstallIntegration bool `json:"installIntegration"`
+	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
+	EditAdaptiveSchema bool `json:"editAdaptiveSchema"`
+}
+
+type siteFeatureJSON struct {
+	ID     string `json:"id"`
+	Plan   string `json:"plan"`
+	Frozen bool   `json:"frozen"`
+}
+
+type siteURLsJSON struct {
+	Location  string `json:"location"`
+	App       string `json:"app"`
+	Preview   string `json:"preview"`
+	Published string `json:"published,omitempty"`
+}
+
+// siteFeatures are the site features Quire implements. A self-hosted
+// organization pays for nothing, so every site has all of them, under its
+// own type, and none is frozen.
+var siteFeatures = []string{
+	"sites-sections", "sites-redirects", "sites-adaptive-content", "sites-share-links", "sites-public-visibility",
+	"sites-unlisted-visibility", "sites-visitor-authentication", "sites-custom-domain", "sites-custom-subdirectory",
+}
+
+func siteFeaturesOf(t quire.SiteType) []siteFeatureJSON {
+	out := make([]siteFeatureJSON, len(siteFeatures))
+	for i, f := range siteFeatures {
+		out[i] = siteFeatureJSON{ID: f, Plan: string(t)}
+	}
+	return out
+}
+
+// siteAddress is where the site is served (and would be, unpublished): at
+// its hostname's root, else under /sites/{siteId}/ of this server. The next
+// issue serves it.
+func (s *Server) siteAddress(site *quire.Site) string {
+	if site.Hostname != "" {
+		return "https://" + site.Hostname + "/"
+	}
+	return s.publicURL + "/sites/" + site.ID + "/"
+}
+
+// sitePublicURL is where visitors reach the site: through its proxy when it
+// has one, else at its address.
+func (s *Server) sitePublicURL(site *quire.Site) string {
+	if site.Proxy != "" {
+		return "https://" + site.Proxy + "/"
+	}
+	return s.siteAddress(site)
+}
+
+// siteJSON renders a site for a caller whose role on it is role.
+func (s *Server) siteJSON(site *quire.Site, role quire.Role) siteJSON {
+	j := siteJSON{
+		Object: "site", ID: site.ID, Type: string(site.Type), AppliedType: string(site.Type), Title: site.Title,
+		Hostname: site.Hostname, Basename: site.Basename, Visibility: string(site.Visibility),
+		DefaultLevel: string(quire.LevelInherit), Published: site.Published, SiteSpaces: site.SiteSpaces,
+		CreatedAt: timeJSON(site.CreatedAt), AdaptiveContent: enabledJSON{site.AdaptiveContent},
+		Features: siteFeaturesOf(site.Type),
+		Permissions: sitePermsJSON{
+			View: role.AtLeast(quire.RoleRead), Access: role.AtLeast(quire.RoleRead), Edit: role.AtLeast(quire.RoleEdit),
+			Create: role.AtLeast(quire.RoleCreate), Admin: role.AtLeast(quire.RoleCreate), InstallIntegration: role == quire.RoleAdmin,
+			ViewAdaptiveSchema: role.AtLeast(quire.RoleRead), EditAdaptiveSchema: role.AtLeast(quire.RoleCreate),
+		},
+		URLs: siteURLsJSON{
+			Location: s.url("/orgs/" + site.OrgID + "/sites/" + site.ID),
+			App:      s.publicURL + "/o/" + site.OrgID + "/sites/" + site.ID,
+			Preview:  s.siteAddress(site),
+		},
+	}
+	if site.Proxy != "" {
+		j.Proxy = &siteProxyJSON{Origin: site.Proxy, Target: s.siteAddress(site)}
+	}
+	if site.Published {
+		j.URLs.Published = s.sitePublicURL(site)
+	}
+	return j
+}
+
+func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	if !v.OrgRole.AtLeast(quire.RoleRead) {
+		return errorf(quire.CodeForbidden, "guests cannot list the organization's sites")
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	f := store.SiteFilter{SpaceID: q.Get("space"), Title: q.Get("title")}
+	if err := quire.FirstError(quire.CheckLen("space", f.SpaceID, 0, 256), quire.CheckLen("title", f.Title, 0, 128)); err != nil {
+		return err
+	}
+	if q.Has("published") {
+		b, err := strconv.ParseBool(q.Get("published"))
+		if err != nil {
+			return errorf(quire.CodeInvalid, "published: must be true or false")
+		}
+		f.Published = &b
+	}
+	for _, v := range q["type"] {
+		for t := range strings.SplitSeq(v, ",") {
+			typ, ok := quire.ParseSiteType(t)
+			if !ok {
+				return errorf(quire.CodeInvalid, "type: must be basic, premium, ultimate, sponsored, legacy-basic or legacy-premium")
+			}
+			f.Types = append(f.Types, typ)
+		}
+	}
+	list, err := s.db.ListSites(r.Context(), r.PathValue("organizationId"), f, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(site *quire.Site) siteJSON { return s.siteJSON(site, v.OrgRole) })
+}
+
+func parseSiteVisibility(v string) (quire.Visibility, error) {
+	vis, ok := quire.ParseSiteVisibility(v)
+	if !ok {
+		return "", errorf(quire.CodeInvalid, "visibility: must be public, unlisted, share-link or visitor-auth")
+	}
+	return vis, nil
+}
+
+// checkSiteTitle: Contract §2 Site, title 2 to 128 characters.
+func checkSiteTitle(v string) error { return quire.CheckLen("title", v, 2, 128) }
+
+// newSpaceJSON is the form of spaces (on POST O/sites) and of spaceId: null
+// (on POST SITE/sections and SITE/site-spaces) that creates a space to
+// publish: an object with an optional title and emoji.
+type newSpaceJSON struct {
+	Title *string `json:"title"`
+	Emoji *string `json:"emoji"`
+}
+
+// newSpace validates a request to create a space, titled title by default.
+func (n *newSpaceJSON) newSpace(field, title string) (*store.NewSpace, error) {
+	out := &store.NewSpace{Title: truncateTitle(title, 50), EditMode: quire.EditLive}
+	if n.Title != nil {
+		if err := quire.CheckLen(field+".title", *n.Title, 0, 50); err != nil {
+			return nil, err
+		}
+		out.Title = *n.Title
+	}
+	if n.Emoji != nil {
+		if err := quire.CheckLen(field+".emoji", *n.Emoji, 1, 50); err != nil {
+			return nil, err
+		}
+		out.Emoji = *n.Emoji
+	}
+	return out, nil
+}
+
+func truncateTitle(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
+
+// createSite: spaces is either a list of space ids, published at the root of
+// the new site in order, or an object {"title", "emoji"} (both optional)
+// that creates a new space, at the top level of the organization, and
+// publishes it. Contract §4.8.
+func (s *Server) createSite(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Type       *string         `json:"type"`
+		Title      *string         `json:"title"`
+		Visibility *string         `json:"visibility"`
+		Spaces     json.RawMessage `json:"spaces"`
+	}
+	if !v.OrgRole.AtLeast(quire.RoleCreate) {
+		return errorf(quire.CodeForbidden, "creating a site needs the create role in the organization")
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	n := store.NewSite{Type: quire.SiteBasic, Title: "Untitled site", Visibility: quire.VisibilityPublic}
+	if body.Type != nil {
+		t, ok := quire.ParseSiteType(*body.Type)
+		if !ok {
+			return errorf(quire.CodeInvalid, "type: must be basic, premium, ultimate, sponsored, legacy-basic or legacy-premium")
+		}
+		n.Type = t
+	}
+	if body.Title != nil {
+		if err := checkSiteTitle(*body.Title); err != nil {
+			return err
+		}
+		n.Title = *body.Title
+	}
+	if body.Visibility != nil {
+		if n.Visibility, err = parseSiteVisibility(*body.Visibility); err != nil {
+			return err
+		}
+	}
+	switch raw := bytes.TrimSpace(body.Spaces); {
+	case len(raw) == 0 || string(raw) == "null":
+	case raw[0] == '[':
+		if err := decodeJSON(raw, &n.SpaceIDs); err != nil {
+			return errorf(quire.CodeInvalid, "spaces: must be a list of space ids or an object creating a space")
+		}
+		seen := map[string]bool{}
+		for i, id := range n.SpaceIDs {
+			if seen[id] {
+				return errorf(quire.CodeInvalid, "spaces[%d]: space %q is listed twice", i, id)
+			}
+			seen[id] = true
+		}
+	case raw[0] == '{':
+		var ns newSpaceJSON
+		if err := decodeJSON(raw, &ns); err != nil {
+			return errorf(quire.CodeInvalid, "spaces: must be a list of space ids or an object creating a space")
+		}
+		if n.NewSpace, err = ns.newSpace("spaces", n.Title); err != nil {
+			return err
+		}
+	default:
+		return errorf(quire.CodeInvalid, "spaces: must be a list of space ids or an object creating a space")
+	}
+	site, err := s.db.CreateSite(r.Context(), r.PathValue("organizationId"), n)
+	if err != nil {
+		return err
+	}
+	out := s.siteJSON(site, v.OrgRole)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) getSite(w http.ResponseWriter, r *http.Request) error {
+	site, v, err := s.site(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.siteJSON(site, v.OrgRole))
+}
+
+func (s *Server) deleteSite(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleCreate)
+	if err != nil {
+		return err
+	}
+	if err := s.db.DeleteSite(r.Context(), site.ID); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+// optionalRemovable validates a PATCH string field that a value sets and null
+// removes (as ""), with check for values.
+func optionalRemovable(o quire.Optional[string], check func(string) error) (*string, error) {
+	if !o.Set {
+		return nil, nil
+	}
+	if o.Null {
+		empty := ""
+		return &empty, nil
+	}
+	if err := check(o.Value); err != nil {
+		return nil, err
+	}
+	return &o.Value, nil
+}
+
+// updateSite: every field of Contract §4.8, plus hostname (null removes it)
+// and published, which is how a site is published or taken down.
+func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
+	site, v, err := s.site(r, quire.RoleCreate)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Title           quire.Optional[string] `json:"title"`
+		Visibility      quire.Optional[string] `json:"visibility"`
+		Hostname        quire.Optional[string] `json:"hostname"`
+		Basename        quire.Optional[string] `json:"basename"`
+		Proxy           quire.Optional[string] `json:"proxy"`
+		AdaptiveContent *struct {
+			Enabled *bool `json:"enabled"`
+		} `json:"adaptiveContent"`
+		Published          quire.Optional[bool]   `json:"published"`
+		DefaultSiteSpace   quire.Optional[string] `json:"defaultSiteSpace"`
+		DefaultSiteSection quire.Optional[string] `json:"defaultSiteSection"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	var u store.SiteUpdate
+	if u.Title, err = optionalString("title", body.Title, 2, 128); err != nil {
+		return err
+	}
+	if body.Visibility.Set {
+		vis, err := parseSiteVisibility(body.Visibility.Value)
+		if err != nil {
+			return err
+		}
+		u.Visibility = &vis
+	}
+	if u.Hostname, err = optionalRemovable(body.Hostname, func(v string) error { return quire.CheckHostname("hostname", v) }); err != nil {
+		return err
+	}
+	if u.Basename, err = optionalRemovable(body.Basename, func(v string) error { return quire.CheckLen("basename", v, 1, 100) }); err != nil {
+		return err
+	}
+	if u.Proxy, err = optionalRemovable(body.Proxy, func(v string) error { return quire.CheckProxy("proxy", v) }); err != nil {
+		return err
+	}
+	if a := body.AdaptiveContent; a != nil {
+		if a.Enabled == nil {
+			return errorf(quire.CodeInvalid, "adaptiveContent.enabled: is required")
+		}
+		u.AdaptiveContent = a.Enabled
+	}
+	if body.Published.Set {
+		if body.Published.Null {
+			return errorf(quire.CodeInvalid, "published: must be a boolean")
+		}
+		u.Published = &body.Published.Value
+	}
+	if u.DefaultSiteSpace, err = optionalString("defaultSiteSpace", body.DefaultSiteSpace, 1, 256); err != nil {
+		return err
+	}
+	if u.DefaultSiteSection, err = optionalString("defaultSiteSection", body.DefaultSiteSection, 1, 256); err != nil {
+		return err
+	}
+	if site, err = s.db.UpdateSite(r.Context(), site.ID, u); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.siteJSON(site, v.OrgRole))
+}
+
+type adaptiveSchemaJSON struct {
+	Object     string          `json:"object"`
+	JSONSchema json.RawMessage `json:"jsonSchema"`
+	UpdatedAt  string          `json:"updatedAt"`
+}
+
+// getAdaptiveSchema: 404 until a schema is set.
+func (s *Server) getAdaptiveSchema(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	schema, updated, err := s.db.AdaptiveSchema(r.Context(), site.ID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: timeJSON(updated)})
+}
+
+func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleCreate)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		JSONSchema json.RawMessage `json:"jsonSchema"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if len(body.JSONSchema) == 0 || string(body.JSONSchema) == "null" {
+		return errorf(quire.CodeInvalid, "jsonSchema: is required")
+	}
+	schema, err := checkAdaptiveSchema(body.JSONSchema)
+	if err != nil {
+		return err
+	}
+	updated, err := s.db.SetAdaptiveSchema(r.Context(), site.ID, schema)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: timeJSON(updated)})
+}
+
+// checkAdaptiveSchema validates an adaptive schema and returns it compacted:
+// a JSON Schema draft-07 (checked against the draft-07 metaschema) of the
+// shape of Contract §2 Site adaptive schema, which the reference details
+// (adaptiveSchemaShape).
+func checkAdaptiveSchema(raw json.RawMessage) (json.RawMessage, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, errorf(quire.CodeInvalid, "jsonSchema: malformed JSON")
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		return nil, errorf(quire.CodeInvalid, "jsonSchema: must be an object")
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	if err := c.AddResource("quire:adaptive-schema.json", doc); err != nil {
+		return nil, errorf(quire.CodeInvalid, "jsonSchema: %s", schemaError(err))
+	}
+	if _, err := c.Compile("quire:adaptive-schema.json"); err != nil {
+		return nil, errorf(quire.CodeInvalid, "jsonSchema: not a valid JSON Schema draft-07: %s", schemaError(err))
+	}
+	if err := adaptiveSchemaShape.Validate(doc); err != nil {
+		return nil, errorf(quire.CodeInvalid, "jsonSchema: must describe visitor attributes as the contract says (type object, properties of boolean, string, number, array or object attributes each with a description, additionalProperties false): %s", schemaError(err))
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, errorf(quire.CodeInvalid, "jsonSchema: malformed JSON")
+	}
+	return buf.Bytes(), nil
+}
+
+// schemaError shortens a jsonschema error to its first line.
+func schemaError(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return msg
+}
+
+type siteShareLinkJSON struct {
+	Object string `json:"object"`
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Key    string `json:"key"`
+	Active bool   `json:"active"`
+	URLs   struct {
+		Published string `json:"published"`
+	} `json:"urls"`
+}
+
+// listSiteShareLinks is how those who manage a site (role create) read its
+// share key: as its one share link, in the shape of the reference's site
+// share links. The operations that take shareKey accept it, and visitors of
+// a share-link site reach it at urls.published.
+func (s *Server) listSiteShareLinks(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleCreate)
+	if err != nil {
+		return err
+	}
+	link := siteShareLinkJSON{Object: "site-share-link", ID: site.ID, Name: "Share link", Key: site.ShareKey, Active: true}
+	link.URLs.Published = s.sitePublicURL(site) + "?shareKey=" + site.ShareKey
+	return writeJSON(w, http.StatusOK, listJSON{Items: []siteShareLinkJSON{link}, Count: 1})
+}

@@ -1,0 +1,826 @@
+package api_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Contract §4.8 to §4.12, end to end through the real router (every answer
+// checked against the reference). Identifiers declared here start with
+// "site" so they cannot clash with other test files.
+
+type siteSite struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	AppliedType string `json:"appliedType"`
+	Title       string `json:"title"`
+	Hostname    string `json:"hostname"`
+	Basename    string `json:"basename"`
+	Proxy       *struct {
+		Origin string `json:"origin"`
+		Target string `json:"target"`
+	} `json:"proxy"`
+	Visibility      string `json:"visibility"`
+	Published       bool   `json:"published"`
+	SiteSpaces      int    `json:"siteSpaces"`
+	AdaptiveContent struct {
+		Enabled bool `json:"enabled"`
+	} `json:"adaptiveContent"`
+	Features []struct {
+		ID string `json:"id"`
+	} `json:"features"`
+	Permissions struct {
+		View   bool `json:"view"`
+		Create bool `json:"create"`
+		Admin  bool `json:"admin"`
+	} `json:"permissions"`
+	URLs struct {
+		Location  string `json:"location"`
+		Published string `json:"published"`
+	} `json:"urls"`
+}
+
+type siteSiteSpace struct {
+	ID        string `json:"id"`
+	Path      string `json:"path"`
+	Section   string `json:"section"`
+	Title     string `json:"title"`
+	Default   bool   `json:"default"`
+	Condition string `json:"condition"`
+	Space     struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+	} `json:"space"`
+	URLs struct {
+		Published string `json:"published"`
+	} `json:"urls"`
+}
+
+type siteSection struct {
+	Object       string          `json:"object"`
+	ID           string          `json:"id"`
+	Title        string          `json:"title"`
+	Path         string          `json:"path"`
+	Default      bool            `json:"default"`
+	Condition    string          `json:"condition"`
+	Description  string          `json:"description"`
+	Icon         string          `json:"icon"`
+	SectionGroup string          `json:"sectionGroup"`
+	SiteSpaces   []siteSiteSpace `json:"siteSpaces"`
+	URLs         struct {
+		Published string `json:"published"`
+	} `json:"urls"`
+}
+
+type siteGroup struct {
+	ID       string        `json:"id"`
+	Title    string        `json:"title"`
+	Icon     string        `json:"icon"`
+	Sections []siteSection `json:"sections"`
+}
+
+type sitePage[T any] struct {
+	Items []T `json:"items"`
+	Count int `json:"count"`
+	Next  *struct {
+		Page string `json:"page"`
+	} `json:"next"`
+}
+
+func siteOrg(e *env, rest string) string { return "/v1/orgs/" + e.org + rest }
+
+func sitePath(e *env, siteID, rest string) string { return siteOrg(e, "/sites/"+siteID+rest) }
+
+// siteNewSpace creates a space as the admin and returns its id.
+func siteNewSpace(t *testing.T, e *env, title string) string {
+	t.Helper()
+	var sp struct {
+		ID string `json:"id"`
+	}
+	e.call(t, e.admin.token, "POST", siteOrg(e, "/spaces"), map[string]any{"title": title}).want(t, http.StatusCreated).Decode(t, &sp)
+	return sp.ID
+}
+
+func siteCreate(t *testing.T, e *env, body map[string]any) siteSite {
+	t.Helper()
+	var s siteSite
+	e.call(t, e.admin.token, "POST", siteOrg(e, "/sites"), body).want(t, http.StatusCreated).Decode(t, &s)
+	return s
+}
+
+func siteGet[T any](t *testing.T, e *env, token, path string) T {
+	t.Helper()
+	var v T
+	e.call(t, token, "GET", path, nil).want(t, http.StatusOK).Decode(t, &v)
+	return v
+}
+
+func siteCall[T any](t *testing.T, e *env, method, path string, body any, status int) T {
+	t.Helper()
+	var v T
+	e.call(t, e.admin.token, method, path, body).want(t, status).Decode(t, &v)
+	return v
+}
+
+// siteIDs lists the ids of sections (or site spaces).
+func siteIDs[T any](items []T, id func(T) string) []string {
+	out := []string{}
+	for _, it := range items {
+		out = append(out, id(it))
+	}
+	return out
+}
+
+func sectionIDs(list []siteSection) []string {
+	return siteIDs(list, func(s siteSection) string { return s.ID })
+}
+
+func siteSpaceIDs(list []siteSiteSpace) []string {
+	return siteIDs(list, func(s siteSiteSpace) string { return s.ID })
+}
+
+func TestSiteCreateAndRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a, b := siteNewSpace(t, e, "Guide"), siteNewSpace(t, e, "API Reference")
+	res := e.call(t, e.admin.token, "POST", siteOrg(e, "/sites"), map[string]any{"title": "Docs", "spaces": []string{a, b}}).want(t, http.StatusCreated)
+	var s siteSite
+	res.Decode(t, &s)
+	if s.Type != "basic" || s.AppliedType != "basic" || s.Visibility != "public" || s.Published || s.SiteSpaces != 2 || s.Title != "Docs" {
+		t.Errorf("new site = %+v, want basic, public, unpublished, 2 site spaces", s)
+	}
+	if res.Header.Get("Location") != s.URLs.Location || s.URLs.Published != "" {
+		t.Errorf("Location %q, urls %+v", res.Header.Get("Location"), s.URLs)
+	}
+	if len(s.Features) == 0 {
+		t.Error("no features")
+	}
+	spaces := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces"))
+	if got := []string{spaces.Items[0].Space.ID, spaces.Items[1].Space.ID}; !cmp.Equal(got, []string{a, b}) || !spaces.Items[0].Default || spaces.Items[1].Default {
+		t.Errorf("site spaces %+v: want %s (default) then %s", spaces.Items, a, b)
+	}
+	if spaces.Items[0].Path != "guide" || spaces.Items[1].Path != "api-reference" || spaces.Items[1].Title != "API Reference" {
+		t.Errorf("paths %q %q", spaces.Items[0].Path, spaces.Items[1].Path)
+	}
+
+	// The second form of spaces creates a space tied to the site.
+	s2 := siteCreate(t, e, map[string]any{"title": "Handbook", "type": "premium", "visibility": "unlisted", "spaces": map[string]any{"emoji": "📘"}})
+	tied := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s2.ID, "/site-spaces"))
+	if s2.Type != "premium" || s2.SiteSpaces != 1 || tied.Items[0].Space.Title != "Handbook" {
+		t.Errorf("site with a new space: %+v, site spaces %+v", s2, tied.Items)
+	}
+
+	// Filters.
+	list := func(q string) []string {
+		l := siteGet[sitePage[siteSite]](t, e, e.admin.token, siteOrg(e, "/sites"+q))
+		return siteIDs(l.Items, func(s siteSite) string { return s.ID })
+	}
+	for q, want := range map[string][]string{
+		"":                          {s.ID, s2.ID},
+		"?space=" + b:               {s.ID},
+		"?title=HAND":               {s2.ID},
+		"?published=false":          {s.ID, s2.ID},
+		"?published=true":           {},
+		"?type=premium":             {s2.ID},
+		"?type=basic&type=ultimate": {s.ID},
+		"?type=basic,premium":       {s.ID, s2.ID},
+	} {
+		if got := list(q); !cmp.Equal(got, want) {
+			t.Errorf("list%s = %v, want %v", q, got, want)
+		}
+	}
+	page := siteGet[sitePage[siteSite]](t, e, e.admin.token, siteOrg(e, "/sites?limit=1"))
+	next := siteGet[sitePage[siteSite]](t, e, e.admin.token, siteOrg(e, "/sites?limit=1&page="+page.Next.Page))
+	if page.Count != 2 || page.Items[0].ID != s.ID || next.Items[0].ID != s2.ID || next.Next != nil {
+		t.Errorf("pages: %+v then %+v", page, next)
+	}
+
+	for _, c := range []struct {
+		body any
+		want string
+	}{
+		{map[string]any{"title": "D"}, "title"},
+		{map[string]any{"type": "gold"}, "type"},
+		{map[string]any{"visibility": "private"}, "visibility"},
+		{map[string]any{"spaces": []string{"nope"}}, "spaceId"},
+		{map[string]any{"spaces": []string{a, a}}, "spaces[1]"},
+		{map[string]any{"spaces": "x"}, "spaces"},
+	} {
+		e.call(t, e.admin.token, "POST", siteOrg(e, "/sites"), c.body).wantError(t, http.StatusBadRequest, c.want)
+	}
+	e.call(t, e.admin.token, "GET", siteOrg(e, "/sites?type=gold"), nil).wantError(t, http.StatusBadRequest, "type")
+	e.call(t, e.admin.token, "GET", siteOrg(e, "/sites?published=maybe"), nil).wantError(t, http.StatusBadRequest, "published")
+}
+
+func TestSitePermissions(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	creator, reader, guest, out := e.addUser(t, "create", "Cy Creator"), e.addUser(t, "read", "Rae Reader"), e.addUser(t, "guest", "Gil Guest"), e.outsider(t)
+	sp := siteNewSpace(t, e, "Guide")
+	var s siteSite
+	e.call(t, creator.token, "POST", siteOrg(e, "/sites"), map[string]any{"title": "Docs", "spaces": []string{sp}}).want(t, http.StatusCreated).Decode(t, &s)
+	if !s.Permissions.Create || !s.Permissions.Admin {
+		t.Errorf("creator's permissions %+v", s.Permissions)
+	}
+	r := siteGet[siteSite](t, e, reader.token, sitePath(e, s.ID, ""))
+	if !r.Permissions.View || r.Permissions.Create {
+		t.Errorf("reader's permissions %+v", r.Permissions)
+	}
+	e.call(t, reader.token, "POST", siteOrg(e, "/sites"), map[string]any{"title": "Mine"}).wantError(t, http.StatusForbidden)
+	e.call(t, reader.token, "PATCH", sitePath(e, s.ID, ""), map[string]any{"title": "Theirs"}).wantError(t, http.StatusForbidden)
+	e.call(t, reader.token, "POST", sitePath(e, s.ID, "/sections"), map[string]any{"spaceId": sp}).wantError(t, http.StatusForbidden)
+	e.call(t, reader.token, "DELETE", sitePath(e, s.ID, ""), nil).wantError(t, http.StatusForbidden)
+	e.call(t, reader.token, "GET", sitePath(e, s.ID, "/share-links"), nil).wantError(t, http.StatusForbidden)
+	for _, u := range []user{guest, out} {
+		e.call(t, u.token, "GET", sitePath(e, s.ID, ""), nil).wantError(t, http.StatusNotFound)
+		e.call(t, u.token, "PATCH", sitePath(e, s.ID, ""), map[string]any{"title": "Theirs"}).wantError(t, http.StatusNotFound)
+		e.call(t, u.token, "GET", sitePath(e, s.ID, "/published"), nil).wantError(t, http.StatusNotFound)
+	}
+	e.call(t, guest.token, "GET", siteOrg(e, "/sites"), nil).wantError(t, http.StatusForbidden)
+	e.call(t, out.token, "GET", siteOrg(e, "/sites"), nil).wantError(t, http.StatusNotFound)
+	e.call(t, creator.token, "DELETE", sitePath(e, s.ID, ""), nil).want(t, http.StatusNoContent)
+	e.call(t, creator.token, "GET", sitePath(e, s.ID, ""), nil).wantError(t, http.StatusNotFound)
+}
+
+func TestSitePatch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a, b := siteNewSpace(t, e, "Guide"), siteNewSpace(t, e, "Other")
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{a, b}})
+	other := siteCreate(t, e, map[string]any{"title": "Other"})
+	path := sitePath(e, s.ID, "")
+
+	got := siteCall[siteSite](t, e, "PATCH", path, map[string]any{
+		"title": "Docs 2", "visibility": "share-link", "hostname": "docs.example.com", "basename": "docs",
+		"proxy": "example.com/docs", "adaptiveContent": map[string]any{"enabled": true}, "published": true,
+	}, http.StatusOK)
+	if got.Title != "Docs 2" || got.Visibility != "share-link" || got.Hostname != "docs.example.com" || got.Basename != "docs" ||
+		got.Proxy == nil || got.Proxy.Origin != "example.com/docs" || got.Proxy.Target != "https://docs.example.com/" ||
+		!got.AdaptiveContent.Enabled || !got.Published || got.URLs.Published != "https://example.com/docs/" {
+		t.Errorf("patched site = %+v", got)
+	}
+	got = siteCall[siteSite](t, e, "PATCH", path, map[string]any{"proxy": nil, "hostname": nil}, http.StatusOK)
+	if got.Proxy != nil || got.Hostname != "" || got.Basename != "docs" || got.URLs.Published != testPublicURL+"/sites/"+s.ID+"/" {
+		t.Errorf("after removing proxy and hostname: %+v", got)
+	}
+	e.call(t, e.admin.token, "PATCH", sitePath(e, other.ID, ""), map[string]any{"basename": "docs"}).wantError(t, http.StatusConflict, "basename")
+	siteCall[siteSite](t, e, "PATCH", path, map[string]any{"hostname": "docs.example.com"}, http.StatusOK)
+	e.call(t, e.admin.token, "PATCH", sitePath(e, other.ID, ""), map[string]any{"hostname": "docs.example.com"}).wantError(t, http.StatusConflict, "hostname")
+
+	for _, c := range []struct {
+		body any
+		want string
+	}{
+		{map[string]any{"title": "x"}, "title"},
+		{map[string]any{"title": nil}, "title"},
+		{map[string]any{"visibility": "in-collection"}, "visibility"},
+		{map[string]any{"hostname": "Docs.Example.com"}, "hostname"},
+		{map[string]any{"hostname": "example.com"}, "hostname"},
+		{map[string]any{"basename": ""}, "basename"},
+		{map[string]any{"proxy": "example.com"}, "proxy"},
+		{map[string]any{"proxy": "https://example.com/docs"}, "proxy"},
+		{map[string]any{"defaultSiteSpace": "nope"}, "defaultSiteSpace"},
+		{map[string]any{"defaultSiteSection": "nope"}, "defaultSiteSection"},
+		{map[string]any{"adaptiveContent": map[string]any{}}, "adaptiveContent.enabled"},
+	} {
+		e.call(t, e.admin.token, "PATCH", path, c.body).wantError(t, http.StatusBadRequest, c.want)
+	}
+
+	// defaultSiteSpace: a site space at the root.
+	list := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces"))
+	siteCall[siteSite](t, e, "PATCH", path, map[string]any{"defaultSiteSpace": list.Items[1].ID}, http.StatusOK)
+	def := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces?default=true"))
+	non := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces?default=false"))
+	if !cmp.Equal(siteSpaceIDs(def.Items), []string{list.Items[1].ID}) || !cmp.Equal(siteSpaceIDs(non.Items), []string{list.Items[0].ID}) {
+		t.Errorf("default=true %v, default=false %v", siteSpaceIDs(def.Items), siteSpaceIDs(non.Items))
+	}
+	// A site space of another site is not this one's.
+	o := siteCall[siteSiteSpace](t, e, "POST", sitePath(e, other.ID, "/site-spaces"), map[string]any{"spaceId": a}, http.StatusCreated)
+	e.call(t, e.admin.token, "PATCH", path, map[string]any{"defaultSiteSpace": o.ID}).wantError(t, http.StatusBadRequest, "defaultSiteSpace")
+}
+
+func TestSiteSectioning(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a, b, c := siteNewSpace(t, e, "Guide"), siteNewSpace(t, e, "Guide v2"), siteNewSpace(t, e, "API")
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{a, b}})
+	root := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces"))
+
+	// The first section moves the root site spaces into a default section.
+	res := e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/sections"), map[string]any{"spaceId": c, "title": "API docs"}).want(t, http.StatusCreated)
+	var api siteSection
+	res.Decode(t, &api)
+	if api.Object != "site-section" || api.Title != "API docs" || api.Path != "api-docs" || api.Default || len(api.SiteSpaces) != 1 ||
+		api.SiteSpaces[0].Space.ID != c || !api.SiteSpaces[0].Default || res.Header.Get("Location") == "" {
+		t.Errorf("new section %+v", api)
+	}
+	secs := siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections"))
+	if secs.Count != 2 || secs.Items[1].ID != api.ID {
+		t.Fatalf("sections %+v", secs)
+	}
+	first := secs.Items[0]
+	if !first.Default || first.Title != "Docs" || !cmp.Equal(siteSpaceIDs(first.SiteSpaces), siteSpaceIDs(root.Items)) || first.SiteSpaces[0].Section != first.ID {
+		t.Errorf("default section %+v: want the root site spaces %v", first, siteSpaceIDs(root.Items))
+	}
+	// New site spaces go to the default section unless told.
+	d := siteNewSpace(t, e, "Extra")
+	ss := siteCall[siteSiteSpace](t, e, "POST", sitePath(e, s.ID, "/site-spaces"), map[string]any{"spaceId": d}, http.StatusCreated)
+	ss2 := siteCall[siteSiteSpace](t, e, "POST", sitePath(e, s.ID, "/site-spaces"), map[string]any{"spaceId": d, "sectionId": api.ID}, http.StatusCreated)
+	if ss.Section != first.ID || ss.Default || ss2.Section != api.ID {
+		t.Errorf("site spaces %+v, %+v", ss, ss2)
+	}
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/site-spaces"), map[string]any{"spaceId": d}).wantError(t, http.StatusConflict, "already")
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/site-spaces"), map[string]any{"spaceId": d, "sectionId": "nope"}).wantError(t, http.StatusBadRequest, "sectionId")
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/site-spaces"), map[string]any{}).wantError(t, http.StatusBadRequest, "spaceId")
+
+	// Defaults: of the site (default section), of a section, of the site's default section.
+	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"defaultSiteSection": api.ID}, http.StatusOK)
+	e.call(t, e.admin.token, "PATCH", sitePath(e, s.ID, ""), map[string]any{"defaultSiteSpace": ss.ID}).wantError(t, http.StatusBadRequest, "defaultSiteSpace")
+	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"defaultSiteSpace": ss2.ID}, http.StatusOK)
+	sec := siteCall[siteSection](t, e, "PATCH", sitePath(e, s.ID, "/sections/"+first.ID), map[string]any{"defaultSiteSpace": ss.ID}, http.StatusOK)
+	if sec.Default || !sec.SiteSpaces[2].Default || sec.SiteSpaces[0].Default {
+		t.Errorf("section after defaults %+v", sec)
+	}
+	e.call(t, e.admin.token, "PATCH", sitePath(e, s.ID, "/sections/"+first.ID), map[string]any{"defaultSiteSpace": ss2.ID}).wantError(t, http.StatusBadRequest, "defaultSiteSpace")
+	defs := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces?default=true"))
+	if !cmp.Equal(siteSpaceIDs(defs.Items), []string{ss.ID, ss2.ID}) {
+		t.Errorf("default site spaces %v, want %v", siteSpaceIDs(defs.Items), []string{ss.ID, ss2.ID})
+	}
+
+	// Section patch: path unique, condition kept, removed or set.
+	path := sitePath(e, s.ID, "/sections/"+api.ID)
+	sec = siteCall[siteSection](t, e, "PATCH", path, map[string]any{"title": "API", "path": "api", "condition": "visitor.claims.beta", "icon": "gear", "description": "All of it"}, http.StatusOK)
+	if sec.Title != "API" || sec.Path != "api" || sec.Condition != "visitor.claims.beta" || sec.Icon != "gear" || sec.Description != "All of it" {
+		t.Errorf("patched section %+v", sec)
+	}
+	if sec = siteCall[siteSection](t, e, "PATCH", path, map[string]any{"title": "API 2"}, http.StatusOK); sec.Condition != "visitor.claims.beta" {
+		t.Errorf("condition omitted: %q, want it kept", sec.Condition)
+	}
+	if sec = siteCall[siteSection](t, e, "PATCH", path, map[string]any{"condition": nil, "icon": nil}, http.StatusOK); sec.Condition != "" || sec.Icon != "" {
+		t.Errorf("condition null: %q, want it removed", sec.Condition)
+	}
+	e.call(t, e.admin.token, "PATCH", path, map[string]any{"path": first.Path}).wantError(t, http.StatusConflict, "path")
+	for body, want := range map[string]string{`{"path":""}`: "path", `{"path":"a/b"}`: "path", `{"title":"A"}`: "title", `{"condition":""}`: "condition"} {
+		e.call(t, e.admin.token, "PATCH", path, body).wantError(t, http.StatusBadRequest, want)
+	}
+	e.call(t, e.admin.token, "PATCH", sitePath(e, s.ID, "/sections/nope"), map[string]any{"title": "API"}).wantError(t, http.StatusNotFound)
+
+	// Site space patch and move.
+	ssPath := sitePath(e, s.ID, "/site-spaces/"+ss.ID)
+	got := siteCall[siteSiteSpace](t, e, "PATCH", ssPath, map[string]any{"path": "extra-v1", "condition": "true"}, http.StatusOK)
+	if got.Path != "extra-v1" || got.Condition != "true" {
+		t.Errorf("patched site space %+v", got)
+	}
+	got = siteCall[siteSiteSpace](t, e, "PATCH", ssPath, map[string]any{"condition": nil}, http.StatusOK)
+	if got.Condition != "" || got.Path != "extra-v1" {
+		t.Errorf("condition null: %+v", got)
+	}
+	e.call(t, e.admin.token, "PATCH", ssPath, map[string]any{"path": root.Items[0].Path}).wantError(t, http.StatusConflict, "path")
+	siteCall[siteSiteSpace](t, e, "POST", ssPath+"/move", map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-space", "siteSpace": root.Items[0].ID}}}, http.StatusOK)
+	order := siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections")).Items[0]
+	if want := []string{ss.ID, root.Items[0].ID, root.Items[1].ID}; !cmp.Equal(siteSpaceIDs(order.SiteSpaces), want) {
+		t.Errorf("after move: %v, want %v", siteSpaceIDs(order.SiteSpaces), want)
+	}
+	siteCall[siteSiteSpace](t, e, "POST", ssPath+"/move", nil, http.StatusOK)
+	order = siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections")).Items[0]
+	if want := []string{root.Items[0].ID, root.Items[1].ID, ss.ID}; !cmp.Equal(siteSpaceIDs(order.SiteSpaces), want) {
+		t.Errorf("after move to the end: %v, want %v", siteSpaceIDs(order.SiteSpaces), want)
+	}
+	e.call(t, e.admin.token, "POST", ssPath+"/move", map[string]any{"position": map[string]any{"after": map[string]any{"type": "site-space", "siteSpace": ss2.ID}}}).wantError(t, http.StatusBadRequest, "position.after")
+	e.call(t, e.admin.token, "POST", ssPath+"/move", map[string]any{"position": map[string]any{"after": map[string]any{"type": "space", "space": a}}}).wantError(t, http.StatusBadRequest, "position.after")
+
+	// Deleting the default site space makes the next one the default; the space stays.
+	e.call(t, e.admin.token, "DELETE", ssPath, nil).want(t, http.StatusNoContent)
+	e.call(t, e.admin.token, "DELETE", ssPath, nil).wantError(t, http.StatusNotFound)
+	order = siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections")).Items[0]
+	if !order.SiteSpaces[0].Default {
+		t.Errorf("after deleting the default, %+v", order.SiteSpaces)
+	}
+	e.call(t, e.admin.token, "GET", "/v1/spaces/"+d, nil).want(t, http.StatusOK)
+
+	// Deleting the default section makes the next one the default, and its
+	// site spaces and redirects go with it.
+	rd := siteCall[map[string]any](t, e, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/old-api", "destination": map[string]any{"kind": "site-section", "siteSectionId": api.ID}}, http.StatusCreated)
+	e.call(t, e.admin.token, "DELETE", path, nil).want(t, http.StatusNoContent)
+	secs = siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections"))
+	if secs.Count != 1 || !secs.Items[0].Default {
+		t.Errorf("sections after delete %+v", secs)
+	}
+	e.call(t, e.admin.token, "DELETE", sitePath(e, s.ID, "/redirects/"+rd["id"].(string)), nil).wantError(t, http.StatusNotFound)
+	if n := siteGet[siteSite](t, e, e.admin.token, sitePath(e, s.ID, "")).SiteSpaces; n != 2 {
+		t.Errorf("siteSpaces = %d, want 2", n)
+	}
+}
+
+func TestSiteGroupsAndOrder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := siteCreate(t, e, map[string]any{"title": "Docs"})
+	var secs []string
+	for _, title := range []string{"One", "Two", "Three", "Four"} {
+		sec := siteCall[siteSection](t, e, "POST", sitePath(e, s.ID, "/sections"), map[string]any{"spaceId": siteNewSpace(t, e, title)}, http.StatusCreated)
+		secs = append(secs, sec.ID)
+	}
+	structure := func() []string {
+		t.Helper()
+		var p struct {
+			Structure struct {
+				Type      string `json:"type"`
+				Structure []struct {
+					Object   string        `json:"object"`
+					ID       string        `json:"id"`
+					Sections []siteSection `json:"sections"`
+				} `json:"structure"`
+			} `json:"structure"`
+		}
+		e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/published"), nil).want(t, http.StatusOK).Decode(t, &p)
+		var out []string
+		for _, it := range p.Structure.Structure {
+			if it.Object == "site-section-group" {
+				out = append(out, "g:"+strings.Join(sectionIDs(it.Sections), ","))
+			} else {
+				out = append(out, it.ID)
+			}
+		}
+		// The sections list is the same order, groups flattened.
+		list := siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections"))
+		var want []string
+		for _, it := range out {
+			if it = strings.TrimPrefix(it, "g:"); it != "" {
+				want = append(want, it)
+			}
+		}
+		if flat := strings.Join(sectionIDs(list.Items), ","); flat != strings.Join(want, ",") {
+			t.Errorf("sections list %s, structure %s", flat, out)
+		}
+		return out
+	}
+	if got := structure(); !cmp.Equal(got, secs) {
+		t.Fatalf("structure %v, want %v", got, secs)
+	}
+	res := e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/section-groups"), map[string]any{"title": "Group", "icon": "book", "sections": []string{secs[2], secs[1]}}).want(t, http.StatusCreated)
+	var g siteGroup
+	res.Decode(t, &g)
+	if g.Title != "Group" || g.Icon != "book" || !cmp.Equal(sectionIDs(g.Sections), []string{secs[2], secs[1]}) || g.Sections[0].SectionGroup != g.ID {
+		t.Errorf("group %+v", g)
+	}
+	gs := "g:" + secs[2] + "," + secs[1]
+	if got, want := structure(), []string{secs[0], secs[3], gs}; !cmp.Equal(got, want) {
+		t.Errorf("structure %v, want %v", got, want)
+	}
+	gpath := sitePath(e, s.ID, "/section-groups/"+g.ID)
+	siteCall[siteGroup](t, e, "POST", gpath+"/move", map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": secs[3]}}}, http.StatusOK)
+	if got, want := structure(), []string{secs[0], gs, secs[3]}; !cmp.Equal(got, want) {
+		t.Errorf("after group move %v, want %v", got, want)
+	}
+	// A section moves among the items of its container.
+	siteCall[siteSection](t, e, "POST", sitePath(e, s.ID, "/sections/"+secs[1]+"/move"), map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "siteSection": secs[2]}}}, http.StatusOK)
+	gs = "g:" + secs[1] + "," + secs[2]
+	siteCall[siteSection](t, e, "POST", sitePath(e, s.ID, "/sections/"+secs[3]+"/move"), map[string]any{"position": map[string]any{"after": map[string]any{"type": "site-section", "siteSection": secs[0]}}}, http.StatusOK)
+	if got, want := structure(), []string{secs[0], secs[3], gs}; !cmp.Equal(got, want) {
+		t.Errorf("after section moves %v, want %v", got, want)
+	}
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/sections/"+secs[3]+"/move"), map[string]any{"position": map[string]any{"after": map[string]any{"type": "site-section", "siteSection": secs[1]}}}).wantError(t, http.StatusBadRequest, "position.after")
+	e.call(t, e.admin.token, "POST", gpath+"/move", map[string]any{"position": map[string]any{"after": map[string]any{"type": "site-section", "id": secs[1]}}}).wantError(t, http.StatusBadRequest, "position.after")
+
+	// Adding a section to a second group moves it; removing puts it after the group.
+	g2 := siteCall[siteGroup](t, e, "POST", sitePath(e, s.ID, "/section-groups"), map[string]any{"title": "Second"}, http.StatusCreated)
+	g2 = siteCall[siteGroup](t, e, "POST", sitePath(e, s.ID, "/section-groups/"+g2.ID+"/sections"), map[string]any{"sectionId": secs[1]}, http.StatusOK)
+	if !cmp.Equal(sectionIDs(g2.Sections), []string{secs[1]}) {
+		t.Errorf("second group %+v", g2)
+	}
+	g2s := "g:" + secs[1]
+	if got, want := structure(), []string{secs[0], secs[3], "g:" + secs[2], g2s}; !cmp.Equal(got, want) {
+		t.Errorf("after adding to the second group %v, want %v", got, want)
+	}
+	e.call(t, e.admin.token, "DELETE", gpath+"/sections/"+secs[1], nil).wantError(t, http.StatusNotFound)
+	e.call(t, e.admin.token, "DELETE", gpath+"/sections/"+secs[2], nil).want(t, http.StatusNoContent)
+	if got, want := structure(), []string{secs[0], secs[3], "g:", secs[2], g2s}; !cmp.Equal(got, want) {
+		t.Errorf("after removing from the group %v, want %v", got, want)
+	}
+	// Patch, then delete: the sections stay in its place.
+	g = siteCall[siteGroup](t, e, "PATCH", gpath, map[string]any{"title": "Renamed", "icon": nil}, http.StatusOK)
+	if g.Title != "Renamed" || g.Icon != "" {
+		t.Errorf("patched group %+v", g)
+	}
+	e.call(t, e.admin.token, "PATCH", gpath, map[string]any{"title": ""}).wantError(t, http.StatusBadRequest, "title")
+	groups := siteGet[sitePage[siteGroup]](t, e, e.admin.token, sitePath(e, s.ID, "/section-groups"))
+	if groups.Count != 2 || groups.Items[0].ID != g.ID {
+		t.Errorf("groups %+v", groups)
+	}
+	e.call(t, e.admin.token, "DELETE", sitePath(e, s.ID, "/section-groups/"+g2.ID), nil).want(t, http.StatusNoContent)
+	if got, want := structure(), []string{secs[0], secs[3], "g:", secs[2], secs[1]}; !cmp.Equal(got, want) {
+		t.Errorf("after deleting the group %v, want %v", got, want)
+	}
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/section-groups"), map[string]any{"title": "Bad", "sections": []string{"nope"}}).wantError(t, http.StatusBadRequest, "sections[0]")
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/section-groups"), map[string]any{}).wantError(t, http.StatusBadRequest, "title")
+	e.call(t, e.admin.token, "POST", gpath+"/sections", map[string]any{"sectionId": "nope"}).wantError(t, http.StatusBadRequest, "sectionId")
+
+	// Sections list pages.
+	p1 := siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections?limit=3"))
+	p2 := siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections?limit=3&page="+p1.Next.Page))
+	if got := append(sectionIDs(p1.Items), sectionIDs(p2.Items)...); !cmp.Equal(got, []string{secs[0], secs[3], secs[2], secs[1]}) || p2.Next != nil || p1.Count != 4 {
+		t.Errorf("pages %v", got)
+	}
+}
+
+func TestSiteRedirects(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := siteCreate(t, e, map[string]any{"title": "Docs"})
+	one := siteCall[siteSection](t, e, "POST", sitePath(e, s.ID, "/sections"), map[string]any{"spaceId": siteNewSpace(t, e, "One")}, http.StatusCreated)
+	two := siteCall[siteSection](t, e, "POST", sitePath(e, s.ID, "/sections"), map[string]any{"spaceId": siteNewSpace(t, e, "Two")}, http.StatusCreated)
+	other := siteCreate(t, e, map[string]any{"title": "Other"})
+	otherSec := siteCall[siteSection](t, e, "POST", sitePath(e, other.ID, "/sections"), map[string]any{"spaceId": siteNewSpace(t, e, "Three")}, http.StatusCreated)
+	dest := func(id string) map[string]any { return map[string]any{"kind": "site-section", "siteSectionId": id} }
+
+	type redirect struct {
+		ID          string `json:"id"`
+		Source      string `json:"source"`
+		UpdatedAt   string `json:"updatedAt"`
+		Destination struct {
+			SiteSectionID string `json:"siteSectionId"`
+		} `json:"destination"`
+	}
+	rd := siteCall[redirect](t, e, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/old/page", "destination": dest(two.ID)}, http.StatusCreated)
+	if rd.Source != "/old/page" || rd.Destination.SiteSectionID != two.ID || rd.UpdatedAt != "" {
+		t.Errorf("redirect %+v", rd)
+	}
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/old/page", "destination": dest(one.ID)}).wantError(t, http.StatusConflict, "source")
+	for _, c := range []struct {
+		body any
+		want string
+	}{
+		{map[string]any{"source": "old", "destination": dest(one.ID)}, "source"},
+		{map[string]any{"source": "/a", "destination": dest(one.ID)}, "source"},
+		{map[string]any{"source": "/a/", "destination": dest(one.ID)}, "source"},
+		{map[string]any{"source": "/a//b", "destination": dest(one.ID)}, "source"},
+		{map[string]any{"source": "/a b", "destination": dest(one.ID)}, "source"},
+		{map[string]any{"source": "/" + strings.Repeat("a", 512), "destination": dest(one.ID)}, "source"},
+		{map[string]any{"source": "/ok-path"}, "destination"},
+		{map[string]any{"destination": dest(one.ID)}, "source"},
+		{map[string]any{"source": "/ok-path", "destination": dest(otherSec.ID)}, "destination.siteSectionId"},
+		{map[string]any{"source": "/ok-path", "destination": map[string]any{"kind": "url", "url": "https://x.y"}}, "destination"},
+	} {
+		e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/redirects"), c.body).wantError(t, http.StatusBadRequest, c.want)
+	}
+	siteCall[redirect](t, e, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/a-first.html", "destination": dest(one.ID)}, http.StatusCreated)
+
+	// Lookup: the redirect and its target, the section's URL.
+	type lookup struct {
+		Redirect redirect `json:"redirect"`
+		Target   string   `json:"target"`
+	}
+	got := siteGet[lookup](t, e, e.admin.token, sitePath(e, s.ID, "/redirect?source=/old/page"))
+	if got.Redirect.ID != rd.ID || got.Target != testPublicURL+"/sites/"+s.ID+"/"+two.Path+"/" {
+		t.Errorf("lookup %+v", got)
+	}
+	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/redirect?source=/nowhere"), nil).wantError(t, http.StatusNotFound)
+	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/redirect?source=nowhere"), nil).wantError(t, http.StatusBadRequest, "source")
+	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/redirect"), nil).wantError(t, http.StatusBadRequest, "source")
+
+	// Patch, list in source order, delete.
+	upd := siteCall[redirect](t, e, "PATCH", sitePath(e, s.ID, "/redirects/"+rd.ID), map[string]any{"source": "/older", "destination": dest(one.ID)}, http.StatusOK)
+	if upd.Source != "/older" || upd.Destination.SiteSectionID != one.ID || upd.UpdatedAt == "" {
+		t.Errorf("patched %+v", upd)
+	}
+	if got := siteGet[lookup](t, e, e.admin.token, sitePath(e, s.ID, "/redirect?source=/older")); got.Target != testPublicURL+"/sites/"+s.ID+"/" {
+		t.Errorf("target of the default section %q", got.Target)
+	}
+	e.call(t, e.admin.token, "PATCH", sitePath(e, s.ID, "/redirects/"+rd.ID), map[string]any{"source": "/a-first.html"}).wantError(t, http.StatusConflict, "source")
+	list := siteGet[sitePage[redirect]](t, e, e.admin.token, sitePath(e, s.ID, "/redirects?limit=1"))
+	list2 := siteGet[sitePage[redirect]](t, e, e.admin.token, sitePath(e, s.ID, "/redirects?limit=1&page="+list.Next.Page))
+	if list.Count != 2 || list.Items[0].Source != "/a-first.html" || list2.Items[0].Source != "/older" || list2.Next != nil {
+		t.Errorf("redirect pages %+v %+v", list, list2)
+	}
+	e.call(t, e.admin.token, "DELETE", sitePath(e, s.ID, "/redirects/"+rd.ID), nil).want(t, http.StatusNoContent)
+	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/redirect?source=/older"), nil).wantError(t, http.StatusNotFound)
+	e.call(t, e.admin.token, "DELETE", sitePath(e, other.ID, "/redirects/"+list.Items[0].ID), nil).wantError(t, http.StatusNotFound)
+}
+
+func TestSiteShareKeyAndPublished(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	guest, out := e.addUser(t, "guest", "Gil Guest"), e.outsider(t)
+	sp := siteNewSpace(t, e, "Guide")
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{sp}})
+	siteCall[map[string]any](t, e, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/x/y", "destination": map[string]any{"kind": "site-section", "siteSectionId": "nope"}}, http.StatusBadRequest)
+
+	type published struct {
+		Object    string   `json:"object"`
+		Site      siteSite `json:"site"`
+		Structure struct {
+			Type      string          `json:"type"`
+			Structure []siteSiteSpace `json:"structure"`
+		} `json:"structure"`
+		Customizations struct {
+			Site map[string]any `json:"site"`
+		} `json:"customizations"`
+	}
+	p := siteGet[published](t, e, e.admin.token, sitePath(e, s.ID, "/published"))
+	if p.Object != "published-content-site" || p.Site.ID != s.ID || p.Structure.Type != "siteSpaces" || len(p.Structure.Structure) != 1 ||
+		p.Structure.Structure[0].Space.ID != sp || p.Customizations.Site["title"] != "Docs" || p.Customizations.Site["styling"] == nil {
+		t.Errorf("published %+v", p)
+	}
+	if p.Structure.Structure[0].URLs.Published != "" {
+		t.Errorf("unpublished site with a published URL %q", p.Structure.Structure[0].URLs.Published)
+	}
+
+	var links sitePage[struct {
+		Key string `json:"key"`
+	}]
+	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/share-links"), nil).want(t, http.StatusOK).Decode(t, &links)
+	key := links.Items[0].Key
+	if links.Count != 1 || key == "" {
+		t.Fatalf("share links %+v", links)
+	}
+	ops := []string{"/published", "/sections", "/site-spaces"}
+	check := func(who user, q string, status int) {
+		t.Helper()
+		for _, op := range ops {
+			res := e.call(t, who.token, "GET", sitePath(e, s.ID, op+q), nil)
+			if res.Status != status {
+				t.Errorf("%s GET %s%s: status %d, want %d", who.email, op, q, res.Status, status)
+			}
+		}
+		// Everything else stays closed to them.
+		e.call(t, who.token, "GET", sitePath(e, s.ID, ""), nil).wantError(t, http.StatusNotFound)
+	}
+	// Unpublished: nothing for them, key or not.
+	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"visibility": "share-link"}, http.StatusOK)
+	check(out, "?shareKey="+key, http.StatusNotFound)
+	got := siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"published": true}, http.StatusOK)
+	if !got.Published || got.URLs.Published != testPublicURL+"/sites/"+s.ID+"/" {
+		t.Errorf("published site %+v", got)
+	}
+	for _, who := range []user{out, guest} {
+		check(who, "", http.StatusNotFound)
+		check(who, "?shareKey=wrong", http.StatusNotFound)
+		check(who, "?shareKey="+key, http.StatusOK)
+	}
+	p = siteGet[published](t, e, out.token, sitePath(e, s.ID, "/published?shareKey="+key))
+	if p.Site.Permissions.View || p.Structure.Structure[0].URLs.Published != testPublicURL+"/sites/"+s.ID+"/" {
+		t.Errorf("outsider's view %+v", p)
+	}
+	// Public sites need no key; visitor-auth ones are closed to the API.
+	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"visibility": "public"}, http.StatusOK)
+	check(out, "", http.StatusOK)
+	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"visibility": "visitor-auth"}, http.StatusOK)
+	check(out, "?shareKey="+key, http.StatusNotFound)
+	// Members who read the org need no key.
+	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/published"), nil).want(t, http.StatusOK)
+}
+
+func TestSiteCascades(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a, b := siteNewSpace(t, e, "Guide"), siteNewSpace(t, e, "Other")
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{a, b}})
+	published := func() []string {
+		var p struct {
+			Structure struct {
+				Structure []siteSiteSpace `json:"structure"`
+			} `json:"structure"`
+		}
+		e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/published"), nil).want(t, http.StatusOK).Decode(t, &p)
+		var ids []string
+		for _, ss := range p.Structure.Structure {
+			ids = append(ids, ss.Space.ID)
+		}
+		return ids
+	}
+	if got := published(); !cmp.Equal(got, []string{a, b}) {
+		t.Fatalf("published %v", got)
+	}
+	// Deleting a space unpublishes it at once, from every read; the next
+	// site space becomes the default. Restoring it does not publish it again.
+	e.call(t, e.admin.token, "DELETE", "/v1/spaces/"+a, nil).want(t, http.StatusNoContent)
+	if got := published(); !cmp.Equal(got, []string{b}) {
+		t.Errorf("after deleting a space: %v", got)
+	}
+	list := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces"))
+	if list.Count != 1 || !list.Items[0].Default || siteGet[siteSite](t, e, e.admin.token, sitePath(e, s.ID, "")).SiteSpaces != 1 {
+		t.Errorf("site spaces after deleting a space %+v", list)
+	}
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+a+"/restore", nil).want(t, http.StatusOK)
+	if got := published(); !cmp.Equal(got, []string{b}) {
+		t.Errorf("after restoring: %v", got)
+	}
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/site-spaces"), map[string]any{"spaceId": a}).want(t, http.StatusCreated)
+	// A deleted space cannot be published; a space in a deleted collection goes too.
+	var col struct {
+		ID string `json:"id"`
+	}
+	e.call(t, e.admin.token, "POST", siteOrg(e, "/collections"), map[string]any{"title": "Col"}).want(t, http.StatusCreated).Decode(t, &col)
+	var inCol struct {
+		ID string `json:"id"`
+	}
+	e.call(t, e.admin.token, "POST", siteOrg(e, "/spaces"), map[string]any{"title": "Inner", "parent": col.ID}).want(t, http.StatusCreated).Decode(t, &inCol)
+	sec := siteCall[siteSection](t, e, "POST", sitePath(e, s.ID, "/sections"), map[string]any{"spaceId": inCol.ID}, http.StatusCreated)
+	e.call(t, e.admin.token, "DELETE", "/v1/collections/"+col.ID, nil).want(t, http.StatusNoContent)
+	secs := siteGet[sitePage[siteSection]](t, e, e.admin.token, sitePath(e, s.ID, "/sections"))
+	if len(secs.Items) != 2 || secs.Items[1].ID != sec.ID || len(secs.Items[1].SiteSpaces) != 0 {
+		t.Errorf("sections after deleting the collection %+v", secs)
+	}
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/site-spaces"), map[string]any{"spaceId": inCol.ID}).wantError(t, http.StatusBadRequest, "spaceId")
+
+	// Purging keeps everything consistent; deleting the site removes all in it.
+	if _, err := e.db.PurgeDeleted(t.Context(), e.db.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/published"), nil).want(t, http.StatusOK)
+	e.call(t, e.admin.token, "DELETE", sitePath(e, s.ID, ""), nil).want(t, http.StatusNoContent)
+	for _, op := range []string{"", "/published", "/sections", "/site-spaces", "/redirects", "/section-groups"} {
+		e.call(t, e.admin.token, "GET", sitePath(e, s.ID, op), nil).wantError(t, http.StatusNotFound)
+	}
+	e.call(t, e.admin.token, "GET", "/v1/spaces/"+b, nil).want(t, http.StatusOK)
+
+	// A space transferred to another organization leaves the sites of its old one.
+	s = siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{b}})
+	other, err := e.db.InitOrganization(t.Context(), "Elsewhere", uniqueEmail("else"), "Elsa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.TransferSpace(t.Context(), b, other.Organization.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := siteGet[siteSite](t, e, e.admin.token, sitePath(e, s.ID, "")).SiteSpaces; n != 0 {
+		t.Errorf("siteSpaces after transfer = %d, want 0", n)
+	}
+}
+
+func TestSiteAdaptiveSchema(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reader := e.addUser(t, "read", "Rae Reader")
+	s := siteCreate(t, e, map[string]any{"title": "Docs"})
+	path := sitePath(e, s.ID, "/adaptive-schema")
+	e.call(t, e.admin.token, "GET", path, nil).wantError(t, http.StatusNotFound)
+	schema := map[string]any{
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type":    "object",
+		"properties": map[string]any{
+			"isBeta": map[string]any{"type": "boolean", "description": "In the beta"},
+			"plan":   map[string]any{"type": "string", "enum": []any{"free", "pro"}, "description": "Plan"},
+			"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.", "additionalProperties": false,
+				"properties": map[string]any{"lang": map[string]any{"type": "string", "description": "Language"}}},
+		},
+		"additionalProperties": false,
+	}
+	type adaptive struct {
+		Object     string         `json:"object"`
+		JSONSchema map[string]any `json:"jsonSchema"`
+		UpdatedAt  string         `json:"updatedAt"`
+	}
+	put := siteCall[adaptive](t, e, "PUT", path, map[string]any{"jsonSchema": schema}, http.StatusOK)
+	if put.Object != "site-adaptive-schema" || put.UpdatedAt == "" || !cmp.Equal(put.JSONSchema, siteGet[adaptive](t, e, reader.token, path).JSONSchema) {
+		t.Errorf("put %+v", put)
+	}
+	if diff := cmp.Diff(schema["properties"], put.JSONSchema["properties"]); diff != "" {
+		t.Errorf("stored schema (-want +got):\n%s", diff)
+	}
+	e.call(t, reader.token, "PUT", path, map[string]any{"jsonSchema": schema}).wantError(t, http.StatusForbidden)
+	for name, bad := range map[string]any{
+		"missing":        nil,
+		"not an object":  []int{1},
+		"invalid draft7": map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": 12, "description": "x"}}, "additionalProperties": false},
+		"bad type":       map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "bogus", "description": "x"}}, "additionalProperties": false},
+		"not object":     map[string]any{"type": "string", "properties": map[string]any{}, "additionalProperties": false},
+		"no description": map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "boolean"}}, "additionalProperties": false},
+		"other draft":    map[string]any{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": map[string]any{}, "additionalProperties": false},
+	} {
+		res := e.call(t, e.admin.token, "PUT", path, map[string]any{"jsonSchema": bad})
+		if res.Status != http.StatusBadRequest || !strings.Contains(string(res.Body), "jsonSchema") {
+			t.Errorf("%s: status %d %s, want 400 naming jsonSchema", name, res.Status, res.Body)
+		}
+	}
+}
+
+// TestSitePublishedFresh checks that the cached published profile follows
+// every change at once.
+func TestSitePublishedFresh(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a := siteNewSpace(t, e, "Guide")
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{a}})
+	title := func() (string, string) {
+		var p struct {
+			Site      siteSite `json:"site"`
+			Structure struct {
+				Structure []siteSiteSpace `json:"structure"`
+			} `json:"structure"`
+		}
+		e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/published"), nil).want(t, http.StatusOK).Decode(t, &p)
+		return p.Site.Title, p.Structure.Structure[0].Space.Title
+	}
+	title()
+	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+a, map[string]any{"title": "Guide 2"}).want(t, http.StatusOK)
+	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"title": "Docs 2"}, http.StatusOK)
+	if st, sp := title(); st != "Docs 2" || sp != "Guide 2" {
+		t.Errorf("published titles %q, %q; want Docs 2, Guide 2", st, sp)
+	}
+}

@@ -1,0 +1,133 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/quiredocs/quire"
+)
+
+// Contract §4.18 Translation languages. A translation settings id names one
+// translation configuration of an organization; its first language creates
+// it, and an id with no languages lists none. Members read; admins write.
+
+type translationLanguageJSON struct {
+	Object       string          `json:"object"`
+	Language     string          `json:"language"`
+	Instructions json.RawMessage `json:"instructions"`
+	CreatedAt    string          `json:"createdAt"`
+	UpdatedAt    string          `json:"updatedAt"`
+	URLs         urlsJSON        `json:"urls"`
+}
+
+func (s *Server) translationLanguageJSON(t *quire.TranslationLanguage) translationLanguageJSON {
+	return translationLanguageJSON{
+		Object: "translation-language-settings", Language: t.Language, Instructions: t.Document,
+		CreatedAt: timeJSON(t.CreatedAt), UpdatedAt: timeJSON(t.UpdatedAt),
+		URLs: urlsJSON{Location: s.url("/orgs/" + t.OrgID + "/translations/" + t.SettingsID + "/languages/" + t.Language)},
+	}
+}
+
+// translationSettings resolves the caller's membership of the organization
+// in the path and checks the settings id (and the language, when withLanguage).
+func (s *Server) translationSettings(r *http.Request, withLanguage bool) (me *quire.Member, settingsID, language string, err error) {
+	if me, err = s.membership(r); err != nil {
+		return nil, "", "", err
+	}
+	settingsID = r.PathValue("translationSettingsId")
+	if err = quire.CheckTranslationSettingsID("translationSettingsId", settingsID); err != nil {
+		return nil, "", "", err
+	}
+	if withLanguage {
+		language = r.PathValue("translationLanguage")
+		if err = checkEnumValue("translationLanguage", language, quire.TranslationLanguages); err != nil {
+			return nil, "", "", err
+		}
+	}
+	return me, settingsID, language, nil
+}
+
+func (s *Server) listTranslationLanguages(w http.ResponseWriter, r *http.Request) error {
+	me, settingsID, _, err := s.translationSettings(r, false)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListTranslationLanguages(r.Context(), me.OrgID, settingsID, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, s.translationLanguageJSON)
+}
+
+func (s *Server) getTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
+	me, settingsID, language, err := s.translationSettings(r, true)
+	if err != nil {
+		return err
+	}
+	t, err := s.db.TranslationLanguage(r.Context(), me.OrgID, settingsID, language)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.translationLanguageJSON(t))
+}
+
+// putTranslationLanguage creates (201, with Location) or replaces (200) a
+// language's instructions.
+func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
+	me, settingsID, language, err := s.translationSettings(r, true)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	var body struct {
+		Instructions json.RawMessage `json:"instructions"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if isNull(body.Instructions) {
+		return errorf(quire.CodeInvalid, "instructions: is required")
+	}
+	var doc any
+	if err := json.Unmarshal(body.Instructions, &doc); err != nil {
+		return err
+	}
+	if err := quire.CheckDocument("instructions", doc); err != nil {
+		return err
+	}
+	var compact bytes.Buffer // as sent, numbers and all, without the spaces
+	if err := json.Compact(&compact, body.Instructions); err != nil {
+		return err
+	}
+	t, created, err := s.db.PutTranslationLanguage(r.Context(), me.OrgID, settingsID, language, compact.Bytes())
+	if err != nil {
+		return err
+	}
+	out := s.translationLanguageJSON(t)
+	if created {
+		w.Header().Set("Location", out.URLs.Location)
+		return writeJSON(w, http.StatusCreated, out)
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) deleteTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
+	me, settingsID, language, err := s.translationSettings(r, true)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	if err := s.db.DeleteTranslationLanguage(r.Context(), me.OrgID, settingsID, language); err != nil {
+		return err
+	}
+	return noContent(w)
+}

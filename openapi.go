@@ -1,0 +1,95 @@
+package quire
+
+import "time"
+
+// OpenAPISpec is an API specification of an organization: an OpenAPI 3.x or
+// Swagger 2 document, given as text or fetched from a URL, processed in the
+// background. Contract §2 API specification, §4.16.
+type OpenAPISpec struct {
+	ID    string
+	OrgID string
+	Slug  string
+	// SourceURL is where the document is fetched from; "" for a text source.
+	SourceURL string
+	State     SpecState
+	// LastVersion is the id of the newest version, the last document that
+	// processed successfully; "" until one has.
+	LastVersion string
+	// LastProcessedAt is when processing last finished, successfully or not;
+	// zero before it first has.
+	LastProcessedAt time.Time
+	// LastErrorCode is set when the last processing failed; the last good
+	// version stays LastVersion.
+	LastErrorCode SpecErrorCode
+	// LastErrors are the first messages of the last failed processing, and
+	// LastErrorCount how many there were in all.
+	LastErrors     []string
+	LastErrorCount int
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// OpenAPISpecVersion is one successfully processed document of a spec.
+type OpenAPISpecVersion struct {
+	ID     string
+	SpecID string
+	// Hash is the hex SHA-256 of Document.
+	Hash string
+	// Format is the document's declared version: "2.0" for Swagger, else
+	// its openapi field, e.g. "3.1.0".
+	Format    string
+	Document  string // empty in lists
+	CreatedAt time.Time
+}
+
+// SpecState is an API specification's processingState. Contract §3 shows
+// only pending; the reference adds progress and complete.
+type SpecState string
+
+// Processing states: queued, being processed, done (successfully or not:
+// see LastErrorCode).
+const (
+	SpecPending  SpecState = "pending"
+	SpecProgress SpecState = "progress"
+	SpecComplete SpecState = "complete"
+)
+
+// SpecErrorCode says why processing failed: the reference's
+// OpenAPISpecProcessingErrorCode enum, which has no other values.
+type SpecErrorCode string
+
+// Processing error codes. A document that is not OpenAPI, or is but does
+// not validate, is a SpecParseError: the reference has no code of its own
+// for an invalid one.
+const (
+	SpecFetchTimeout SpecErrorCode = "FETCH_TIMEOUT"
+	SpecFetchError   SpecErrorCode = "FETCH_ERROR"
+	SpecParseError   SpecErrorCode = "PARSE_ERROR"
+)
+
+// MaxSpecSlug is the longest slug an API specification may have.
+const MaxSpecSlug = 100
+
+// MaxSpecBytes bounds an API specification's document, given as text or
+// fetched from a URL.
+const MaxSpecBytes = 10 << 20
+
+// CheckSpecSlug validates an API specification slug: 1 to 100 lowercase
+// letters and digits in groups joined by single hyphens, the contract's
+// ^[a-z0-9]+(?:-[a-z0-9]+)*$. The reference also allows capitals; the
+// contract, which wins, does not.
+func CheckSpecSlug(field, v string) error {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == '-' && i > 0 && i < len(v)-1 && v[i-1] != '-':
+		default:
+			return Errorf(CodeInvalid, "%s: must be lowercase letters and digits, in groups joined by single hyphens", field)
+		}
+	}
+	if len(v) == 0 || len(v) > MaxSpecSlug { // all ASCII by now: bytes are characters
+		return Errorf(CodeInvalid, "%s: must be 1 to %d characters", field, MaxSpecSlug)
+	}
+	return nil
+}

@@ -1,0 +1,309 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/quiredocs/quire"
+)
+
+// API specifications (contract §4.16) and the durable job that processes
+// them. The job lives on the spec's row (job_* columns, see migration 0008):
+// a spec has at most one job, the processing of its current source.
+
+const openAPISpecColumns = `p.id, p.org_id, p.slug, p.source_url, p.state, p.created_at, p.updated_at,
+	p.last_version, p.last_processed_at, p.last_error_code, p.last_errors, p.last_error_count`
+
+func scanOpenAPISpec(row interface{ Scan(...any) error }) (*quire.OpenAPISpec, error) {
+	var p quire.OpenAPISpec
+	var sourceURL, lastVersion, errorCode sql.NullString
+	var created, updated int64
+	var processed *int64
+	var errs string
+	if err := row.Scan(&p.ID, &p.OrgID, &p.Slug, &sourceURL, &p.State, &created, &updated,
+		&lastVersion, &processed, &errorCode, &errs, &p.LastErrorCount); err != nil {
+		return nil, err
+	}
+	p.SourceURL, p.LastVersion, p.LastErrorCode = sourceURL.String, lastVersion.String, quire.SpecErrorCode(errorCode.String)
+	p.CreatedAt, p.UpdatedAt, p.LastProcessedAt = fromMicros(created), fromMicros(updated), nullMicros(processed)
+	if err := json.Unmarshal([]byte(errs), &p.LastErrors); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// OpenAPISource is where a spec's document comes from: a URL to fetch, or
+// the text itself. Exactly one is set.
+type OpenAPISource struct {
+	URL  string
+	Text string
+}
+
+func (s OpenAPISource) args() (url, text any) {
+	if s.URL != "" {
+		return s.URL, nil
+	}
+	return nil, s.Text
+}
+
+// OpenAPISpec returns an organization's spec by slug.
+func (r reader) OpenAPISpec(ctx context.Context, orgID, slug string) (*quire.OpenAPISpec, error) {
+	p, err := scanOpenAPISpec(r.q.queryRow(ctx, "SELECT "+openAPISpecColumns+" FROM openapi_specs p WHERE p.org_id = ? AND p.slug = ?", orgID, slug))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "API specification not found")
+	}
+	return p, err
+}
+
+// ListOpenAPISpecs lists an organization's specs, oldest first. (Not by
+// slug: PostgreSQL's collation may weigh hyphens unlike SQLite's bytes.)
+func (r reader) ListOpenAPISpecs(ctx context.Context, orgID string, p Page) (*List[*quire.OpenAPISpec], error) {
+	list := &List[*quire.OpenAPISpec]{}
+	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM openapi_specs WHERE org_id = ?", orgID).Scan(&list.Count); err != nil {
+		return nil, err
+	}
+	after, afterArgs, order := keyset("p.created_at", "p.id", false, p.After, true)
+	rows, err := r.q.query(ctx, "SELECT "+openAPISpecColumns+" FROM openapi_specs p WHERE p.org_id = ?"+after+order+" LIMIT ?",
+		append(append([]any{orgID}, afterArgs...), p.Limit+1)...)
+	if err != nil {
+		return nil, err
+	}
+	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.OpenAPISpec, Cursor, error) {
+		s, err := scanOpenAPISpec(rows)
+		if err != nil {
+			return nil, Cursor{}, err
+		}
+		return s, Cursor{Num: micros(s.CreatedAt), ID: s.ID}, nil
+	})
+	return list, err
+}
+
+// CreateOpenAPISpec creates a spec and queues its processing. A slug the
+// organization already uses is CodeConflict.
+func (db *DB) CreateOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (p *quire.OpenAPISpec, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		url, text := src.args()
+		_, err := tx.q.exec(ctx, `INSERT INTO openapi_specs (id, org_id, slug, source_url, source_text, state, created_at, updated_at, job_due)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			newID(), orgID, slug, url, text, string(quire.SpecPending), micros(tx.Now), micros(tx.Now), micros(tx.Now))
+		if quire.ErrorCode(err) == quire.CodeConflict {
+			return &quire.Error{Code: quire.CodeConflict, Message: "slug: the organization already has an API specification " + slug, Err: err}
+		}
+		if err != nil {
+			return err
+		}
+		p, err = tx.OpenAPISpec(ctx, orgID, slug)
+		return err
+	})
+	return p, err
+}
+
+// PutOpenAPISpec creates the spec named slug, or gives an existing one a new
+// source; either way it queues processing, and created tells which. A job
+// in progress for the old source is superseded: its result is dropped.
+func (db *DB) PutOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (p *quire.OpenAPISpec, created bool, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		url, text := src.args()
+		now := micros(tx.Now)
+		// ON CONFLICT DO NOTHING rather than look then insert: two PUTs of a
+		// new slug at once on PostgreSQL then create one spec and update it.
+		res, err := tx.q.exec(ctx, `INSERT INTO openapi_specs (id, org_id, slug, source_url, source_text, state, created_at, updated_at, job_due)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (org_id, slug) DO NOTHING`,
+			newID(), orgID, slug, url, text, string(quire.SpecPending), now, now, now)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if created = n == 1; !created {
+			if _, err := tx.q.exec(ctx, `UPDATE openapi_specs SET source_url = ?, source_text = ?, state = ?, updated_at = ?,
+				job_due = ?, job_claim = NULL, job_claimed_until = NULL, job_attempts = 0 WHERE org_id = ? AND slug = ?`,
+				url, text, string(quire.SpecPending), now, now, orgID, slug); err != nil {
+				return err
+			}
+		}
+		p, err = tx.OpenAPISpec(ctx, orgID, slug)
+		return err
+	})
+	return p, created, err
+}
+
+// DeleteOpenAPISpec deletes a spec with its versions, and reports whether
+// there was one. A job in progress for it finishes for nothing.
+func (db *DB) DeleteOpenAPISpec(ctx context.Context, orgID, slug string) (deleted bool, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		res, err := tx.q.exec(ctx, "DELETE FROM openapi_specs WHERE org_id = ? AND slug = ?", orgID, slug)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		deleted = n > 0
+		return err
+	})
+	return deleted, err
+}
+
+// OpenAPISpecVersions lists a spec's versions, newest first, without their
+// documents.
+func (r reader) OpenAPISpecVersions(ctx context.Context, specID string) ([]*quire.OpenAPISpecVersion, error) {
+	rows, err := r.q.query(ctx, `SELECT id, spec_id, hash, format, created_at FROM openapi_spec_versions
+		WHERE spec_id = ? ORDER BY created_at DESC, id DESC`, specID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	list := []*quire.OpenAPISpecVersion{}
+	for rows.Next() {
+		var v quire.OpenAPISpecVersion
+		var created int64
+		if err := rows.Scan(&v.ID, &v.SpecID, &v.Hash, &v.Format, &created); err != nil {
+			return nil, err
+		}
+		v.CreatedAt = fromMicros(created)
+		list = append(list, &v)
+	}
+	return list, rows.Err()
+}
+
+// OpenAPISpecVersion returns one version of a spec with its document.
+func (r reader) OpenAPISpecVersion(ctx context.Context, specID, versionID string) (*quire.OpenAPISpecVersion, error) {
+	var v quire.OpenAPISpecVersion
+	var created int64
+	err := r.q.queryRow(ctx, `SELECT id, spec_id, hash, format, document, created_at FROM openapi_spec_versions
+		WHERE spec_id = ? AND id = ?`, specID, versionID).Scan(&v.ID, &v.SpecID, &v.Hash, &v.Format, &v.Document, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "API specification version not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	v.CreatedAt = fromMicros(created)
+	return &v, nil
+}
+
+// OpenAPIJob is a claimed processing job: the spec's source as it was when
+// claimed.
+type OpenAPIJob struct {
+	SpecID string
+	// Claim identifies this claim; finishing checks it still holds.
+	Claim  string
+	Source OpenAPISource
+	// Attempts counts the claims of this job, this one included: more than
+	// one means a worker died (or gave up at shutdown) while holding it.
+	Attempts int
+}
+
+// OpenAPIResult is what processing found: a document and its format, or
+// an error code with messages.
+type OpenAPIResult struct {
+	Format     string
+	Document   string
+	ErrorCode  quire.SpecErrorCode // "" on success
+	Errors     []string            // the first messages
+	ErrorCount int                 // how many in all
+}
+
+// OpenAPIJobsDue reports, with a plain read, whether a job is waiting to be
+// claimed, so idle workers do not take the write lock to find nothing.
+func (db *DB) OpenAPIJobsDue(ctx context.Context) (bool, error) {
+	now := micros(db.Now())
+	var n int
+	err := db.q.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM openapi_specs WHERE job_due IS NOT NULL AND job_due <= ?
+		AND (job_claimed_until IS NULL OR job_claimed_until <= ?) LIMIT 1) d`, now, now).Scan(&n)
+	return n > 0, err
+}
+
+// ClaimOpenAPIJob claims the oldest due job whose lease, if any, has run
+// out, for lease; nil when there is none. The spec moves to progress.
+func (db *DB) ClaimOpenAPIJob(ctx context.Context, lease time.Duration) (job *OpenAPIJob, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		job = nil
+		query := `SELECT id, source_url, source_text, job_attempts FROM openapi_specs
+			WHERE job_due IS NOT NULL AND job_due <= ? AND (job_claimed_until IS NULL OR job_claimed_until <= ?)
+			ORDER BY job_due, id LIMIT 1`
+		if tx.q.d.name() == "postgres" {
+			// Several servers' workers: each skips the rows another is claiming.
+			query += " FOR UPDATE SKIP LOCKED"
+		}
+		var j OpenAPIJob
+		var url, text sql.NullString
+		err := tx.q.queryRow(ctx, query, micros(tx.Now), micros(tx.Now)).Scan(&j.SpecID, &url, &text, &j.Attempts)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		j.Source, j.Claim, j.Attempts = OpenAPISource{URL: url.String, Text: text.String}, newID(), j.Attempts+1
+		if _, err := tx.q.exec(ctx, `UPDATE openapi_specs SET state = ?, updated_at = ?, job_claim = ?, job_claimed_until = ?,
+			job_attempts = ? WHERE id = ?`,
+			string(quire.SpecProgress), micros(tx.Now), j.Claim, micros(tx.Now.Add(lease)), j.Attempts, j.SpecID); err != nil {
+			return err
+		}
+		job = &j
+		return nil
+	})
+	return job, err
+}
+
+// FinishOpenAPIJob records the result of a claimed job: on success a new
+// version, which becomes lastVersion; on failure the error, keeping the
+// last good version. Either way the spec is complete. It reports false, and
+// changes nothing, when the claim no longer holds: the spec was deleted, was
+// given a new source, or its lease ran out and another worker claimed it.
+func (db *DB) FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, res OpenAPIResult) (finished bool, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM openapi_specs WHERE id = ? AND job_claim = ?", job.SpecID, job.Claim).Scan(&n); err != nil {
+			return err
+		}
+		if finished = n == 1; !finished {
+			return nil
+		}
+		now := micros(tx.Now)
+		set := map[string]any{
+			"state": string(quire.SpecComplete), "updated_at": now, "last_processed_at": now,
+			"job_due": nil, "job_claim": nil, "job_claimed_until": nil, "job_attempts": 0,
+		}
+		if res.ErrorCode == "" {
+			sum := sha256.Sum256([]byte(res.Document))
+			version := newID()
+			if _, err := tx.q.exec(ctx, `INSERT INTO openapi_spec_versions (id, spec_id, hash, format, document, created_at)
+				VALUES (?, ?, ?, ?, ?, ?)`, version, job.SpecID, hex.EncodeToString(sum[:]), res.Format, res.Document, now); err != nil {
+				return err
+			}
+			set["last_version"], set["last_error_code"], set["last_errors"], set["last_error_count"] = version, nil, "[]", 0
+		} else {
+			errs := res.Errors
+			if errs == nil {
+				errs = []string{}
+			}
+			b, err := json.Marshal(errs)
+			if err != nil {
+				return err
+			}
+			set["last_error_code"], set["last_errors"], set["last_error_count"] = string(res.ErrorCode), string(b), max(res.ErrorCount, len(errs))
+		}
+		return tx.update(ctx, "openapi_specs", "id", job.SpecID, set)
+	})
+	return finished, err
+}
+
+// ReleaseOpenAPIJob gives a claimed job back unfinished, as a worker that
+// stops does: it is due again at once, and this claim does not count as an
+// attempt. It does nothing when the claim no longer holds.
+func (db *DB) ReleaseOpenAPIJob(ctx context.Context, job *OpenAPIJob) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		_, err := tx.q.exec(ctx, `UPDATE openapi_specs SET state = ?, updated_at = ?, job_claim = NULL, job_claimed_until = NULL,
+			job_attempts = ? WHERE id = ? AND job_claim = ?`,
+			string(quire.SpecPending), micros(tx.Now), job.Attempts-1, job.SpecID, job.Claim)
+		return err
+	})
+}
