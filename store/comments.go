@@ -356,7 +356,10 @@ func (tx *Tx) summarizeReactions(ctx context.Context, id string) error {
 
 // parseRepliers reads a repliers summary: users with their ids only.
 func parseRepliers(s string) []quire.Replier {
-	var out []quire.Replier
+	if s == "" {
+		return nil
+	}
+	out := make([]quire.Replier, 0, strings.Count(s, "\n"))
 	for line := ""; s != ""; {
 		line, s = nextLine(s)
 		user, rest, _ := strings.Cut(line, "\t")
@@ -371,9 +374,28 @@ func parseRepliers(s string) []quire.Replier {
 }
 
 // parseReactions reads a reactions summary into one entry per emoji, in
-// the order each was first used, its users in the order they reacted.
+// the order each was first used, its users in the order they reacted. A
+// first pass counts each emoji's users, so that all share one array.
 func parseReactions(s string) []quire.Reaction {
+	if s == "" {
+		return nil
+	}
 	var out []quire.Reaction
+	var counts []int
+	for line, rest := "", s; rest != ""; {
+		line, rest = nextLine(rest)
+		emoji, _, _ := strings.Cut(line, "\t")
+		i := reactionIndex(out, emoji)
+		if i == len(out) {
+			out, counts = append(out, quire.Reaction{Emoji: emoji}), append(counts, 0)
+		}
+		counts[i]++
+	}
+	all, off := make([]quire.Reactor, strings.Count(s, "\n")+1), 0
+	for i, n := range counts {
+		out[i].Users = all[off : off : off+n]
+		off += n
+	}
 	for line := ""; s != ""; {
 		line, s = nextLine(s)
 		emoji, rest, _ := strings.Cut(line, "\t")
@@ -382,16 +404,18 @@ func parseReactions(s string) []quire.Reaction {
 		if err != nil {
 			continue
 		}
-		i := 0
-		for i < len(out) && out[i].Emoji != emoji {
-			i++
-		}
-		if i == len(out) {
-			out = append(out, quire.Reaction{Emoji: emoji})
-		}
+		i := reactionIndex(out, emoji)
 		out[i].Users = append(out[i].Users, quire.Reactor{User: quire.User{ID: user}, ReactedAt: fromMicros(us)})
 	}
 	return out
+}
+
+func reactionIndex(rs []quire.Reaction, emoji string) int {
+	i := 0
+	for i < len(rs) && rs[i].Emoji != emoji {
+		i++
+	}
+	return i
 }
 
 // nextLine splits the first line of s, without its newline, from the rest.
