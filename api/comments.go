@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -74,7 +75,7 @@ func (s *Server) commentReply(r *http.Request, need quire.Role) (*commentPlace, 
 }
 
 // commentBodyIn is a body as clients send it: the reference's Document,
-// of which Quire takes the markdown form.
+// markdown or a JSON document (kept as the markdown it writes).
 type commentBodyIn struct {
 	Markdown *string        `json:"markdown"`
 	Document map[string]any `json:"document"`
@@ -86,7 +87,11 @@ func markdownOf(b *commentBodyIn) (string, error) {
 	case b == nil:
 		return "", errorf(quire.CodeInvalid, "body: is required")
 	case b.Markdown == nil && b.Document != nil:
-		return "", errorf(quire.CodeInvalid, `body: JSON documents are not accepted yet; send {"markdown": "…"}`)
+		md, err := render.Markdown(b.Document)
+		if err != nil {
+			return "", errorf(quire.CodeInvalid, "body.%s", err.Error())
+		}
+		return md, quire.CheckCommentBody("body.document", md)
 	case b.Markdown == nil:
 		return "", errorf(quire.CodeInvalid, "body.markdown: is required")
 	}

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
 )
 
 // Limits of a batch, from the reference (updateChangeRequestContent).
@@ -341,7 +342,8 @@ func checkMeta(r *rawChange) error {
 	return nil
 }
 
-// parseDocument accepts {"markdown": "…"} and the empty document {}.
+// parseDocument accepts {"markdown": "…"}, a JSON document {"document":
+// {…}} (written as markdown) and the empty document {}.
 func parseDocument(b json.RawMessage) (*string, error) {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(b, &doc); err != nil || doc == nil {
@@ -351,16 +353,24 @@ func parseDocument(b json.RawMessage) (*string, error) {
 		empty := ""
 		return &empty, nil
 	}
-	if _, ok := doc["document"]; ok {
-		return nil, fmt.Errorf("JSON documents are not accepted yet; send {\"markdown\": …}")
-	}
-	raw, ok := doc["markdown"]
-	if !ok || len(doc) != 1 {
-		return nil, fmt.Errorf("must be {\"markdown\": …} or {}")
-	}
 	var md string
-	if err := json.Unmarshal(raw, &md); err != nil {
-		return nil, fmt.Errorf("markdown: must be a string")
+	if raw, ok := doc["document"]; ok && len(doc) == 1 {
+		var d map[string]any
+		if err := json.Unmarshal(raw, &d); err != nil || d == nil {
+			return nil, fmt.Errorf("document: must be a JSON document object")
+		}
+		var err error
+		if md, err = render.Markdown(d); err != nil {
+			return nil, err
+		}
+	} else {
+		raw, ok := doc["markdown"]
+		if !ok || len(doc) != 1 {
+			return nil, fmt.Errorf("must be {\"markdown\": …}, {\"document\": …} or {}")
+		}
+		if err := json.Unmarshal(raw, &md); err != nil {
+			return nil, fmt.Errorf("markdown: must be a string")
+		}
 	}
 	if len(md) > MaxMarkdownSize {
 		return nil, fmt.Errorf("markdown: at most %d bytes", MaxMarkdownSize)

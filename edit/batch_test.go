@@ -148,10 +148,10 @@ func TestParseErrors(t *testing.T) {
 		{"insert without document", ins(M{"document": nil, "title": "T"}), "changes[1].document: required"},
 		{"null document", ins(M{"document": json.RawMessage("null")}), "changes[1].document: must be an object with markdown"},
 		{"string document", ins(M{"document": "# T"}), "changes[1].document: must be an object with markdown"},
-		{"JSON document", ins(M{"document": M{"document": M{"object": "document", "nodes": []M{}}}}), "changes[1].document: JSON documents are not accepted yet"},
-		{"JSON document on update", M{"operation": "update_page", "page": "a", "document": M{"document": M{}}}, "changes[1].document: JSON documents are not accepted yet"},
-		{"markdown and more", ins(M{"document": M{"markdown": "x", "format": "md"}}), `changes[1].document: must be {"markdown": …} or {}`},
-		{"unknown document key", ins(M{"document": M{"text": "x"}}), `changes[1].document: must be {"markdown": …} or {}`},
+		{"JSON document not a document", M{"operation": "update_page", "page": "a", "document": M{"document": M{}}}, "changes[1].document: document"},
+		{"JSON document not an object", M{"operation": "update_page", "page": "a", "document": M{"document": "x"}}, "changes[1].document: document: must be a JSON document object"},
+		{"markdown and more", ins(M{"document": M{"markdown": "x", "format": "md"}}), `changes[1].document: must be {"markdown": …}, {"document": …} or {}`},
+		{"unknown document key", ins(M{"document": M{"text": "x"}}), `changes[1].document: must be {"markdown": …}, {"document": …} or {}`},
 		{"markdown not a string", ins(M{"document": M{"markdown": 1}}), "changes[1].document: markdown: must be a string"},
 		{"markdown too long", ins(M{"document": md(strings.Repeat("x", MaxMarkdownSize+1))}), "changes[1].document: markdown: at most 1048576 bytes"},
 
@@ -424,4 +424,17 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseJSONDocument(t *testing.T) {
+	body := `{"changes":[{"operation":"insert_page","document":{"document":{"object":"document","data":{},"nodes":[
+		{"object":"block","type":"heading-1","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Hello","marks":[]}]}]},
+		{"object":"block","type":"paragraph","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Body","marks":[{"object":"mark","type":"bold"}]}]}]}]}}}]}`
+	changes, err := Parse([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := *changes[0].Markdown, "# Hello\n\n**Body**\n"; got != want {
+		t.Errorf("markdown %q, want %q", got, want)
+	}
 }

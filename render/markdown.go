@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -14,23 +13,29 @@ import (
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Markdown writes a JSON document (as decoded from JSON: map[string]any, []any, string, float64, bool) as
 // markdown. Links and images to pages and files are written /pages/<id> and /files/<id>
 // (with #anchor when the ref has one). An error names the node path at fault,
-// e.g. "document.nodes[2].nodes[0]: unknown inline type \"foo\"".
+// e.g. "document.nodes[2].nodes[0]: missing \"object\"".
 //
 // It inverts Document: for markdown m, Document(Markdown(Document(m))) is
-// Document(m). Blocks Document never makes are written as the markdown
-// nearest them: a hint is a blockquote led by its style in bold, a task list
-// a list of "- [x]" items, the title of an expandable or a tab a bold
-// paragraph before its content, a stepper an ordered list, a math block a
-// "math" code block, an embed or a file a link. Marks other than bold,
-// italic, strikethrough and code are dropped, and so are nodes with nothing
-// markdown can show (icons, expressions, OpenAPI blocks). A node is an error
-// only when its shape is unusable: not an object, without "object", or with
-// "nodes", "leaves" or a leaf's "text" of the wrong type.
+// Document(m) (links and images come back as pages and files with a
+// resolver that reads /pages/ and /files/, as Resolver does). Blocks
+// Document never makes are written as the markdown nearest them: a hint is
+// a blockquote led by its style in bold, a task list a list of "- [x]"
+// items, the title of an expandable or a tab a bold paragraph before its
+// content, a stepper an ordered list, a math block a "math" code block, an
+// embed or a file a link, a mention "@[name](user:<id>)", an emoji its
+// character, inline math "$…$". Marks other than bold, italic,
+// strikethrough and code are dropped, and so are nodes with nothing
+// markdown can show (icons, expressions, OpenAPI blocks); other nodes of
+// unknown types are written as their content. A node is an error only when
+// its shape is unusable: not an object, without a known "object", or with
+// "nodes", "leaves", "fragments", "marks" or a leaf's "text" of the wrong
+// type.
 func Markdown(doc map[string]any) (string, error) {
 	if doc == nil {
 		return "", fmt.Errorf("document: not an object")
@@ -43,7 +48,7 @@ func Markdown(doc map[string]any) (string, error) {
 		return "", fmt.Errorf("document.nodes: must be an array")
 	}
 	var chunks []chunk
-	if err := blocksMD(&chunks, nodes, "document.nodes", atTop); err != nil {
+	if err := blocksMD(&chunks, nodes, (*nodePath)(nil).field("nodes"), atTop); err != nil {
 		return "", err
 	}
 	lines := joinChunks(chunks, atTop)
@@ -86,7 +91,28 @@ func joinChunks(chunks []chunk, at place) []string {
 }
 
 // nodesOf is a node's "nodes": nil when absent, an error when not an array.
-func nodesOf(m map[string]any, path string) ([]any, error) {
+// nodePath is where a node is in the document, for errors: nil is the
+// document itself. It is spelled out only for an error.
+type nodePath struct {
+	up    *nodePath
+	name  string // a field of up, or "" for an item of up
+	index int
+}
+
+func (p *nodePath) field(name string) *nodePath { return &nodePath{up: p, name: name} }
+func (p *nodePath) item(i int) *nodePath        { return &nodePath{up: p, index: i} }
+
+func (p *nodePath) String() string {
+	switch {
+	case p == nil:
+		return "document"
+	case p.name != "":
+		return p.up.String() + "." + p.name
+	}
+	return p.up.String() + "[" + strconv.Itoa(p.index) + "]"
+}
+
+func nodesOf(m map[string]any, path *nodePath) ([]any, error) {
 	v, ok := m["nodes"]
 	if !ok || v == nil {
 		return nil, nil
@@ -99,7 +125,7 @@ func nodesOf(m map[string]any, path string) ([]any, error) {
 }
 
 // object is n as a node: an object with a string "object".
-func object(n any, path string) (map[string]any, string, error) {
+func object(n any, path *nodePath) (map[string]any, string, error) {
 	m, ok := n.(map[string]any)
 	if !ok {
 		return nil, "", fmt.Errorf("%s: not an object", path)
@@ -115,16 +141,16 @@ func object(n any, path string) (map[string]any, string, error) {
 	return nil, "", fmt.Errorf("%s: unknown object %q", path, obj)
 }
 
-func blocksMD(out *[]chunk, nodes []any, path string, at place) error {
+func blocksMD(out *[]chunk, nodes []any, path *nodePath, at place) error {
 	for i, n := range nodes {
-		if err := blockMD(out, n, fmt.Sprintf("%s[%d]", path, i), at); err != nil {
+		if err := blockMD(out, n, path.item(i), at); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func blockMD(out *[]chunk, n any, path string, at place) error {
+func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 	m, obj, err := object(n, path)
 	if err != nil {
 		return err
@@ -135,7 +161,7 @@ func blockMD(out *[]chunk, n any, path string, at place) error {
 	}
 	switch obj {
 	case "document", "fragment":
-		return blocksMD(out, kids, path+".nodes", at)
+		return blocksMD(out, kids, path.field("nodes"), at)
 	case "mark":
 		return fmt.Errorf("%s: a mark is not a block", path)
 	case "text", "inline", "leaf": // inline content where a block belongs
@@ -151,13 +177,13 @@ func blockMD(out *[]chunk, n any, path string, at place) error {
 	switch typ {
 	case "paragraph":
 		var spans []span
-		if err := spansMD(&spans, kids, path+".nodes"); err != nil {
+		if err := spansMD(&spans, kids, path.field("nodes")); err != nil {
 			return err
 		}
 		*out = append(*out, paragraphMD(spans, at))
 	case "heading-1", "heading-2", "heading-3", "heading-4", "heading-5", "heading-6":
 		var spans []span
-		if err := spansMD(&spans, kids, path+".nodes"); err != nil {
+		if err := spansMD(&spans, kids, path.field("nodes")); err != nil {
 			return err
 		}
 		hashes := strings.Repeat("#", int(typ[len(typ)-1]-'0'))
@@ -168,17 +194,17 @@ func blockMD(out *[]chunk, n any, path string, at place) error {
 	case "divider":
 		*out = append(*out, chunk{lines: []string{"---"}})
 	case "list-unordered", "list-ordered", "list-tasks", "stepper":
-		paths := make([]string, len(kids))
+		paths := make([]*nodePath, len(kids))
 		for i := range kids {
-			paths[i] = fmt.Sprintf("%s.nodes[%d]", path, i)
+			paths[i] = path.field("nodes").item(i)
 		}
 		return listMD(out, kids, paths, typ, data)
 	case "list-item":
-		return listMD(out, []any{n}, []string{path}, "list-unordered", nil)
+		return listMD(out, []any{n}, []*nodePath{path}, "list-unordered", nil)
 	case "code":
 		var lines []string
 		for i, l := range kids {
-			p := fmt.Sprintf("%s.nodes[%d]", path, i)
+			p := path.field("nodes").item(i)
 			lm, _, err := object(l, p)
 			if err != nil {
 				return err
@@ -204,7 +230,7 @@ func blockMD(out *[]chunk, n any, path string, at place) error {
 			r, size := utf8.DecodeRuneInString(style)
 			inner = append(inner, textMD([]span{{text: string(unicode.ToUpper(r)) + style[size:], marks: []string{"bold"}}}, inQuote))
 		}
-		if err := blocksMD(&inner, kids, path+".nodes", inQuote); err != nil {
+		if err := blocksMD(&inner, kids, path.field("nodes"), inQuote); err != nil {
 			return err
 		}
 		*out = append(*out, quoteMD(inner))
@@ -215,7 +241,7 @@ func blockMD(out *[]chunk, n any, path string, at place) error {
 		}
 		var lines []string
 		for i, img := range images {
-			p := fmt.Sprintf("%s.nodes[%d]", path, i)
+			p := path.field("nodes").item(i)
 			if typ != "images" {
 				p = path
 			}
@@ -260,7 +286,7 @@ func blockMD(out *[]chunk, n any, path string, at place) error {
 		var body []fragment
 		for _, f := range frags {
 			if f.name == "expandable-title" || f.typ == "expandable-title" {
-				if err := spansMD(&title, f.nodes, f.path+".nodes"); err != nil {
+				if err := spansMD(&title, f.nodes, f.path.field("nodes")); err != nil {
 					return err
 				}
 				continue
@@ -268,11 +294,11 @@ func blockMD(out *[]chunk, n any, path string, at place) error {
 			body = append(body, f)
 		}
 		*out = append(*out, textMD(addMark(title, "bold"), at))
-		if err := blocksMD(out, kids, path+".nodes", at); err != nil {
+		if err := blocksMD(out, kids, path.field("nodes"), at); err != nil {
 			return err
 		}
 		for _, f := range body {
-			if err := blocksMD(out, f.nodes, f.path+".nodes", at); err != nil {
+			if err := blocksMD(out, f.nodes, f.path.field("nodes"), at); err != nil {
 				return err
 			}
 		}
@@ -285,7 +311,7 @@ func blockMD(out *[]chunk, n any, path string, at place) error {
 // containerMD writes a block of another type: its child blocks, or the
 // text of its inline children, then its fragments; a void block with a URL
 // or a reference is a link to it.
-func containerMD(out *[]chunk, m map[string]any, kids []any, data map[string]any, path string, at place) error {
+func containerMD(out *[]chunk, m map[string]any, kids []any, data map[string]any, path *nodePath, at place) error {
 	allBlocks := true
 	for _, k := range kids {
 		if km, ok := k.(map[string]any); !ok || (km["object"] != "block" && km["object"] != "fragment") {
@@ -293,12 +319,12 @@ func containerMD(out *[]chunk, m map[string]any, kids []any, data map[string]any
 		}
 	}
 	if allBlocks {
-		if err := blocksMD(out, kids, path+".nodes", at); err != nil {
+		if err := blocksMD(out, kids, path.field("nodes"), at); err != nil {
 			return err
 		}
 	} else {
 		var spans []span
-		if err := spansMD(&spans, kids, path+".nodes"); err != nil {
+		if err := spansMD(&spans, kids, path.field("nodes")); err != nil {
 			return err
 		}
 		*out = append(*out, textMD(spans, at))
@@ -308,7 +334,7 @@ func containerMD(out *[]chunk, m map[string]any, kids []any, data map[string]any
 		return err
 	}
 	for _, f := range frags {
-		if err := blocksMD(out, f.nodes, f.path+".nodes", at); err != nil {
+		if err := blocksMD(out, f.nodes, f.path.field("nodes"), at); err != nil {
 			return err
 		}
 	}
@@ -325,11 +351,12 @@ func containerMD(out *[]chunk, m map[string]any, kids []any, data map[string]any
 }
 
 type fragment struct {
-	name, typ, path string
-	nodes           []any
+	name, typ string
+	path      *nodePath
+	nodes     []any
 }
 
-func fragmentsOf(m map[string]any, path string) ([]fragment, error) {
+func fragmentsOf(m map[string]any, path *nodePath) ([]fragment, error) {
 	v, ok := m["fragments"]
 	if !ok || v == nil {
 		return nil, nil
@@ -340,7 +367,7 @@ func fragmentsOf(m map[string]any, path string) ([]fragment, error) {
 	}
 	var frags []fragment
 	for i, f := range list {
-		p := fmt.Sprintf("%s.fragments[%d]", path, i)
+		p := path.field("fragments").item(i)
 		fm, _, err := object(f, p)
 		if err != nil {
 			return nil, err
@@ -362,7 +389,7 @@ func fragmentsOf(m map[string]any, path string) ([]fragment, error) {
 // it, or nothing at all) is a code block again, and an empty paragraph a
 // table of one empty cell. Elsewhere an empty paragraph cannot be written.
 func paragraphMD(spans []span, at place) chunk {
-	if at == inQuote && len(spans) == 1 && spans[0].kind == spanText && spans[0].text == "" && equalStrings(spans[0].marks, []string{"code"}) {
+	if at == inQuote && len(spans) == 1 && spans[0].kind == spanText && spans[0].text == "" && slices.Equal(spans[0].marks, []string{"code"}) {
 		return codeMD("", "", false)
 	}
 	spans = normalize(spans)
@@ -424,7 +451,7 @@ func emptyEnd(chunks []chunk) bool {
 // listMD writes a list; a stepper is an ordered list of its steps. A list
 // right after another of its kind takes another marker, else the two would
 // be one, and so does a list whose item would read as a divider ("- - -").
-func listMD(out *[]chunk, items []any, paths []string, typ string, data map[string]any) error {
+func listMD(out *[]chunk, items []any, paths []*nodePath, typ string, data map[string]any) error {
 	if len(items) == 0 {
 		return nil
 	}
@@ -450,7 +477,7 @@ func listMD(out *[]chunk, items []any, paths []string, typ string, data map[stri
 			}
 			itemData, _ := m["data"].(map[string]any)
 			checked[i], _ = itemData["checked"].(bool)
-			if err := blocksMD(&inner, content, p+".nodes", inItem); err != nil {
+			if err := blocksMD(&inner, content, p.field("nodes"), inItem); err != nil {
 				return err
 			}
 		} else if err := blockMD(&inner, it, p, inItem); err != nil { // an item holding it
@@ -469,6 +496,7 @@ func listMD(out *[]chunk, items []any, paths []string, typ string, data map[stri
 			continue
 		}
 		c = chunk{list: marker, interrupts: (!ordered || start == 1) && len(bodies[0]) > 0, emptyEnd: lastEmpty}
+		divider := false
 		for i, body := range bodies {
 			mk := marker
 			if ordered {
@@ -482,6 +510,7 @@ func listMD(out *[]chunk, items []any, paths []string, typ string, data map[stri
 				continue
 			}
 			c.lines = append(c.lines, mk+" "+body[0])
+			divider = divider || thematicBreak(mk+" "+body[0])
 			indent := strings.Repeat(" ", len(mk)+1)
 			for _, l := range body[1:] {
 				if l != "" {
@@ -490,7 +519,7 @@ func listMD(out *[]chunk, items []any, paths []string, typ string, data map[stri
 				c.lines = append(c.lines, l)
 			}
 		}
-		if !slices.ContainsFunc(c.lines, thematicBreak) {
+		if !divider {
 			break
 		}
 	}
@@ -501,11 +530,10 @@ func listMD(out *[]chunk, items []any, paths []string, typ string, data map[stri
 // thematicBreak reports whether line is a divider: three or more "-", "*"
 // or "_", the same, and spaces.
 func thematicBreak(line string) bool {
-	s := strings.TrimLeft(line, " ")
-	if s == "" || !strings.ContainsRune("-*_", rune(s[0])) {
+	if line == "" || !strings.ContainsRune("-*_", rune(line[0])) {
 		return false
 	}
-	return strings.Trim(s, string(s[0:1])+" \t") == "" && strings.Count(s, s[0:1]) >= 3
+	return strings.Trim(line, line[:1]+" \t") == "" && strings.Count(line, line[:1]) >= 3
 }
 
 func number(v any) (float64, bool) {
@@ -583,7 +611,7 @@ func longestRun(s string, c byte) int {
 // tableMD writes a table as Document makes it: a column per id in the view,
 // titled and aligned by its definition, and a row per record in order,
 // each value the id of a fragment with the cell's content.
-func tableMD(m, data map[string]any, path string) (chunk, error) {
+func tableMD(m, data map[string]any, path *nodePath) (chunk, error) {
 	defs, _ := data["definition"].(map[string]any)
 	var cols []string
 	if view, ok := data["view"].(map[string]any); ok {
@@ -654,7 +682,7 @@ func tableMD(m, data map[string]any, path string) (chunk, error) {
 						if j > 0 {
 							spans = append(spans, span{text: " "})
 						}
-						if err := cellSpans(&spans, n, fmt.Sprintf("%s.nodes[%d]", f.path, j)); err != nil {
+						if err := cellSpans(&spans, n, f.path.field("nodes").item(j)); err != nil {
 							return chunk{}, err
 						}
 					}
@@ -675,7 +703,7 @@ func tableMD(m, data map[string]any, path string) (chunk, error) {
 func row(cells []string) string { return "| " + strings.Join(cells, " | ") + " |" }
 
 // cellSpans is the inline content of a block in a table cell.
-func cellSpans(out *[]span, n any, path string) error {
+func cellSpans(out *[]span, n any, path *nodePath) error {
 	m, obj, err := object(n, path)
 	if err != nil {
 		return err
@@ -795,9 +823,9 @@ const (
 	spanImage
 )
 
-func spansMD(out *[]span, nodes []any, path string) error {
+func spansMD(out *[]span, nodes []any, path *nodePath) error {
 	for i, n := range nodes {
-		p := fmt.Sprintf("%s[%d]", path, i)
+		p := path.item(i)
 		m, _, err := object(n, p)
 		if err != nil {
 			return err
@@ -809,7 +837,7 @@ func spansMD(out *[]span, nodes []any, path string) error {
 	return nil
 }
 
-func spanMD(out *[]span, m map[string]any, path string) error {
+func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 	obj, _ := m["object"].(string)
 	kids, err := nodesOf(m, path)
 	if err != nil {
@@ -822,7 +850,7 @@ func spanMD(out *[]span, m map[string]any, path string) error {
 			return fmt.Errorf("%s.leaves: must be an array", path)
 		}
 		for i, l := range leaves {
-			p := fmt.Sprintf("%s.leaves[%d]", path, i)
+			p := path.field("leaves").item(i)
 			lm, _, err := object(l, p)
 			if err != nil {
 				return err
@@ -840,14 +868,14 @@ func spanMD(out *[]span, m map[string]any, path string) error {
 		if m["type"] == "image" || m["type"] == "drawing" {
 			return imageSpan(out, m)
 		}
-		return spansMD(out, kids, path+".nodes")
+		return spansMD(out, kids, path.field("nodes"))
 	}
 	data, _ := m["data"].(map[string]any)
 	str := func(k string) string { s, _ := data[k].(string); return s }
 	switch m["type"] {
 	case "link":
 		var inner []span
-		if err := spansMD(&inner, kids, path+".nodes"); err != nil {
+		if err := spansMD(&inner, kids, path.field("nodes")); err != nil {
 			return err
 		}
 		if t, ok := refTarget(data["ref"]); ok {
@@ -884,12 +912,12 @@ func spanMD(out *[]span, m map[string]any, path string) error {
 			*out = append(*out, span{text: name})
 		}
 	default: // annotations and unknown inlines: their content
-		return spansMD(out, kids, path+".nodes")
+		return spansMD(out, kids, path.field("nodes"))
 	}
 	return nil
 }
 
-func leafMD(out *[]span, m map[string]any, path string) error {
+func leafMD(out *[]span, m map[string]any, path *nodePath) error {
 	s, ok := m["text"].(string)
 	if !ok {
 		return fmt.Errorf("%s.text: must be a string", path)
@@ -956,22 +984,28 @@ func normalize(spans []span) []span {
 				continue
 			}
 			s.marks = cleanMarks(s.marks)
-			if n := len(out); n > 0 && out[n-1].kind == spanText && equalStrings(out[n-1].marks, s.marks) {
+			if n := len(out); n > 0 && out[n-1].kind == spanText && slices.Equal(out[n-1].marks, s.marks) {
 				out[n-1].text += s.text
 				continue
 			}
 		case spanLink:
-			var kids []span
-			for _, k := range s.kids {
-				if k.kind == spanLink && !autolink(k) { // only an autolink can be inside a link
-					kids = append(kids, k.kids...)
-				} else {
-					kids = append(kids, k)
-				}
-			}
-			s.kids = normalize(kids)
+			s.kids = normalize(unlink(s.kids))
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// unlink replaces the links in spans, but autolinks, with their content:
+// only an autolink can be inside a link.
+func unlink(spans []span) []span {
+	var out []span
+	for _, s := range spans {
+		if s.kind == spanLink && !autolink(s) {
+			out = append(out, unlink(s.kids)...)
+		} else {
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -984,7 +1018,7 @@ func cleanMarks(marks []string) []string {
 		case "code":
 			code = true
 		case "bold", "italic", "strikethrough":
-			if !contains(out, m) {
+			if !slices.Contains(out, m) {
 				out = append(out, m)
 			}
 		}
@@ -999,7 +1033,7 @@ func cleanMarks(marks []string) []string {
 func addMark(spans []span, m string) []span {
 	out := make([]span, len(spans))
 	for i, s := range spans {
-		if s.kind == spanText && !contains(s.marks, m) {
+		if s.kind == spanText && !slices.Contains(s.marks, m) {
 			s.marks = append([]string{m}, s.marks...)
 		}
 		s.kids = addMark(s.kids, m)
@@ -1008,34 +1042,13 @@ func addMark(spans []span, m string) []span {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func equalSpans(a, b []span) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if x.kind != y.kind || x.text != y.text || !equalStrings(x.marks, y.marks) || x.target != y.target || x.alt != y.alt || !equalSpans(x.kids, y.kids) {
+		if x.kind != y.kind || x.text != y.text || !slices.Equal(x.marks, y.marks) || x.target != y.target || x.alt != y.alt || !equalSpans(x.kids, y.kids) {
 			return false
 		}
 	}
@@ -1121,7 +1134,7 @@ func checkInline(s string, want []span, ctx ictx) bool {
 		}
 	}
 	var got []span
-	return spansMD(&got, c.inlines(n, nil), "") == nil && equalSpans(normalize(got), want)
+	return spansMD(&got, c.inlines(n, nil), nil) == nil && equalSpans(normalize(got), want)
 }
 
 // titleMD writes a column title, which Document reads as the header cell's
@@ -1130,7 +1143,7 @@ func titleMD(title string) string {
 	spans := normalize([]span{{text: title}})
 	var s string
 	for _, mode := range []writeMode{modeNatural, modeSafe} {
-		s = (&iwriter{ctx: ctxCell, mode: mode}).write(spans)
+		s = (&iwriter{ctx: ctxCell, mode: mode, plain: true}).write(spans)
 		src := []byte("| " + s + " |\n| --- |")
 		doc := gfmParser.Parse(text.NewReader(src))
 		if t, ok := doc.FirstChild().(*east.Table); ok && doc.ChildCount() == 1 &&
@@ -1147,7 +1160,7 @@ type iwriter struct {
 	b         strings.Builder
 	ctx       ictx
 	mode      writeMode
-	alt       bool       // writing an image's alt text
+	plain     bool       // writing what Document reads as plain text: alt text, a column title
 	stack     []openMark // the marks open, outermost first
 	lineStart bool       // nothing written yet on this line
 }
@@ -1156,7 +1169,14 @@ type openMark struct{ name, delim string }
 
 func (w *iwriter) write(spans []span) string {
 	w.lineStart = true
+	images := w.ctx == ctxTop && !slices.ContainsFunc(spans, func(s span) bool { return s.kind != spanImage })
+	if images { // alone they would be an images block; emphasis, marking no text, keeps them a paragraph
+		w.b.WriteString("*")
+	}
 	w.seq(spans, 0, true, false)
+	if images {
+		w.b.WriteString("*")
+	}
 	return w.b.String()
 }
 
@@ -1205,7 +1225,7 @@ func (w *iwriter) seq(spans []span, base int, end, inLink bool) {
 			next := steps[i+1]
 			e.closes = next.keep < len(w.stack)
 			e.after = e.closes || len(next.open) > 0
-			if contains(s.marks, "code") {
+			if slices.Contains(s.marks, "code") {
 				w.code(s.text)
 			} else {
 				w.text(s.text, e)
@@ -1222,7 +1242,7 @@ func (w *iwriter) seq(spans []span, base int, end, inLink bool) {
 		case spanImage:
 			w.lineStart = false
 			w.b.WriteString("![")
-			alt := &iwriter{ctx: w.ctx, mode: w.mode, alt: true}
+			alt := &iwriter{ctx: w.ctx, mode: w.mode, plain: true}
 			alt.text(s.alt, edges{})
 			w.b.WriteString(alt.b.String() + "](" + w.dest(s.target) + ")")
 		}
@@ -1269,7 +1289,7 @@ func (w *iwriter) text(s string, e edges) {
 	safe := w.mode == modeSafe
 	blank := safe && strings.TrimFunc(s, unicode.IsSpace) == "" // between images it must not be white space
 	para := w.ctx == ctxPara || w.ctx == ctxTop
-	breaks := para && !w.alt && !safe
+	breaks := para && !w.plain && !safe
 	lastAt := len(s) - 1 // the character before what follows, as the parser decodes it
 	for lastAt > 0 && !utf8.RuneStart(s[lastAt]) {
 		lastAt--
@@ -1289,6 +1309,14 @@ func (w *iwriter) text(s string, e edges) {
 		start := w.lineStart
 		w.lineStart = false
 		switch {
+		case r == 0 && w.plain: // text would read it as U+FFFD, code as it is
+			j := i
+			for j < len(s) && s[j] == 0 {
+				j++
+			}
+			w.b.WriteString("`" + s[i:j] + "`")
+			i = j
+			continue
 		case r == utf8.RuneError && size == 1:
 			w.b.WriteByte(s[i])
 		case r == '\n' && breaks && !start && !last && next != '\n':
@@ -1337,7 +1365,7 @@ func (w *iwriter) code(t string) {
 	w.lineStart = false
 	fence := strings.Repeat("`", longestRun(t, '`')+1)
 	pad := t[0] == '`' || t[len(t)-1] == '`' ||
-		(t[0] == ' ' || t[0] == '\n') && (t[len(t)-1] == ' ' || t[len(t)-1] == '\n') && strings.Trim(t, " \t\n\v\f\r") != ""
+		(t[0] == ' ' || t[0] == '\n') && (t[len(t)-1] == ' ' || t[len(t)-1] == '\n') && !util.IsBlank([]byte(t))
 	if w.ctx == ctxCell {
 		t = strings.ReplaceAll(t, "|", `\|`)
 	}
@@ -1376,12 +1404,12 @@ func (w *iwriter) dest(t string) string {
 	return b.String()
 }
 
+// balanced reports whether the parentheses of t pair up (its backslashes
+// are escaped, so none escapes a parenthesis).
 func balanced(t string) bool {
 	depth := 0
 	for i := 0; i < len(t); i++ {
 		switch t[i] {
-		case '\\':
-			i++
 		case '(':
 			depth++
 		case ')':
@@ -1443,23 +1471,22 @@ func commonPrefix(a, b []string) int {
 // auto reports whether link s is written "<target>": in natural mode when
 // it can be, and always inside a link, where only an autolink can be.
 func (w *iwriter) auto(s span, inLink bool) bool {
+	if w.ctx == ctxCell && len(s.kids) == 1 && strings.Contains(strings.ReplaceAll(s.kids[0].text, `\|`, ""), "|") {
+		return false // it would end the cell
+	}
 	return (inLink || w.mode == modeNatural) && autolink(s)
 }
 
-var (
-	uriAutolink   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\x00-\x20<>\x7f]*$`)
-	emailAutolink = regexp.MustCompile("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
-)
-
 // autolink reports whether link s can be written "<target>": its text, not
-// code, is its target, a URL with a scheme or an e-mail address.
+// code, reads back as an autolink to its target, as goldmark finds one.
 func autolink(s span) bool {
-	if len(s.kids) != 1 || s.kids[0].kind != spanText || contains(s.kids[0].marks, "code") {
+	if len(s.kids) != 1 || s.kids[0].kind != spanText || slices.Contains(s.kids[0].marks, "code") {
 		return false
 	}
 	t := s.kids[0].text
-	if s.target == "mailto:"+t && emailAutolink.MatchString(t) {
-		return true
+	line := []byte(t + ">")
+	if n := util.FindEmailIndex(line); n >= 0 {
+		return n == len(t) && s.target == "mailto:"+t
 	}
-	return s.target == t && uriAutolink.MatchString(t)
+	return util.FindURLIndex(line) == len(t) && s.target == t
 }

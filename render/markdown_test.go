@@ -77,6 +77,7 @@ var normalized = []struct{ name, md string }{
 	{"ordered lists one after another", "1. a\n\n1) b\n"},
 	{"divider in an item", "* ---\n"},
 	{"nested empty items", "* - -\n"},
+	{"divider after a paragraph in an item", "- a\n\n  ---\n- b\n"},
 	{"code", "```go\nfunc f() {\n\treturn\n}\n```\n"},
 	{"empty code", "```\n```\n"},
 	{"code with fences", "````md\n```\n~~~\n````\n"},
@@ -158,6 +159,16 @@ var markdownRoundTrips = []string{
 	"> ```\n> \tx\n> ```",
 	"# a #\n# #\n# \\#",
 	"Setext\\\nwith break\n===",
+	"* >*\n\n  >",
+	"    0\r\r",
+	">>>>>>>>>>>>>>>",
+	"[<A0:\x7f>]()",
+	"*![]()*",
+	"[](\\\\\\() [](a\\)b)",
+	"`  \f  ` ` \v `",
+	"![a`\x00\x00`b](x)\n\n| `\x00` |\n| - |",
+	"~~![a](x)~~ ![b](y)",
+	"| <http://a\\|b> | [<http://c\\|d>](x) |\n| - | - |",
 }
 
 func TestMarkdownRoundTrip(t *testing.T) {
@@ -179,7 +190,8 @@ var pieces = []string{
 	"\\", "\\*", "&amp;", "&#42;", "&#32;", "&", "<", ">", "<b>", "</b>", "<div>\n", "<!-- c -->", "[", "]", "](x)", "](<a b>)",
 	"![", "(", ")", "!", "#", "# ", "## ", "- ", "+ ", "* ", "1. ", "2) ", "> ", ">", "|", " | ", "|---|", "-", "---", "===",
 	":", "```", "~~~", "```go\n", "    ", "1", "é", "\u00a0", "😀", ".", "<https://x.example>", "<a@b.example>", "[a](b)",
-	"[a]: b\n", "[a]", "\\\n", "  \n", "- [ ] ", "| a | b |\n|---|---|\n", "$",
+	"[a]: b\n", "[a]", "\\\n", "  \n", "- [ ] ", "| a | b |\n|---|---|\n", "$", "](a(b)c)", "\n| --- |\n", "\\|", "`|`",
+	"  - ", "   1. ", "\n  ", "\n    ", "\n> ", "\n- ", "\n1. ", "&copy;", "&#x2a;", "\u2003", "\x7f", "\r", "#\n", "\n===",
 }
 
 // samples returns n markdown samples of up to 24 pieces, the same each run.
@@ -198,17 +210,17 @@ func samples(n int) []string {
 
 // TestMarkdownRoundTripSamples is the round trip over many markdown samples.
 func TestMarkdownRoundTripSamples(t *testing.T) {
-	n := 20000
+	n := 10000
 	if testing.Short() {
-		n = 2000
+		n = 1000
 	}
 	for _, md := range samples(n) {
 		roundTrip(t, md, nil, nil)
 	}
 }
 
-// documentTests are JSON documents, which Document does not all make, and
-// their markdown.
+// markdownTests are JSON documents, with blocks and inlines Document does
+// not make, and their markdown.
 var markdownTests = []struct{ name, doc, want string }{
 	{"refs", `[{"object":"block","type":"paragraph","data":{},"nodes":[
 		{"object":"inline","type":"link","data":{"ref":{"kind":"page","page":"p1"}},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"a","marks":[]}]}]},
@@ -318,7 +330,7 @@ func TestMarkdown(t *testing.T) {
 	}
 	// The documents are valid, except those with nodes of unknown types.
 	for _, tt := range markdownTests {
-		if tt.name == "unknown blocks" || tt.name == "inlines" || tt.name == "marks" || tt.name == "refs" {
+		if tt.name == "unknown blocks" || tt.name == "inlines" {
 			continue
 		}
 		var doc map[string]any
@@ -380,6 +392,12 @@ func FuzzMarkdown(f *testing.F) {
 		f.Add(md)
 	}
 	f.Fuzz(func(t *testing.T, md string) {
+		if struckContinuationBytes(Document(md, nil)) {
+			if _, err := Markdown(Document(md, nil)); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
 		got := roundTrip(t, md, nil, nil)
 		if !utf8.ValidString(md) {
 			return // JSON cannot carry it
@@ -396,4 +414,41 @@ func FuzzMarkdown(f *testing.F) {
 			t.Fatalf("Markdown of the decoded JSON of Document(%q) = %q, %v; want %q", md, fromJSON, err, got)
 		}
 	})
+}
+
+// struckContinuationBytes reports whether v holds struck-through text of
+// nothing but UTF-8 continuation bytes, which cannot always be written
+// back. goldmark takes the character before a delimiter to be the one
+// starting at the last rune-start byte, so after such text it sees the
+// "~" that opened the strikethrough, and "~~" does not close after a "~".
+// Markdown that gives such text, like "*~_\xa4_~*", nests a redundant
+// emphasis around it, which Document does not keep (a mark applies once).
+// Text in JSON is valid UTF-8, so Markdown never meets it in a request.
+func struckContinuationBytes(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		if s, ok := v["text"].(string); ok && v["object"] == "leaf" && s != "" {
+			cont := true
+			for i := 0; i < len(s); i++ {
+				cont = cont && !utf8.RuneStart(s[i])
+			}
+			for _, m := range v["marks"].([]any) {
+				if cont && m.(map[string]any)["type"] == "strikethrough" {
+					return true
+				}
+			}
+		}
+		for _, x := range v {
+			if struckContinuationBytes(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if struckContinuationBytes(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
