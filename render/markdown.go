@@ -90,7 +90,6 @@ func joinChunks(chunks []chunk, at place) []string {
 	return lines
 }
 
-// nodesOf is a node's "nodes": nil when absent, an error when not an array.
 // nodePath is where a node is in the document, for errors: nil is the
 // document itself. It is spelled out only for an error.
 type nodePath struct {
@@ -112,6 +111,7 @@ func (p *nodePath) String() string {
 	return p.up.String() + "[" + strconv.Itoa(p.index) + "]"
 }
 
+// nodesOf is a node's "nodes": nil when absent, an error when not an array.
 func nodesOf(m map[string]any, path *nodePath) ([]any, error) {
 	v, ok := m["nodes"]
 	if !ok || v == nil {
@@ -141,6 +141,7 @@ func object(n any, path *nodePath) (map[string]any, string, error) {
 	return nil, "", fmt.Errorf("%s: unknown object %q", path, obj)
 }
 
+// blocksMD appends the chunks of nodes, blocks where place at is, to out.
 func blocksMD(out *[]chunk, nodes []any, path *nodePath, at place) error {
 	for i, n := range nodes {
 		if err := blockMD(out, n, path.item(i), at); err != nil {
@@ -150,6 +151,8 @@ func blocksMD(out *[]chunk, nodes []any, path *nodePath, at place) error {
 	return nil
 }
 
+// blockMD appends the chunks of block n to out: none, one, or for a
+// container of blocks those of its content.
 func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 	m, obj, err := object(n, path)
 	if err != nil {
@@ -250,9 +253,7 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 				return err
 			}
 			var spans []span
-			if err := imageSpan(&spans, im); err != nil {
-				return err
-			}
+			imageSpan(&spans, im)
 			for _, s := range spans {
 				if s.kind == spanImage {
 					lines = append(lines, imageMD(s))
@@ -682,7 +683,12 @@ func tableMD(m, data map[string]any, path *nodePath) (chunk, error) {
 						if j > 0 {
 							spans = append(spans, span{text: " "})
 						}
-						if err := cellSpans(&spans, n, f.path.field("nodes").item(j)); err != nil {
+						p := f.path.field("nodes").item(j)
+						m, _, err := object(n, p)
+						if err != nil {
+							return chunk{}, err
+						}
+						if err := spanMD(&spans, m, p); err != nil {
 							return chunk{}, err
 						}
 					}
@@ -701,18 +707,6 @@ func tableMD(m, data map[string]any, path *nodePath) (chunk, error) {
 }
 
 func row(cells []string) string { return "| " + strings.Join(cells, " | ") + " |" }
-
-// cellSpans is the inline content of a block in a table cell.
-func cellSpans(out *[]span, n any, path *nodePath) error {
-	m, obj, err := object(n, path)
-	if err != nil {
-		return err
-	}
-	if obj == "block" && (m["type"] == "image" || m["type"] == "drawing") {
-		return imageSpan(out, m)
-	}
-	return spanMD(out, m, path)
-}
 
 // valueSpans writes a record value that is not a text: a number, a
 // boolean, a reference, an image, or a list of files, users or options.
@@ -823,6 +817,7 @@ const (
 	spanImage
 )
 
+// spansMD appends the spans of inline nodes (texts and inlines) to out.
 func spansMD(out *[]span, nodes []any, path *nodePath) error {
 	for i, n := range nodes {
 		p := path.item(i)
@@ -837,6 +832,8 @@ func spansMD(out *[]span, nodes []any, path *nodePath) error {
 	return nil
 }
 
+// spanMD appends the spans of node m: a text's leaves, an inline, or the
+// content of a block where inline content belongs.
 func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 	obj, _ := m["object"].(string)
 	kids, err := nodesOf(m, path)
@@ -866,7 +863,8 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 		return fmt.Errorf("%s: a mark is not inline content", path)
 	case "block", "document", "fragment":
 		if m["type"] == "image" || m["type"] == "drawing" {
-			return imageSpan(out, m)
+			imageSpan(out, m)
+			return nil
 		}
 		return spansMD(out, kids, path.field("nodes"))
 	}
@@ -884,7 +882,7 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 			*out = append(*out, inner...)
 		}
 	case "inline-image":
-		return imageSpan(out, m)
+		imageSpan(out, m)
 	case "emoji":
 		*out = append(*out, span{text: emojiText(str("code"))})
 	case "inline-math", "math":
@@ -917,6 +915,7 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 	return nil
 }
 
+// leafMD appends a leaf as a text span with its marks' types.
 func leafMD(out *[]span, m map[string]any, path *nodePath) error {
 	s, ok := m["text"].(string)
 	if !ok {
@@ -940,7 +939,8 @@ func leafMD(out *[]span, m map[string]any, path *nodePath) error {
 	return nil
 }
 
-func imageSpan(out *[]span, m map[string]any) error {
+// imageSpan is an image, or its alt text when its reference has no target.
+func imageSpan(out *[]span, m map[string]any) {
 	data, _ := m["data"].(map[string]any)
 	alt, _ := data["alt"].(string)
 	if t, ok := refTarget(data["ref"]); ok {
@@ -948,7 +948,6 @@ func imageSpan(out *[]span, m map[string]any) error {
 	} else if alt != "" {
 		*out = append(*out, span{text: alt})
 	}
-	return nil
 }
 
 // emojiText is an emoji's character from its code: code points in hex

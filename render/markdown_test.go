@@ -416,24 +416,37 @@ func FuzzMarkdown(f *testing.F) {
 	})
 }
 
-// struckContinuationBytes reports whether v holds struck-through text of
-// nothing but UTF-8 continuation bytes, which cannot always be written
-// back. goldmark takes the character before a delimiter to be the one
-// starting at the last rune-start byte, so after such text it sees the
-// "~" that opened the strikethrough, and "~~" does not close after a "~".
-// Markdown that gives such text, like "*~_\xa4_~*", nests a redundant
-// emphasis around it, which Document does not keep (a mark applies once).
-// Text in JSON is valid UTF-8, so Markdown never meets it in a request.
+// struckContinuationBytes reports whether v holds text of nothing but
+// UTF-8 continuation bytes, struck through or next to struck-through text,
+// which cannot always be written back. goldmark takes the character before
+// a delimiter to be the one starting at the last rune-start byte, so after
+// such text it can see a "~" of the strikethrough before, and "~~" does not
+// open or close after a "~". Markdown that gives such text, like
+// "*~_\xa4_~*", nests a redundant emphasis around it, which Document does
+// not keep (a mark applies once). Text in JSON is valid UTF-8, so Markdown
+// never meets it in a request.
 func struckContinuationBytes(v any) bool {
 	switch v := v.(type) {
 	case map[string]any:
-		if s, ok := v["text"].(string); ok && v["object"] == "leaf" && s != "" {
-			cont := true
-			for i := 0; i < len(s); i++ {
-				cont = cont && !utf8.RuneStart(s[i])
+		if leaves, ok := v["leaves"].([]any); ok && v["object"] == "text" {
+			struck := func(i int) bool {
+				if i < 0 || i >= len(leaves) {
+					return false
+				}
+				for _, m := range leaves[i].(map[string]any)["marks"].([]any) {
+					if m.(map[string]any)["type"] == "strikethrough" {
+						return true
+					}
+				}
+				return false
 			}
-			for _, m := range v["marks"].([]any) {
-				if cont && m.(map[string]any)["type"] == "strikethrough" {
+			for i, l := range leaves {
+				s := l.(map[string]any)["text"].(string)
+				cont := s != ""
+				for j := 0; j < len(s); j++ {
+					cont = cont && !utf8.RuneStart(s[j])
+				}
+				if cont && (struck(i-1) || struck(i) || struck(i+1)) {
 					return true
 				}
 			}
@@ -451,4 +464,25 @@ func struckContinuationBytes(v any) bool {
 		}
 	}
 	return false
+}
+
+// FuzzJSONToMarkdown checks that Markdown never fails on a document's shape
+// other than with an error: any JSON object is written or refused.
+func FuzzJSONToMarkdown(f *testing.F) {
+	for _, tt := range markdownTests {
+		f.Add(`{"object":"document","data":{},"nodes":` + tt.doc + `}`)
+	}
+	for _, md := range []string{richMarkdown, "> - a\n>\n> | b |\n> | - |"} {
+		b, _ := json.Marshal(Document(md, testResolve))
+		f.Add(string(b))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var doc map[string]any
+		if json.Unmarshal([]byte(s), &doc) != nil {
+			return
+		}
+		if md, err := Markdown(doc); err == nil {
+			Document(md, nil)
+		}
+	})
 }
