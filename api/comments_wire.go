@@ -32,7 +32,8 @@ type commentOut struct {
 	me    *quire.User
 	cur   *view            // the current content; nil when nothing needs it
 	old   map[string]*view // revisions commented on, by id, for pages gone since
-	users map[string][]byte
+	users map[string][]byte     // JSON by user id
+	known map[string]quire.User // a list's users, whose comments name them by id only
 }
 
 // commentWriter prepares to render cs: it loads the current content when a
@@ -72,7 +73,8 @@ func (s *Server) commentWriter(r *http.Request, p *commentPlace, f format, cs []
 var buffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // writeList answers a list of comments (reply false) or replies.
-func (o *commentOut) writeList(w http.ResponseWriter, list *store.List[*quire.Comment], reply bool) error {
+func (o *commentOut) writeList(w http.ResponseWriter, list *store.CommentList, reply bool) error {
+	o.known = list.Users
 	buf := buffers.Get().(*[]byte)
 	defer func() {
 		if cap(*buf) <= 4<<20 {
@@ -193,6 +195,9 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 func (o *commentOut) user(b []byte, u *quire.User) []byte {
 	j, ok := o.users[u.ID]
 	if !ok {
+		if k, ok := o.known[u.ID]; ok {
+			u = &k
+		}
 		var err error
 		if j, err = json.Marshal(o.s.userJSON(u)); err != nil {
 			panic(err) // strings only

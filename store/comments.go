@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,7 +14,8 @@ import (
 
 // Comments and replies share the table comments; each row carries a summary
 // of its replies and reactions, which every write of those rewrites (see
-// 0005_comments.sql), so that reads take one query and one for the users.
+// 0005_comments.sql), so that reads take one query and one for the users
+// (lists one more, see comments_cache.go).
 
 // CommentScope is where comments live: a space's own comments, or those of
 // one of its change requests.
@@ -31,16 +33,16 @@ func scopeWhere(s CommentScope) (string, []any) {
 const commentColumns = `k.id, k.parent_id, k.posted_by, k.posted_at, k.edited_at, k.markdown,
 	k.page_id, k.node_id, k.revision_id, k.resolved_at, k.resolved_by, k.replies, k.repliers, k.reactions`
 
-// scanComment reads a comment row of scope s; its users have only their ids
-// until fillUsers.
-func scanComment(s CommentScope, row interface{ Scan(...any) error }) (*quire.Comment, error) {
+// scanComment reads a comment row of scope s, and then the columns of more;
+// its users have only their ids until fillUsers.
+func scanComment(s CommentScope, row interface{ Scan(...any) error }, more ...any) (*quire.Comment, error) {
 	c := quire.Comment{SpaceID: s.SpaceID, ChangeRequestID: s.ChangeRequestID}
 	var parent, resolvedBy sql.NullString
 	var posted int64
 	var edited, resolved *int64
 	var repliers, reactions string
-	if err := row.Scan(&c.ID, &parent, &c.PostedBy.ID, &posted, &edited, &c.Markdown,
-		&c.PageID, &c.NodeID, &c.RevisionID, &resolved, &resolvedBy, &c.Replies, &repliers, &reactions); err != nil {
+	if err := row.Scan(append([]any{&c.ID, &parent, &c.PostedBy.ID, &posted, &edited, &c.Markdown,
+		&c.PageID, &c.NodeID, &c.RevisionID, &resolved, &resolvedBy, &c.Replies, &repliers, &reactions}, more...)...); err != nil {
 		return nil, err
 	}
 	c.ParentID = parent.String
@@ -75,7 +77,7 @@ func (r reader) oneComment(ctx context.Context, s CommentScope, query string, ar
 	if err != nil {
 		return nil, err
 	}
-	return c, r.fillUsers(ctx, []*quire.Comment{c})
+	return c, r.fillUsers(ctx, c)
 }
 
 // CommentFilter narrows a comment list.
@@ -86,9 +88,17 @@ type CommentFilter struct {
 	Asc     bool                // oldest first; newest first by default
 }
 
+// CommentList is a page of comments or replies and the users they name.
+// Its comments are shared with the cache and must not be changed; their
+// users have only their ids, whom Users holds (unless since deleted).
+type CommentList struct {
+	List[*quire.Comment]
+	Users map[string]quire.User
+}
+
 // ListComments lists the comments of a scope (replies aside) by the time
 // they were posted, each with its reactions, replies count and repliers.
-func (r reader) ListComments(ctx context.Context, s CommentScope, f CommentFilter, p Page) (*List[*quire.Comment], error) {
+func (r reader) ListComments(ctx context.Context, s CommentScope, f CommentFilter, p Page) (*CommentList, error) {
 	where, args := scopeWhere(s)
 	where += " AND k.parent_id IS NULL"
 	switch f.Status {
@@ -106,7 +116,7 @@ func (r reader) ListComments(ctx context.Context, s CommentScope, f CommentFilte
 		where += " AND k.posted_by IN (" + in + ")"
 		args = append(args, inArgs...)
 	}
-	list := &List[*quire.Comment]{}
+	list := &CommentList{}
 	var err error
 	if f.PageID == "" && len(f.Authors) == 0 {
 		list.Count, err = r.countComments(ctx, s, f.Status)
@@ -121,36 +131,40 @@ func (r reader) ListComments(ctx context.Context, s CommentScope, f CommentFilte
 
 // ListCommentReplies lists the replies to a comment, oldest first, each with
 // its reactions.
-func (r reader) ListCommentReplies(ctx context.Context, s CommentScope, commentID string, p Page) (*List[*quire.Comment], error) {
+func (r reader) ListCommentReplies(ctx context.Context, s CommentScope, commentID string, p Page) (*CommentList, error) {
 	where, args := scopeWhere(s)
 	where += " AND k.parent_id = ?"
 	args = append(args, commentID)
-	list := &List[*quire.Comment]{}
+	list := &CommentList{}
 	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM comments k"+where, args...).Scan(&list.Count); err != nil {
 		return nil, err
 	}
 	return list, r.listComments(ctx, s, list, where, args, false, p)
 }
 
-// listComments reads one keyset page of comments by (posted_at, id) into list.
-func (r reader) listComments(ctx context.Context, s CommentScope, list *List[*quire.Comment], where string, args []any, desc bool, p Page) error {
+// listComments reads one keyset page of comments by (posted_at, id) into
+// list: their ids and versions, then the rows not already cached.
+func (r reader) listComments(ctx context.Context, s CommentScope, list *CommentList, where string, args []any, desc bool, p Page) error {
 	after, afterArgs, order := keyset("k.posted_at", "k.id", desc, p.After, true)
-	rows, err := r.q.query(ctx, "SELECT "+commentColumns+" FROM comments k"+where+after+order+" LIMIT ?",
+	rows, err := r.q.query(ctx, "SELECT k.id, k.version, k.posted_at FROM comments k"+where+after+order+" LIMIT ?",
 		append(append(args, afterArgs...), p.Limit+1)...)
 	if err != nil {
 		return err
 	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Comment, Cursor, error) {
-		c, err := scanComment(s, rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return c, Cursor{Num: micros(c.PostedAt), ID: c.ID}, nil
-	})
+	listed, next, err := collectPage(rows, p.Limit, scanListed)
 	if err != nil {
 		return err
 	}
-	return r.fillUsers(ctx, list.Items)
+	if list.Items, err = r.commentsByVersion(ctx, s, listed); err != nil {
+		return err
+	}
+	list.Next = next
+	var ids []string
+	for _, c := range list.Items {
+		ids = commentUsers(ids, c, func(u *quire.User) string { return u.ID })
+	}
+	list.Users, err = r.users(ctx, ids)
+	return err
 }
 
 // countComments reads a scope's kept counts: all comments, the open ones, or
@@ -171,59 +185,64 @@ func (r reader) countComments(ctx context.Context, s CommentScope, status quire.
 	return all, err
 }
 
-// fillUsers loads, in one query, every user the comments name: authors,
-// resolvers, repliers and those who reacted.
-func (r reader) fillUsers(ctx context.Context, cs []*quire.Comment) error {
-	var refs []*quire.User
-	for _, c := range cs {
-		refs = append(refs, &c.PostedBy)
-		if c.ResolvedBy.ID != "" {
-			refs = append(refs, &c.ResolvedBy)
-		}
-		for i := range c.Repliers {
-			refs = append(refs, &c.Repliers[i].User)
-		}
-		for i := range c.Reactions {
-			for k := range c.Reactions[i].Users {
-				refs = append(refs, &c.Reactions[i].Users[k].User)
-			}
+// commentUsers appends to out what pick returns of every user a comment
+// names: its author, resolver, repliers and those who reacted.
+func commentUsers[T any](out []T, c *quire.Comment, pick func(*quire.User) T) []T {
+	out = append(out, pick(&c.PostedBy))
+	if c.ResolvedBy.ID != "" {
+		out = append(out, pick(&c.ResolvedBy))
+	}
+	for i := range c.Repliers {
+		out = append(out, pick(&c.Repliers[i].User))
+	}
+	for i := range c.Reactions {
+		for k := range c.Reactions[i].Users {
+			out = append(out, pick(&c.Reactions[i].Users[k].User))
 		}
 	}
-	if len(refs) == 0 {
-		return nil
+	return out
+}
+
+// fillUsers fills in a comment's users, which scanComment leaves with only
+// their ids.
+func (r reader) fillUsers(ctx context.Context, c *quire.Comment) error {
+	refs := commentUsers(nil, c, func(u *quire.User) *quire.User { return u })
+	ids := make([]string, len(refs))
+	for i, u := range refs {
+		ids[i] = u.ID
 	}
-	users := map[string]*quire.User{}
-	var ids []string
-	for _, u := range refs {
-		if _, ok := users[u.ID]; !ok {
-			users[u.ID] = nil
-			ids = append(ids, u.ID)
+	users, err := r.users(ctx, ids)
+	for _, ref := range refs {
+		if u, ok := users[ref.ID]; ok {
+			*ref = u
 		}
 	}
-	in, args := inList(ids)
+	return err
+}
+
+// users reads, in one query, the users of ids (which may repeat).
+func (r reader) users(ctx context.Context, ids []string) (map[string]quire.User, error) {
+	users := map[string]quire.User{}
+	if len(ids) == 0 {
+		return users, nil
+	}
+	slices.Sort(ids)
+	in, args := inList(slices.Compact(ids))
 	rows, err := r.q.query(ctx, "SELECT "+userColumns+" FROM users u WHERE u.id IN ("+in+")", args...)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var u quire.User
 		var created int64
 		if err := rows.Scan(scanUser(&u, &created)...); err != nil {
-			return err
+			return nil, err
 		}
 		u.CreatedAt = fromMicros(created)
-		users[u.ID] = &u
+		users[u.ID] = u
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, ref := range refs {
-		if u := users[ref.ID]; u != nil {
-			*ref = *u
-		}
-	}
-	return nil
+	return users, rows.Err()
 }
 
 // inList returns the placeholders and arguments of an IN (…) list of ids,
@@ -327,7 +346,7 @@ func (tx *Tx) summarizeReplies(ctx context.Context, id string) error {
 	if err := rows.Err(); err != nil { // Next closed the rows
 		return err
 	}
-	_, err = tx.q.exec(ctx, "UPDATE comments SET replies = ?, repliers = ? WHERE id = ?", total, b.String(), id)
+	_, err = tx.q.exec(ctx, "UPDATE comments SET replies = ?, repliers = ?, version = ? WHERE id = ?", total, b.String(), newVersion(), id)
 	return err
 }
 
@@ -350,7 +369,7 @@ func (tx *Tx) summarizeReactions(ctx context.Context, id string) error {
 	if err := rows.Err(); err != nil { // Next closed the rows
 		return err
 	}
-	_, err = tx.q.exec(ctx, "UPDATE comments SET reactions = ? WHERE id = ?", b.String(), id)
+	_, err = tx.q.exec(ctx, "UPDATE comments SET reactions = ?, version = ? WHERE id = ?", b.String(), newVersion(), id)
 	return err
 }
 
@@ -471,7 +490,8 @@ func (tx *Tx) UpdateComment(ctx context.Context, s CommentScope, c *quire.Commen
 		}
 	}
 	if u.Markdown != nil {
-		if _, err := tx.q.exec(ctx, "UPDATE comments SET markdown = ?, edited_at = ? WHERE id = ?", *u.Markdown, micros(tx.Now), c.ID); err != nil {
+		if _, err := tx.q.exec(ctx, "UPDATE comments SET markdown = ?, edited_at = ?, version = ? WHERE id = ?",
+			*u.Markdown, micros(tx.Now), newVersion(), c.ID); err != nil {
 			return err
 		}
 	}
@@ -505,10 +525,11 @@ func (tx *Tx) UpdateComment(ctx context.Context, s CommentScope, c *quire.Commen
 // resolveComment resolves or reopens a comment, keeping the open count:
 // the conditional update changes the row once however many try at once.
 func (tx *Tx) resolveComment(ctx context.Context, s CommentScope, id, userID string, resolved bool) error {
-	query, args, open := "UPDATE comments SET resolved_at = NULL, resolved_by = NULL WHERE id = ? AND resolved_at IS NOT NULL", []any{id}, 1
+	query, args, open := "UPDATE comments SET resolved_at = NULL, resolved_by = NULL, version = ? WHERE id = ? AND resolved_at IS NOT NULL",
+		[]any{newVersion(), id}, 1
 	if resolved {
-		query, args, open = "UPDATE comments SET resolved_at = ?, resolved_by = ? WHERE id = ? AND resolved_at IS NULL",
-			[]any{micros(tx.Now), userID, id}, -1
+		query, args, open = "UPDATE comments SET resolved_at = ?, resolved_by = ?, version = ? WHERE id = ? AND resolved_at IS NULL",
+			[]any{micros(tx.Now), userID, newVersion(), id}, -1
 	}
 	res, err := tx.q.exec(ctx, query, args...)
 	if err != nil {

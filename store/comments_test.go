@@ -325,3 +325,86 @@ func TestDeleteCommentCascades(t *testing.T) {
 		}
 	}
 }
+
+// TestListCommentsAcrossServers lists comments through one store, which
+// keeps the rows it read, while another store on the same database edits,
+// reacts to, replies to, resolves and deletes them: every list shows every
+// change at once.
+func TestListCommentsAcrossServers(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	db, _, url, dir := openRaw(t)
+	boot, err := db.InitOrganization(ctx, "Org", "ada@example.com", "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := store.Open(ctx, url, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	s, me := store.CommentScope{SpaceID: sp.ID}, boot.User.ID
+	cm, err := other.CreateComment(ctx, store.NewComment{CommentScope: s, UserID: me, Markdown: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := func() *quire.Comment {
+		t.Helper()
+		list, err := db.ListComments(ctx, s, store.CommentFilter{}, store.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) == 0 {
+			return nil
+		}
+		c := list.Items[0]
+		if u, ok := list.Users[c.PostedBy.ID]; !ok || u.DisplayName != "Ada" {
+			t.Errorf("list users: %+v, want the author Ada", list.Users)
+		}
+		return c
+	}
+	update := func(u store.CommentUpdate) {
+		t.Helper()
+		if _, err := other.UpdateComment(ctx, s, cm, me, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := listed(); c == nil || c.Markdown != "first" {
+		t.Fatalf("listed %+v, want the first body", c)
+	}
+	edited := "second"
+	update(store.CommentUpdate{Markdown: &edited})
+	if c := listed(); c.Markdown != "second" || c.EditedAt.IsZero() {
+		t.Errorf("after an edit elsewhere: %q edited %v", c.Markdown, c.EditedAt)
+	}
+	update(store.CommentUpdate{AddReactions: []string{"👍"}})
+	if c := listed(); len(c.Reactions) != 1 || c.Reactions[0].Users[0].User.ID != me {
+		t.Errorf("after a reaction elsewhere: %+v", c.Reactions)
+	}
+	if _, err := other.CreateComment(ctx, store.NewComment{CommentScope: s, ParentID: cm.ID, UserID: me, Markdown: "reply"}); err != nil {
+		t.Fatal(err)
+	}
+	if c := listed(); c.Replies != 1 || len(c.Repliers) != 1 {
+		t.Errorf("after a reply elsewhere: %d replies, repliers %+v", c.Replies, c.Repliers)
+	}
+	resolved := true
+	update(store.CommentUpdate{Resolved: &resolved})
+	if c := listed(); c.Status() != quire.CommentResolved || c.ResolvedBy.ID != me {
+		t.Errorf("after resolving elsewhere: %s by %q", c.Status(), c.ResolvedBy.ID)
+	}
+	resolved = false
+	update(store.CommentUpdate{Resolved: &resolved})
+	if c := listed(); c.Status() != quire.CommentOpen {
+		t.Errorf("after reopening elsewhere: %s", c.Status())
+	}
+	if err := other.DeleteComment(ctx, s, cm); err != nil {
+		t.Fatal(err)
+	}
+	if c := listed(); c != nil {
+		t.Errorf("after deleting elsewhere, listed %+v", c)
+	}
+}

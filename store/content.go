@@ -15,16 +15,18 @@ import (
 
 // Revisions are immutable, so their decoded trees are cached by root hash
 // for as long as memory allows, and objects already stored are not written
-// again. Both caches only ever hold committed data.
+// again. These caches only ever hold committed data. Comment rows are kept
+// here too, by version (see comments_cache.go).
 type contentCache struct {
 	trees     *lru.Cache[string, *content.Tree]
 	objects   *lru.Cache[string, []byte]
 	revisions *lru.Cache[string, *Revision] // by id; revisions never change
+	comments  *lru.Cache[string, cachedComment]
 }
 
 func newContentCache() *contentCache {
 	return &contentCache{trees: lru.New[string, *content.Tree](256 << 20), objects: lru.New[string, []byte](64 << 20),
-		revisions: lru.New[string, *Revision](100_000)}
+		revisions: lru.New[string, *Revision](100_000), comments: lru.New[string, cachedComment](64 << 20)}
 }
 
 // treeCost estimates the memory a decoded tree holds.
