@@ -30,8 +30,8 @@ type commentOut struct {
 	p     *commentPlace
 	f     format
 	me    *quire.User
-	cur   *view            // the current content; nil when nothing needs it
-	old   map[string]*view // revisions commented on, by id, for pages gone since
+	cur   *view                 // the current content; nil when nothing needs it
+	old   map[string]*view      // revisions commented on, by id, for pages gone since
 	users map[string][]byte     // JSON by user id
 	known map[string]quire.User // a list's users, whose comments name them by id only
 }
