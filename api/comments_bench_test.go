@@ -93,8 +93,9 @@ func newCommentBench(b *testing.B) (e *env, spaceID string) {
 
 // BenchmarkListComments reads pages of 100 comments, with their replies
 // counts, repliers and reactions, of a space with 10,000 comments: the
-// newest, open ones, those on one page, a deep page, and the document form
-// (whose documents are cached after the first read). Issue 5: at least
+// newest, open ones, those on one page, a deep page, and the document form.
+// Like the documents, the rows are cached after the first read: a server
+// serves the same comments over and over. Issue 5: at least
 // 2,000 pages of results per second: req/s of the parallel runs on an idle
 // 2-core machine, or pages/s-by-cpu (what the CPU time per page allows on
 // all cores) when other work shares it.
