@@ -38,6 +38,7 @@ type Member struct {
 	LastSeenAt time.Time // zero when never seen
 	SSO        bool
 	Spaces     int // spaces the member can access
+	Sites      int // sites of the organization the member can manage or read
 	Teams      int // teams of the organization the member belongs to
 	TeamsOwned int // teams the member owns
 }

@@ -824,3 +824,40 @@ func TestSitePublishedFresh(t *testing.T) {
 		t.Errorf("published titles %q, %q; want Docs 2, Guide 2", st, sp)
 	}
 }
+
+// TestMemberSitesCount: a member's `sites` counts the organization's sites,
+// which every member who is not a guest may read; a guest's is 0.
+func TestMemberSitesCount(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reader, guest := e.addUser(t, "read", "Rita Reader"), e.addUser(t, "guest", "Gil Guest")
+	sites := func(userID string) int {
+		t.Helper()
+		var m struct{ Sites int }
+		e.call(t, e.admin.token, "GET", e.membersPath("/"+userID), nil).want(t, http.StatusOK).Decode(t, &m)
+		return m.Sites
+	}
+	if n := sites(reader.id); n != 0 {
+		t.Errorf("before any site: %d sites, want 0", n)
+	}
+	siteCreate(t, e, map[string]any{"title": "Docs"})
+	siteCreate(t, e, map[string]any{"title": "API"})
+	if n := sites(reader.id); n != 2 {
+		t.Errorf("reader: %d sites, want 2", n)
+	}
+	if n := sites(guest.id); n != 0 {
+		t.Errorf("guest: %d sites, want 0", n)
+	}
+	var list struct {
+		Items []struct {
+			ID    string
+			Sites int
+		}
+	}
+	e.call(t, e.admin.token, "GET", e.membersPath("?limit=10"), nil).want(t, http.StatusOK).Decode(t, &list)
+	for _, m := range list.Items {
+		if want := map[bool]int{true: 0, false: 2}[m.ID == guest.id]; m.Sites != want {
+			t.Errorf("listed member %s with %d sites, want %d", m.ID, m.Sites, want)
+		}
+	}
+}

@@ -120,7 +120,7 @@ type memberJSON struct {
 func (s *Server) memberJSON(m *quire.Member) memberJSON {
 	j := memberJSON{
 		Object: "member", ID: m.User.ID, Role: roleJSON(m.Role), User: s.userJSON(&m.User), Disabled: m.Disabled,
-		JoinedAt: timeJSON(m.JoinedAt), SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams,
+		JoinedAt: timeJSON(m.JoinedAt), SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams, Sites: m.Sites,
 		URLs: urlsJSON{Location: s.url("/orgs/" + m.OrgID + "/members/" + m.User.ID)},
 	}
 	if !m.LastSeenAt.IsZero() {

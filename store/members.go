@@ -10,7 +10,7 @@ import (
 )
 
 // memberSelect reads a member with true counts of its teams in the org;
-// fillSpaceCounts adds the count of spaces.
+// fillSpaceCounts adds the counts of spaces and sites.
 const memberSelect = `SELECT m.org_id, ` + userColumns + `, m.role, m.disabled, m.joined_at, m.last_seen_at, m.sso,
 	(SELECT COUNT(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE tm.user_id = m.user_id AND t.org_id = m.org_id),
 	(SELECT COUNT(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE tm.user_id = m.user_id AND t.org_id = m.org_id AND tm.role = 'owner')
@@ -263,25 +263,29 @@ func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) (m *quire.
 	return m, err
 }
 
-// fillSpaceCounts sets each member's count of the spaces they can access:
-// all live spaces of the organization for members who are not guests, those
-// granted to them or their teams for guests.
+// fillSpaceCounts sets each member's counts of the spaces and sites they
+// can access: all live spaces and all sites of the organization for members
+// who are not guests; for guests, the spaces granted to them or their teams
+// and no site, as sites are managed by the organization's members.
 func (r reader) fillSpaceCounts(ctx context.Context, orgID string, members ...*quire.Member) error {
-	all := -1
+	spaces, sites := -1, -1
 	for _, m := range members {
 		var err error
-		switch {
-		case m.Role != quire.RoleGuest && all >= 0:
-			m.Spaces = all
-		case m.Role != quire.RoleGuest:
-			all, err = r.CountVisibleSpaces(ctx, orgID, nil)
-			m.Spaces = all
-		default:
-			m.Spaces, err = r.CountVisibleSpaces(ctx, orgID, &quire.Viewer{UserID: m.User.ID, Member: true})
+		if m.Role == quire.RoleGuest {
+			if m.Spaces, err = r.CountVisibleSpaces(ctx, orgID, &quire.Viewer{UserID: m.User.ID, Member: true}); err != nil {
+				return err
+			}
+			continue
 		}
-		if err != nil {
-			return err
+		if spaces < 0 {
+			if spaces, err = r.CountVisibleSpaces(ctx, orgID, nil); err != nil {
+				return err
+			}
+			if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM sites WHERE org_id = ?", orgID).Scan(&sites); err != nil {
+				return err
+			}
 		}
+		m.Spaces, m.Sites = spaces, sites
 	}
 	return nil
 }
