@@ -213,11 +213,20 @@ func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
 	return s.writeComment(w, r, p, f, c)
 }
 
-func (s *Server) getComment(w http.ResponseWriter, r *http.Request) error {
-	p, c, err := s.comment(r, quire.RoleRead)
-	if err != nil {
-		return err
+// onComment adapts an action on one comment or reply, which load finds in
+// the path for a caller with at least need on the space.
+func (s *Server) onComment(load func(*http.Request, quire.Role) (*commentPlace, *quire.Comment, error), need quire.Role,
+	act func(http.ResponseWriter, *http.Request, *commentPlace, *quire.Comment) error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, c, err := load(r, need)
+		if err != nil {
+			return err
+		}
+		return act(w, r, p, c)
 	}
+}
+
+func (s *Server) getCommentOrReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
@@ -232,22 +241,6 @@ func (s *Server) writeComment(w http.ResponseWriter, r *http.Request, p *comment
 		return err
 	}
 	return out.write(w, c)
-}
-
-func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) error {
-	p, c, err := s.comment(r, quire.RoleComment)
-	if err != nil {
-		return err
-	}
-	return s.updateCommentOrReply(w, r, p, c)
-}
-
-func (s *Server) updateCommentReply(w http.ResponseWriter, r *http.Request) error {
-	p, c, err := s.commentReply(r, quire.RoleComment)
-	if err != nil {
-		return err
-	}
-	return s.updateCommentOrReply(w, r, p, c)
 }
 
 // updateCommentOrReply applies PUT to a comment or a reply: anyone who may
@@ -301,22 +294,6 @@ func (s *Server) updateCommentOrReply(w http.ResponseWriter, r *http.Request, p 
 	return s.writeComment(w, r, p, f, c)
 }
 
-func (s *Server) deleteComment(w http.ResponseWriter, r *http.Request) error {
-	p, c, err := s.comment(r, quire.RoleComment)
-	if err != nil {
-		return err
-	}
-	return s.deleteCommentOrReply(w, r, p, c)
-}
-
-func (s *Server) deleteCommentReply(w http.ResponseWriter, r *http.Request) error {
-	p, c, err := s.commentReply(r, quire.RoleComment)
-	if err != nil {
-		return err
-	}
-	return s.deleteCommentOrReply(w, r, p, c)
-}
-
 // deleteCommentOrReply deletes a comment (with its replies) or a reply: its
 // author may, and so may the space's admins.
 func (s *Server) deleteCommentOrReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
@@ -333,11 +310,7 @@ func mayDelete(p *commentPlace, c *quire.Comment, me *quire.User) bool {
 	return p.role.AtLeast(quire.RoleComment) && (c.PostedBy.ID == me.ID || p.role == quire.RoleAdmin)
 }
 
-func (s *Server) listCommentReplies(w http.ResponseWriter, r *http.Request) error {
-	p, c, err := s.comment(r, quire.RoleRead)
-	if err != nil {
-		return err
-	}
+func (s *Server) listCommentReplies(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
 	pg, err := pageParams(r)
 	if err != nil {
 		return err
@@ -358,11 +331,7 @@ func (s *Server) listCommentReplies(w http.ResponseWriter, r *http.Request) erro
 }
 
 // postCommentReply answers a comment; the comment role and up may reply.
-func (s *Server) postCommentReply(w http.ResponseWriter, r *http.Request) error {
-	p, c, err := s.comment(r, quire.RoleComment)
-	if err != nil {
-		return err
-	}
+func (s *Server) postCommentReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
@@ -383,16 +352,4 @@ func (s *Server) postCommentReply(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	return s.writeComment(w, r, p, f, reply)
-}
-
-func (s *Server) getCommentReply(w http.ResponseWriter, r *http.Request) error {
-	p, c, err := s.commentReply(r, quire.RoleRead)
-	if err != nil {
-		return err
-	}
-	f, err := formatParams(r)
-	if err != nil {
-		return err
-	}
-	return s.writeComment(w, r, p, f, c)
 }

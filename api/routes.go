@@ -1,6 +1,10 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/quiredocs/quire"
+)
 
 // routes lists every route, in contract order: the API's map.
 func (s *Server) routes() {
@@ -42,14 +46,15 @@ func (s *Server) routes() {
 	for _, prefix := range []string{"/v1/spaces/{spaceId}/change-requests/{changeRequestId}", "/v1/spaces/{spaceId}"} {
 		s.handle("GET "+prefix+"/comments", s.listComments)
 		s.handle("POST "+prefix+"/comments", s.postComment)
-		s.handle("GET "+prefix+"/comments/{commentId}", s.getComment)
-		s.handle("PUT "+prefix+"/comments/{commentId}", s.updateComment)
-		s.handle("DELETE "+prefix+"/comments/{commentId}", s.deleteComment)
-		s.handle("GET "+prefix+"/comments/{commentId}/replies", s.listCommentReplies)
-		s.handle("POST "+prefix+"/comments/{commentId}/replies", s.postCommentReply)
-		s.handle("GET "+prefix+"/comments/{commentId}/replies/{commentReplyId}", s.getCommentReply)
-		s.handle("PUT "+prefix+"/comments/{commentId}/replies/{commentReplyId}", s.updateCommentReply)
-		s.handle("DELETE "+prefix+"/comments/{commentId}/replies/{commentReplyId}", s.deleteCommentReply)
+		comment, reply := prefix+"/comments/{commentId}", prefix+"/comments/{commentId}/replies/{commentReplyId}"
+		s.handle("GET "+comment, s.onComment(s.comment, quire.RoleRead, s.getCommentOrReply))
+		s.handle("PUT "+comment, s.onComment(s.comment, quire.RoleComment, s.updateCommentOrReply))
+		s.handle("DELETE "+comment, s.onComment(s.comment, quire.RoleComment, s.deleteCommentOrReply))
+		s.handle("GET "+comment+"/replies", s.onComment(s.comment, quire.RoleRead, s.listCommentReplies))
+		s.handle("POST "+comment+"/replies", s.onComment(s.comment, quire.RoleComment, s.postCommentReply))
+		s.handle("GET "+reply, s.onComment(s.commentReply, quire.RoleRead, s.getCommentOrReply))
+		s.handle("PUT "+reply, s.onComment(s.commentReply, quire.RoleComment, s.updateCommentOrReply))
+		s.handle("DELETE "+reply, s.onComment(s.commentReply, quire.RoleComment, s.deleteCommentOrReply))
 	}
 
 	// §4.4 Change request content, §4.5 space content, and revisions by id.
