@@ -60,17 +60,18 @@ func orderParam(r *http.Request) (ascending bool, err error) {
 	return false, errorf(quire.CodeInvalid, "order: must be asc or desc")
 }
 
-// member loads the member named by {userId} in the caller's organization.
-func (s *Server) member(r *http.Request, me *quire.Member) (*quire.Member, error) {
-	return s.db.Member(r.Context(), me.OrgID, r.PathValue("userId"))
+// member loads the caller's membership and the member named by {userId} in
+// the same organization.
+func (s *Server) member(r *http.Request) (me, m *quire.Member, err error) {
+	if me, err = s.membership(r); err != nil {
+		return nil, nil, err
+	}
+	m, err = s.db.Member(r.Context(), me.OrgID, r.PathValue("userId"))
+	return me, m, err
 }
 
 func (s *Server) getMember(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
-	if err != nil {
-		return err
-	}
-	m, err := s.member(r, me)
+	_, m, err := s.member(r)
 	if err != nil {
 		return err
 	}
@@ -80,11 +81,7 @@ func (s *Server) getMember(w http.ResponseWriter, r *http.Request) error {
 // removeMember: admins remove anyone; any member may leave. The last admin
 // stays (409).
 func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
-	if err != nil {
-		return err
-	}
-	m, err := s.member(r, me)
+	me, m, err := s.member(r)
 	if err != nil {
 		return err
 	}
@@ -100,11 +97,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
-	if err != nil {
-		return err
-	}
-	m, err := s.member(r, me)
+	me, m, err := s.member(r)
 	if err != nil {
 		return err
 	}
@@ -164,11 +157,7 @@ func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) setMemberSSO(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
-	if err != nil {
-		return err
-	}
-	m, err := s.member(r, me)
+	me, m, err := s.member(r)
 	if err != nil {
 		return err
 	}
@@ -184,11 +173,7 @@ func (s *Server) setMemberSSO(w http.ResponseWriter, r *http.Request) error {
 // listMemberSpaces lists the spaces a member can access with their role in
 // each. Admins may list anyone's; members their own.
 func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
-	if err != nil {
-		return err
-	}
-	m, err := s.member(r, me)
+	me, m, err := s.member(r)
 	if err != nil {
 		return err
 	}
@@ -233,11 +218,7 @@ type teamMemberJSON struct {
 }
 
 func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
-	if err != nil {
-		return err
-	}
-	m, err := s.member(r, me)
+	me, m, err := s.member(r)
 	if err != nil {
 		return err
 	}
