@@ -502,6 +502,9 @@ func TestSAMLSignInRefused(t *testing.T) {
 			req.Request.ID = "id-never-sent"
 			req.Assertion.Subject.SubjectConfirmations[0].SubjectConfirmationData.InResponseTo = "id-never-sent"
 		}, http.StatusUnauthorized, "no pending sign-in"},
+		{"no conditions", f, func(req *saml.IdpAuthnRequest) {
+			req.Assertion.Conditions = nil // crewjam/saml v0.5.1 panics on these
+		}, http.StatusUnauthorized, "invalid response"},
 		{"no e-mail", f, func(req *saml.IdpAuthnRequest) {
 			req.Assertion.Subject.NameID.Format = string(saml.TransientNameIDFormat)
 			req.Assertion.AttributeStatements = nil

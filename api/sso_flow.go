@@ -246,7 +246,7 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	if xml.Unmarshal(raw, &head) == nil && head.InResponseTo != "" {
 		expected = []string{head.InResponseTo}
 	}
-	assertion, err := sp.ParseXMLResponse(raw, expected, sp.AcsURL)
+	assertion, err := parseSAMLResponse(sp, raw, expected)
 	if err != nil {
 		return samlRefusal(err)
 	}
@@ -298,6 +298,18 @@ var signedInPage = template.Must(template.New("signed-in").Parse(`<!doctype html
 
 // samlRefusal turns the library's refusal into a 401 that says why: the
 // reason concerns only the response the client itself posted.
+// parseSAMLResponse checks a response with the library, which panics on
+// some signed ones it should refuse (an assertion without Conditions, in
+// v0.5.1): a panic there is a refusal, not a server error.
+func parseSAMLResponse(sp *saml.ServiceProvider, raw []byte, expected []string) (a *saml.Assertion, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			a, err = nil, fmt.Errorf("saml: response not understood: %v", p)
+		}
+	}()
+	return sp.ParseXMLResponse(raw, expected, sp.AcsURL)
+}
+
 func samlRefusal(err error) error {
 	reason := "invalid response"
 	if e, ok := errors.AsType[*saml.InvalidResponseError](err); ok && e.PrivateErr != nil {
