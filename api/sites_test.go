@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -859,5 +860,26 @@ func TestMemberSitesCount(t *testing.T) {
 		if want := map[bool]int{true: 0, false: 2}[m.ID == guest.id]; m.Sites != want {
 			t.Errorf("listed member %s with %d sites, want %d", m.ID, m.Sites, want)
 		}
+	}
+}
+
+// TestSiteTitleFilterUnicode: the title filter ignores case beyond ASCII,
+// on SQLite too, and follows renames.
+func TestSiteTitleFilterUnicode(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := siteCreate(t, e, map[string]any{"title": "ÉVÉNEMENTS"})
+	siteCreate(t, e, map[string]any{"title": "Guide"})
+	titled := func(q string) []string {
+		t.Helper()
+		l := siteGet[sitePage[siteSite]](t, e, e.admin.token, siteOrg(e, "/sites?title="+url.QueryEscape(q)))
+		return siteIDs(l.Items, func(s siteSite) string { return s.ID })
+	}
+	if got := titled("événement"); !cmp.Equal(got, []string{s.ID}) {
+		t.Errorf("title=événement: %v, want the ÉVÉNEMENTS site", got)
+	}
+	e.call(t, e.admin.token, "PATCH", sitePath(e, s.ID, ""), map[string]any{"title": "Ärzte"}).want(t, http.StatusOK)
+	if got, old := titled("ärz"), titled("événement"); !cmp.Equal(got, []string{s.ID}) || len(old) != 0 {
+		t.Errorf("after renaming: title=ärz %v, title=événement %v", got, old)
 	}
 }

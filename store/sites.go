@@ -70,7 +70,7 @@ func (r reader) ListSites(ctx context.Context, orgID string, f SiteFilter, p Pag
 		args = append(args, f.SpaceID)
 	}
 	if f.Title != "" {
-		where += ` AND LOWER(t.title) LIKE ? ESCAPE '\'`
+		where += ` AND t.title_key LIKE ? ESCAPE '\'`
 		args = append(args, "%"+likeEscaper.Replace(strings.ToLower(f.Title))+"%")
 	}
 	if f.Published != nil {
@@ -118,9 +118,9 @@ type NewSite struct {
 func (db *DB) CreateSite(ctx context.Context, orgID string, n NewSite) (site *quire.Site, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		id := newID()
-		if _, err := tx.q.exec(ctx, `INSERT INTO sites (id, org_id, type, title, visibility, published, share_key,
-			adaptive_content, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-			id, orgID, string(n.Type), n.Title, string(n.Visibility), false, newShareKey(), false, micros(tx.Now), micros(tx.Now)); err != nil {
+		if _, err := tx.q.exec(ctx, `INSERT INTO sites (id, org_id, type, title, title_key, visibility, published, share_key,
+			adaptive_content, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+			id, orgID, string(n.Type), n.Title, strings.ToLower(n.Title), string(n.Visibility), false, newShareKey(), false, micros(tx.Now), micros(tx.Now)); err != nil {
 			return err
 		}
 		if n.NewSpace != nil {
@@ -178,7 +178,7 @@ func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (site *qu
 		}
 		set := map[string]any{}
 		if u.Title != nil {
-			set["title"] = *u.Title
+			set["title"], set["title_key"] = *u.Title, strings.ToLower(*u.Title)
 		}
 		if u.Visibility != nil {
 			set["visibility"] = string(*u.Visibility)
