@@ -20,6 +20,7 @@ const (
 	CodeConflict         Code = "conflict"           // 409
 	CodeTooLarge         Code = "too_large"          // 413
 	CodeUnsupportedType  Code = "unsupported_type"   // 415
+	CodeTooManyRequests  Code = "too_many_requests"  // 429
 	CodeInternal         Code = "internal"           // 500
 )
 

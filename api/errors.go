@@ -15,6 +15,7 @@ var statusOf = map[quire.Code]int{
 	quire.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	quire.CodeConflict:         http.StatusConflict,
 	quire.CodeTooLarge:         http.StatusRequestEntityTooLarge,
+	quire.CodeTooManyRequests:  http.StatusTooManyRequests,
 	quire.CodeUnsupportedType:  http.StatusUnsupportedMediaType,
 	quire.CodeInternal:         http.StatusInternalServerError,
 }

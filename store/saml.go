@@ -222,12 +222,23 @@ func (db *DB) ServerSecret(ctx context.Context, name string, generate func() ([]
 	return hex.DecodeString(secret)
 }
 
+// MaxPendingSAMLRequests bounds the sign-ins a provider has waiting: the
+// start URL takes anyone, so what it stores must not grow without end.
+const MaxPendingSAMLRequests = 10_000
+
 // CreateSAMLRequest records an AuthnRequest sent to a provider, answerable
 // until expires. Requests left unanswered are swept here as they expire.
 func (db *DB) CreateSAMLRequest(ctx context.Context, providerID, requestID string, expires time.Time) error {
 	return db.Tx(ctx, func(tx *Tx) error {
 		if _, err := tx.q.exec(ctx, "DELETE FROM saml_requests WHERE expires_at < ?", micros(tx.Now)); err != nil {
 			return err
+		}
+		var pending int
+		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM saml_requests WHERE provider_id = ?", providerID).Scan(&pending); err != nil {
+			return err
+		}
+		if pending >= MaxPendingSAMLRequests {
+			return quire.Errorf(quire.CodeTooManyRequests, "too many sign-ins are waiting for this SAML provider; try again in a few minutes")
 		}
 		_, err := tx.q.exec(ctx, "INSERT INTO saml_requests (id, provider_id, expires_at) VALUES (?, ?, ?)", requestID, providerID, micros(expires))
 		return err

@@ -124,3 +124,46 @@ func TestSignInWithSAML(t *testing.T) {
 		t.Errorf("member after the provider was deleted: %v", err)
 	}
 }
+
+// TestPendingSAMLRequestsBounded: a provider takes at most
+// MaxPendingSAMLRequests waiting sign-ins; more are refused (429) until
+// some expire.
+func TestPendingSAMLRequestsBounded(t *testing.T) {
+	t.Parallel()
+	db, raw, _, _ := openRaw(t)
+	ctx := t.Context()
+	b, err := db.InitOrganization(ctx, "Org", "owner@example.com", "Owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.CreateSAMLProvider(ctx, b.Organization.ID, quire.SAMLProvider{Label: "IdP"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	soon := time.Now().Add(time.Minute)
+	// All but one are written at once: through the store it would take
+	// minutes under the race detector.
+	tx, err := raw.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range store.MaxPendingSAMLRequests - 1 {
+		if _, err := tx.ExecContext(ctx, rebind(db, "INSERT INTO saml_requests (id, provider_id, expires_at) VALUES (?, ?, ?)"),
+			fmt.Sprintf("r%d", i), p.ID, soon.UnixMicro()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateSAMLRequest(ctx, p.ID, "last", soon); err != nil {
+		t.Fatalf("the last request allowed: %v", err)
+	}
+	wantCode(t, db.CreateSAMLRequest(ctx, p.ID, "one-too-many", soon), quire.CodeTooManyRequests)
+	if _, err := raw.ExecContext(ctx, rebind(db, "UPDATE saml_requests SET expires_at = ? WHERE id = ?"), time.Now().Add(-time.Minute).UnixMicro(), "r0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateSAMLRequest(ctx, p.ID, "after-expiry", soon); err != nil {
+		t.Errorf("a request after one expired: %v", err)
+	}
+}
