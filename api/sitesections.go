@@ -2,6 +2,7 @@ package api
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -149,33 +150,78 @@ func spaceSource(id spaceSourceJSON, title string) (string, *store.NewSpace, err
 	return id.Value, nil, nil
 }
 
-// createSiteSection: Contract §4.9. spaceId null creates a space (titled
-// after the section) to publish.
-func (s *Server) createSiteSection(w http.ResponseWriter, r *http.Request) error {
+func checkIcon(v string) error      { return quire.CheckLen("icon", v, 1, 50) }
+func checkCondition(v string) error { return quire.CheckCondition("condition", v) }
+
+// givenString validates an optional string field of a create body: absent or
+// null gives "", a value must pass check.
+func givenString(o quire.Optional[string], check func(string) error) (string, error) {
+	if !o.HasValue() {
+		return "", nil
+	}
+	if err := check(o.Value); err != nil {
+		return "", err
+	}
+	return o.Value, nil
+}
+
+// optionalSitePath validates a PATCH path of a section or site space: absent
+// keeps it, null is refused, a value must be a site path.
+func optionalSitePath(o quire.Optional[string]) (*string, error) {
+	path, err := optionalString("path", o, 1, 100)
+	if err != nil || path == nil {
+		return path, err
+	}
+	return path, quire.CheckSitePath("path", *path)
+}
+
+// createdInSite answers 201 with item, served at path below the site.
+func (s *Server) createdInSite(w http.ResponseWriter, site *quire.Site, path string, item any) error {
+	w.Header().Set("Location", s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+path))
+	return writeJSON(w, http.StatusCreated, item)
+}
+
+// siteForWrite starts a write to a site's structure: the site, managers only
+// (role create), then the request body read into body.
+func (s *Server) siteForWrite(w http.ResponseWriter, r *http.Request, body any) (*quire.Site, *quire.Viewer, error) {
 	site, v, err := s.site(r, quire.RoleCreate)
+	if err != nil {
+		return nil, nil, err
+	}
+	return site, v, readJSON(w, r, body)
+}
+
+// deleteSiteItem answers the DELETE of an item of a site, named by the path
+// parameter param: managers only (role create), then del; 204.
+func (s *Server) deleteSiteItem(w http.ResponseWriter, r *http.Request, param string, del func(ctx context.Context, siteID, id string) error) error {
+	site, _, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return err
 	}
+	if err := del(r.Context(), site.ID, r.PathValue(param)); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+// createSiteSection: Contract §4.9. spaceId null creates a space (titled
+// after the section) to publish.
+func (s *Server) createSiteSection(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		SpaceID spaceSourceJSON        `json:"spaceId"`
 		Title   quire.Optional[string] `json:"title"`
 		Icon    quire.Optional[string] `json:"icon"`
 	}
-	if err := readJSON(w, r, &body); err != nil {
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	var n store.NewSiteSection
-	if body.Title.HasValue() {
-		if err := quire.CheckLen("title", body.Title.Value, 2, 64); err != nil {
-			return err
-		}
-		n.Title = body.Title.Value
+	if n.Title, err = givenString(body.Title, func(title string) error { return quire.CheckLen("title", title, 2, 64) }); err != nil {
+		return err
 	}
-	if body.Icon.HasValue() {
-		if err := quire.CheckLen("icon", body.Icon.Value, 1, 50); err != nil {
-			return err
-		}
-		n.Icon = body.Icon.Value
+	if n.Icon, err = givenString(body.Icon, checkIcon); err != nil {
+		return err
 	}
 	if n.SpaceID, n.NewSpace, err = spaceSource(body.SpaceID, cmp.Or(n.Title, "Untitled")); err != nil {
 		return err
@@ -184,17 +230,12 @@ func (s *Server) createSiteSection(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+"/sections/"+sec.ID))
-	return writeJSON(w, http.StatusCreated, s.siteRenderer(site, v).section(sec))
+	return s.createdInSite(w, site, "/sections/"+sec.ID, s.siteRenderer(site, v).section(sec))
 }
 
 // updateSiteSection: Contract §4.9. condition, icon and description: a
 // string sets, null removes, absent keeps.
 func (s *Server) updateSiteSection(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Title            quire.Optional[string] `json:"title"`
 		Path             quire.Optional[string] `json:"path"`
@@ -203,28 +244,24 @@ func (s *Server) updateSiteSection(w http.ResponseWriter, r *http.Request) error
 		Icon             quire.Optional[string] `json:"icon"`
 		Description      quire.Optional[string] `json:"description"`
 	}
-	if err := readJSON(w, r, &body); err != nil {
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	var u store.SiteSectionUpdate
 	if u.Title, err = optionalString("title", body.Title, 2, 128); err != nil {
 		return err
 	}
-	if u.Path, err = optionalString("path", body.Path, 1, 100); err != nil {
+	if u.Path, err = optionalSitePath(body.Path); err != nil {
 		return err
-	}
-	if u.Path != nil {
-		if err := quire.CheckSitePath("path", *u.Path); err != nil {
-			return err
-		}
 	}
 	if u.DefaultSiteSpace, err = optionalString("defaultSiteSpace", body.DefaultSiteSpace, 1, 256); err != nil {
 		return err
 	}
-	if u.Condition, err = optionalRemovable(body.Condition, func(v string) error { return quire.CheckCondition("condition", v) }); err != nil {
+	if u.Condition, err = optionalRemovable(body.Condition, checkCondition); err != nil {
 		return err
 	}
-	if u.Icon, err = optionalRemovable(body.Icon, func(v string) error { return quire.CheckLen("icon", v, 1, 50) }); err != nil {
+	if u.Icon, err = optionalRemovable(body.Icon, checkIcon); err != nil {
 		return err
 	}
 	if u.Description, err = optionalRemovable(body.Description, func(v string) error { return quire.CheckLen("description", v, 0, 256) }); err != nil {
@@ -238,75 +275,11 @@ func (s *Server) updateSiteSection(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) deleteSiteSection(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	if err := s.db.DeleteSiteSection(r.Context(), site.ID, r.PathValue("siteSectionId")); err != nil {
-		return err
-	}
-	return noContent(w)
-}
-
-// sitePointerJSON names an item of a site in a move: {"type": kind, key: id}.
-type sitePointerJSON struct {
-	Type        string `json:"type"`
-	ID          string `json:"id"`
-	SiteSection string `json:"siteSection"`
-	SiteSpace   string `json:"siteSpace"`
-}
-
-// readSitePosition reads the body {"position": {"before"|"after": pointer}}
-// of the site move operations; pointer turns a pointer into a sibling, or
-// nil when it is not one this operation takes.
-func readSitePosition(w http.ResponseWriter, r *http.Request, shape string, pointer func(*sitePointerJSON) *quire.Sibling) (quire.Position, error) {
-	var body struct {
-		Position *struct {
-			Before *sitePointerJSON `json:"before"`
-			After  *sitePointerJSON `json:"after"`
-		} `json:"position"`
-	}
-	var pos quire.Position
-	if err := readJSON(w, r, &body); err != nil || body.Position == nil {
-		return pos, err
-	}
-	if body.Position.Before != nil && body.Position.After != nil {
-		return pos, errorf(quire.CodeInvalid, "position: give before or after, not both")
-	}
-	for _, p := range []struct {
-		field string
-		ptr   *sitePointerJSON
-		dst   **quire.Sibling
-	}{{"position.before", body.Position.Before, &pos.Before}, {"position.after", body.Position.After, &pos.After}} {
-		if p.ptr == nil {
-			continue
-		}
-		if *p.dst = pointer(p.ptr); *p.dst == nil {
-			return pos, errorf(quire.CodeInvalid, "%s: must be %s", p.field, shape)
-		}
-	}
-	return pos, nil
+	return s.deleteSiteItem(w, r, "siteSectionId", s.db.DeleteSiteSection)
 }
 
 func (s *Server) moveSiteSection(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	pos, err := readSitePosition(w, r, `{"type":"site-section","siteSection":ID}`, func(p *sitePointerJSON) *quire.Sibling {
-		if p.Type != "site-section" || p.SiteSection == "" {
-			return nil
-		}
-		return &quire.Sibling{Kind: "site-section", ID: p.SiteSection}
-	})
-	if err != nil {
-		return err
-	}
-	sec, err := s.db.MoveSiteSection(r.Context(), site.ID, r.PathValue("siteSectionId"), pos)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.siteRenderer(site, v).section(sec))
+	return moveSiteItem(s, w, r, moveSection, s.db.MoveSiteSection, (*siteRenderer).section)
 }
 
 func (s *Server) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) error {
@@ -328,16 +301,13 @@ func (s *Server) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) e
 func checkGroupTitle(v string) error { return quire.CheckLen("title", v, 1, 100) }
 
 func (s *Server) createSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Title    *string                `json:"title"`
 		Icon     quire.Optional[string] `json:"icon"`
 		Sections []string               `json:"sections"`
 	}
-	if err := readJSON(w, r, &body); err != nil {
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	if err := quire.CheckRequired("title", body.Title != nil); err != nil {
@@ -346,12 +316,9 @@ func (s *Server) createSiteSectionGroup(w http.ResponseWriter, r *http.Request) 
 	if err := checkGroupTitle(*body.Title); err != nil {
 		return err
 	}
-	icon := ""
-	if body.Icon.HasValue() {
-		if err := quire.CheckLen("icon", body.Icon.Value, 1, 50); err != nil {
-			return err
-		}
-		icon = body.Icon.Value
+	icon, err := givenString(body.Icon, checkIcon)
+	if err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for i, id := range body.Sections {
@@ -364,27 +331,23 @@ func (s *Server) createSiteSectionGroup(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+"/section-groups/"+g.ID))
-	return writeJSON(w, http.StatusCreated, s.siteRenderer(site, v).group(g))
+	return s.createdInSite(w, site, "/section-groups/"+g.ID, s.siteRenderer(site, v).group(g))
 }
 
 func (s *Server) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Title quire.Optional[string] `json:"title"`
 		Icon  quire.Optional[string] `json:"icon"`
 	}
-	if err := readJSON(w, r, &body); err != nil {
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	title, err := optionalString("title", body.Title, 1, 100)
 	if err != nil {
 		return err
 	}
-	icon, err := optionalRemovable(body.Icon, func(v string) error { return quire.CheckLen("icon", v, 1, 50) })
+	icon, err := optionalRemovable(body.Icon, checkIcon)
 	if err != nil {
 		return err
 	}
@@ -396,27 +359,17 @@ func (s *Server) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) deleteSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	if err := s.db.DeleteSiteSectionGroup(r.Context(), site.ID, r.PathValue("siteSectionGroupId")); err != nil {
-		return err
-	}
-	return noContent(w)
+	return s.deleteSiteItem(w, r, "siteSectionGroupId", s.db.DeleteSiteSectionGroup)
 }
 
 // addSectionToGroup: Contract §4.10. A section is in at most one group:
 // adding it to another moves it there, at the end.
 func (s *Server) addSectionToGroup(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body struct {
 		SectionID *string `json:"sectionId"`
 	}
-	if err := readJSON(w, r, &body); err != nil {
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	if err := quire.CheckRequired("sectionId", body.SectionID != nil); err != nil {
@@ -432,33 +385,12 @@ func (s *Server) addSectionToGroup(w http.ResponseWriter, r *http.Request) error
 // removeSectionFromGroup puts the section back at the top level of the
 // site, right after the group.
 func (s *Server) removeSectionFromGroup(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	if err := s.db.RemoveSectionFromGroup(r.Context(), site.ID, r.PathValue("siteSectionGroupId"), r.PathValue("siteSectionId")); err != nil {
-		return err
-	}
-	return noContent(w)
+	group := r.PathValue("siteSectionGroupId")
+	return s.deleteSiteItem(w, r, "siteSectionId", func(ctx context.Context, siteID, section string) error {
+		return s.db.RemoveSectionFromGroup(ctx, siteID, group, section)
+	})
 }
 
 func (s *Server) moveSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	pos, err := readSitePosition(w, r, `{"type":"site-section" or "site-section-group","id":ID}`, func(p *sitePointerJSON) *quire.Sibling {
-		if (p.Type != "site-section" && p.Type != "site-section-group") || p.ID == "" {
-			return nil
-		}
-		return &quire.Sibling{Kind: p.Type, ID: p.ID}
-	})
-	if err != nil {
-		return err
-	}
-	g, err := s.db.MoveSiteSectionGroup(r.Context(), site.ID, r.PathValue("siteSectionGroupId"), pos)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.siteRenderer(site, v).group(g))
+	return moveSiteItem(s, w, r, moveSectionGroup, s.db.MoveSiteSectionGroup, (*siteRenderer).group)
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"net/http"
 	"strconv"
 
@@ -38,27 +39,21 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 // or the root of a site without sections; spaceId null creates a space
 // (titled by title) to publish.
 func (s *Server) createSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body struct {
 		SpaceID   spaceSourceJSON        `json:"spaceId"`
 		SectionID quire.Optional[string] `json:"sectionId"`
 		Title     quire.Optional[string] `json:"title"`
 	}
-	if err := readJSON(w, r, &body); err != nil {
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
-	title := "Untitled"
-	if body.Title.HasValue() {
-		if err := quire.CheckLen("title", body.Title.Value, 2, 128); err != nil {
-			return err
-		}
-		title = body.Title.Value
+	title, err := givenString(body.Title, func(title string) error { return quire.CheckLen("title", title, 2, 128) })
+	if err != nil {
+		return err
 	}
 	var n store.NewSiteSpace
-	if n.SpaceID, n.NewSpace, err = spaceSource(body.SpaceID, title); err != nil {
+	if n.SpaceID, n.NewSpace, err = spaceSource(body.SpaceID, cmp.Or(title, "Untitled")); err != nil {
 		return err
 	}
 	if body.SectionID.HasValue() {
@@ -68,34 +63,25 @@ func (s *Server) createSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+"/site-spaces/"+ss.ID))
-	return writeJSON(w, http.StatusCreated, s.siteRenderer(site, v).siteSpace(ss))
+	return s.createdInSite(w, site, "/site-spaces/"+ss.ID, s.siteRenderer(site, v).siteSpace(ss))
 }
 
 // updateSiteSpace: path (unique in its section or the root), and condition:
 // a string sets it, null removes it, absent keeps it.
 func (s *Server) updateSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Path      quire.Optional[string] `json:"path"`
 		Condition quire.Optional[string] `json:"condition"`
 	}
-	if err := readJSON(w, r, &body); err != nil {
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	var u store.SiteSpaceUpdate
-	if u.Path, err = optionalString("path", body.Path, 1, 100); err != nil {
+	if u.Path, err = optionalSitePath(body.Path); err != nil {
 		return err
 	}
-	if u.Path != nil {
-		if err := quire.CheckSitePath("path", *u.Path); err != nil {
-			return err
-		}
-	}
-	if u.Condition, err = optionalRemovable(body.Condition, func(v string) error { return quire.CheckCondition("condition", v) }); err != nil {
+	if u.Condition, err = optionalRemovable(body.Condition, checkCondition); err != nil {
 		return err
 	}
 	ss, err := s.db.UpdateSiteSpace(r.Context(), site.ID, r.PathValue("siteSpaceId"), u)
@@ -107,35 +93,11 @@ func (s *Server) updateSiteSpace(w http.ResponseWriter, r *http.Request) error {
 
 // deleteSiteSpace unpublishes a space from the site; the space stays.
 func (s *Server) deleteSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	if err := s.db.DeleteSiteSpace(r.Context(), site.ID, r.PathValue("siteSpaceId")); err != nil {
-		return err
-	}
-	return noContent(w)
+	return s.deleteSiteItem(w, r, "siteSpaceId", s.db.DeleteSiteSpace)
 }
 
 func (s *Server) moveSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	site, v, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	pos, err := readSitePosition(w, r, `{"type":"site-space","siteSpace":ID}`, func(p *sitePointerJSON) *quire.Sibling {
-		if p.Type != "site-space" || p.SiteSpace == "" {
-			return nil
-		}
-		return &quire.Sibling{Kind: "site-space", ID: p.SiteSpace}
-	})
-	if err != nil {
-		return err
-	}
-	ss, err := s.db.MoveSiteSpace(r.Context(), site.ID, r.PathValue("siteSpaceId"), pos)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.siteRenderer(site, v).siteSpace(ss))
+	return moveSiteItem(s, w, r, moveSiteSpace, s.db.MoveSiteSpace, (*siteRenderer).siteSpace)
 }
 
 type siteRedirectJSON struct {
@@ -212,12 +174,9 @@ func (b *redirectBody) parse(required bool) (source, section *string, err error)
 }
 
 func (s *Server) createSiteRedirect(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body redirectBody
-	if err := readJSON(w, r, &body); err != nil {
+	site, _, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	source, section, err := body.parse(true)
@@ -228,17 +187,13 @@ func (s *Server) createSiteRedirect(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+"/redirects/"+rd.ID))
-	return writeJSON(w, http.StatusCreated, siteRedirectOut(rd))
+	return s.createdInSite(w, site, "/redirects/"+rd.ID, siteRedirectOut(rd))
 }
 
 func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body redirectBody
-	if err := readJSON(w, r, &body); err != nil {
+	site, _, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	source, section, err := body.parse(false)
@@ -253,14 +208,7 @@ func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) deleteSiteRedirect(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	if err := s.db.DeleteSiteRedirect(r.Context(), site.ID, r.PathValue("siteRedirectId")); err != nil {
-		return err
-	}
-	return noContent(w)
+	return s.deleteSiteItem(w, r, "siteRedirectId", s.db.DeleteSiteRedirect)
 }
 
 // getSiteRedirect resolves a source path: the redirect and the published URL
