@@ -73,6 +73,7 @@ func (s *Server) routes() {
 	}
 	s.handle("GET /v1/spaces/{spaceId}/content/path/{pagePath...}", viewHandler(s.spaceView, s.getPageByPath))
 	s.handle("GET /v1/spaces/{spaceId}/links", viewHandler(s.spaceView, s.listSpaceLinks))
+	s.handle("GET /v1/spaces/{spaceId}/search", viewHandler(s.spaceView, s.searchSpace))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}", viewHandler(s.revisionView, s.getRevision))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages", viewHandler(s.revisionView, s.listPages))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", viewHandler(s.revisionView, s.getPage))

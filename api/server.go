@@ -15,6 +15,7 @@ import (
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/outbound"
+	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -35,33 +36,35 @@ type Config struct {
 
 // Server is the HTTP API.
 type Server struct {
-	db        *store.DB
-	log       *slog.Logger
-	publicURL string
-	mux       *http.ServeMux
-	handler   http.Handler
-	tokens    tokenCache
-	blobs     blob.Store
-	fetcher   outbound.Fetcher
-	secretKey []byte
-	infos     *lru.Cache[string, *treeInfo]       // derived data of trees, by root
-	documents *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
-	published *publishedCache                     // answers of GET SITE/published
+	db          *store.DB
+	log         *slog.Logger
+	publicURL   string
+	mux         *http.ServeMux
+	handler     http.Handler
+	tokens      tokenCache
+	blobs       blob.Store
+	fetcher     outbound.Fetcher
+	secretKey   []byte
+	infos       *lru.Cache[string, *treeInfo]        // derived data of trees, by root
+	documents   *lru.Cache[string, json.RawMessage]  // JSON documents of pages, by root and page; read-only
+	searchPages *lru.Cache[string, []search.Section] // pages split into sections, by a hash of their text; read-only
+	published   *publishedCache                      // answers of GET SITE/published
 }
 
 // New builds the API server over a store.
 func New(db *store.DB, cfg Config) *Server {
 	s := &Server{
-		db:        db,
-		log:       cfg.Logger,
-		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
-		mux:       http.NewServeMux(),
-		blobs:     cfg.Blobs,
-		fetcher:   cfg.Fetcher,
-		secretKey: cfg.SecretKey,
-		infos:     lru.New[string, *treeInfo](64 << 20),
-		documents: lru.New[string, json.RawMessage](64 << 20),
-		published: newPublishedCache(),
+		db:          db,
+		log:         cfg.Logger,
+		publicURL:   strings.TrimRight(cfg.PublicURL, "/"),
+		mux:         http.NewServeMux(),
+		blobs:       cfg.Blobs,
+		fetcher:     cfg.Fetcher,
+		secretKey:   cfg.SecretKey,
+		infos:       lru.New[string, *treeInfo](64 << 20),
+		documents:   lru.New[string, json.RawMessage](64 << 20),
+		searchPages: lru.New[string, []search.Section](32 << 20),
+		published:   newPublishedCache(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

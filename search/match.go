@@ -1,0 +1,122 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The index matches stems; what results show is chosen here, on words: a
+// word matches a term when they share a long enough beginning ("install"
+// and "installing", "configure" and "configuration"), which is how the
+// stemmers mostly decide too.
+
+// wordMatches reports whether a folded word matches a folded term.
+func wordMatches(word, term string) bool {
+	common := 0
+	for common < len(word) && common < len(term) && word[common] == term[common] {
+		common++
+	}
+	return common >= min(len(term), max(4, len(term)-5))
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) }
+
+// words are the words of text, folded.
+func words(text string) []string { return strings.FieldsFunc(Fold(text), func(r rune) bool { return !isWordRune(r) }) }
+
+// MatchesAll reports whether every term matches a word of text.
+func MatchesAll(text string, terms []string) bool {
+	ws := words(text)
+	for _, t := range terms {
+		if !anyWord(ws, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// MatchesAny reports whether some term matches a word of text.
+func MatchesAny(text string, terms []string) bool {
+	ws := words(text)
+	for _, t := range terms {
+		if anyWord(ws, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyWord(ws []string, term string) bool {
+	for _, w := range ws {
+		if wordMatches(w, term) {
+			return true
+		}
+	}
+	return false
+}
+
+// Snippet is up to maxRunes of text around the first word that matches a
+// term (from the start when none does), cut at spaces, with "…" where text
+// was left out on either side. Line breaks become spaces.
+func Snippet(text string, terms []string, maxRunes int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= maxRunes {
+		return text
+	}
+	start := 0
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		end := i
+		for end < len(text) {
+			r, size := utf8.DecodeRuneInString(text[end:])
+			if !isWordRune(r) {
+				break
+			}
+			end += size
+		}
+		if w := Fold(text[i:end]); anyTerm(w, terms) {
+			start = i
+			break
+		}
+		i = end
+	}
+	// Begin a few words before the match, at a space.
+	from := start
+	for back := 0; from > 0 && back < maxRunes/4; back++ {
+		_, size := utf8.DecodeLastRuneInString(text[:from])
+		from -= size
+	}
+	if sp := strings.IndexByte(text[from:start], ' '); from > 0 && sp >= 0 {
+		from += sp + 1
+	}
+	out, n := text[from:], 0
+	for i := range out {
+		if n == maxRunes {
+			cut := strings.LastIndexByte(out[:i], ' ')
+			if cut <= 0 {
+				cut = i
+			}
+			out = out[:cut] + "…"
+			break
+		}
+		n++
+	}
+	if from > 0 {
+		out = "…" + out
+	}
+	return out
+}
+
+func anyTerm(word string, terms []string) bool {
+	for _, t := range terms {
+		if wordMatches(word, t) {
+			return true
+		}
+	}
+	return false
+}

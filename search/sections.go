@@ -1,0 +1,145 @@
+// Package search turns a revision's pages into what the full-text index
+// holds and a reader's query into the terms it matches. It does no I/O: the
+// store keeps the index (SQLite FTS5, PostgreSQL tsvector).
+package search
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/quiredocs/quire/content"
+)
+
+// Section is a part of a page that search finds: the text before the first
+// heading, then each heading with the text up to the next one.
+type Section struct {
+	ID    string // the heading's anchor; "" for the text before any heading
+	Title string // the heading's text; "" for the text before any heading
+	Body  string // plain text, blocks separated by new lines
+}
+
+// Page is what the index holds of one page.
+type Page struct {
+	ID, Title, Description string
+	Sections               []Section
+}
+
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+)
+
+// Indexed returns the pages of t that search finds, by id: documents that
+// are not hidden or kept out of indexing (noIndex), nor under a page that is.
+// Groups have no text of their own; their children are searched.
+func Indexed(t *content.Tree) map[string]*content.Page {
+	out := map[string]*content.Page{}
+	var walk func(ids []string)
+	walk = func(ids []string) {
+		for _, id := range ids {
+			p := t.Pages[id]
+			if p == nil || p.Hidden || p.NoIndex {
+				continue
+			}
+			if p.Kind != content.KindGroup {
+				out[id] = p
+			}
+			walk(p.Children)
+		}
+	}
+	walk(t.Root)
+	return out
+}
+
+// PageOf splits a page into its sections. Sections without text, such as
+// an empty introduction, are left out, but a page keeps at least one.
+func PageOf(p *content.Page) Page {
+	src := []byte(p.Markdown)
+	doc := markdown.Parser().Parse(text.NewReader(src))
+	out := Page{ID: p.ID, Title: p.Title, Description: p.Description}
+	cur := Section{}
+	var body strings.Builder
+	flush := func() {
+		cur.Body = compactLines(body.String())
+		if cur.Body != "" || cur.Title != "" {
+			out.Sections = append(out.Sections, cur)
+		}
+		body.Reset()
+	}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			flush()
+			cur = Section{Title: plainText(h, src)}
+			if id, ok := h.AttributeString("id"); ok {
+				cur.ID = string(id.([]byte))
+			}
+			continue
+		}
+		if body.Len() > 0 {
+			body.WriteByte('\n')
+		}
+		writeText(&body, n, src)
+	}
+	flush()
+	if len(out.Sections) == 0 { // the page is still found by its title
+		out.Sections = []Section{{}}
+	}
+	return out
+}
+
+// compactLines trims each line and drops the blank ones.
+func compactLines(s string) string {
+	var lines []string
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// plainText is the text of a node and its children.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	writeText(&b, n, src)
+	return strings.TrimSpace(b.String())
+}
+
+// writeText writes the readable text under n: inline text, code, alt text
+// of images and the lines of code blocks; raw HTML is left out.
+func writeText(b *strings.Builder, n ast.Node, src []byte) {
+	switch n := n.(type) {
+	case *ast.Text:
+		b.Write(n.Segment.Value(src))
+		if n.SoftLineBreak() || n.HardLineBreak() {
+			b.WriteByte(' ')
+		}
+		return
+	case *ast.String:
+		b.Write(n.Value)
+		return
+	case *ast.AutoLink:
+		b.Write(n.URL(src))
+		return
+	case *ast.RawHTML, *ast.HTMLBlock:
+		return
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		lines := n.Lines()
+		for i := range lines.Len() {
+			seg := lines.At(i)
+			b.Write(seg.Value(src))
+		}
+		return
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Type() == ast.TypeBlock && b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		writeText(b, c, src)
+	}
+}

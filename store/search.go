@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"strings"
+
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/search"
+)
+
+// maxSearchRows bounds the sections one search ranks: the best ones by
+// score, enough for many pages of results.
+const maxSearchRows = 1000
+
+// SearchHit is a section that matched a search: its page, its place in
+// search.PageOf(page).Sections and its score (higher is better, unbounded).
+// The index holds folded text, so titles and text are read from the page.
+type SearchHit struct {
+	PageID   string
+	Position int
+	Score    float64
+}
+
+// SearchSpace returns the sections of a space's current content that hold
+// every term (the last one also as a prefix), best first, after bringing
+// the space's index up to date.
+func (db *DB) SearchSpace(ctx context.Context, spaceID string, terms []string) ([]SearchHit, error) {
+	if len(terms) == 0 {
+		return []SearchHit{}, nil
+	}
+	if err := db.indexSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	var query string
+	var match any
+	if db.dialect.name() == "postgres" {
+		query = `SELECT s.page_id, s.position, ts_rank(s.document, q) AS score
+			FROM search_sections s, to_tsquery('english', ?) q
+			WHERE s.space_id = ? AND s.document @@ q
+			ORDER BY score DESC, s.page_id, s.position LIMIT ?`
+		match = strings.Join(terms, " & ") + ":*"
+	} else {
+		// bm25 is lower for better matches; the weights follow PostgreSQL's A, B, D.
+		query = `SELECT s.page_id, s.position, -bm25(search_fts, 10.0, 4.0, 1.0) AS score
+			FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
+			WHERE search_fts MATCH ? AND s.space_id = ?
+			ORDER BY score DESC, s.page_id, s.position LIMIT ?`
+		match = `"` + strings.Join(terms, `" "`) + `"*`
+	}
+	rows, err := db.q.query(ctx, query, match, spaceID, maxSearchRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	hits := []SearchHit{}
+	for rows.Next() {
+		var h SearchHit
+		if err := rows.Scan(&h.PageID, &h.Position, &h.Score); err != nil {
+			return nil, err
+		}
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+// indexSpace brings a space's search rows to its current content: only the
+// pages whose text changed since the content they hold are rewritten. The
+// space's row in search_spaces is locked first, so that servers indexing at
+// once take turns and the second finds the work done.
+func (db *DB) indexSpace(ctx context.Context, spaceID string) error {
+	var current, indexed string
+	err := db.q.queryRow(ctx, `SELECT r.root, COALESCE(x.root, '') FROM spaces sp
+		JOIN revisions r ON r.id = sp.revision_id
+		LEFT JOIN search_spaces x ON x.space_id = sp.id WHERE sp.id = ?`, spaceID).Scan(&current, &indexed)
+	if err != nil || current == indexed {
+		return err
+	}
+	return db.Tx(ctx, func(tx *Tx) error {
+		if _, err := tx.q.exec(ctx, "INSERT INTO search_spaces (space_id, root) VALUES (?, '') ON CONFLICT (space_id) DO NOTHING", spaceID); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "UPDATE search_spaces SET root = root WHERE space_id = ?", spaceID); err != nil {
+			return err
+		}
+		err := tx.q.queryRow(ctx, `SELECT r.root, x.root FROM spaces sp
+			JOIN revisions r ON r.id = sp.revision_id
+			JOIN search_spaces x ON x.space_id = sp.id WHERE sp.id = ?`, spaceID).Scan(&current, &indexed)
+		if err != nil || current == indexed {
+			return err
+		}
+		now, err := tx.Tree(ctx, current)
+		if err != nil {
+			return err
+		}
+		before := &content.Tree{} // objects are never deleted: an indexed root stays readable
+		if indexed != "" {
+			if before, err = tx.Tree(ctx, indexed); err != nil {
+				return err
+			}
+		}
+		if err := tx.reindexPages(ctx, spaceID, search.Indexed(before), search.Indexed(now)); err != nil {
+			return err
+		}
+		_, err = tx.q.exec(ctx, "UPDATE search_spaces SET root = ? WHERE space_id = ?", current, spaceID)
+		return err
+	})
+}
+
+// reindexPages rewrites the rows of the pages whose searchable text differs
+// between before and now, and drops those of pages no longer searchable.
+func (tx *Tx) reindexPages(ctx context.Context, spaceID string, before, now map[string]*content.Page) error {
+	for id, old := range before {
+		if p := now[id]; p != nil && sameText(old, p) {
+			continue
+		}
+		if _, err := tx.q.exec(ctx, "DELETE FROM search_sections WHERE space_id = ? AND page_id = ?", spaceID, id); err != nil {
+			return err
+		}
+	}
+	for id, p := range now {
+		if old := before[id]; old != nil && sameText(old, p) {
+			continue
+		}
+		page := search.PageOf(p)
+		pageText := search.Fold(strings.TrimSpace(page.Title + "\n" + page.Description))
+		for i, s := range page.Sections {
+			if _, err := tx.q.exec(ctx, `INSERT INTO search_sections (space_id, page_id, position, section_id, page_text, section_title, body)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`, spaceID, id, i, s.ID, pageText, search.Fold(s.Title), search.Fold(s.Body)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sameText reports whether two versions of a page index the same.
+func sameText(a, b *content.Page) bool {
+	return a.Title == b.Title && a.Description == b.Description && a.Markdown == b.Markdown
+}

@@ -1,0 +1,123 @@
+package store_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/search"
+	"github.com/quiredocs/quire/store"
+)
+
+// hitPages lists the pages of hits, each once, in order.
+func hitPages(hits []store.SearchHit) []string {
+	var out []string
+	for _, h := range hits {
+		if !slices.Contains(out, h.PageID) {
+			out = append(out, h.PageID)
+		}
+	}
+	return out
+}
+
+// TestSearchFollowsContent: a search finds what the space's current content
+// says, after every merge, with stemming, prefixes and diacritics folded,
+// and never a hidden page or one kept out of indexing.
+func TestSearchFollowsContent(t *testing.T) {
+	t.Parallel()
+	db, spaceID, userID, _ := contentSpace(t)
+	ctx := t.Context()
+	find := func(q string) []string {
+		t.Helper()
+		hits, err := db.SearchSpace(ctx, spaceID, search.Terms(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hitPages(hits)
+	}
+	merge := func(edit store.EditFunc) {
+		t.Helper()
+		cr, err := db.CreateChangeRequest(ctx, spaceID, "", userID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.EditChangeRequest(ctx, spaceID, cr.ID, userID, edit); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.MergeChangeRequest(ctx, spaceID, cr.ID, userID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := find("install"); len(got) != 0 {
+		t.Errorf("empty space found %v", got)
+	}
+	merge(addPages(map[string]string{
+		"a": "Intro.\n\n## Installing\n\nRun the installer on your café machine.\n",
+		"b": "Nothing about that here.\n\n## Configure\n\nSet the port.\n",
+	}))
+	if got := find("install"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("install: %v, want [a] (stemmed)", got)
+	}
+	if got := find("cafe machine"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("cafe machine: %v, want [a] (diacritics folded)", got)
+	}
+	if got := find("conf"); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("conf: %v, want [b] (prefix)", got)
+	}
+	if got := find("T b"); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("title: %v, want [b]", got)
+	}
+	if got := find("port installer"); len(got) != 0 {
+		t.Errorf("terms of two pages: %v, want none", got)
+	}
+	merge(func(now time.Time, tr *content.Tree) (*content.Tree, error) {
+		tr.Pages["a"].Markdown = "Now about uninstalling only.\n"
+		tr.Pages["b"].Hidden = true
+		tr.Pages["c"] = &content.Page{ID: "c", Title: "Ports", Slug: "c", Kind: content.KindDocument, NoIndex: true, Markdown: "port"}
+		tr.Root = append(tr.Root, "c")
+		return tr, nil
+	})
+	if got := find("installer"); len(got) != 0 {
+		t.Errorf("installer after the edit: %v", got)
+	}
+	if got := find("uninstalling"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("uninstalling: %v, want [a]", got)
+	}
+	if got := find("port"); len(got) != 0 {
+		t.Errorf("port: %v, want nothing (hidden and noIndex pages)", got)
+	}
+}
+
+// TestSearchRanking: a page whose title holds the term ranks above one
+// whose text does, and hits name their section.
+func TestSearchRanking(t *testing.T) {
+	t.Parallel()
+	db, spaceID, userID, c := contentSpace(t)
+	ctx := t.Context()
+	_, err := db.EditChangeRequest(ctx, spaceID, c.ID, userID, func(now time.Time, tr *content.Tree) (*content.Tree, error) {
+		tr.Pages["body"] = &content.Page{ID: "body", Title: "Guide", Slug: "guide", Kind: content.KindDocument,
+			Markdown: "Some words.\n\n## Webhooks setup\n\nWebhooks send events.\n"}
+		tr.Pages["title"] = &content.Page{ID: "title", Title: "Webhooks", Slug: "webhooks", Kind: content.KindDocument, Markdown: "All about them.\n"}
+		tr.Root = append(tr.Root, "body", "title")
+		return tr, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.MergeChangeRequest(ctx, spaceID, c.ID, userID); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := db.SearchSpace(ctx, spaceID, search.Terms("webhooks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitPages(hits); !slices.Equal(got, []string{"title", "body"}) {
+		t.Fatalf("ranked %v, want the titled page first", got)
+	}
+	for _, h := range hits {
+		if h.PageID == "body" && (h.Position != 1 || h.Score <= 0) {
+			t.Errorf("section hit %+v, want the second section with a score", h)
+		}
+	}
+}
