@@ -1,10 +1,8 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"html"
 	"strconv"
 	"strings"
 
@@ -12,7 +10,6 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -28,10 +25,25 @@ var gfmParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.
 // flattened where they appear: in a blockquote, code is a paragraph of code
 // text and a table a paragraph per row; outside the top level, images stay
 // inline. Nodes carry no "key": the schema does not require one.
+//
+// Every line ending, "\r\n" or a lone "\r" as much as "\n", is read as
+// "\n" (CommonMark §2.1), so text holds a "\r" only from a character
+// reference ("&#13;").
 func Document(markdown string, resolve func(target string) Resolution) map[string]any {
-	c := &converter{src: []byte(markdown), resolve: resolve}
+	c := &converter{src: []byte(normalizeLineEndings(markdown)), resolve: resolve}
 	doc := gfmParser.Parse(text.NewReader(c.src))
 	return map[string]any{"object": "document", "data": map[string]any{}, "nodes": c.blocks(doc, atTop)}
+}
+
+// normalizeLineEndings turns "\r\n" and a lone "\r" into "\n". goldmark
+// ends lines only at "\n": a lone "\r" is text to it, and the "\r" of
+// "\r\n" stays in some text (code spans, code in a blockquote) but not in
+// other, so the same markdown with CRLF line endings gave another document.
+func normalizeLineEndings(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
 // place is where a block sits; the schema allows different blocks in each.
@@ -99,7 +111,7 @@ func (c *converter) block(n ast.Node, at place) []any {
 		if n.HasClosure() {
 			s += string(n.ClosureLine.Value(c.src))
 		}
-		s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+		s = strings.TrimRight(s, "\n")
 		s = strings.ReplaceAll(s, "\x00", "\uFFFD") // as in all other text (CommonMark §2.3)
 		return []any{block("paragraph", nil, []any{textNode(leaf(s, nil))})}
 	case *east.Table:
@@ -135,12 +147,12 @@ func (c *converter) code(n ast.Node, at place) map[string]any {
 	data := map[string]any{}
 	if f, ok := n.(*ast.FencedCodeBlock); ok {
 		if lang := f.Language(c.src); len(lang) > 0 {
-			data["syntax"] = decodeText(lang)
+			data["syntax"] = decode(lang)
 		}
 	}
 	nodes := make([]any, len(lines))
 	for i, l := range lines {
-		nodes[i] = block("code-line", nil, []any{textNode(leaf(strings.TrimSuffix(l, "\r"), nil))})
+		nodes[i] = block("code-line", nil, []any{textNode(leaf(l, nil))})
 	}
 	return block("code", data, nodes)
 }
@@ -317,12 +329,20 @@ func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
 		case *east.Strikethrough:
 			c.walk(b, ch, withMark(marks, "strikethrough"))
 		case *ast.Link:
+			if inLink(ch) {
+				c.walk(b, ch, marks)
+				continue
+			}
 			b.inline(map[string]any{
 				"object": "inline", "type": "link", "isVoid": false,
 				"data":  map[string]any{"ref": c.ref(decode(ch.Destination), false)},
 				"nodes": c.inlines(ch, marks),
 			})
 		case *ast.AutoLink:
+			if inLink(ch) {
+				b.leaf(string(ch.Label(c.src)), marks)
+				continue
+			}
 			b.inline(map[string]any{
 				"object": "inline", "type": "link", "isVoid": false,
 				"data":  map[string]any{"ref": c.ref(autoLinkURL(ch, c.src), false)},
@@ -336,6 +356,19 @@ func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
 			c.walk(b, ch, marks)
 		}
 	}
+}
+
+// inLink reports whether n is inside a link. CommonMark lets an autolink be
+// in a link's text ("[see <https://a.test>](https://b.test)"), but the schema
+// lets a link hold only text and images (DocumentInlineLink), so the inner
+// link is its text.
+func inLink(n ast.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if _, ok := p.(*ast.Link); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // inlines collects a block's inline nodes, grouping consecutive leaves into
@@ -450,24 +483,14 @@ func textValue(n *ast.Text, src []byte) string {
 	if n.IsRaw() {
 		return string(n.Value(src))
 	}
-	return decodeText(n.Value(src))
+	return decode(n.Value(src))
 }
 
 func stringValue(n *ast.String) string {
 	if n.IsRaw() || n.IsCode() {
 		return string(n.Value)
 	}
-	return decodeText(n.Value)
-}
-
-// decodeText decodes escapes and references exactly as goldmark's HTML
-// renderer does: it writes escaped HTML, which is then unescaped.
-func decodeText(v []byte) string {
-	var buf bytes.Buffer
-	w := bufio.NewWriter(&buf)
-	ghtml.DefaultWriter.Write(w, v)
-	_ = w.Flush()
-	return html.UnescapeString(buf.String())
+	return decode(n.Value)
 }
 
 // codeSpanText is a code span's content; a line ending inside it is a space.

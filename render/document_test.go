@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -85,6 +86,9 @@ var documentTests = []struct {
 	{"inline html is text", "a <b>c</b>", `paragraph["a <b>c</b>"]`},
 	{"html block is a paragraph", "<div>\n*x*\n</div>\n", `paragraph["<div>\n*x*\n</div>"]`},
 	{"crlf", "a\r\nb\r\n\r\n<div>\r\nx\r\n</div>\r\n\r\n```\r\ny\r\n```\r\n", `paragraph["a b"] paragraph["<div>\nx\n</div>"] code[code-line["y"]]`},
+	{"crlf in code", "`a\r\nb`\r\n\r\n> ```\r\n> x\r\n> ```", `paragraph[code:"a b"] blockquote[paragraph[code:"x"]]`},
+	{"lone cr is a line ending", "# h\r- a\r- b\r\r```\rx\r```\r`c\rd`", `heading-1["h"] list-unordered[list-item[paragraph["a"]] list-item[paragraph["b"]]] code[code-line["x"]] paragraph[code:"c d"]`},
+	{"cr from a reference stays", "a&#13;b", `paragraph["a\rb"]`},
 	{"html comment", "<!-- c -->\n\ntext", `paragraph["<!-- c -->"] paragraph["text"]`},
 	{"divider", "a\n\n***\n\nb", `paragraph["a"] divider paragraph["b"]`},
 	{"unordered list", "- a\n- b\n  - c", `list-unordered[list-item[paragraph["a"]] list-item[paragraph["b"] list-unordered[list-item[paragraph["c"]]]]]`},
@@ -119,6 +123,12 @@ var documentTests = []struct {
 	{"autolinks", "<https://x.example/a> <me@x.example>",
 		`paragraph[link{"ref":{"kind":"url","url":"https://x.example/a"}}["https://x.example/a"] " " link{"ref":{"kind":"url","url":"mailto:me@x.example"}}["me@x.example"]]`},
 	{"link destination decoded", `[a](a\_b&amp;c)`, `paragraph[link{"ref":{"kind":"url","url":"a_b&c"}}["a"]]`},
+	// The schema lets a link hold only text and images: an autolink in a link is its text.
+	{"autolink in a link", "[see <https://a.test>](https://b.test)", `paragraph[link{"ref":{"kind":"url","url":"https://b.test"}}["see https://a.test"]]`},
+	{"email autolink in a link keeps marks", "[*<me@x.example>* x](y)", `paragraph[link{"ref":{"kind":"url","url":"y"}}[italic:"me@x.example" " x"]]`},
+	{"autolink in a reference link", "[a <https://a.test>][r]\n\n[r]: guide.md", `paragraph[link{"ref":{"kind":"page","page":"p1"}}["a https://a.test"]]`},
+	{"autolink in a link in a quoted table", "> | a |\n> | - |\n> | [<https://a.test>](b) |",
+		`blockquote[paragraph["a"] paragraph[link{"ref":{"kind":"url","url":"b"}}["https://a.test"]]]`},
 }
 
 func TestDocument(t *testing.T) {
@@ -134,6 +144,26 @@ func TestDocument(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDocumentLineEndings checks that "\r\n" and a lone "\r" are line
+// endings like "\n" (CommonMark §2.1), wherever they are.
+func TestDocumentLineEndings(t *testing.T) {
+	mds := []string{richMarkdown}
+	for _, tt := range documentTests {
+		if !strings.Contains(tt.md, "\r") {
+			mds = append(mds, tt.md)
+		}
+	}
+	for _, md := range mds {
+		want := Document(md, testResolve)
+		for _, eol := range []string{"\r\n", "\r"} {
+			in := strings.ReplaceAll(md, "\n", eol)
+			if got := Document(in, testResolve); !reflect.DeepEqual(got, want) {
+				t.Errorf("Document(%q) differs from the same with \"\\n\" (-want +got):\n%s", in, cmp.Diff(want, got))
+			}
+		}
 	}
 }
 

@@ -3,6 +3,9 @@
 package render
 
 import (
+	"bufio"
+	"bytes"
+	"html"
 	"net/url"
 	"path"
 	"sort"
@@ -12,8 +15,8 @@ import (
 	"github.com/quiredocs/quire/content"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 )
 
 // Link is one link or image destination found in markdown.
@@ -60,13 +63,19 @@ func Links(markdown string) []Link {
 	return links
 }
 
-// decode resolves backslash escapes and character references in a link
-// destination, as CommonMark does before the link is rendered.
-func decode(dest []byte) string {
-	d := util.UnescapePunctuations(dest)
-	d = util.ResolveNumericReferences(d)
-	d = util.ResolveEntityNames(d)
-	return string(d)
+// decode resolves the backslash escapes and character references of a link
+// destination or of text, in one pass as CommonMark does: "\&amp;" is
+// "&amp;", "&#38;lt;" is "&lt;", and U+0000 is U+FFFD (§2.3). goldmark's
+// HTML writer does that pass and escapes what it writes, so
+// html.UnescapeString undoes only that escaping. (On its own
+// html.UnescapeString would not do: it knows no backslash escapes and
+// reads "&amp" without ";" as a reference.)
+func decode(v []byte) string {
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	ghtml.DefaultWriter.Write(w, v)
+	_ = w.Flush()
+	return html.UnescapeString(buf.String())
 }
 
 // offset returns n's byte offset in the source: its own position, else the
