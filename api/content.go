@@ -31,6 +31,7 @@ type view struct {
 // computed once per tree and cached by root.
 type treeInfo struct {
 	path     map[string]string // page id → slug path ("guides/install")
+	parent   map[string]string // page id → its parent's id, for pages below the top
 	git      map[string]string // page id → Git path
 	byPath   map[string]string // slug path → page id
 	files    []*content.File   // by name, then id
@@ -45,19 +46,22 @@ func (v *view) info() *treeInfo {
 		return info
 	}
 	t := v.tree
-	info := &treeInfo{path: map[string]string{}, byPath: map[string]string{}, git: content.GitPaths(t)}
-	var walk func(dir string, ids []string)
-	walk = func(dir string, ids []string) {
+	info := &treeInfo{path: map[string]string{}, parent: map[string]string{}, byPath: map[string]string{}, git: content.GitPaths(t)}
+	var walk func(parent, dir string, ids []string)
+	walk = func(parent, dir string, ids []string) {
 		for _, id := range ids {
 			p := dir + t.Pages[id].Slug
 			info.path[id] = p
+			if parent != "" {
+				info.parent[id] = parent
+			}
 			if _, taken := info.byPath[p]; !taken {
 				info.byPath[p] = id
 			}
-			walk(p+"/", t.Pages[id].Children)
+			walk(id, p+"/", t.Pages[id].Children)
 		}
 	}
-	walk("", t.Root)
+	walk("", "", t.Root)
 	names := make(map[string]string, len(t.Files))
 	for id, f := range t.Files {
 		info.files = append(info.files, f)
@@ -65,7 +69,7 @@ func (v *view) info() *treeInfo {
 	}
 	slices.SortFunc(info.files, func(a, b *content.File) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
 	info.resolver = &render.Resolver{Tree: t, Paths: info.git, Files: names, AppHost: v.s.appHost()}
-	v.s.infos.Add(v.rev.Root, info, 512+200*len(t.Pages)+100*len(t.Files))
+	v.s.infos.Add(v.rev.Root, info, 512+250*len(t.Pages)+100*len(t.Files))
 	return info
 }
 

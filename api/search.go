@@ -63,71 +63,92 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *view) er
 	if err != nil {
 		return err
 	}
-	hits, err := s.db.SearchSpace(r.Context(), v.sp.ID, search.Terms(query))
+	terms := search.Terms(query)
+	hits, err := s.db.SearchSpace(r.Context(), v.sp.ID, terms)
 	if err != nil {
 		return err
 	}
-	results := s.rankPages(v, hits, search.Terms(query))
-	start := 0
+	ranked := rankPages(v, hits)
+	from := 0
 	if p.After != nil { // after the page it names, or its rank if it dropped out
-		start = min(max(int(p.After.Num), 0), len(results))
-		for i, res := range results {
-			if res.ID == p.After.ID {
-				start = i + 1
+		from = min(max(int(p.After.Num), 0), len(ranked))
+		for i, pg := range ranked {
+			if pg.id == p.After.ID {
+				from = i + 1
 			}
 		}
 	}
-	end := min(start+p.Limit, len(results))
-	list := &store.List[searchPageJSON]{Items: results[start:end], Count: len(results)}
-	if end < len(results) {
-		list.Next = &store.Cursor{Num: int64(end), ID: results[end-1].ID}
+	to := min(from+p.Limit, len(ranked))
+	list := &store.List[searchPageJSON]{Count: len(ranked)}
+	for i := from; i < to; i++ {
+		list.Items = append(list.Items, s.pageResultJSON(v, ranked[i], i+1, terms))
+	}
+	if to < len(ranked) {
+		list.Next = &store.Cursor{Num: int64(to), ID: ranked[to-1].id}
 	}
 	return writeList(w, list, func(j searchPageJSON) searchPageJSON { return j })
 }
 
-// rankPages groups section hits (best first) into page results, each ranked
-// by its best section. Hits on pages the view no longer holds are dropped.
-func (s *Server) rankPages(v *view, hits []store.SearchHit, terms []string) []searchPageJSON {
-	info, parents := v.info(), parentsOf(v.tree)
+// rankedPage is a page of the results and its hits, best first.
+type rankedPage struct {
+	id   string
+	hits []store.SearchHit
+}
+
+// rankPages groups section hits (best first) by page, each page ranked by
+// its best section. Hits on pages the view does not hold are dropped: the
+// index may have moved on since the view was read.
+func rankPages(v *view, hits []store.SearchHit) []rankedPage {
 	byPage := map[string]int{}
-	results := []searchPageJSON{}
+	var out []rankedPage
 	for _, h := range hits {
-		pg := v.tree.Pages[h.PageID]
-		if pg == nil {
-			continue
-		}
-		sections := s.sections(pg)
-		if h.Position >= len(sections) {
+		if v.tree.Pages[h.PageID] == nil {
 			continue
 		}
 		i, seen := byPage[h.PageID]
 		if !seen {
-			i = len(results)
+			i = len(out)
 			byPage[h.PageID] = i
-			path := info.path[pg.ID]
-			results = append(results, searchPageJSON{
-				ID: pg.ID, Title: pageTitle(pg), Description: pg.Description, Path: path, Score: h.Score,
-				Rank: i + 1, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: ancestors(v.tree, parents, pg.ID),
-				URLs: pageURLsJSON{App: s.pageAppURL(v, path, "")},
-			})
-			if search.MatchesAll(pg.Title+" "+pg.Description, terms) {
-				results[i].ResultType = "page"
-			}
+			out = append(out, rankedPage{id: h.PageID})
 		}
-		res := &results[i]
-		sec := sections[h.Position]
-		own := search.MatchesAny(sec.Title+" "+sec.Body, terms)
-		switch {
-		case len(res.Sections) == sectionsPerPage:
-			continue
-		case !own && len(res.Sections) > 0:
-			continue // found by the page's title or description: one section stands for the page
-		case own && len(res.Sections) == 1 && res.Sections[0].ResultType == "page":
-			res.Sections = res.Sections[:0] // a section that matches itself stands instead
-		}
-		res.Sections = append(res.Sections, s.sectionJSON(v, res, sec, h.Score, own, terms))
+		out[i].hits = append(out[i].hits, h)
 	}
-	return results
+	return out
+}
+
+// pageResultJSON shows a ranked page with up to sectionsPerPage of its
+// sections: those that match by their own text, or else the best one,
+// found by the page's title or description.
+func (s *Server) pageResultJSON(v *view, rp rankedPage, rank int, terms []string) searchPageJSON {
+	info, pg := v.info(), v.tree.Pages[rp.id]
+	path := info.path[pg.ID]
+	res := searchPageJSON{
+		ID: pg.ID, Title: pageTitle(pg), Description: pg.Description, Path: path, Score: rp.hits[0].Score,
+		Rank: rank, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: ancestors(v.tree, info, pg.ID),
+		URLs: pageURLsJSON{App: s.pageAppURL(v, path, "")},
+	}
+	if search.MatchesAll(search.Words(pg.Title+" "+pg.Description), terms) {
+		res.ResultType = "page"
+	}
+	sections := s.sections(pg)
+	var byTitle *searchSectionJSON
+	for _, h := range rp.hits {
+		if h.Position >= len(sections) || len(res.Sections) == sectionsPerPage {
+			continue
+		}
+		sec := sections[h.Position]
+		switch own := search.MatchesAny(sec.words, terms); {
+		case own:
+			res.Sections = append(res.Sections, s.sectionJSON(v, &res, sec.Section, h.Score, own, terms))
+		case byTitle == nil:
+			j := s.sectionJSON(v, &res, sec.Section, h.Score, own, terms)
+			byTitle = &j
+		}
+	}
+	if len(res.Sections) == 0 && byTitle != nil {
+		res.Sections = append(res.Sections, *byTitle)
+	}
+	return res
 }
 
 // sectionJSON shows a section of a page result; own tells whether the
@@ -166,34 +187,33 @@ func (s *Server) pageAppURL(v *view, path, anchor string) string {
 	return u
 }
 
-// parentsOf maps each page of t to its parent's id.
-func parentsOf(t *content.Tree) map[string]string {
-	parent := map[string]string{}
-	for pid, p := range t.Pages {
-		for _, c := range p.Children {
-			parent[c] = pid
-		}
-	}
-	return parent
-}
-
 // ancestors are the titles of the pages above id, from the top.
-func ancestors(t *content.Tree, parent map[string]string, id string) []searchAncestorJSON {
+func ancestors(t *content.Tree, info *treeInfo, id string) []searchAncestorJSON {
 	out := []searchAncestorJSON{}
-	for p := parent[id]; p != ""; p = parent[p] {
+	for p := info.parent[id]; p != ""; p = info.parent[p] {
 		out = append([]searchAncestorJSON{{Title: pageTitle(t.Pages[p])}}, out...)
 	}
 	return out
 }
 
+// foundSection is a section of a page as the index holds it, with its
+// title's and text's words.
+type foundSection struct {
+	search.Section
+	words []string
+}
+
 // sections splits a page as the index did, cached by its text.
-func (s *Server) sections(p *content.Page) []search.Section {
+func (s *Server) sections(p *content.Page) []foundSection {
 	sum := sha256.Sum256([]byte(p.Title + "\x00" + p.Description + "\x00" + p.Markdown))
 	key := string(sum[:])
 	if secs, ok := s.searchPages.Get(key); ok {
 		return secs
 	}
-	secs := search.PageOf(p).Sections
-	s.searchPages.Add(key, secs, len(key)+len(p.Markdown)+64*len(secs))
+	var secs []foundSection
+	for _, sec := range search.PageOf(p).Sections {
+		secs = append(secs, foundSection{sec, search.Words(sec.Title + " " + sec.Body)})
+	}
+	s.searchPages.Add(key, secs, len(key)+2*len(p.Markdown)+64*len(secs))
 	return secs
 }

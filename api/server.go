@@ -15,7 +15,6 @@ import (
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/outbound"
-	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -45,10 +44,10 @@ type Server struct {
 	blobs       blob.Store
 	fetcher     outbound.Fetcher
 	secretKey   []byte
-	infos       *lru.Cache[string, *treeInfo]        // derived data of trees, by root
-	documents   *lru.Cache[string, json.RawMessage]  // JSON documents of pages, by root and page; read-only
-	searchPages *lru.Cache[string, []search.Section] // pages split into sections, by a hash of their text; read-only
-	published   *publishedCache                      // answers of GET SITE/published
+	infos       *lru.Cache[string, *treeInfo]       // derived data of trees, by root
+	documents   *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
+	searchPages *lru.Cache[string, []foundSection]  // pages split into sections, by a hash of their text; read-only
+	published   *publishedCache                     // answers of GET SITE/published
 }
 
 // New builds the API server over a store.
@@ -63,7 +62,7 @@ func New(db *store.DB, cfg Config) *Server {
 		secretKey:   cfg.SecretKey,
 		infos:       lru.New[string, *treeInfo](64 << 20),
 		documents:   lru.New[string, json.RawMessage](64 << 20),
-		searchPages: lru.New[string, []search.Section](32 << 20),
+		searchPages: lru.New[string, []foundSection](32 << 20),
 		published:   newPublishedCache(),
 	}
 	if s.log == nil {

@@ -22,12 +22,13 @@ func wordMatches(word, term string) bool {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) }
 
-// words are the words of text, folded.
-func words(text string) []string { return strings.FieldsFunc(Fold(text), func(r rune) bool { return !isWordRune(r) }) }
+// Words are the words of text, folded, for MatchesAll and MatchesAny.
+func Words(text string) []string {
+	return strings.FieldsFunc(Fold(text), func(r rune) bool { return !isWordRune(r) })
+}
 
-// MatchesAll reports whether every term matches a word of text.
-func MatchesAll(text string, terms []string) bool {
-	ws := words(text)
+// MatchesAll reports whether every term matches one of words.
+func MatchesAll(ws []string, terms []string) bool {
 	for _, t := range terms {
 		if !anyWord(ws, t) {
 			return false
@@ -36,9 +37,8 @@ func MatchesAll(text string, terms []string) bool {
 	return true
 }
 
-// MatchesAny reports whether some term matches a word of text.
-func MatchesAny(text string, terms []string) bool {
-	ws := words(text)
+// MatchesAny reports whether some term matches one of words.
+func MatchesAny(ws []string, terms []string) bool {
 	for _, t := range terms {
 		if anyWord(ws, t) {
 			return true

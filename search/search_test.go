@@ -87,11 +87,11 @@ func TestMatches(t *testing.T) {
 		{"Café", "cafe", true},
 		{"Port", "report", false},
 	} {
-		if got := MatchesAny(c.text, []string{c.term}); got != c.want {
+		if got := MatchesAny(Words(c.text), []string{c.term}); got != c.want {
 			t.Errorf("MatchesAny(%q, %q) = %v", c.text, c.term, got)
 		}
 	}
-	if MatchesAll("Installing Quire", []string{"install", "linux"}) || !MatchesAll("Installing Quire", []string{"quire", "install"}) {
+	if ws := Words("Installing Quire"); MatchesAll(ws, []string{"install", "linux"}) || !MatchesAll(ws, []string{"quire", "install"}) {
 		t.Error("MatchesAll")
 	}
 }
@@ -129,7 +129,7 @@ func FuzzPageOf(f *testing.F) {
 			if n := utf8.RuneCountInString(sn); n > 62 {
 				t.Errorf("snippet of %d runes", n)
 			}
-			MatchesAll(s.Title, terms)
+			MatchesAll(Words(s.Title), terms)
 		}
 		for _, w := range terms {
 			if w == "" || strings.ContainsAny(w, `"*:&|!()' `) {

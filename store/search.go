@@ -41,11 +41,11 @@ func (db *DB) SearchSpace(ctx context.Context, spaceID string, terms []string) (
 		match = strings.Join(terms, " & ") + ":*"
 	} else {
 		// bm25 is lower for better matches; the weights follow PostgreSQL's A, B, D.
-		query = `SELECT s.page_id, s.position, -bm25(search_fts, 10.0, 4.0, 1.0) AS score
+		query = `SELECT s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
 			FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
 			WHERE search_fts MATCH ? AND s.space_id = ?
 			ORDER BY score DESC, s.page_id, s.position LIMIT ?`
-		match = `"` + strings.Join(terms, `" "`) + `"*`
+		match = `space_id : "` + spaceID + `" AND {page_text section_title body} : ("` + strings.Join(terms, `" "`) + `"*)`
 	}
 	rows, err := db.q.query(ctx, query, match, spaceID, maxSearchRows)
 	if err != nil {

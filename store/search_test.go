@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,5 +121,91 @@ func TestSearchRanking(t *testing.T) {
 		if h.PageID == "body" && (h.Position != 1 || h.Score <= 0) {
 			t.Errorf("section hit %+v, want the second section with a score", h)
 		}
+	}
+}
+
+// TestSearchKeepsSpacesApart: the same words in two spaces are found only
+// in the space searched.
+func TestSearchKeepsSpacesApart(t *testing.T) {
+	t.Parallel()
+	db, spaceID, userID, c := contentSpace(t)
+	ctx := t.Context()
+	sp, err := db.Space(ctx, spaceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := db.CreateSpace(ctx, sp.OrgID, store.NewSpace{Title: "Other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := db.CreateChangeRequest(ctx, other.ID, "", userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct{ space, cr, page string }{{spaceID, c.ID, "mine"}, {other.ID, oc.ID, "theirs"}} {
+		if _, err := db.EditChangeRequest(ctx, s.space, s.cr, userID, addPages(map[string]string{s.page: "Shared words about webhooks.\n"})); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.MergeChangeRequest(ctx, s.space, s.cr, userID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for space, want := range map[string]string{spaceID: "mine", other.ID: "theirs"} {
+		hits, err := db.SearchSpace(ctx, space, search.Terms("webhooks"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hitPages(hits); !slices.Equal(got, []string{want}) {
+			t.Errorf("space %s found %v, want [%s]", space, got, want)
+		}
+	}
+}
+
+// TestSearchIndexedOnce: searches that find the index out of date at the
+// same time take turns; the rows are written once.
+func TestSearchIndexedOnce(t *testing.T) {
+	t.Parallel()
+	db, raw, _, _ := openRaw(t)
+	ctx := t.Context()
+	boot, err := db.InitOrganization(ctx, "Org", "ada@example.com", "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, err := db.CreateChangeRequest(ctx, sp.ID, "", boot.User.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for i := range 20 {
+		pages[fmt.Sprintf("p%02d", i)] = "Intro.\n\n## Webhooks\n\nSent on change.\n"
+	}
+	if _, err := db.EditChangeRequest(ctx, sp.ID, cr.ID, boot.User.ID, addPages(pages)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.MergeChangeRequest(ctx, sp.ID, cr.ID, boot.User.ID); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			hits, err := db.SearchSpace(ctx, sp.ID, search.Terms("webhooks"))
+			if err != nil {
+				t.Error(err)
+			} else if len(hitPages(hits)) != 20 {
+				t.Errorf("found %d pages, want 20", len(hitPages(hits)))
+			}
+		})
+	}
+	wg.Wait()
+	var rows int
+	if err := raw.QueryRowContext(ctx, rebind(db, "SELECT COUNT(*) FROM search_sections WHERE space_id = ?"), sp.ID).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if rows != 40 {
+		t.Errorf("%d search rows, want 40 (two sections of 20 pages)", rows)
 	}
 }

@@ -20,13 +20,15 @@ CREATE TABLE search_sections (
 CREATE INDEX search_sections_page ON search_sections (space_id, page_id);
 
 -- The index itself, kept by triggers: English stemming (porter), case and
--- diacritics folded.
-CREATE VIRTUAL TABLE search_fts USING fts5(page_text, section_title, body,
+-- diacritics folded. The space's id is indexed too, so that a search
+-- intersects its words with one space's rows inside the index.
+CREATE VIRTUAL TABLE search_fts USING fts5(space_id, page_text, section_title, body,
     content = 'search_sections', content_rowid = 'id', tokenize = 'porter unicode61 remove_diacritics 2');
 CREATE TRIGGER search_sections_insert AFTER INSERT ON search_sections BEGIN
-    INSERT INTO search_fts (rowid, page_text, section_title, body) VALUES (new.id, new.page_text, new.section_title, new.body);
+    INSERT INTO search_fts (rowid, space_id, page_text, section_title, body)
+        VALUES (new.id, new.space_id, new.page_text, new.section_title, new.body);
 END;
 CREATE TRIGGER search_sections_delete AFTER DELETE ON search_sections BEGIN
-    INSERT INTO search_fts (search_fts, rowid, page_text, section_title, body)
-        VALUES ('delete', old.id, old.page_text, old.section_title, old.body);
+    INSERT INTO search_fts (search_fts, rowid, space_id, page_text, section_title, body)
+        VALUES ('delete', old.id, old.space_id, old.page_text, old.section_title, old.body);
 END;

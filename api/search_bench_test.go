@@ -1,0 +1,63 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/quiredocs/quire/content"
+)
+
+// BenchmarkSearch searches the 1,000-page benchmark space (about 13,000
+// words a hundred pages): a rare word (one page), a common one (every page:
+// the ranking of 1,000 sections) and two words. Its index is built by the
+// first search; BenchmarkSearchIndex measures that.
+func BenchmarkSearch(b *testing.B) {
+	e, spaceID := newContentBench(b)
+	base := "/v1/spaces/" + spaceID + "/search?query="
+	for _, q := range []struct{ name, query string }{
+		{"rare", "p0517"},
+		{"common", "paragraph"},
+		{"two-words", "topic+guide"},
+	} {
+		b.Run(q.name, func(b *testing.B) { benchGetAs(b, e, e.admin.token, base+q.query, true) })
+	}
+}
+
+// BenchmarkSearchIndex measures bringing a space's index up to date: the
+// first search of the 1,000-page space, and the first after a merge that
+// changed ten pages.
+func BenchmarkSearchIndex(b *testing.B) {
+	b.Run("first", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			e, spaceID := newContentBench(b)
+			b.StartTimer()
+			e.call(b, e.admin.token, "GET", "/v1/spaces/"+spaceID+"/search?query=p0517", nil).want(b, http.StatusOK)
+		}
+	})
+	b.Run("after-10-pages", func(b *testing.B) {
+		e, spaceID := newContentBench(b)
+		e.call(b, e.admin.token, "GET", "/v1/spaces/"+spaceID+"/search?query=topic", nil).want(b, http.StatusOK)
+		n := 0
+		for b.Loop() {
+			b.StopTimer()
+			n++
+			var c crOut
+			e.call(b, e.admin.token, "POST", "/v1/spaces/"+spaceID+"/change-requests", nil).want(b, http.StatusCreated).Decode(b, &c)
+			if _, err := e.db.EditChangeRequest(context.Background(), spaceID, c.ID, e.admin.id, func(now time.Time, t *content.Tree) (*content.Tree, error) {
+				for i := range 10 {
+					t.Pages[fmt.Sprintf("p%04d", i*97+1)].Markdown = fmt.Sprintf("Edit %d.\n\n%s", n, benchBody(i))
+				}
+				return t, nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+			e.call(b, e.admin.token, "POST", "/v1/spaces/"+spaceID+"/change-requests/"+c.ID+"/merge", nil).want(b, http.StatusOK)
+			b.StartTimer()
+			e.call(b, e.admin.token, "GET", "/v1/spaces/"+spaceID+"/search?query=p0517", nil).want(b, http.StatusOK)
+		}
+	})
+}
