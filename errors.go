@@ -22,6 +22,7 @@ const (
 	CodeUnsupportedType  Code = "unsupported_type"   // 415
 	CodeTooManyRequests  Code = "too_many_requests"  // 429
 	CodeInternal         Code = "internal"           // 500
+	CodeBadGateway       Code = "bad_gateway"        // 502: a service Quire relies on failed
 )
 
 // Error is the one domain error. Message is shown to clients; Err, the cause,

@@ -16,6 +16,7 @@ var statusOf = map[quire.Code]int{
 	quire.CodeConflict:         http.StatusConflict,
 	quire.CodeTooLarge:         http.StatusRequestEntityTooLarge,
 	quire.CodeTooManyRequests:  http.StatusTooManyRequests,
+	quire.CodeBadGateway:       http.StatusBadGateway,
 	quire.CodeUnsupportedType:  http.StatusUnsupportedMediaType,
 	quire.CodeInternal:         http.StatusInternalServerError,
 }

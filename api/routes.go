@@ -191,4 +191,10 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.getTranslationLanguage)
 	s.handle("PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.putTranslationLanguage)
 	s.handle("DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.deleteTranslationLanguage)
+
+	// §4.19 AI questions.
+	s.handle("POST /v1/orgs/{organizationId}/ask", s.ask)
+	s.handle("GET /v1/orgs/{organizationId}/ask/stream", s.askStream)
+	s.handle("GET /v1/orgs/{organizationId}/ask/questions", s.recommendedQuestions)
+	s.handle("GET /v1/orgs/{organizationId}/ask/questions/stream", s.recommendedQuestionsStream)
 }

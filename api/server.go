@@ -13,6 +13,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/store"
@@ -31,6 +32,9 @@ type Config struct {
 	// SecretKey (32 bytes) encrypts integration secrets with AES-256-GCM; when
 	// nil, a key made on first use and kept in the database does.
 	SecretKey []byte
+	// Model answers questions (O/ask) from the sections found for them; when
+	// nil, answers quote the best section.
+	Model *llm.Model
 }
 
 // Server is the HTTP API.
@@ -44,10 +48,12 @@ type Server struct {
 	blobs       blob.Store
 	fetcher     outbound.Fetcher
 	secretKey   []byte
+	model       *llm.Model
 	infos       *lru.Cache[string, *treeInfo]       // derived data of trees, by root
 	documents   *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
 	searchPages *lru.Cache[string, []foundSection]  // pages split into sections, by a hash of their text; read-only
 	published   *publishedCache                     // answers of GET SITE/published
+	recommended *lru.Cache[string, []string]        // questions the model suggested, by the roots of the spaces asked about
 }
 
 // New builds the API server over a store.
@@ -60,10 +66,12 @@ func New(db *store.DB, cfg Config) *Server {
 		blobs:       cfg.Blobs,
 		fetcher:     cfg.Fetcher,
 		secretKey:   cfg.SecretKey,
+		model:       cfg.Model,
 		infos:       lru.New[string, *treeInfo](64 << 20),
 		documents:   lru.New[string, json.RawMessage](64 << 20),
 		searchPages: lru.New[string, []foundSection](32 << 20),
 		published:   newPublishedCache(),
+		recommended: lru.New[string, []string](1 << 20),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/quiredocs/quire/content"
@@ -16,6 +17,7 @@ const maxSearchRows = 1000
 // search.PageOf(page).Sections and its score (higher is better, unbounded).
 // The index holds folded text, so titles and text are read from the page.
 type SearchHit struct {
+	SpaceID  string
 	PageID   string
 	Position int
 	Score    float64
@@ -31,23 +33,85 @@ func (db *DB) SearchSpace(ctx context.Context, spaceID string, terms []string) (
 	if err := db.indexSpace(ctx, spaceID); err != nil {
 		return nil, err
 	}
-	var query string
-	var match any
 	if db.dialect.name() == "postgres" {
-		query = `SELECT s.page_id, s.position, ts_rank(s.document, q) AS score
+		return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, ts_rank(s.document, q) AS score
 			FROM search_sections s, to_tsquery('english', ?) q
 			WHERE s.space_id = ? AND s.document @@ q
-			ORDER BY score DESC, s.page_id, s.position LIMIT ?`
-		match = strings.Join(terms, " & ") + ":*"
-	} else {
-		// bm25 is lower for better matches; the weights follow PostgreSQL's A, B, D.
-		query = `SELECT s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
-			FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
-			WHERE search_fts MATCH ? AND s.space_id = ?
-			ORDER BY score DESC, s.page_id, s.position LIMIT ?`
-		match = `space_id : "` + spaceID + `" AND {page_text section_title body} : ("` + strings.Join(terms, `" "`) + `"*)`
+			ORDER BY score DESC, s.page_id, s.position LIMIT ?`,
+			strings.Join(terms, " & ")+":*", spaceID, maxSearchRows)
 	}
-	rows, err := db.q.query(ctx, query, match, spaceID, maxSearchRows)
+	// bm25 is lower for better matches; the weights follow PostgreSQL's A, B, D.
+	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
+		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
+		WHERE search_fts MATCH ? AND s.space_id = ?
+		ORDER BY score DESC, s.page_id, s.position LIMIT ?`,
+		`space_id : "`+spaceID+`" AND {page_text section_title body} : ("`+strings.Join(terms, `" "`)+`"*)`, spaceID, maxSearchRows)
+}
+
+// SearchSpacesAny returns up to limit sections of the spaces' current
+// content that hold any of the terms, best first (those holding more of
+// them, and rarer ones, rank higher): a question's words, of which the
+// documentation holds some. Each space's index is brought up to date.
+func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, limit int) ([]SearchHit, error) {
+	if len(terms) == 0 || len(spaceIDs) == 0 {
+		return []SearchHit{}, nil
+	}
+	ids, err := json.Marshal(spaceIDs)
+	if err != nil {
+		return nil, err
+	}
+	stale, err := db.staleSearchSpaces(ctx, string(ids))
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range stale {
+		if err := db.indexSpace(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	if db.dialect.name() == "postgres" {
+		return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, ts_rank(s.document, q) AS score
+			FROM search_sections s, to_tsquery('english', ?) q
+			WHERE s.space_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND s.document @@ q
+			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`,
+			strings.Join(terms, " | "), string(ids), limit)
+	}
+	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
+		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
+		WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
+		ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`,
+		`{page_text section_title body} : ("`+strings.Join(terms, `" OR "`)+`")`, string(ids), limit)
+}
+
+// staleSearchSpaces lists the spaces of a JSON array of ids whose index
+// does not hold their current content.
+func (db *DB) staleSearchSpaces(ctx context.Context, ids string) ([]string, error) {
+	in := "SELECT value FROM json_each(?)"
+	if db.dialect.name() == "postgres" {
+		in = "SELECT jsonb_array_elements_text(?::jsonb)"
+	}
+	rows, err := db.q.query(ctx, `SELECT sp.id FROM spaces sp
+		JOIN revisions r ON r.id = sp.revision_id
+		LEFT JOIN search_spaces x ON x.space_id = sp.id
+		WHERE sp.id IN (`+in+`) AND (x.root IS NULL OR x.root <> r.root)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// searchHits runs a search query of rows (space, page, position, score).
+func (db *DB) searchHits(ctx context.Context, query string, args ...any) ([]SearchHit, error) {
+	rows, err := db.q.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +119,7 @@ func (db *DB) SearchSpace(ctx context.Context, spaceID string, terms []string) (
 	hits := []SearchHit{}
 	for rows.Next() {
 		var h SearchHit
-		if err := rows.Scan(&h.PageID, &h.Position, &h.Score); err != nil {
+		if err := rows.Scan(&h.SpaceID, &h.PageID, &h.Position, &h.Score); err != nil {
 			return nil, err
 		}
 		hits = append(hits, h)

@@ -7,8 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
+
+	"github.com/quiredocs/quire/internal/llm"
 )
 
 // errUsage means the command line was wrong; usage has been printed.
@@ -28,6 +32,10 @@ type Config struct {
 	// integration secrets; empty, the server makes one and keeps it in the
 	// database. Only from the environment: flags show in process lists.
 	SecretKey string
+	// LLMURL, LLMAPIKey and LLMModel name an OpenAI-compatible endpoint
+	// (QUIRE_LLM_URL, QUIRE_LLM_API_KEY, QUIRE_LLM_MODEL) that answers
+	// questions; unset, answers quote the documentation.
+	LLMURL, LLMAPIKey, LLMModel string
 }
 
 func defaultConfig() Config {
@@ -39,7 +47,25 @@ func defaultConfig() Config {
 	}
 	c.AllowPrivateFetch = os.Getenv("QUIRE_ALLOW_PRIVATE_FETCH") == "1"
 	c.SecretKey = os.Getenv("QUIRE_SECRET_KEY")
+	c.LLMURL, c.LLMAPIKey, c.LLMModel = os.Getenv("QUIRE_LLM_URL"), os.Getenv("QUIRE_LLM_API_KEY"), os.Getenv("QUIRE_LLM_MODEL")
 	return c
+}
+
+// model is the configured answering model; nil when QUIRE_LLM_URL is unset.
+func (c *Config) model() (*llm.Model, error) {
+	if c.LLMURL == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(c.LLMURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("QUIRE_LLM_URL: must be an http(s) URL, such as https://api.openai.com/v1")
+	}
+	if c.LLMModel == "" {
+		return nil, errors.New("QUIRE_LLM_MODEL: must name the model when QUIRE_LLM_URL is set")
+	}
+	// No overall client timeout: streamed answers run as long as the API
+	// lets them (api.askTimeout), and stop when the asker leaves.
+	return &llm.Model{URL: strings.TrimRight(c.LLMURL, "/"), APIKey: c.LLMAPIKey, Name: c.LLMModel, Client: &http.Client{}}, nil
 }
 
 // storeFlags adds the flags every command that opens the store takes.

@@ -38,3 +38,27 @@ func TestServeBadSecretKey(t *testing.T) {
 		t.Fatalf("err = %v, want an error about QUIRE_SECRET_KEY", err)
 	}
 }
+
+func TestModelConfig(t *testing.T) {
+	for _, tt := range []struct {
+		url, key, name string
+		ok, set        bool
+	}{
+		{"", "", "", true, false},
+		{"https://api.example.com/v1/", "k", "m", true, true},
+		{"http://127.0.0.1:11434/v1", "", "llama", true, true},
+		{"https://api.example.com/v1", "k", "", false, false},
+		{"ftp://api.example.com", "", "m", false, false},
+		{"not a url", "", "m", false, false},
+	} {
+		c := Config{LLMURL: tt.url, LLMAPIKey: tt.key, LLMModel: tt.name}
+		m, err := c.model()
+		if (err == nil) != tt.ok || (m != nil) != tt.set {
+			t.Errorf("model(%q, %q) = %+v, %v", tt.url, tt.name, m, err)
+			continue
+		}
+		if m != nil && (strings.HasSuffix(m.URL, "/") || m.APIKey != tt.key || m.Name != tt.name) {
+			t.Errorf("model(%q) = %+v", tt.url, m)
+		}
+	}
+}

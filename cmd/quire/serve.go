@@ -36,6 +36,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	model, err := cfg.model()
+	if err != nil {
+		return err
+	}
 
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {
@@ -61,6 +65,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			Blobs:     blob.Dir{Path: filepath.Join(cfg.Data, "blobs")},
 			Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
 			SecretKey: secretKey,
+			Model:     model,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

@@ -126,6 +126,9 @@ func (ref *Reference) Check(method, path string, status int, body []byte) error 
 		resp = ref.lookup(ptr...)
 	}
 	content, _ := resp.(map[string]any)["content"].(map[string]any)
+	if media, ok := content["text/event-stream"].(map[string]any); ok && media["schema"] != nil && status < 400 {
+		return ref.checkEvents(method, op.template, append(ptr, "content", "text/event-stream", "schema"), body)
+	}
 	media, ok := content["application/json"].(map[string]any)
 	if !ok || media["schema"] == nil {
 		if len(bytes.TrimSpace(body)) != 0 && status < 400 {
@@ -146,6 +149,42 @@ func (ref *Reference) Check(method, path string, status int, body []byte) error 
 	}
 	if err := schema.Validate(inst); err != nil {
 		return fmt.Errorf("%s %s: status %d: body does not match the reference schema: %v\nbody: %s", method, op.template, status, err, truncate(body))
+	}
+	return nil
+}
+
+// checkEvents validates a server-sent event stream: the data of each
+// unnamed (message) event must match the schema; named events, such as an
+// error told after the stream began, are not described by the reference.
+func (ref *Reference) checkEvents(method, template string, ptr []string, body []byte) error {
+	schema, err := ref.schema(ptr)
+	if err != nil {
+		return err
+	}
+	for i, event := range strings.Split(strings.ReplaceAll(string(body), "\r\n", "\n"), "\n\n") {
+		var name string
+		var data []string
+		for line := range strings.Lines(event) {
+			line = strings.TrimSuffix(line, "\n")
+			field, value, _ := strings.Cut(line, ":")
+			value = strings.TrimPrefix(value, " ")
+			switch field {
+			case "event":
+				name = value
+			case "data":
+				data = append(data, value)
+			}
+		}
+		if len(data) == 0 || name != "" && name != "message" {
+			continue
+		}
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(strings.Join(data, "\n")))
+		if err != nil {
+			return fmt.Errorf("%s %s: event %d: data is not JSON: %v", method, template, i, err)
+		}
+		if err := schema.Validate(inst); err != nil {
+			return fmt.Errorf("%s %s: event %d does not match the reference schema: %v\nevent: %s", method, template, i, err, truncate([]byte(event)))
+		}
 	}
 	return nil
 }

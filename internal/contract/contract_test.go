@@ -37,6 +37,10 @@ func TestCheck(t *testing.T) {
 		{"error in wrong shape", "GET", "/orgs/o1/teams", 400, `{"message":"bad"}`, "error body"},
 		{"error code differs", "GET", "/orgs/o1/teams", 403, `{"error":{"code":400,"message":"x"}}`, "error.code"},
 		{"unknown operation", "GET", "/nowhere", 200, `nonsense`, ""},
+		{"events", "GET", "/orgs/o1/ask/questions/stream", 200, "data: {\"question\":\"Why?\"}\n\n: comment\n\ndata: {\"question\":\"How?\"}\n\n", ""},
+		{"event in wrong shape", "GET", "/orgs/o1/ask/questions/stream", 200, "data: {\"question\":\"Why?\"}\n\ndata: {\"q\":1}\n\n", "event 1 does not match"},
+		{"event not JSON", "GET", "/orgs/o1/ask/questions/stream", 200, "data: why\n\n", "not JSON"},
+		{"named event left alone", "GET", "/orgs/o1/ask/questions/stream", 200, "event: error\ndata: {\"error\":{}}\n\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

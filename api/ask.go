@@ -1,0 +1,320 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/internal/llm"
+	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/search"
+	"github.com/quiredocs/quire/store"
+)
+
+// AI questions (contract §4.19): a question is answered from the sections
+// of the spaces the caller can read that hold its words. With a model
+// configured (Config.Model), the model writes the answer from them;
+// without, the answer quotes the best one.
+
+const (
+	maxQuestionLength = 1000 // characters
+	maxPreviousQueries = 10
+	askSpaces          = MaxLimit // spaces searched, in tree order
+	askHits            = 50       // sections ranked
+	askSources         = 5        // sections an answer draws on
+	askSourcesPerPage  = 2
+	askTimeout         = 3 * time.Minute // for the model to finish an answer, streamed or not
+)
+
+// notCovered is the answer when nothing the caller can read holds the
+// question's words.
+const notCovered = "The documentation you can read does not cover this."
+
+type askSourceJSON struct {
+	Type     string   `json:"type"`
+	Reason   string   `json:"reason"`
+	Page     string   `json:"page"`
+	Revision string   `json:"revision"`
+	Space    string   `json:"space"`
+	Sections []string `json:"sections"`
+}
+
+type askAnswerJSON struct {
+	Answer            map[string]any  `json:"answer"`
+	FollowupQuestions []string        `json:"followupQuestions"`
+	Sources           []askSourceJSON `json:"sources"`
+}
+
+// askRequest is a question as the two ask operations take it.
+type askRequest struct {
+	question string
+	previous []string
+	document bool // answer as a JSON document rather than markdown
+}
+
+// askParams reads format and details, common to both ask operations.
+func askParams(r *http.Request) (document bool, err error) {
+	f, err := formatParams(r)
+	if err != nil {
+		return false, err
+	}
+	if v := r.URL.Query().Get("details"); v != "" {
+		if _, err := strconv.ParseBool(v); err != nil {
+			return false, errorf(quire.CodeInvalid, "details: must be true or false")
+		}
+	}
+	return f.document, nil
+}
+
+func checkQuestion(field, q string) error {
+	if q == "" {
+		return errorf(quire.CodeInvalid, "%s: is required", field)
+	}
+	if utf8.RuneCountInString(q) > maxQuestionLength {
+		return errorf(quire.CodeInvalid, "%s: must be at most %d characters", field, maxQuestionLength)
+	}
+	return nil
+}
+
+// ask answers POST O/ask.
+func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	doc, err := askParams(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Query           *string  `json:"query"`
+		PreviousQueries []string `json:"previousQueries"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if body.Query == nil {
+		return errorf(quire.CodeInvalid, "query: is required")
+	}
+	if err := checkQuestion("query", *body.Query); err != nil {
+		return err
+	}
+	if len(body.PreviousQueries) > maxPreviousQueries {
+		return errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", maxPreviousQueries)
+	}
+	for i, q := range body.PreviousQueries {
+		if err := checkQuestion("previousQueries["+strconv.Itoa(i)+"]", q); err != nil {
+			return err
+		}
+	}
+	req := askRequest{question: *body.Query, previous: body.PreviousQueries, document: doc}
+	sources, err := s.retrieve(r, v, req.question)
+	if err != nil {
+		return err
+	}
+	answer, err := s.answer(r.Context(), req, sources, nil)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"answer": answer})
+}
+
+// askStream answers GET O/ask/stream as server-sent events: with a model,
+// the answer as it is written (each event holds all of it so far), and the
+// whole answer last.
+func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	doc, err := askParams(r)
+	if err != nil {
+		return err
+	}
+	req := askRequest{question: r.URL.Query().Get("query"), document: doc}
+	if err := checkQuestion("query", req.question); err != nil {
+		return err
+	}
+	sources, err := s.retrieve(r, v, req.question)
+	if err != nil {
+		return err
+	}
+	events := startEvents(w)
+	answer, err := s.answer(r.Context(), req, sources, func(partial *askAnswerJSON) error {
+		return events.send(map[string]any{"type": "answer", "answer": partial})
+	})
+	if err == nil {
+		err = events.send(map[string]any{"type": "answer", "answer": answer})
+	}
+	return events.end(s, r, err)
+}
+
+// retrieve finds the sections that best answer a question in the spaces
+// the viewer can read: up to askSources of them, at most two of a page.
+func (s *Server) retrieve(r *http.Request, v *quire.Viewer, question string) ([]search.Source, error) {
+	list, err := s.db.ListSpaces(r.Context(), r.PathValue("organizationId"), store.SpaceFilter{VisibleTo: v}, store.Page{Limit: askSpaces})
+	if err != nil {
+		return nil, err
+	}
+	spaces := map[string]*quire.Space{}
+	var ids []string
+	for _, sp := range list.Items {
+		spaces[sp.ID] = sp
+		ids = append(ids, sp.ID)
+	}
+	hits, err := s.db.SearchSpacesAny(r.Context(), ids, search.QuestionTerms(question), askHits)
+	if err != nil {
+		return nil, err
+	}
+	views := map[string]*view{}
+	perPage := map[string]int{}
+	var out []search.Source
+	for _, h := range hits {
+		if len(out) == askSources {
+			break
+		}
+		sp := spaces[h.SpaceID]
+		if views[sp.ID] == nil {
+			if views[sp.ID], err = s.loadView(r, sp, sp.RevisionID, nil); err != nil {
+				return nil, err
+			}
+		}
+		view := views[sp.ID]
+		pg := view.tree.Pages[h.PageID]
+		if pg == nil || perPage[h.PageID] == askSourcesPerPage {
+			continue
+		}
+		sections := s.sections(pg)
+		if h.Position >= len(sections) {
+			continue
+		}
+		perPage[h.PageID]++
+		sec := sections[h.Position].Section
+		out = append(out, search.Source{
+			SpaceID: sp.ID, PageID: pg.ID, RevisionID: view.rev.ID, PageTitle: pageTitle(pg), Section: sec,
+			URL: s.pageAppURL(view, view.info().path[pg.ID], sec.ID),
+		})
+	}
+	return out, nil
+}
+
+// answer writes the answer to a question from its sources: by the model
+// when one is configured (progress, when not nil, is told of the answer as
+// it grows), or by quoting the best source.
+func (s *Server) answer(ctx context.Context, req askRequest, sources []search.Source, progress func(*askAnswerJSON) error) (*askAnswerJSON, error) {
+	if len(sources) == 0 {
+		return s.answerJSON(req, notCovered, nil, nil, nil), nil
+	}
+	if s.model == nil {
+		md := search.Extract(search.QuestionTerms(req.question), sources)
+		if md == "" {
+			return s.answerJSON(req, notCovered, nil, nil, nil), nil
+		}
+		return s.answerJSON(req, md, nil, sources[:1], []int{0}), nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, askTimeout)
+	defer cancel()
+	system, user := search.Prompt(req.question, sources)
+	messages := []llm.Message{{Role: "system", Content: system}}
+	for _, q := range req.previous {
+		messages = append(messages, llm.Message{Role: "user", Content: q})
+	}
+	messages = append(messages, llm.Message{Role: "user", Content: user})
+	var text string
+	var err error
+	if progress == nil {
+		text, err = s.model.Complete(ctx, messages)
+	} else {
+		var sofar string
+		text, err = s.model.Stream(ctx, messages, func(delta string) error {
+			sofar += delta
+			md, _, cited := search.ParseAnswer(search.WithoutPartialFollowUp(sofar), len(sources))
+			return progress(s.answerJSON(req, md, nil, sources, cited))
+		})
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &quire.Error{Code: quire.CodeBadGateway, Message: "the answering model failed; try again later", Err: err}
+	}
+	md, followUps, cited := search.ParseAnswer(text, len(sources))
+	return s.answerJSON(req, md, followUps, sources, cited), nil
+}
+
+// answerJSON shapes an answer: its markdown as the format asks, and the
+// sources it used.
+func (s *Server) answerJSON(req askRequest, md string, followUps []string, sources []search.Source, used []int) *askAnswerJSON {
+	out := &askAnswerJSON{Answer: map[string]any{"markdown": md}, FollowupQuestions: []string{}, Sources: []askSourceJSON{}}
+	if req.document {
+		out.Answer = map[string]any{"document": render.Document(md, func(target string) render.Resolution {
+			return render.Resolution{Kind: render.KindURL, URL: target, Status: render.StatusOK}
+		})}
+	}
+	out.FollowupQuestions = append(out.FollowupQuestions, followUps...)
+	reason := "Quoted in the answer."
+	if s.model != nil {
+		reason = "Cited in the answer."
+	}
+	for _, i := range used {
+		src := sources[i]
+		sections := []string{}
+		if src.Section.ID != "" {
+			sections = append(sections, src.Section.ID)
+		}
+		out.Sources = append(out.Sources, askSourceJSON{Type: "page", Reason: reason, Page: src.PageID,
+			Revision: src.RevisionID, Space: src.SpaceID, Sections: sections})
+	}
+	return out
+}
+
+// events writes server-sent events.
+type events struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+// startEvents answers 200 with an event stream.
+func startEvents(w http.ResponseWriter) *events {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // proxies must not hold events back
+	w.WriteHeader(http.StatusOK)
+	return &events{w: w, rc: http.NewResponseController(w)}
+}
+
+// send writes one event of data v and flushes it to the client.
+func (e *events) send(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := e.w.Write(append(append([]byte("data: "), b...), '\n', '\n')); err != nil {
+		return err
+	}
+	return e.rc.Flush()
+}
+
+// end closes a stream: an error after it started is told as an event of
+// type error (the status is already sent), and logged.
+func (e *events) end(s *Server, r *http.Request, err error) error {
+	if err == nil || r.Context().Err() != nil {
+		return nil
+	}
+	s.log.Error("event stream failed", "path", r.URL.Path, "err", err)
+	status, ok := statusOf[quire.ErrorCode(err)]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": quire.ErrorMessage(err)}})
+	_, werr := e.w.Write(append(append([]byte("event: error\ndata: "), b...), '\n', '\n'))
+	if werr == nil {
+		e.rc.Flush()
+	}
+	return nil
+}
