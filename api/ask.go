@@ -21,7 +21,7 @@ import (
 // without, the answer quotes the best one.
 
 const (
-	maxQuestionLength = 1000 // characters
+	maxQuestionLength  = 1000 // characters
 	maxPreviousQueries = 10
 	askSpaces          = MaxLimit // spaces searched, in tree order
 	askHits            = 50       // sections ranked

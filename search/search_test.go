@@ -55,7 +55,7 @@ func TestTerms(t *testing.T) {
 		`Café "AND" x*  OR-(y)`: {"cafe", "and", "x", "or", "y"},
 		"a a A":                 {"a"},
 		"   ":                   nil,
-		"日本語 テスト":              {"日本語", "テスト"},
+		"日本語 テスト":               {"日本語", "テスト"},
 		"हिन्दी":                {"हिन्दी"},
 	} {
 		if got := Terms(q); !slices.Equal(got, want) {
