@@ -69,33 +69,7 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	if err := s.storeFiles(r, changes); err != nil {
-		return err
-	}
-	opts := edit.Options{NewID: store.NewID, AppHost: s.appHost(), Trees: map[string]*content.Tree{}}
-	if _, opts.Base, err = s.db.RevisionTree(r.Context(), sp.ID, c.Base()); err != nil {
-		return err
-	}
-	for i, id := range edit.RevisionsToLoad(changes) {
-		_, t, err := s.db.RevisionTree(r.Context(), sp.ID, id)
-		if quire.ErrorCode(err) == quire.CodeNotFound {
-			return errorf(quire.CodeInvalid, "changes: revision %q (revert %d) is not a revision of this space", id, i)
-		}
-		if err != nil {
-			return err
-		}
-		opts.Trees[id] = t
-	}
-	var result *edit.Result
-	c, err = s.db.EditChangeRequest(r.Context(), sp.ID, c.ID, caller(r.Context()).ID, func(now time.Time, head *content.Tree) (*content.Tree, error) {
-		opts.Now = now.UnixMicro()
-		res, err := edit.Apply(head, changes, opts)
-		if err != nil {
-			return nil, err
-		}
-		result = res
-		return res.Tree, nil
-	})
+	c, result, err := s.applyBatch(r, sp, c, changes)
 	if err != nil {
 		return err
 	}
@@ -118,6 +92,40 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 		res.InsertedFiles = append(res.InsertedFiles, s.fileJSON(v, f))
 	}
 	return writeJSON(w, http.StatusOK, res)
+}
+
+// applyBatch applies parsed changes to a change request as one new
+// revision, its files stored first.
+func (s *Server) applyBatch(r *http.Request, sp *quire.Space, c *quire.ChangeRequest, changes []edit.Change) (*quire.ChangeRequest, *edit.Result, error) {
+	if err := s.storeFiles(r, changes); err != nil {
+		return nil, nil, err
+	}
+	opts := edit.Options{NewID: store.NewID, AppHost: s.appHost(), Trees: map[string]*content.Tree{}}
+	var err error
+	if _, opts.Base, err = s.db.RevisionTree(r.Context(), sp.ID, c.Base()); err != nil {
+		return nil, nil, err
+	}
+	for i, id := range edit.RevisionsToLoad(changes) {
+		_, t, err := s.db.RevisionTree(r.Context(), sp.ID, id)
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			return nil, nil, errorf(quire.CodeInvalid, "changes: revision %q (revert %d) is not a revision of this space", id, i)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		opts.Trees[id] = t
+	}
+	var result *edit.Result
+	c, err = s.db.EditChangeRequest(r.Context(), sp.ID, c.ID, caller(r.Context()).ID, func(now time.Time, head *content.Tree) (*content.Tree, error) {
+		opts.Now = now.UnixMicro()
+		res, err := edit.Apply(head, changes, opts)
+		if err != nil {
+			return nil, err
+		}
+		result = res
+		return res.Tree, nil
+	})
+	return c, result, err
 }
 
 // storeFiles fetches the bytes of every file of the batch and stores them

@@ -59,6 +59,8 @@ func (s *Server) routes() {
 
 	// §4.4 Change request content, §4.5 space content, and revisions by id.
 	s.handleLimit("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", MaxBatchBytes, s.editChangeRequestContent)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", s.importIntoChangeRequest)
+	s.handle("POST /v1/spaces/{spaceId}/content/import", s.importIntoSpace)
 	for prefix, load := range map[string]func(*http.Request) (*view, error){
 		"/v1/spaces/{spaceId}/content":                                   s.spaceView,
 		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content": s.changeRequestView,
