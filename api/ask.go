@@ -91,16 +91,13 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body struct {
-		Query           *string  `json:"query"`
+		Query           string   `json:"query"`
 		PreviousQueries []string `json:"previousQueries"`
 	}
 	if err := readJSON(w, r, &body); err != nil {
 		return err
 	}
-	if body.Query == nil {
-		return errorf(quire.CodeInvalid, "query: is required")
-	}
-	if err := checkQuestion("query", *body.Query); err != nil {
+	if err := checkQuestion("query", body.Query); err != nil {
 		return err
 	}
 	if len(body.PreviousQueries) > maxPreviousQueries {
@@ -111,7 +108,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	req := askRequest{question: *body.Query, previous: body.PreviousQueries, document: doc}
+	req := askRequest{question: body.Query, previous: body.PreviousQueries, document: doc}
 	sources, err := s.retrieve(r, v, req.question)
 	if err != nil {
 		return err

@@ -23,6 +23,20 @@ type importResultJSON struct {
 	TotalResources    int    `json:"totalResources"`
 }
 
+// prepareImport checks that sp takes edits, reads the request and crawls
+// the website: its URL, and its pages as an authoring batch.
+func (s *Server) prepareImport(w http.ResponseWriter, r *http.Request, sp *quire.Space) (string, []edit.Change, *importer.Result, error) {
+	if err := quire.CheckEditable(sp); err != nil {
+		return "", nil, nil, err
+	}
+	start, err := readImport(w, r)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	changes, res, err := s.crawl(r, start)
+	return start, changes, res, err
+}
+
 // readImport reads an import's body: url, and source (website only).
 func readImport(w http.ResponseWriter, r *http.Request) (string, error) {
 	var body struct {
@@ -87,14 +101,7 @@ func (s *Server) importIntoChangeRequest(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	if err := quire.CheckEditable(sp); err != nil {
-		return err
-	}
-	start, err := readImport(w, r)
-	if err != nil {
-		return err
-	}
-	changes, res, err := s.crawl(r, start)
+	_, changes, res, err := s.prepareImport(w, r, sp)
 	if err != nil {
 		return err
 	}
@@ -112,14 +119,7 @@ func (s *Server) importIntoSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := quire.CheckEditable(sp); err != nil {
-		return err
-	}
-	start, err := readImport(w, r)
-	if err != nil {
-		return err
-	}
-	changes, res, err := s.crawl(r, start)
+	start, changes, res, err := s.prepareImport(w, r, sp)
 	if err != nil {
 		return err
 	}
