@@ -83,6 +83,38 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 		`{page_text section_title body} : ("`+strings.Join(terms, `" OR "`)+`")`, string(ids), limit)
 }
 
+// IndexStaleSpaces brings up to max spaces whose search rows do not hold
+// their current content up to date, and returns how many it did: searches
+// then find the work done.
+func (db *DB) IndexStaleSpaces(ctx context.Context, max int) (int, error) {
+	rows, err := db.q.query(ctx, `SELECT sp.id FROM spaces sp
+		JOIN revisions r ON r.id = sp.revision_id
+		LEFT JOIN search_spaces x ON x.space_id = sp.id
+		WHERE sp.deleted_at IS NULL AND COALESCE(x.root, '') <> r.root
+		ORDER BY sp.id LIMIT ?`, max)
+	if err != nil {
+		return 0, err
+	}
+	var stale []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		stale = append(stale, id)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, err
+	}
+	for i, id := range stale {
+		if err := db.indexSpace(ctx, id); err != nil {
+			return i, err
+		}
+	}
+	return len(stale), nil
+}
+
 // staleSearchSpaces lists the spaces of a JSON array of ids whose index
 // does not hold their current content.
 func (db *DB) staleSearchSpaces(ctx context.Context, ids string) ([]string, error) {
@@ -93,7 +125,7 @@ func (db *DB) staleSearchSpaces(ctx context.Context, ids string) ([]string, erro
 	rows, err := db.q.query(ctx, `SELECT sp.id FROM spaces sp
 		JOIN revisions r ON r.id = sp.revision_id
 		LEFT JOIN search_spaces x ON x.space_id = sp.id
-		WHERE sp.id IN (`+in+`) AND (x.root IS NULL OR x.root <> r.root)`, ids)
+		WHERE sp.id IN (`+in+`) AND COALESCE(x.root, '') <> r.root`, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/quiredocs/quire/api"
@@ -73,18 +74,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	// Background jobs stop, and are waited for, before the store closes.
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
-	jobsDone := make(chan struct{})
-	go func() {
-		defer close(jobsDone)
-		jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log)
-	}()
-	defer func() { stopJobs(); <-jobsDone }()
-	specsDone := make(chan struct{})
-	go func() {
-		defer close(specsDone)
+	var running sync.WaitGroup
+	running.Go(func() { jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log) })
+	running.Go(func() {
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
-	}()
-	defer func() { stopJobs(); <-specsDone }()
+	})
+	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
+	defer func() { stopJobs(); running.Wait() }()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
