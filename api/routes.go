@@ -9,6 +9,7 @@ import (
 // routes lists every route, in contract order: the API's map.
 func (s *Server) routes() {
 	s.handlePublic("GET /healthz", s.healthz)
+	s.mux.Handle("GET /metrics", s.metrics.handler())
 
 	// Users and organizations (extras beyond the contract, shapes from the reference).
 	s.handle("GET /v1/user", s.getCurrentUser)

@@ -54,6 +54,7 @@ type Server struct {
 	searchPages *lru.Cache[string, []foundSection]  // pages split into sections, by a hash of their text; read-only
 	published   *publishedCache                     // answers of GET SITE/published
 	recommended *lru.Cache[string, []string]        // questions the model suggested, by the roots of the spaces asked about
+	metrics     *metrics
 }
 
 // New builds the API server over a store.
@@ -72,6 +73,7 @@ func New(db *store.DB, cfg Config) *Server {
 		searchPages: lru.New[string, []foundSection](32 << 20),
 		published:   newPublishedCache(),
 		recommended: lru.New[string, []string](1 << 20),
+		metrics:     newMetrics(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -181,12 +183,15 @@ func (w *statusRecorder) Write(b []byte) (int, error) {
 
 func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// withLog writes one structured line per request.
+// withLog writes one structured line per request, and counts it.
 func (s *Server) withLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
+		s.metrics.inFlight.Inc()
+		defer s.metrics.inFlight.Dec()
 		next.ServeHTTP(rec, r)
+		s.metrics.observe(r.Pattern, rec.status, time.Since(start)) // the mux sets Pattern on r
 		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
