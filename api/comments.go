@@ -95,7 +95,8 @@ func markdownOf(b *commentBodyIn) (string, error) {
 	case b.Markdown == nil:
 		return "", errorf(quire.CodeInvalid, "body.markdown: is required")
 	}
-	return *b.Markdown, quire.CheckCommentBody("body.markdown", *b.Markdown)
+	md := render.NormalizeLineEndings(*b.Markdown) // stored with LF line endings, as pages are
+	return md, quire.CheckCommentBody("body.markdown", md)
 }
 
 // commentFilter reads the list parameters status (default all), order

@@ -901,3 +901,15 @@ func TestCommentReactionsConcurrently(t *testing.T) {
 		t.Errorf("👍 count %d (-want +got users):\n%s", got.Reactions[0].Count, diff)
 	}
 }
+
+// TestCommentLineEndings: a body written with CRLF line endings is kept
+// with LF ones, as pages are.
+func TestCommentLineEndings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p := e.cmtPlaces(t)[0]
+	c := e.postComment(t, e.admin.token, p.base, map[string]any{"body": map[string]any{"markdown": "One\r\nTwo\rThree"}})
+	if got := e.getComment(t, e.admin.token, p.base+"/"+c.ID).Body.Markdown; got == nil || *got != "One\nTwo\nThree" {
+		t.Errorf("body %v", got)
+	}
+}

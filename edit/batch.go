@@ -372,6 +372,7 @@ func parseDocument(b json.RawMessage) (*string, error) {
 			return nil, fmt.Errorf("markdown: must be a string")
 		}
 	}
+	md = render.NormalizeLineEndings(md) // CRLF and CR line endings are stored as LF
 	if len(md) > MaxMarkdownSize {
 		return nil, fmt.Errorf("markdown: at most %d bytes", MaxMarkdownSize)
 	}

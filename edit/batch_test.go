@@ -438,3 +438,14 @@ func TestParseJSONDocument(t *testing.T) {
 		t.Errorf("markdown %q, want %q", got, want)
 	}
 }
+
+// TestParseLineEndings: CRLF and lone CR line endings are stored as LF, so
+// that the same page written on any system reads, diffs and merges alike.
+func TestParseLineEndings(t *testing.T) {
+	for _, md := range []string{"# T\r\n\r\nOne\r\nTwo\r\n", "# T\r\rOne\rTwo\r", "# T\n\nOne\nTwo\n"} {
+		body, _ := json.Marshal(M{"changes": []M{{"operation": "insert_page", "document": M{"markdown": md}}}})
+		if got := mustParse(t, string(body))[0].Markdown; got == nil || *got != "# T\n\nOne\nTwo\n" {
+			t.Errorf("Parse(%q) markdown = %v", md, got)
+		}
+	}
+}

@@ -30,16 +30,17 @@ var gfmParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.
 // "\n" (CommonMark §2.1), so text holds a "\r" only from a character
 // reference ("&#13;").
 func Document(markdown string, resolve func(target string) Resolution) map[string]any {
-	c := &converter{src: []byte(normalizeLineEndings(markdown)), resolve: resolve}
+	c := &converter{src: []byte(NormalizeLineEndings(markdown)), resolve: resolve}
 	doc := gfmParser.Parse(text.NewReader(c.src))
 	return map[string]any{"object": "document", "data": map[string]any{}, "nodes": c.blocks(doc, atTop)}
 }
 
-// normalizeLineEndings turns "\r\n" and a lone "\r" into "\n". goldmark
+// NormalizeLineEndings turns "\r\n" and a lone "\r" into "\n", as
+// CommonMark reads them; markdown is stored so (edit.Parse, comments). goldmark
 // ends lines only at "\n": a lone "\r" is text to it, and the "\r" of
 // "\r\n" stays in some text (code spans, code in a blockquote) but not in
 // other, so the same markdown with CRLF line endings gave another document.
-func normalizeLineEndings(s string) string {
+func NormalizeLineEndings(s string) string {
 	if !strings.Contains(s, "\r") {
 		return s
 	}
