@@ -151,6 +151,14 @@ var servedOperations = []string{
 	"GET /v1/orgs/o1/translations/t1/languages/fr",
 	"PUT /v1/orgs/o1/translations/t1/languages/fr",
 	"DELETE /v1/orgs/o1/translations/t1/languages/fr",
+	// §4.4 and §4.5 imports and search, §4.19 AI questions.
+	"POST /v1/spaces/s1/change-requests/c1/content/import",
+	"POST /v1/spaces/s1/content/import",
+	"GET /v1/spaces/s1/search",
+	"POST /v1/orgs/o1/ask",
+	"GET /v1/orgs/o1/ask/stream",
+	"GET /v1/orgs/o1/ask/questions",
+	"GET /v1/orgs/o1/ask/questions/stream",
 }
 
 // TestOperationsServed checks that every operation is routed and
