@@ -182,14 +182,15 @@ func (s *Server) retrieve(r *http.Request, v *quire.Viewer, question string) ([]
 		}
 		view := views[sp.ID]
 		pg := view.tree.Pages[h.PageID]
-		if pg == nil || perPage[h.PageID] == askSourcesPerPage {
+		pageKey := sp.ID + "/" + h.PageID // duplicated spaces share page ids
+		if pg == nil || perPage[pageKey] == askSourcesPerPage {
 			continue
 		}
 		sections := s.sections(pg)
 		if h.Position >= len(sections) {
 			continue
 		}
-		perPage[h.PageID]++
+		perPage[pageKey]++
 		sec := sections[h.Position].Section
 		out = append(out, search.Source{
 			SpaceID: sp.ID, PageID: pg.ID, RevisionID: view.rev.ID, PageTitle: pageTitle(pg), Section: sec,
@@ -207,11 +208,11 @@ func (s *Server) answer(ctx context.Context, req askRequest, sources []search.So
 		return s.answerJSON(req, notCovered, nil, nil, nil), nil
 	}
 	if s.model == nil {
-		md := search.Extract(search.QuestionTerms(req.question), sources)
-		if md == "" {
+		md, used := search.Extract(search.QuestionTerms(req.question), sources)
+		if used < 0 {
 			return s.answerJSON(req, notCovered, nil, nil, nil), nil
 		}
-		return s.answerJSON(req, md, nil, sources[:1], []int{0}), nil
+		return s.answerJSON(req, md, nil, sources, []int{used}), nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, askTimeout)
 	defer cancel()

@@ -74,20 +74,26 @@ func sentences(text string) []string {
 // maxQuoted bounds the sentences an extractive answer quotes.
 const maxQuoted = 3
 
-// Extract answers from the best source without a model: the sentences of
-// its text that hold the most of the question's terms (up to three, in
-// their order), quoted, then where they come from. It returns "" when no
-// source holds any term.
-func Extract(terms []string, sources []Source) string {
-	if len(sources) == 0 {
-		return ""
+// Extract answers without a model, from the first source (best first)
+// whose text holds any of the terms: the sentences that hold the most of
+// them (up to three, in their order), quoted, then where they come from. It
+// returns the answer and the index of the source it quotes, or -1 when no
+// source's text holds a term (a page may be found by its title alone).
+func Extract(terms []string, sources []Source) (string, int) {
+	for i, src := range sources {
+		if quote := bestSentences(terms, src.Section.Body); quote != "" {
+			return "> " + quote + "\n\nFrom [" + escapeLinkText(src.Label()) + "](" + src.URL + ").", i
+		}
 	}
-	best := sources[0]
-	type scored struct {
-		i, n int
-	}
+	return "", -1
+}
+
+// bestSentences are the sentences of text that hold the most terms, up to
+// maxQuoted of them in their order, or "" when none holds any.
+func bestSentences(terms []string, text string) string {
+	type scored struct{ i, n int }
 	var picks []scored
-	all := sentences(best.Section.Body)
+	all := sentences(text)
 	for i, s := range all {
 		ws := Words(s)
 		n := 0
@@ -100,9 +106,6 @@ func Extract(terms []string, sources []Source) string {
 			picks = append(picks, scored{i, n})
 		}
 	}
-	if len(picks) == 0 {
-		return ""
-	}
 	slices.SortStableFunc(picks, func(a, b scored) int { return b.n - a.n })
 	picks = picks[:min(len(picks), maxQuoted)]
 	slices.SortFunc(picks, func(a, b scored) int { return a.i - b.i })
@@ -110,7 +113,7 @@ func Extract(terms []string, sources []Source) string {
 	for _, p := range picks {
 		quote = append(quote, all[p.i])
 	}
-	return "> " + strings.Join(quote, " ") + "\n\nFrom [" + escapeLinkText(best.Label()) + "](" + best.URL + ")."
+	return strings.Join(quote, " ")
 }
 
 // escapeLinkText keeps a label from closing the link it is the text of.

@@ -18,17 +18,18 @@ func TestQuestionTerms(t *testing.T) {
 func TestExtract(t *testing.T) {
 	src := Source{PageTitle: "Install", URL: "http://x.test/s/1/install#linux",
 		Section: Section{ID: "linux", Title: "On Linux", Body: "Unpack the archive. Run the installer as root! Then start it.\nAsk [admins] for help."}}
-	got := Extract([]string{"installer", "root", "start"}, []Source{src})
+	titleOnly := Source{PageTitle: "Installer", Section: Section{Body: "Nothing here."}}
+	got, used := Extract([]string{"installer", "root", "start"}, []Source{titleOnly, src})
 	want := "> Run the installer as root! Then start it.\n\nFrom [Install › On Linux](http://x.test/s/1/install#linux)."
-	if got != want {
-		t.Errorf("Extract\n got %q\nwant %q", got, want)
+	if got != want || used != 1 {
+		t.Errorf("Extract\n got %q (source %d)\nwant %q (source 1: the first found by its title only)", got, used, want)
 	}
-	if got := Extract([]string{"kubernetes"}, []Source{src}); got != "" {
-		t.Errorf("no term held: %q", got)
+	if got, used := Extract([]string{"kubernetes"}, []Source{src}); got != "" || used != -1 {
+		t.Errorf("no term held: %q, %d", got, used)
 	}
 	src.PageTitle = "A [b] c"
 	src.Section.Title = ""
-	if got := Extract([]string{"admins"}, []Source{src}); !strings.Contains(got, `From [A \[b\] c](`) || !strings.HasPrefix(got, "> Ask [admins] for help.") {
+	if got, _ := Extract([]string{"admins"}, []Source{src}); !strings.Contains(got, `From [A \[b\] c](`) || !strings.HasPrefix(got, "> Ask [admins] for help.") {
 		t.Errorf("label escaping: %q", got)
 	}
 }
