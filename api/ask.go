@@ -3,8 +3,10 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -140,7 +142,7 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	events := startEvents(w)
+	events := s.startEvents(w)
 	answer, err := s.answer(r.Context(), req, sources, func(partial *askAnswerJSON) error {
 		return events.send(map[string]any{"type": "answer", "answer": partial})
 	})
@@ -270,49 +272,87 @@ func (s *Server) answerJSON(req askRequest, md string, followUps []string, sourc
 	return out
 }
 
-// events writes server-sent events.
+// keepAliveInterval is how often a quiet event stream says it is alive,
+// so that proxies do not close it while a model thinks.
+const keepAliveInterval = 15 * time.Second
+
+// errStreamEnded is writing to an event stream after its end.
+var errStreamEnded = errors.New("event stream ended")
+
+// events writes server-sent events; a comment line every keepAliveInterval
+// keeps a quiet stream open until end.
 type events struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
+	mu   sync.Mutex
+	w    http.ResponseWriter
+	rc   *http.ResponseController
+	stop chan struct{}
 }
 
 // startEvents answers 200 with an event stream.
-func startEvents(w http.ResponseWriter) *events {
+func (s *Server) startEvents(w http.ResponseWriter) *events {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // proxies must not hold events back
 	w.WriteHeader(http.StatusOK)
-	return &events{w: w, rc: http.NewResponseController(w)}
+	e := &events{w: w, rc: http.NewResponseController(w), stop: make(chan struct{})}
+	go e.keepAlive(s.keepAlive)
+	return e
 }
 
-// send writes one event of data v and flushes it to the client.
-func (e *events) send(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
+func (e *events) keepAlive(interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-t.C:
+			if e.write([]byte(": keep-alive\n\n")) != nil {
+				return
+			}
+		}
 	}
-	if _, err := e.w.Write(append(append([]byte("data: "), b...), '\n', '\n')); err != nil {
+}
+
+// write writes raw stream text and flushes it to the client.
+func (e *events) write(b []byte) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.w == nil {
+		return errStreamEnded
+	}
+	if _, err := e.w.Write(b); err != nil {
 		return err
 	}
 	return e.rc.Flush()
 }
 
+// send writes one event of data v.
+func (e *events) send(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return e.write(append(append([]byte("data: "), b...), '\n', '\n'))
+}
+
 // end closes a stream: an error after it started is told as an event of
-// type error (the status is already sent), and logged.
+// type error (the status is already sent), and logged. Nothing is written
+// after it.
 func (e *events) end(s *Server, r *http.Request, err error) error {
-	if err == nil || r.Context().Err() != nil {
-		return nil
+	close(e.stop)
+	if err != nil && r.Context().Err() == nil {
+		s.log.Error("event stream failed", "path", r.URL.Path, "err", err)
+		status, ok := statusOf[quire.ErrorCode(err)]
+		if !ok {
+			status = http.StatusInternalServerError
+		}
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": quire.ErrorMessage(err)}})
+		e.write(append(append([]byte("event: error\ndata: "), b...), '\n', '\n'))
 	}
-	s.log.Error("event stream failed", "path", r.URL.Path, "err", err)
-	status, ok := statusOf[quire.ErrorCode(err)]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": quire.ErrorMessage(err)}})
-	_, werr := e.w.Write(append(append([]byte("event: error\ndata: "), b...), '\n', '\n'))
-	if werr == nil {
-		e.rc.Flush()
-	}
+	e.mu.Lock()
+	e.w = nil
+	e.mu.Unlock()
 	return nil
 }

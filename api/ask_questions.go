@@ -31,13 +31,13 @@ func (s *Server) recommendedQuestionsStream(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	events := startEvents(w)
+	events := s.startEvents(w)
 	for _, q := range qs {
-		if err := events.send(map[string]string{"question": q}); err != nil {
-			return events.end(s, r, err)
+		if err = events.send(map[string]string{"question": q}); err != nil {
+			break
 		}
 	}
-	return nil
+	return events.end(s, r, err)
 }
 
 // recommend suggests questions about the spaces the caller can read, from

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/blob"
@@ -253,4 +254,33 @@ func TestAskWithModel(t *testing.T) {
 	// A failing model is a 502 that says so.
 	endpoint.Close()
 	e.call(t, e.admin.token, "POST", "/v1/orgs/"+e.org+"/ask", map[string]any{"query": "installer"}).wantError(t, http.StatusBadGateway, "model")
+}
+
+// slowModel answers after a delay, as models thinking do.
+type slowModel struct {
+	fakeModel
+	delay time.Duration
+}
+
+func (m *slowModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(m.delay)
+	m.fakeModel.ServeHTTP(w, r)
+}
+
+// TestAskStreamKeepAlive: while the model thinks, the stream says it is
+// alive, so that proxies keep it open; the answer follows.
+func TestAskStreamKeepAlive(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	askSpace(t, e)
+	endpoint := httptest.NewServer(&slowModel{fakeModel: fakeModel{answer: "Run it as root [1]."}, delay: 300 * time.Millisecond})
+	t.Cleanup(endpoint.Close)
+	srv := api.New(e.db, api.Config{PublicURL: testPublicURL, Model: &llm.Model{URL: endpoint.URL + "/v1", Name: "m"}})
+	srv.SetKeepAlive(20 * time.Millisecond)
+	e.srv = srv
+	res := e.call(t, e.admin.token, "GET", "/v1/orgs/"+e.org+"/ask/stream?query=installer", nil).want(t, http.StatusOK)
+	body := string(res.Body)
+	if !strings.HasPrefix(body, ": keep-alive\n\n") || !strings.Contains(body, "Run it as root [1].") {
+		t.Errorf("stream %q: want keep-alive comments, then the answer", body)
+	}
 }

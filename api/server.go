@@ -55,6 +55,7 @@ type Server struct {
 	published   *publishedCache                     // answers of GET SITE/published
 	recommended *lru.Cache[string, []string]        // questions the model suggested, by the roots of the spaces asked about
 	metrics     *metrics
+	keepAlive   time.Duration // how often quiet event streams say they are alive
 }
 
 // New builds the API server over a store.
@@ -74,6 +75,7 @@ func New(db *store.DB, cfg Config) *Server {
 		published:   newPublishedCache(),
 		recommended: lru.New[string, []string](1 << 20),
 		metrics:     newMetrics(),
+		keepAlive:   keepAliveInterval,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
