@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,4 +62,27 @@ func BenchmarkSearchIndex(b *testing.B) {
 			e.call(b, e.admin.token, "GET", "/v1/spaces/"+spaceID+"/search?query=p0517", nil).want(b, http.StatusOK)
 		}
 	})
+}
+
+// BenchmarkAsk answers a question, without a model, over the 1,000-page
+// benchmark space: retrieval across the caller's spaces and quoting.
+func BenchmarkAsk(b *testing.B) {
+	e, _ := newContentBench(b)
+	path := "/v1/orgs/" + e.org + "/ask"
+	e.call(b, e.admin.token, "POST", path, map[string]any{"query": "What does page p0517 introduce?"}).want(b, http.StatusOK)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(`{"query":"What does page p0517 introduce?"}`))
+			req.Header.Set("Authorization", "Bearer "+e.admin.token)
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			e.srv.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Errorf("status %d: %s", rec.Code, rec.Body)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 }
