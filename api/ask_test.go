@@ -284,3 +284,34 @@ func TestAskStreamKeepAlive(t *testing.T) {
 		t.Errorf("stream %q: want keep-alive comments, then the answer", body)
 	}
 }
+
+// brokenModel starts an answer and then drops the connection.
+type brokenModel struct{}
+
+func (brokenModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, r.Body)
+	w.Header().Set("Content-Type", "text/event-stream")
+	fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"content\":\"Run it\"}}]}\n\n")
+	w.(http.Flusher).Flush()
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err == nil {
+		conn.Close()
+	}
+}
+
+// TestAskStreamModelFails: when the model fails mid-answer, the stream,
+// already answered 200, ends with an error event saying so.
+func TestAskStreamModelFails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	askSpace(t, e)
+	endpoint := httptest.NewServer(brokenModel{})
+	t.Cleanup(endpoint.Close)
+	e.srv = api.New(e.db, api.Config{PublicURL: testPublicURL, Model: &llm.Model{URL: endpoint.URL + "/v1", Name: "m"}})
+	res := e.call(t, e.admin.token, "GET", "/v1/orgs/"+e.org+"/ask/stream?query=installer", nil).want(t, http.StatusOK)
+	body := string(res.Body)
+	if !strings.Contains(body, `"markdown":"Run it"`) || !strings.HasSuffix(body, "\n\n") ||
+		!strings.Contains(body, "event: error\ndata: {\"error\":{\"code\":502,\"message\":\"the answering model failed; try again later\"}}") {
+		t.Errorf("stream %q", body)
+	}
+}
