@@ -10,6 +10,7 @@ import (
 func (s *Server) routes() {
 	s.handlePublic("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", s.metrics.handler())
+	s.handlePublic("GET /v1/openapi.json", s.getOpenAPI)
 
 	// Users and organizations (extras beyond the contract, shapes from the reference).
 	s.handle("GET /v1/user", s.getCurrentUser)

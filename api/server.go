@@ -56,6 +56,7 @@ type Server struct {
 	recommended *lru.Cache[string, []string]        // questions the model suggested, by the roots of the spaces asked about
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
+	openAPIState
 }
 
 // New builds the API server over a store.
@@ -97,6 +98,7 @@ func (s *Server) handle(pattern string, fn handlerFunc) { s.handleLimit(pattern,
 // handleLimit registers an authenticated API route taking bodies of up to
 // limit bytes.
 func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
+	s.record(pattern, false)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		user, err := s.authenticate(r)
@@ -110,8 +112,15 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 	})
 }
 
+// record keeps a route for the OpenAPI document.
+func (s *Server) record(pattern string, public bool) {
+	method, path, _ := strings.Cut(pattern, " ")
+	s.routeList = append(s.routeList, route{method: method, path: path, public: public})
+}
+
 // handlePublic registers a route that needs no token.
 func (s *Server) handlePublic(pattern string, fn handlerFunc) {
+	s.record(pattern, true)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if err := fn(w, r); err != nil {
 			s.writeError(w, r, err)
