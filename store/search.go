@@ -13,6 +13,10 @@ import (
 // score, enough for many pages of results.
 const maxSearchRows = 1000
 
+// maxMatchedSpaces bounds the spaces a SQLite search names inside its FTS
+// query, so that the index intersects words and spaces itself.
+const maxMatchedSpaces = 100
+
 // SearchHit is a section that matched a search: its page, its place in
 // search.PageOf(page).Sections and its score (higher is better, unbounded).
 // The index holds folded text, so titles and text are read from the page.
@@ -76,11 +80,14 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`,
 			strings.Join(terms, " | "), string(ids), limit)
 	}
+	match := `{page_text section_title body} : ("` + strings.Join(terms, `" OR "`) + `")`
+	if len(spaceIDs) <= maxMatchedSpaces { // else filtered after the match only
+		match = `space_id : ("` + strings.Join(spaceIDs, `" OR "`) + `") AND ` + match
+	}
 	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
 		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
 		WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
-		ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`,
-		`{page_text section_title body} : ("`+strings.Join(terms, `" OR "`)+`")`, string(ids), limit)
+		ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, string(ids), limit)
 }
 
 // IndexStaleSpaces brings up to max spaces whose search rows do not hold

@@ -158,6 +158,17 @@ func TestSearchKeepsSpacesApart(t *testing.T) {
 		if got := hitPages(hits); !slices.Equal(got, []string{want}) {
 			t.Errorf("space %s found %v, want [%s]", space, got, want)
 		}
+		hits, err = db.SearchSpacesAny(ctx, []string{space}, search.Terms("webhooks unrelated"), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != 1 || hits[0].SpaceID != space || hits[0].PageID != want {
+			t.Errorf("any words in space %s: %+v", space, hits)
+		}
+	}
+	hits, err := db.SearchSpacesAny(ctx, []string{spaceID, other.ID}, search.Terms("webhooks"), 10)
+	if err != nil || len(hits) != 2 {
+		t.Errorf("both spaces: %+v, %v", hits, err)
 	}
 }
 
