@@ -293,12 +293,8 @@ func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
 	}
 	if v != nil && v.tree.Pages[c.PageID] != nil {
 		pg := v.tree.Pages[c.PageID]
-		title := pg.Title
-		if title == "" {
-			title = "Untitled" // as pages say
-		}
 		b = append(b, `,"title":`...)
-		b = appendString(b, title)
+		b = appendString(b, pageTitle(pg))
 		for _, f := range []struct{ key, v string }{{`,"emoji":`, pg.Emoji}, {`,"icon":`, pg.Icon}, {`,"path":`, v.info().path[c.PageID]}} {
 			if f.v != "" {
 				b = append(b, f.key...)

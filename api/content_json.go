@@ -107,6 +107,15 @@ type format struct {
 	metadata bool // git metadata; metadata=false leaves it out
 }
 
+// pageTitle is a page's title as answers show it: the reference requires
+// a non-empty one.
+func pageTitle(p *content.Page) string {
+	if p.Title == "" {
+		return "Untitled"
+	}
+	return p.Title
+}
+
 // pageJSON renders page id of v and, with deep, its subpages.
 func (s *Server) pageJSON(v *view, id string, f format, deep bool) pageJSON {
 	p := v.tree.Pages[id]
@@ -120,9 +129,7 @@ func (s *Server) pageJSON(v *view, id string, f format, deep bool) pageJSON {
 		out.CreatedAt = timeJSON(fromMicros(p.CreatedAt))
 		out.UpdatedAt = timeJSON(fromMicros(p.UpdatedAt))
 	}
-	if title := p.Title; title == "" {
-		out.Title = "Untitled" // the reference requires a non-empty title
-	}
+	out.Title = pageTitle(p)
 	if p.Kind == content.KindGroup {
 		out.Kind, out.Type = "group", "group"
 	} else {

@@ -170,14 +170,6 @@ func (s *Server) sectionJSON(v *view, res *searchPageJSON, sec search.Section, s
 	}
 }
 
-// pageTitle is a page's title as pages show it.
-func pageTitle(p *content.Page) string {
-	if p.Title == "" {
-		return "Untitled"
-	}
-	return p.Title
-}
-
 // pageAppURL is where the application shows a page, or a section of it.
 func (s *Server) pageAppURL(v *view, path, anchor string) string {
 	u := s.publicURL + "/s/" + v.sp.ID + "/" + path

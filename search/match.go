@@ -79,7 +79,7 @@ func Snippet(text string, terms []string, maxRunes int) string {
 			}
 			end += size
 		}
-		if w := Fold(text[i:end]); anyTerm(w, terms) {
+		if MatchesAny([]string{Fold(text[i:end])}, terms) {
 			start = i
 			break
 		}
@@ -110,13 +110,4 @@ func Snippet(text string, terms []string, maxRunes int) string {
 		out = "…" + out
 	}
 	return out
-}
-
-func anyTerm(word string, terms []string) bool {
-	for _, t := range terms {
-		if wordMatches(word, t) {
-			return true
-		}
-	}
-	return false
 }

@@ -64,7 +64,11 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 	if err != nil {
 		return nil, err
 	}
-	stale, err := db.staleSearchSpaces(ctx, string(ids))
+	in := "SELECT value FROM json_each(?)"
+	if db.dialect.name() == "postgres" {
+		in = "SELECT jsonb_array_elements_text(?::jsonb)"
+	}
+	stale, err := db.staleSearchSpaces(ctx, "sp.id IN ("+in+")", string(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -94,24 +98,8 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 // their current content up to date, and returns how many it did: searches
 // then find the work done.
 func (db *DB) IndexStaleSpaces(ctx context.Context, max int) (int, error) {
-	rows, err := db.q.query(ctx, `SELECT sp.id FROM spaces sp
-		JOIN revisions r ON r.id = sp.revision_id
-		LEFT JOIN search_spaces x ON x.space_id = sp.id
-		WHERE sp.deleted_at IS NULL AND COALESCE(x.root, '') <> r.root
-		ORDER BY sp.id LIMIT ?`, max)
+	stale, err := db.staleSearchSpaces(ctx, "sp.deleted_at IS NULL ORDER BY sp.id LIMIT ?", max)
 	if err != nil {
-		return 0, err
-	}
-	var stale []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		stale = append(stale, id)
-	}
-	if err := rows.Close(); err != nil {
 		return 0, err
 	}
 	for i, id := range stale {
@@ -122,17 +110,13 @@ func (db *DB) IndexStaleSpaces(ctx context.Context, max int) (int, error) {
 	return len(stale), nil
 }
 
-// staleSearchSpaces lists the spaces of a JSON array of ids whose index
-// does not hold their current content.
-func (db *DB) staleSearchSpaces(ctx context.Context, ids string) ([]string, error) {
-	in := "SELECT value FROM json_each(?)"
-	if db.dialect.name() == "postgres" {
-		in = "SELECT jsonb_array_elements_text(?::jsonb)"
-	}
+// staleSearchSpaces lists the spaces that the rest of a WHERE clause
+// selects whose index does not hold their current content.
+func (db *DB) staleSearchSpaces(ctx context.Context, where string, args ...any) ([]string, error) {
 	rows, err := db.q.query(ctx, `SELECT sp.id FROM spaces sp
 		JOIN revisions r ON r.id = sp.revision_id
 		LEFT JOIN search_spaces x ON x.space_id = sp.id
-		WHERE sp.id IN (`+in+`) AND COALESCE(x.root, '') <> r.root`, ids)
+		WHERE COALESCE(x.root, '') <> r.root AND `+where, args...)
 	if err != nil {
 		return nil, err
 	}
