@@ -141,7 +141,7 @@ func (s *Server) storeFiles(r *http.Request, changes []edit.Change) error {
 				if err != nil {
 					msg := err.Error()
 					if fe, ok := errors.AsType[*outbound.Error](err); ok {
-						msg = fe.Err.Error() + " (" + fe.Code + ")"
+						msg = fe.Message + " (" + fe.Code + ")" // fe.Err may name internal addresses
 					}
 					return errorf(quire.CodeInvalid, "changes[%d].files[%d].url: could not be fetched: %s", i, j, msg)
 				}

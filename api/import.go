@@ -69,7 +69,7 @@ func (s *Server) crawl(r *http.Request, start string) ([]edit.Change, *importer.
 		}
 		msg := err.Error()
 		if fe, ok := errors.AsType[*outbound.Error](err); ok {
-			msg = fe.Err.Error() + " (" + fe.Code + ")"
+			msg = fe.Message + " (" + fe.Code + ")" // fe.Err may name internal addresses
 		}
 		return nil, nil, errorf(quire.CodeInvalid, "url: could not be imported: %s", msg)
 	}

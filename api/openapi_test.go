@@ -399,7 +399,7 @@ func TestSpecsProcessing(t *testing.T) {
 		{"not OpenAPI", "just words", outcome{State: "complete", Code: "PARSE_ERROR", Message: "not a JSON or YAML object"}},
 		{"valid URL", map[string]any{"url": srv.URL + "/valid.yaml"}, outcome{State: "complete", NewVersion: true}},
 		{"invalid URL document", map[string]any{"url": srv.URL + "/invalid.yaml"}, outcome{State: "complete", Code: "PARSE_ERROR", Message: "info"}},
-		{"unreachable URL", map[string]any{"url": unreachable}, outcome{State: "complete", Code: "FETCH_ERROR", Message: "refused"}},
+		{"unreachable URL", map[string]any{"url": unreachable}, outcome{State: "complete", Code: "FETCH_ERROR", Message: "could not be fetched"}},
 		{"missing URL", map[string]any{"url": srv.URL + "/gone.yaml"}, outcome{State: "complete", Code: "FETCH_ERROR", Message: "404"}},
 		{"slow URL", map[string]any{"url": srv.URL + "/slow"}, outcome{State: "complete", Code: "FETCH_TIMEOUT", Message: "in time"}},
 		{"valid again", map[string]any{"text": specsValid}, outcome{State: "complete", NewVersion: true}},

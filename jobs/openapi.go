@@ -130,10 +130,8 @@ func fetchFailure(err error) store.OpenAPIResult {
 		return specFailure(quire.SpecFetchTimeout, "the server did not answer in time")
 	case e.Code == outbound.CodeTooLarge:
 		return specFailure(quire.SpecFetchError, fmt.Sprintf("the document is larger than %d bytes", quire.MaxSpecBytes))
-	case errors.Is(err, outbound.ErrPrivateAddress):
-		return specFailure(quire.SpecFetchError, "the URL's address is private, loopback or link-local, which this server does not fetch")
 	}
-	return specFailure(quire.SpecFetchError, e.Err.Error())
+	return specFailure(quire.SpecFetchError, e.Message) // e.Err may name internal addresses
 }
 
 func specFailure(code quire.SpecErrorCode, messages ...string) store.OpenAPIResult {

@@ -109,12 +109,12 @@ func TestProcessSpecs(t *testing.T) {
 		{name: "swagger url", src: store.OpenAPISource{URL: srv.URL + "/swagger.yaml"}, format: "2.0"},
 		{name: "invalid text", src: store.OpenAPISource{Text: invalidSpec}, code: quire.SpecParseError, message: "info"},
 		{name: "invalid url", src: store.OpenAPISource{URL: srv.URL + "/invalid.yaml"}, code: quire.SpecParseError, message: "info"},
-		{name: "unreachable", src: store.OpenAPISource{URL: unreachableURL(t)}, code: quire.SpecFetchError, message: "refused"},
+		{name: "unreachable", src: store.OpenAPISource{URL: unreachableURL(t)}, code: quire.SpecFetchError, message: "could not be fetched"},
 		{name: "not found", src: store.OpenAPISource{URL: srv.URL + "/nothing.yaml"}, code: quire.SpecFetchError, message: "404"},
 		{name: "slow", src: store.OpenAPISource{URL: srv.URL + "/slow"}, code: quire.SpecFetchTimeout, message: "in time"},
 		{name: "too large", src: store.OpenAPISource{URL: srv.URL + "/big"}, timeout: time.Minute, code: quire.SpecFetchError, message: "larger than"},
 		{name: "private address refused", src: store.OpenAPISource{URL: srv.URL + "/petstore.yaml"}, refusePrivate: true,
-			code: quire.SpecFetchError, message: "private"},
+			code: quire.SpecFetchError, message: "not public"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

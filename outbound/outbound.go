@@ -1,15 +1,20 @@
-// Package outbound fetches URLs that users give, safely: it refuses
-// loopback, private and link-local addresses unless allowed, and bounds time
-// and size.
+// Package outbound fetches URLs that users give, safely: it connects only
+// to global unicast addresses that are not the host's own, unless allowed,
+// bounds time and size, and tells callers what went wrong without telling
+// them about the network it runs in.
 package outbound
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"syscall"
 	"time"
 )
@@ -21,21 +26,48 @@ const (
 	CodeTooLarge = "FETCH_TOO_LARGE"
 )
 
-// Error is a failed fetch with a code callers can report.
+// Client messages: what a caller is told, whatever the cause.
+const (
+	msgFailed     = "the URL could not be fetched"
+	msgNotPublic  = "the URL points to an address that is not public"
+	msgTimeout    = "the server did not answer in time"
+	msgBadURL     = "the URL must be an http or https URL with a host"
+	msgNoHost     = "the URL's host name was not found"
+	msgBadCert    = "the server's TLS certificate is not valid"
+	msgRedirects  = "the URL redirects more than 5 times"
+	msgRedirectTo = "the URL redirects to a URL that is not http or https"
+)
+
+// Error is a failed fetch with a code callers can report. Error returns
+// Message, which is safe to show to whoever gave the URL: it never names
+// the addresses dialed, the resolver, or how a connection failed. Err, the
+// cause, may, and is for logs only: Detail and LogValue include it.
 type Error struct {
-	Code string
-	Err  error
+	Code    string
+	Message string
+	Err     error
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Err.Error() }
+func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.Err }
 
-// ErrPrivateAddress is returned for a URL resolving to an address that is
-// not public.
-var ErrPrivateAddress = errors.New("the address is private, loopback or link-local")
+// Detail is the message with its cause, for logs.
+func (e *Error) Detail() string {
+	if e.Err == nil || e.Err.Error() == e.Message {
+		return e.Code + ": " + e.Message
+	}
+	return e.Code + ": " + e.Message + ": " + e.Err.Error()
+}
 
-// Fetcher fetches URLs. The zero value refuses private addresses and uses
-// a 15-second timeout.
+// LogValue makes slog record the cause too.
+func (e *Error) LogValue() slog.Value { return slog.StringValue(e.Detail()) }
+
+// ErrPrivateAddress is the cause of a fetch refused because the URL, or a
+// redirect, resolved to an address that is not public (see public).
+var ErrPrivateAddress = errors.New("the address is not a public one")
+
+// Fetcher fetches URLs. The zero value refuses addresses that are not
+// public and uses a 15-second timeout.
 type Fetcher struct {
 	AllowPrivate bool          // QUIRE_ALLOW_PRIVATE_FETCH: tests and closed networks
 	Timeout      time.Duration // whole request, 15 s when 0
@@ -46,44 +78,36 @@ type Fetcher struct {
 func (f Fetcher) client() *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second}
 	if !f.AllowPrivate {
-		dialer.Control = func(_, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			ip := net.ParseIP(host)
-			if ip == nil || !public(ip) {
-				return ErrPrivateAddress
-			}
-			return nil
-		}
+		dialer.Control = func(_, address string, _ syscall.RawConn) error { return checkDial(address) }
 	}
 	transport := &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: 10 * time.Second, Proxy: nil}
 	return &http.Client{Transport: transport, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
-			return errors.New("too many redirects")
+			return &Error{CodeError, msgRedirects, errors.New("too many redirects")}
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return &Error{CodeError, msgRedirectTo, fmt.Errorf("redirect to scheme %q", req.URL.Scheme)}
 		}
 		return nil
 	}}
 }
 
-func public(ip net.IP) bool {
-	return !(ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast())
-}
-
 // Get fetches url and returns at most max bytes of its body and its
-// Content-Type; a longer body is a CodeTooLarge error.
-func (f Fetcher) Get(ctx context.Context, url string, max int64) ([]byte, string, error) {
+// Content-Type; a longer body is a CodeTooLarge error. Every error is an
+// *Error.
+func (f Fetcher) Get(ctx context.Context, rawURL string, max int64) ([]byte, string, error) {
 	timeout := f.Timeout
 	if timeout == 0 {
 		timeout = 15 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if u, err := url.Parse(rawURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, "", &Error{CodeError, msgBadURL, err}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return nil, "", &Error{CodeError, err}
+		return nil, "", &Error{CodeError, msgBadURL, err}
 	}
 	req.Header.Set("User-Agent", "Quire")
 	resp, err := f.client().Do(req)
@@ -92,21 +116,42 @@ func (f Fetcher) Get(ctx context.Context, url string, max int64) ([]byte, string
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, "", &Error{CodeError, fmt.Errorf("the server answered %s", resp.Status)}
+		// The remote's own status is its to tell; its reason text is not
+		// repeated, only the standard one.
+		msg := fmt.Sprintf("the server answered %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+		return nil, "", &Error{CodeError, msg, errors.New(resp.Status)}
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
 		return nil, "", classify(ctx, err)
 	}
 	if int64(len(body)) > max {
-		return nil, "", &Error{CodeTooLarge, fmt.Errorf("the body is larger than %d bytes", max)}
+		msg := fmt.Sprintf("the body is larger than %d bytes", max)
+		return nil, "", &Error{CodeTooLarge, msg, errors.New(msg)}
 	}
 	return body, resp.Header.Get("Content-Type"), nil
 }
 
-func classify(ctx context.Context, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{CodeTimeout, errors.New("the server did not answer in time")}
+// classify gives a failed request its code and client message, keeping the
+// error as the cause.
+func classify(ctx context.Context, err error) *Error {
+	if e, ok := errors.AsType[*Error](err); ok { // from CheckRedirect
+		return &Error{e.Code, e.Message, err}
 	}
-	return &Error{CodeError, err}
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var unknownAuthority x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	switch {
+	case errors.Is(err, ErrPrivateAddress):
+		return &Error{CodeError, msgNotPublic, err}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
+		return &Error{CodeTimeout, msgTimeout, err}
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return &Error{CodeError, msgNoHost, err}
+	case errors.As(err, &certErr) || errors.As(err, &unknownAuthority) || errors.As(err, &hostname) || errors.As(err, &invalid):
+		return &Error{CodeError, msgBadCert, err}
+	}
+	return &Error{CodeError, msgFailed, err}
 }

@@ -3,9 +3,12 @@ package outbound
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -65,5 +68,55 @@ func TestLimitsSizeAndTime(t *testing.T) {
 	}
 	if b, _, err := f.Get(context.Background(), srv.URL+"/ok", 100); err != nil || len(b) != 100 {
 		t.Errorf("exact size: %d, %v", len(b), err)
+	}
+}
+
+// TestRefusesAddressesThatAreNotPublic fetches URLs naming addresses of the
+// special-purpose registries directly: each is refused before any packet
+// leaves, rather than tried until the timeout.
+func TestRefusesAddressesThatAreNotPublic(t *testing.T) {
+	for _, host := range []string{
+		"0.0.0.0", "0.1.2.3", "10.1.2.3", "100.64.0.1", "100.100.100.200", "127.0.0.2", "169.254.169.254",
+		"172.20.0.1", "192.0.0.1", "192.0.0.170", "192.0.2.1", "192.31.196.1", "192.52.193.1", "192.88.99.1",
+		"192.168.1.1", "192.175.48.1", "198.18.0.1", "198.19.255.254", "198.51.100.1", "203.0.113.1",
+		"224.0.0.1", "240.0.0.1", "255.255.255.255",
+		"[::1]", "[::]", "[::ffff:127.0.0.1]", "[::ffff:100.64.0.1]", "[64:ff9b::a9fe:a9fe]", "[64:ff9b:1::1]",
+		"[100::1]", "[2001::1]", "[2001:db8::1]", "[2002:a9fe:a9fe::1]", "[fc00::1]", "[fd00::2]", "[fe80::1]",
+		"[3fff::1]", "[5f00::1]",
+	} {
+		t.Run(host, func(t *testing.T) {
+			_, _, err := Fetcher{Timeout: 300 * time.Millisecond}.Get(context.Background(), "http://"+host+":9/", 10)
+			if !errors.Is(err, ErrPrivateAddress) {
+				t.Errorf("fetching %s: %v, want ErrPrivateAddress", host, err)
+			}
+		})
+	}
+}
+
+// TestErrorsTellNoNetworkDetail: what a caller shows of a failed fetch
+// names neither the address dialed nor how the connection failed; the
+// cause stays in the chain for logs.
+func TestErrorsTellNoNetworkDetail(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	_, _, err = Fetcher{AllowPrivate: true}.Get(context.Background(), "http://localhost:"+port+"/spec.yaml", 10)
+	if err == nil {
+		t.Fatal("fetching a closed port succeeded")
+	}
+	for _, leak := range []string{"refused", "127.0.0.1", "::1", port, "dial", "tcp"} {
+		if strings.Contains(err.Error(), leak) {
+			t.Errorf("error %q tells %q", err, leak)
+		}
+	}
+	if !strings.Contains(err.Error(), "could not be fetched") {
+		t.Errorf("error %q, want it to say the URL could not be fetched", err)
+	}
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Code != CodeError || !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("error %#v: want a FETCH_ERROR whose cause is the refused connection", err)
 	}
 }
