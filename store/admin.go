@@ -7,7 +7,8 @@ import (
 )
 
 // Bootstrap is what the admin commands create: an organization or user and
-// a freshly issued API token.
+// a freshly issued API token. Token is empty when the account belongs to
+// other organizations too (see adminAccount): its holder uses their own.
 type Bootstrap struct {
 	Organization *quire.Organization
 	User         *quire.User
@@ -15,7 +16,8 @@ type Bootstrap struct {
 }
 
 // InitOrganization creates an organization whose owner, found or created by
-// e-mail, is its admin, and issues the owner a token.
+// e-mail, is its admin, and issues the owner a token. An account another
+// organization manages cannot own it.
 func (db *DB) InitOrganization(ctx context.Context, title, email, name string) (b *Bootstrap, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		b, err = tx.initOrganization(ctx, title, email, name)
@@ -25,7 +27,7 @@ func (db *DB) InitOrganization(ctx context.Context, title, email, name string) (
 }
 
 func (tx *Tx) initOrganization(ctx context.Context, title, email, name string) (*Bootstrap, error) {
-	u, err := tx.EnsureUser(ctx, email, name)
+	u, mayIssueToken, err := tx.adminAccount(ctx, "", email, name)
 	if err != nil {
 		return nil, err
 	}
@@ -33,8 +35,11 @@ func (tx *Tx) initOrganization(ctx context.Context, title, email, name string) (
 	if err != nil {
 		return nil, err
 	}
-	token, err := tx.CreateToken(ctx, u.ID)
-	return &Bootstrap{Organization: org, User: u, Token: token}, err
+	b := &Bootstrap{Organization: org, User: u}
+	if mayIssueToken {
+		b.Token, err = tx.CreateToken(ctx, u.ID)
+	}
+	return b, err
 }
 
 // InitIfEmpty creates the first organization, owner and token when the store
@@ -56,15 +61,17 @@ func (db *DB) InitIfEmpty(ctx context.Context, title, email, name string) (b *Bo
 }
 
 // AddUser adds the user with this e-mail address (created if new) to an
-// organization with role and issues them a token. An existing member keeps
-// their membership but has their role set to role (the last admin stays admin).
+// organization with role and issues them a token, unless the account belongs
+// to other organizations too. An account another organization manages is
+// refused (CodeConflict). An existing member keeps their membership but has
+// their role set to role (the last admin stays admin).
 func (db *DB) AddUser(ctx context.Context, orgID, email, name string, role quire.Role) (b *Bootstrap, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		org, err := tx.Organization(ctx, orgID)
 		if err != nil {
 			return err
 		}
-		u, err := tx.EnsureUser(ctx, email, name)
+		u, mayIssueToken, err := tx.adminAccount(ctx, orgID, email, name)
 		if err != nil {
 			return err
 		}
@@ -74,8 +81,10 @@ func (db *DB) AddUser(ctx context.Context, orgID, email, name string, role quire
 		if err := tx.setMemberRole(ctx, orgID, u.ID, role); err != nil {
 			return err
 		}
-		token, err := tx.CreateToken(ctx, u.ID)
-		b = &Bootstrap{Organization: org, User: u, Token: token}
+		b = &Bootstrap{Organization: org, User: u}
+		if mayIssueToken {
+			b.Token, err = tx.CreateToken(ctx, u.ID)
+		}
 		return err
 	})
 	return b, err

@@ -222,33 +222,11 @@ func (db *DB) ServerSecret(ctx context.Context, name string, generate func() ([]
 	return hex.DecodeString(secret)
 }
 
-// MaxPendingSAMLRequests bounds the sign-ins a provider has waiting: the
-// start URL takes anyone, so what it stores must not grow without end.
-const MaxPendingSAMLRequests = 10_000
-
-// CreateSAMLRequest records an AuthnRequest sent to a provider, answerable
-// until expires. Requests left unanswered are swept here as they expire.
-func (db *DB) CreateSAMLRequest(ctx context.Context, providerID, requestID string, expires time.Time) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		if _, err := tx.q.exec(ctx, "DELETE FROM saml_requests WHERE expires_at < ?", micros(tx.Now)); err != nil {
-			return err
-		}
-		var pending int
-		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM saml_requests WHERE provider_id = ?", providerID).Scan(&pending); err != nil {
-			return err
-		}
-		if pending >= MaxPendingSAMLRequests {
-			return quire.Errorf(quire.CodeTooManyRequests, "too many sign-ins are waiting for this SAML provider; try again in a few minutes")
-		}
-		_, err := tx.q.exec(ctx, "INSERT INTO saml_requests (id, provider_id, expires_at) VALUES (?, ?, ?)", requestID, providerID, micros(expires))
-		return err
-	})
-}
-
 // SAMLSignIn is a verified SAML assertion, ready to sign its subject in.
 type SAMLSignIn struct {
 	OrgID, ProviderID string
-	RequestID         string    // the AuthnRequest it answers
+	RequestID         string    // the AuthnRequest it answers, started in this browser
+	RequestExpires    time.Time // after which that request is refused anyway
 	AssertionID       string    // unique per assertion of the provider
 	Expires           time.Time // after which the assertion is refused anyway
 	Email             string
@@ -270,16 +248,23 @@ var errAssertionUsed = quire.Errorf(quire.CodeUnauthorized, "SAML response refus
 // on first sign-in (with the provider's default role and team), marks the
 // member sso and issues them an API token.
 //
-// A user who belongs to another organization is refused: an organization's
-// identity provider may vouch for its own members, not hand out API tokens
-// good in organizations that do not trust it.
+// The provider signs in only accounts its organization may vouch for (see
+// ssoAccount): an organization's identity provider must never hand out API
+// tokens good in organizations that do not trust it.
 func (db *DB) SignInWithSAML(ctx context.Context, in SAMLSignIn) (out *SAMLSession, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		p, err := tx.SAMLProvider(ctx, in.OrgID, in.ProviderID)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.q.exec(ctx, "DELETE FROM saml_assertions WHERE expires_at < ?", micros(tx.Now)); err != nil {
+		if !in.RequestExpires.After(tx.Now) {
+			return quire.Errorf(quire.CodeUnauthorized, "SAML response refused: the sign-in it answers has expired; start again")
+		}
+		now := micros(tx.Now)
+		if _, err := tx.q.exec(ctx, "DELETE FROM saml_assertions WHERE expires_at < ?", now); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, "DELETE FROM saml_requests WHERE expires_at < ?", now); err != nil {
 			return err
 		}
 		_, err = tx.q.exec(ctx, "INSERT INTO saml_assertions (provider_id, id, expires_at) VALUES (?, ?, ?)", p.ID, in.AssertionID, micros(in.Expires))
@@ -289,25 +274,16 @@ func (db *DB) SignInWithSAML(ctx context.Context, in SAMLSignIn) (out *SAMLSessi
 		if err != nil {
 			return err
 		}
-		res, err := tx.q.exec(ctx, "DELETE FROM saml_requests WHERE id = ? AND provider_id = ? AND expires_at >= ?", in.RequestID, p.ID, micros(tx.Now))
+		_, err = tx.q.exec(ctx, "INSERT INTO saml_requests (id, provider_id, expires_at) VALUES (?, ?, ?)", in.RequestID, p.ID, micros(in.RequestExpires))
+		if quire.ErrorCode(err) == quire.CodeConflict {
+			return quire.Errorf(quire.CodeUnauthorized, "SAML response refused: the sign-in it answers was already used; start again")
+		}
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n != 1 {
-			return quire.Errorf(quire.CodeUnauthorized, "SAML response refused: it answers no pending sign-in (already used or expired)")
-		}
-		u, err := tx.EnsureUser(ctx, in.Email, in.DisplayName)
+		u, err := tx.ssoAccount(ctx, in.OrgID, in.Email, in.DisplayName)
 		if err != nil {
 			return err
-		}
-		var others int
-		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE user_id = ? AND org_id <> ?", u.ID, in.OrgID).Scan(&others); err != nil {
-			return err
-		}
-		if others > 0 {
-			return quire.Errorf(quire.CodeForbidden, "%s belongs to other organizations too: sign in with an API token instead", u.Email)
 		}
 		out = &SAMLSession{}
 		m, err := tx.Membership(ctx, in.OrgID, u.ID)

@@ -55,17 +55,16 @@ func (r reader) findUser(ctx context.Context, where string, arg any) (*quire.Use
 	return &u, nil
 }
 
-// EnsureUser returns the user with this e-mail address, creating it with
-// displayName if there is none.
+// EnsureUser returns the user with this e-mail address, creating it,
+// unmanaged, with displayName if there is none. It is for tests and seeding:
+// taking an account into an organization goes through adminAccount or
+// ssoAccount, which check who manages it.
 func (tx *Tx) EnsureUser(ctx context.Context, email, displayName string) (*quire.User, error) {
 	u, err := tx.UserByEmail(ctx, email)
 	if quire.ErrorCode(err) != quire.CodeNotFound {
 		return u, err
 	}
-	u = &quire.User{ID: newID(), DisplayName: displayName, Email: quire.NormalizeEmail(email), CreatedAt: tx.Now}
-	_, err = tx.q.exec(ctx, "INSERT INTO users (id, display_name, email, photo_url, created_at) VALUES (?, ?, ?, '', ?)",
-		u.ID, u.DisplayName, u.Email, micros(tx.Now))
-	return u, err
+	return tx.createUser(ctx, email, displayName, "")
 }
 
 // CreateToken issues a new API token for a user and returns it; only its hash

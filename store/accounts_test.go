@@ -1,0 +1,126 @@
+package store_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/store/storetest"
+)
+
+// TestRogueIdentityProvider: org B's admin connects an identity provider of
+// her own that signs for org A's addresses. Nothing it yields may ever work
+// in org A, and nothing org A's admins do may hand org B an account of A.
+func TestRogueIdentityProvider(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ctx := t.Context()
+	a, err := db.InitOrganization(ctx, "Acme", "owner@acme.example", "Acme Owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := db.InitOrganization(ctx, "Rogue", "mallory@rogue.example", "Mallory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rogue, err := db.CreateSAMLProvider(ctx, b.Organization.ID, quire.SAMLProvider{Label: "Rogue IdP", DefaultRole: quire.RoleEdit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	signIn := func(email string) (*store.SAMLSession, error) {
+		n++
+		return db.SignInWithSAML(ctx, store.SAMLSignIn{
+			OrgID: b.Organization.ID, ProviderID: rogue.ID,
+			RequestID: fmt.Sprintf("r%d", n), RequestExpires: time.Now().Add(time.Minute),
+			AssertionID: fmt.Sprintf("a%d", n), Expires: time.Now().Add(time.Minute), Email: email, DisplayName: "Someone",
+		})
+	}
+	memberOfA := func(userID string) bool {
+		t.Helper()
+		_, err := db.Membership(ctx, a.Organization.ID, userID)
+		if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+
+	t.Run("a new hire the rogue provider created cannot be added to A", func(t *testing.T) {
+		s, err := signIn("newhire@acme.example")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = db.AddUser(ctx, a.Organization.ID, "NewHire@acme.example", "New Hire", quire.RoleEdit)
+		wantCode(t, err, quire.CodeConflict)
+		if memberOfA(s.Member.User.ID) {
+			t.Error("the rogue provider's account joined A")
+		}
+		// Nor can it own a new organization, which would be another it reaches.
+		_, err = db.InitOrganization(ctx, "Other", "newhire@acme.example", "New Hire")
+		wantCode(t, err, quire.CodeConflict)
+	})
+
+	t.Run("an account that left every organization is not claimed", func(t *testing.T) {
+		left, err := db.AddUser(ctx, a.Organization.ID, "leaver@acme.example", "Leaver", quire.RoleRead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.RemoveMember(ctx, a.Organization.ID, left.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = signIn("leaver@acme.example")
+		wantCode(t, err, quire.CodeForbidden)
+		if _, err := db.Membership(ctx, b.Organization.ID, left.User.ID); quire.ErrorCode(err) != quire.CodeNotFound {
+			t.Errorf("the refused account joined the rogue organization: %v", err)
+		}
+		// So A can take them back, with a token only they and A see.
+		back, err := db.AddUser(ctx, a.Organization.ID, "leaver@acme.example", "Leaver", quire.RoleRead)
+		if err != nil || back.Token == "" {
+			t.Fatalf("adding the leaver back: %+v, %v", back, err)
+		}
+	})
+
+	t.Run("a member of A is not signed in", func(t *testing.T) {
+		m, err := db.AddUser(ctx, a.Organization.ID, "alice@acme.example", "Alice", quire.RoleAdmin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = signIn("alice@acme.example")
+		wantCode(t, err, quire.CodeForbidden)
+		_, err = signIn("owner@acme.example")
+		wantCode(t, err, quire.CodeForbidden)
+		if _, err := db.Membership(ctx, b.Organization.ID, m.User.ID); quire.ErrorCode(err) != quire.CodeNotFound {
+			t.Errorf("A's member joined the rogue organization: %v", err)
+		}
+	})
+
+	t.Run("B's own member, once signed in by B, is B's", func(t *testing.T) {
+		m, err := db.AddUser(ctx, b.Organization.ID, "bob@rogue.example", "Bob", quire.RoleRead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := signIn("bob@rogue.example")
+		if err != nil || s.Joined {
+			t.Fatalf("B's member signs in through B: %+v, %v", s, err)
+		}
+		_, err = db.AddUser(ctx, a.Organization.ID, "bob@rogue.example", "Bob", quire.RoleRead)
+		wantCode(t, err, quire.CodeConflict)
+		if memberOfA(m.User.ID) {
+			t.Error("an account B manages joined A")
+		}
+	})
+
+	t.Run("adding a member of another organization issues no token", func(t *testing.T) {
+		// Carol is in B without B's single sign-on; A may add her, but a
+		// token A's admin is handed would work in B too.
+		if _, err := db.AddUser(ctx, b.Organization.ID, "carol@example.com", "Carol", quire.RoleRead); err != nil {
+			t.Fatal(err)
+		}
+		c, err := db.AddUser(ctx, a.Organization.ID, "carol@example.com", "Carol", quire.RoleRead)
+		if err != nil || c.Token != "" || !memberOfA(c.User.ID) {
+			t.Errorf("adding Carol to A: %+v, %v", c, err)
+		}
+	})
+}
