@@ -309,9 +309,10 @@ func TestSAMLProviderAccess(t *testing.T) {
 
 // flow is a SAML provider of a test env with its identity provider.
 type flow struct {
-	e   *env
-	p   samlProvider
-	idp *saml.IdentityProvider
+	e      *env
+	p      samlProvider
+	idp    *saml.IdentityProvider
+	cookie *http.Cookie // the browser's pending sign-in, set by the last start
 }
 
 // newFlow sets up a provider trusting testKeys()[0], with a default team and
@@ -334,6 +335,10 @@ func (f *flow) start(t *testing.T) string {
 	loc := res.Header.Get("Location")
 	if !strings.HasPrefix(loc, idpSSOURL+"?SAMLRequest=") || !strings.Contains(loc, "&Signature=") || res.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("start redirects to %q (Cache-Control %q)", loc, res.Header.Get("Cache-Control"))
+	}
+	f.cookie = pendingSignIn(t, res)
+	if c := f.cookie; !c.HttpOnly || c.Path != "/v1/orgs/"+f.e.org+"/saml/"+f.p.ID || c.MaxAge <= 0 || c.MaxAge > 600 {
+		t.Errorf("pending sign-in cookie: %+v", c)
 	}
 	return loc
 }
@@ -384,12 +389,27 @@ func (f *flow) post(t *testing.T, srv *api.Server, form url.Values) *response {
 	t.Helper()
 	req := httptest.NewRequestWithContext(t.Context(), "POST", strings.TrimPrefix(f.p.Service.ACSURL, testPublicURL), strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if f.cookie != nil {
+		req.AddCookie(f.cookie)
+	}
 	if srv == nil {
 		return f.e.do(t, req)
 	}
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, req)
 	return &response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+}
+
+// pendingSignIn returns the pending sign-in cookie an answer sets.
+func pendingSignIn(t *testing.T, res *response) *http.Cookie {
+	t.Helper()
+	for _, c := range (&http.Response{Header: res.Header}).Cookies() {
+		if c.Name == "quire_saml" {
+			return c
+		}
+	}
+	t.Fatalf("start set no pending sign-in cookie: %v", res.Header)
+	return nil
 }
 
 var tokenInPage = regexp.MustCompile(`<pre id="token">([^<]+)</pre>`)
@@ -501,7 +521,7 @@ func TestSAMLSignInRefused(t *testing.T) {
 		{"unsolicited", f, func(req *saml.IdpAuthnRequest) {
 			req.Request.ID = "id-never-sent"
 			req.Assertion.Subject.SubjectConfirmations[0].SubjectConfirmationData.InResponseTo = "id-never-sent"
-		}, http.StatusUnauthorized, "no pending sign-in"},
+		}, http.StatusUnauthorized, "no sign-in started in this browser"},
 		{"no conditions", f, func(req *saml.IdpAuthnRequest) {
 			req.Assertion.Conditions = nil // crewjam/saml v0.5.1 panics on these
 		}, http.StatusUnauthorized, "invalid response"},
@@ -532,7 +552,7 @@ func TestSAMLSignInRefused(t *testing.T) {
 		// Two assertions for one AuthnRequest: the second finds it used.
 		loc := f.start(t)
 		signedIn(t, f.post(t, nil, f.respond(t, loc, email, nil)))
-		f.post(t, nil, f.respond(t, loc, email, nil)).wantError(t, http.StatusUnauthorized, "no pending sign-in")
+		f.post(t, nil, f.respond(t, loc, email, nil)).wantError(t, http.StatusUnauthorized, "already used")
 	})
 
 	t.Run("member of another organization", func(t *testing.T) {
@@ -591,5 +611,89 @@ func TestSAMLKeyKept(t *testing.T) {
 	}
 	if a, b := cert(first.Body), cert(rec.Body.Bytes()); a == "" || a != b {
 		t.Errorf("two servers publish different certificates")
+	}
+}
+
+// TestSAMLRogueIdentityProvider: org B's admin connects an identity provider
+// of her own and has it sign for org A's addresses. Nothing it yields works
+// in A, and A cannot be made to take in an account B's provider made.
+func TestSAMLRogueIdentityProvider(t *testing.T) {
+	t.Parallel()
+	a := newEnv(t)
+	mallory := a.outsider(t)
+	var orgB string
+	for _, o := range a.call(t, mallory.token, "GET", "/v1/orgs", nil).want(t, http.StatusOK).JSON(t)["items"].([]any) {
+		orgB = o.(map[string]any)["id"].(string)
+	}
+	b := &env{db: a.db, srv: a.srv, org: orgB, admin: mallory}
+	rogue := newFlow(t, b, testKeys()[0])
+	space := a.call(t, a.admin.token, "POST", "/v1/orgs/"+a.org+"/spaces", map[string]any{"title": "Acme secrets"}).want(t, http.StatusCreated).JSON(t)["id"].(string)
+
+	// A new hire's address: B's provider makes the account, and its token
+	// is B's alone.
+	newhire := uniqueEmail("newhire")
+	token := signedIn(t, rogue.post(t, nil, rogue.respond(t, rogue.start(t), newhire, nil)))
+	if _, err := a.db.AddUser(t.Context(), a.org, newhire, "New Hire", "edit"); err == nil || !strings.Contains(err.Error(), "managed by another organization") {
+		t.Fatalf("A's admin adds the account B's provider made: %v", err)
+	}
+	a.call(t, token, "GET", "/v1/orgs/"+a.org+"/spaces", nil).wantError(t, http.StatusNotFound)
+	a.call(t, token, "GET", "/v1/spaces/"+space, nil).wantError(t, http.StatusNotFound)
+
+	// A's admin, and a member who left A, are not B's provider's to sign in.
+	leaver := a.addUser(t, "edit", "Lee Leaver")
+	a.call(t, a.admin.token, "DELETE", "/v1/orgs/"+a.org+"/members/"+leaver.id, nil).want(t, http.StatusNoContent)
+	for _, email := range []string{a.admin.email, leaver.email} {
+		rogue.post(t, nil, rogue.respond(t, rogue.start(t), email, nil)).wantError(t, http.StatusForbidden, "cannot sign in through this organization's single sign-on")
+	}
+	a.call(t, a.admin.token, "GET", "/v1/orgs/"+b.org+"/members", nil).wantError(t, http.StatusNotFound)
+	if _, err := a.db.AddUser(t.Context(), a.org, leaver.email, "", "edit"); err != nil {
+		t.Errorf("A takes its leaver back: %v", err)
+	}
+}
+
+// TestSAMLStartCannotLockOut: starting a sign-in stores nothing on the
+// server, so however many anyone starts, a real user still signs in; and a
+// response is taken only in the browser that started its sign-in.
+func TestSAMLStartCannotLockOut(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	f := newFlow(t, e, testKeys()[0])
+	start := strings.TrimPrefix(f.p.Service.StartURL, testPublicURL)
+	for range 10_001 {
+		rec := httptest.NewRecorder()
+		e.srv.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), "GET", start, nil))
+		if rec.Code != http.StatusFound {
+			t.Fatalf("start answered %d: %s", rec.Code, rec.Body)
+		}
+	}
+	email := uniqueEmail("real")
+	signedIn(t, f.post(t, nil, f.respond(t, f.start(t), email, nil)))
+
+	// A response without the browser's cookie, with another sign-in's, with
+	// a forged one, or after the sign-in expired, is refused.
+	loc := f.start(t)
+	mine := f.cookie
+	f.start(t)
+	other := f.cookie
+	form := f.respond(t, loc, email, nil)
+	for name, c := range map[string]*http.Cookie{
+		"none":    nil,
+		"other":   other,
+		"forged":  {Name: mine.Name, Value: mine.Value[:len(mine.Value)-2] + "AA"},
+		"garbage": {Name: mine.Name, Value: "not.a-cookie"},
+	} {
+		f.cookie = c
+		f.post(t, nil, form).wantError(t, http.StatusUnauthorized, "no sign-in started in this browser")
+	}
+	f.cookie = mine
+	later := time.Now().Add(11 * time.Minute)
+	e.db.Now = func() time.Time { return later }
+	f.post(t, nil, form).wantError(t, http.StatusUnauthorized, "no sign-in started in this browser")
+	e.db.Now = time.Now
+	// Another server on the database knows the cookie; the sign-in clears it.
+	res := f.post(t, api.New(e.db, api.Config{PublicURL: testPublicURL}), form)
+	signedIn(t, res)
+	if c := pendingSignIn(t, res); c.MaxAge >= 0 {
+		t.Errorf("the sign-in left its cookie: %+v", c)
 	}
 }

@@ -165,7 +165,8 @@ func (s *Server) flowProvider(r *http.Request, active bool) (*quire.SAMLProvider
 }
 
 // startSAML sends the browser to the identity provider with an AuthnRequest,
-// recorded so that its answer is expected, once.
+// whose id the browser keeps (saml_state.go) so that its answer is expected
+// there.
 func (s *Server) startSAML(w http.ResponseWriter, r *http.Request) error {
 	p, sp, err := s.flowProvider(r, true)
 	if err != nil {
@@ -175,7 +176,7 @@ func (s *Server) startSAML(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.db.CreateSAMLRequest(r.Context(), p.ID, req.ID, s.db.Now().Add(samlRequestTTL)); err != nil {
+	if err := s.setSAMLState(w, r, p, req.ID, s.db.Now().Add(samlRequestTTL)); err != nil {
 		return err
 	}
 	to, err := req.Redirect("", sp)
@@ -236,17 +237,21 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return errorf(quire.CodeInvalid, "SAMLResponse: must be base64")
 	}
-	// The request it answers: the library checks that the response and its
-	// assertion claim the same; SignInWithSAML that it is pending, and uses
-	// it up. An empty claim (unsolicited, IdP-initiated) is refused.
+	// The request it answers must be the one this browser started: the
+	// library checks that the response and its assertion claim it;
+	// SignInWithSAML uses it up. Unsolicited (IdP-initiated) responses are
+	// refused.
+	st, err := s.readSAMLState(r, p)
+	if err != nil {
+		return err
+	}
 	var head struct {
 		InResponseTo string `xml:"InResponseTo,attr"`
 	}
-	var expected []string
-	if xml.Unmarshal(raw, &head) == nil && head.InResponseTo != "" {
-		expected = []string{head.InResponseTo}
+	if xml.Unmarshal(raw, &head) == nil && head.InResponseTo != st.requestID {
+		return errNoSAMLState
 	}
-	assertion, err := parseSAMLResponse(sp, raw, expected)
+	assertion, err := parseSAMLResponse(sp, raw, []string{st.requestID})
 	if err != nil {
 		return samlRefusal(err)
 	}
@@ -255,7 +260,7 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 		return errorf(quire.CodeInvalid, "SAML response refused: it gives no e-mail address (send the NameID in the emailAddress format, or an email attribute)")
 	}
 	sess, err := s.db.SignInWithSAML(r.Context(), store.SAMLSignIn{
-		OrgID: p.OrgID, ProviderID: p.ID, RequestID: head.InResponseTo, AssertionID: assertion.ID,
+		OrgID: p.OrgID, ProviderID: p.ID, RequestID: st.requestID, RequestExpires: st.expires, AssertionID: assertion.ID,
 		Expires: samlExpiry(assertion), Email: email, DisplayName: name,
 	})
 	if err != nil {
@@ -265,6 +270,7 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.clearSAMLState(w, r, p)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")

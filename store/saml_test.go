@@ -113,4 +113,3 @@ func TestSignInWithSAML(t *testing.T) {
 		t.Errorf("member after the provider was deleted: %v", err)
 	}
 }
-
