@@ -40,7 +40,8 @@ func validKey(key string) bool {
 }
 
 // Dir stores blobs as files in a folder, fanned out by the key's first two
-// characters.
+// characters. Folders are made owner-only (0700), as files are (0600):
+// they sit in the data folder, beside the database.
 type Dir struct{ Path string }
 
 func (d Dir) path(key string) string { return filepath.Join(d.Path, key[:2], key) }
@@ -53,7 +54,7 @@ func (d Dir) Put(_ context.Context, data []byte) (string, error) {
 	if _, err := os.Stat(dst); err == nil {
 		return key, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return "", fmt.Errorf("blob: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")

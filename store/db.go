@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,10 +46,13 @@ func Open(ctx context.Context, url, dataDir string) (*DB, error) {
 	} else if url == "" || strings.HasPrefix(url, "sqlite:") {
 		path := strings.TrimPrefix(url, "sqlite:")
 		if path == "" {
-			if err := os.MkdirAll(dataDir, 0o700); err != nil {
+			if err := ownerOnlyDir(dataDir); err != nil {
 				return nil, fmt.Errorf("create data folder: %w", err)
 			}
 			path = filepath.Join(dataDir, "quire.db")
+		}
+		if err := ownerOnlyFiles(path); err != nil {
+			return nil, fmt.Errorf("create database: %w", err)
 		}
 		db, err = openSQLite(path)
 	} else {
@@ -62,6 +66,52 @@ func Open(ctx context.Context, url, dataDir string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// ownerOnlyDir makes the data folder, or takes away the access of others
+// to one made before: it holds the database and its keys.
+func ownerOnlyDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return chmodOwn(dir, fi.Mode().Perm()&^0o077)
+	}
+	return nil
+}
+
+// ownerOnlyFiles makes the SQLite database file owner-only (0600) before
+// SQLite opens it: SQLite gives the -wal, -shm and -journal files it makes
+// the mode of the database. Those files of an install made before are
+// tightened too.
+func ownerOnlyFiles(path string) error {
+	if strings.HasPrefix(path, ":memory:") || strings.ContainsAny(path, "?#") {
+		return nil // not a plain file name
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		if err := chmodOwn(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// chmodOwn sets the mode of a file of ours; one owned by another user is
+// left as it is, theirs to protect.
+func chmodOwn(path string, mode fs.FileMode) error {
+	if err := os.Chmod(path, mode); err != nil && !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	return nil
 }
 
 func openSQLite(path string) (*DB, error) {
