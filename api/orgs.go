@@ -73,7 +73,13 @@ func checkOrgTitle(title string) error {
 	return nil
 }
 
+// createOrg answers POST /v1/orgs for those the --org-creation setting
+// lets, up to MaxOrgsPerWindow an hour each.
 func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
+	me := caller(r.Context())
+	if err := s.orgCreation.allow(r.Context(), s.db, me); err != nil {
+		return err
+	}
 	var body struct {
 		Title        *string  `json:"title"`
 		EmailDomains []string `json:"emailDomains"`
@@ -87,9 +93,13 @@ func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := quire.FirstError(checkOrgTitle(*body.Title), checkEmailDomains(body.EmailDomains)); err != nil {
 		return err
 	}
-	me := caller(r.Context())
+	release, err := s.orgCreation.reserve(w, me.ID)
+	if err != nil {
+		return err
+	}
 	org, err := s.db.CreateOrganization(r.Context(), *body.Title, body.EmailDomains, me.ID)
 	if err != nil {
+		release()
 		return err
 	}
 	member, err := s.db.Member(r.Context(), org.ID, me.ID)

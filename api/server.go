@@ -35,6 +35,9 @@ type Config struct {
 	// Model answers questions (O/ask) from the sections found for them; when
 	// nil, answers quote the best section.
 	Model *llm.Model
+	// OrgCreation says who may create organizations with POST /v1/orgs:
+	// anyone ("" too), members (not guests) of some organization, or none.
+	OrgCreation OrgCreation
 }
 
 // Server is the HTTP API.
@@ -49,6 +52,7 @@ type Server struct {
 	fetcher     outbound.Fetcher
 	secretKey   []byte
 	model       *llm.Model
+	orgCreation *orgCreation                        // who may create organizations, and how many lately (orgcreation.go)
 	infos       *lru.Cache[string, *treeInfo]       // derived data of trees, by root
 	documents   *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
 	searchPages *lru.Cache[string, []foundSection]  // pages split into sections, by a hash of their text; read-only
@@ -70,6 +74,7 @@ func New(db *store.DB, cfg Config) *Server {
 		fetcher:     cfg.Fetcher,
 		secretKey:   cfg.SecretKey,
 		model:       cfg.Model,
+		orgCreation: newOrgCreation(cfg.OrgCreation),
 		infos:       lru.New[string, *treeInfo](64 << 20),
 		documents:   lru.New[string, json.RawMessage](64 << 20),
 		searchPages: lru.New[string, []foundSection](32 << 20),
