@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/internal/llm"
 )
 
@@ -36,6 +37,10 @@ type Config struct {
 	// (QUIRE_LLM_URL, QUIRE_LLM_API_KEY, QUIRE_LLM_MODEL) that answers
 	// questions; unset, answers quote the documentation.
 	LLMURL, LLMAPIKey, LLMModel string
+	// OrgCreation says who may create organizations with the API
+	// (QUIRE_ORG_CREATION): anyone (the default), members (not guests) of
+	// some organization, or none; quire admin init always may.
+	OrgCreation string
 }
 
 func defaultConfig() Config {
@@ -48,7 +53,23 @@ func defaultConfig() Config {
 	c.AllowPrivateFetch = os.Getenv("QUIRE_ALLOW_PRIVATE_FETCH") == "1"
 	c.SecretKey = os.Getenv("QUIRE_SECRET_KEY")
 	c.LLMURL, c.LLMAPIKey, c.LLMModel = os.Getenv("QUIRE_LLM_URL"), os.Getenv("QUIRE_LLM_API_KEY"), os.Getenv("QUIRE_LLM_MODEL")
+	c.OrgCreation = os.Getenv("QUIRE_ORG_CREATION")
 	return c
+}
+
+// orgCreationFlag adds --org-creation.
+func (c *Config) orgCreationFlag(fs *flag.FlagSet) {
+	fs.StringVar(&c.OrgCreation, "org-creation", c.OrgCreation,
+		"who may create organizations with the API: anyone, members (not guests) of some organization, or none; default anyone (env QUIRE_ORG_CREATION)")
+}
+
+// orgCreation reads --org-creation.
+func (c *Config) orgCreation() (api.OrgCreation, error) {
+	o, err := api.ParseOrgCreation(c.OrgCreation)
+	if err != nil {
+		return "", fmt.Errorf("--org-creation (env QUIRE_ORG_CREATION): must be anyone, members or none, not %q", c.OrgCreation)
+	}
+	return o, nil
 }
 
 // model is the configured answering model; nil when QUIRE_LLM_URL is unset.

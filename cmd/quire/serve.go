@@ -29,8 +29,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address to listen on (env QUIRE_ADDR)")
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
+	cfg.orgCreationFlag(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
+	}
+	orgCreation, err := cfg.orgCreation()
+	if err != nil {
+		return usageError(fs, err)
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	secretKey, err := cfg.secretKey()
@@ -62,7 +67,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	srv := &http.Server{
 		Handler: api.New(db, api.Config{
-			PublicURL: cfg.publicURL(), Logger: log,
+			PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
 			Blobs:     blob.Dir{Path: filepath.Join(cfg.Data, "blobs")},
 			Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
 			SecretKey: secretKey,
