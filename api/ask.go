@@ -280,12 +280,15 @@ const keepAliveInterval = 15 * time.Second
 var errStreamEnded = errors.New("event stream ended")
 
 // events writes server-sent events; a comment line every keepAliveInterval
-// keeps a quiet stream open until end.
+// keeps a quiet stream open until end. Each write extends the write
+// deadline (deadline.go) by the server's writeTimeout, so a stream lives as
+// long as its client reads it.
 type events struct {
-	mu   sync.Mutex
-	w    http.ResponseWriter
-	rc   *http.ResponseController
-	stop chan struct{}
+	mu      sync.Mutex
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	stop    chan struct{}
+	timeout time.Duration
 }
 
 // startEvents answers 200 with an event stream.
@@ -295,7 +298,7 @@ func (s *Server) startEvents(w http.ResponseWriter) *events {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // proxies must not hold events back
 	w.WriteHeader(http.StatusOK)
-	e := &events{w: w, rc: http.NewResponseController(w), stop: make(chan struct{})}
+	e := &events{w: w, rc: http.NewResponseController(w), stop: make(chan struct{}), timeout: s.writeTimeout}
 	go e.keepAlive(s.keepAlive)
 	return e
 }
@@ -322,6 +325,7 @@ func (e *events) write(b []byte) error {
 	if e.w == nil {
 		return errStreamEnded
 	}
+	e.rc.SetWriteDeadline(time.Now().Add(e.timeout)) // not supported: no connection to bound
 	if _, err := e.w.Write(b); err != nil {
 		return err
 	}

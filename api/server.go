@@ -61,6 +61,9 @@ type Server struct {
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
+
+	readTimeout  time.Duration // for a request body to arrive (deadline.go)
+	writeTimeout time.Duration // for an answer to be taken, from its first byte
 }
 
 // New builds the API server over a store.
@@ -86,8 +89,9 @@ func New(db *store.DB, cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
 	s.routes()
-	s.handler = s.withRequestID(s.withLog(s.withRecover(http.HandlerFunc(s.serveMux))))
+	s.handler = s.withDeadlines(s.withRequestID(s.withLog(s.withRecover(http.HandlerFunc(s.serveMux)))))
 	return s
 }
 
@@ -105,6 +109,7 @@ func (s *Server) handle(pattern string, fn handlerFunc) { s.handleLimit(pattern,
 func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 	s.record(pattern, false)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		s.allowBody(w, r, limit)
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		user, err := s.authenticate(r)
 		if err == nil {

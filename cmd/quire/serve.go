@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -30,6 +29,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
 	cfg.orgCreationFlag(fs)
+	conns := connCapFlag(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer db.Close()
 
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, err := conns.listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
