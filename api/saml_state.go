@@ -1,15 +1,19 @@
 package api
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/base64"
 	"net/http"
 	"net/url"
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -95,12 +99,36 @@ func (s *Server) readSAMLState(r *http.Request, p *quire.SAMLProvider) (samlStat
 	return st, nil
 }
 
+// samlKeys holds the server secrets of SAML sign-ins once read: they never
+// change once made, and the start URL, which takes anyone, should cost no
+// database work.
+type samlKeys struct {
+	mu    sync.Mutex
+	state []byte            // signs pending sign-ins
+	key   *rsa.PrivateKey   // the service provider's
+	cert  *x509.Certificate // the service provider's
+}
+
+// samlStateKey returns the key that signs pending sign-ins.
+func (s *Server) samlStateKey(ctx context.Context) ([]byte, error) {
+	s.saml.mu.Lock()
+	defer s.saml.mu.Unlock()
+	if s.saml.state == nil {
+		key, err := s.db.ServerSecret(ctx, samlStateKeyName, func() ([]byte, error) {
+			b := make([]byte, 32)
+			_, err := rand.Read(b)
+			return b, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.saml.state = key
+	}
+	return s.saml.state, nil
+}
+
 func (s *Server) samlStateMAC(r *http.Request, payload string) ([]byte, error) {
-	key, err := s.db.ServerSecret(r.Context(), samlStateKeyName, func() ([]byte, error) {
-		b := make([]byte, 32)
-		_, err := rand.Read(b)
-		return b, err
-	})
+	key, err := s.samlStateKey(r.Context())
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,7 @@ type Server struct {
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
+	saml samlKeys // the secrets of SAML sign-ins, read once
 
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte

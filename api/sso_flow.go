@@ -91,6 +91,11 @@ func (s *Server) serviceProvider(ctx context.Context, p *quire.SAMLProvider) (*s
 
 // samlKeyPair returns the service provider's RSA key and certificate.
 func (s *Server) samlKeyPair(ctx context.Context) (*rsa.PrivateKey, *x509.Certificate, error) {
+	s.saml.mu.Lock()
+	defer s.saml.mu.Unlock()
+	if s.saml.key != nil {
+		return s.saml.key, s.saml.cert, nil
+	}
 	b, err := s.db.ServerSecret(ctx, samlKeyName, func() ([]byte, error) { return newSAMLKeyPair(s.db.Now()) })
 	if err != nil {
 		return nil, nil, err
@@ -114,6 +119,7 @@ func (s *Server) samlKeyPair(ctx context.Context) (*rsa.PrivateKey, *x509.Certif
 	if key == nil || cert == nil {
 		return nil, nil, errors.New("SAML service provider key: stored secret lacks an RSA key or a certificate")
 	}
+	s.saml.key, s.saml.cert = key, cert
 	return key, cert, nil
 }
 

@@ -98,7 +98,7 @@ func adminInit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return struct {
 			Organization idJSON `json:"organization"`
 			User         idJSON `json:"user"`
-			Token        string `json:"token"`
+			Token        string `json:"token,omitempty"`
 		}{idJSON{b.Organization.ID}, idJSON{b.User.ID}, b.Token}, nil
 	}, stdout)
 }
@@ -132,9 +132,11 @@ func adminAddUser(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err != nil {
 			return nil, err
 		}
+		// No token for an account that belongs to other organizations too:
+		// it would work there (see store.Bootstrap).
 		return struct {
 			User  idJSON `json:"user"`
-			Token string `json:"token"`
+			Token string `json:"token,omitempty"`
 		}{idJSON{b.User.ID}, b.Token}, nil
 	}, stdout)
 }

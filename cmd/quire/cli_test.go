@@ -311,8 +311,13 @@ func TestAdminAddUserExisting(t *testing.T) {
 		t.Fatalf("add-user of an existing e-mail gave users %s and %s, want %s", added.User.ID, again.User.ID, acme.User.ID)
 	}
 
+	// Alice is in Acme too: a token Globex's admin is handed would work
+	// there, so none is issued; she uses her own.
+	if added.Token != "" || again.Token != "" {
+		t.Errorf("add-user of a member of another organization issued a token")
+	}
 	base := s.apiServer(t)
-	if me := get(t, base+"/v1/user", added.Token); me["displayName"] != "Alice" {
+	if me := get(t, base+"/v1/user", acme.Token); me["displayName"] != "Alice" {
 		t.Errorf("existing user renamed to %v", me["displayName"])
 	}
 	if orgs := get(t, base+"/v1/orgs", acme.Token); orgs["count"] != 2.0 {
