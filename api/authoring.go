@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/edit"
 	"github.com/quiredocs/quire/outbound"
@@ -69,6 +71,13 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
+	if fetchesFiles(changes) {
+		done, err := s.startImport(w, sp)
+		if err != nil {
+			return err
+		}
+		defer done()
+	}
 	c, result, err := s.applyBatch(r, sp, c, changes)
 	if err != nil {
 		return err
@@ -95,9 +104,10 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 }
 
 // applyBatch applies parsed changes to a change request as one new
-// revision, its files stored first.
+// revision. Its files are read first but stored only once the batch has
+// applied, so that a batch that fails writes no file.
 func (s *Server) applyBatch(r *http.Request, sp *quire.Space, c *quire.ChangeRequest, changes []edit.Change) (*quire.ChangeRequest, *edit.Result, error) {
-	if err := s.storeFiles(r, changes); err != nil {
+	if err := s.readFiles(r, changes); err != nil {
 		return nil, nil, err
 	}
 	opts := edit.Options{NewID: store.NewID, AppHost: s.appHost(), Trees: map[string]*content.Tree{}}
@@ -122,22 +132,53 @@ func (s *Server) applyBatch(r *http.Request, sp *quire.Space, c *quire.ChangeReq
 		if err != nil {
 			return nil, err
 		}
+		// The batch is valid: its files are stored before it commits. If the
+		// commit fails, they stay unreferenced until collected.
+		if err := s.storeFiles(r.Context(), changes); err != nil {
+			return nil, err
+		}
 		result = res
 		return res.Tree, nil
 	})
 	return c, result, err
 }
 
-// storeFiles fetches the bytes of every file of the batch and stores them
-// in the blob store, before the transaction: a failed batch leaves only
-// unreferenced blobs behind.
-func (s *Server) storeFiles(r *http.Request, changes []edit.Change) error {
+// fetchesFiles reports whether a batch has files given by URL.
+func fetchesFiles(changes []edit.Change) bool {
+	for _, c := range changes {
+		for _, f := range c.Files {
+			if f.URL != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readFiles reads the bytes of every file of the batch into its Data,
+// fetching those given by URL within the batch's limits (ImportLimits.Bytes
+// in all, within ImportLimits.FileTimeout), and fills in what Apply needs to
+// know of each. It stores nothing: storeFiles does, once the batch applies.
+func (s *Server) readFiles(r *http.Request, changes []edit.Change) error {
+	ctx, cancel := context.WithTimeout(r.Context(), s.imports.FileTimeout)
+	defer cancel()
+	budget := &fetchBudget{f: s.fetcher, left: s.imports.Bytes}
 	for i := range changes {
 		for j := range changes[i].Files {
 			in := &changes[i].Files[j]
 			data, contentType := in.Data, in.ContentType
 			if in.URL != "" {
-				fetched, fetchedType, err := s.fetcher.Get(r.Context(), in.URL, MaxFetchedFile)
+				fetched, fetchedType, err := budget.get(ctx, in.URL, MaxFetchedFile)
+				switch {
+				case r.Context().Err() != nil:
+					return r.Context().Err()
+				case errors.Is(err, errOverBudget):
+					return errorf(quire.CodeTooLarge, "changes[%d].files[%d].url: the files fetched come to more than %s, the most one batch fetches",
+						i, j, mib(s.imports.Bytes))
+				case err != nil && ctx.Err() != nil:
+					return errorf(quire.CodeInvalid, "changes[%d].files[%d].url: the files could not be fetched in %s, the longest one batch's fetches take",
+						i, j, seconds(s.imports.FileTimeout))
+				}
 				if err != nil {
 					msg := err.Error()
 					if fe, ok := errors.AsType[*outbound.Error](err); ok {
@@ -158,15 +199,28 @@ func (s *Server) storeFiles(r *http.Request, changes []edit.Change) error {
 					contentType = mt
 				}
 			}
-			key, err := s.blobs.Put(r.Context(), data)
-			if err != nil {
-				return fmt.Errorf("store file: %w", err)
-			}
-			info := &edit.FileInfo{Blob: key, Size: int64(len(data)), ContentType: contentType}
+			in.Data = data
+			info := &edit.FileInfo{Blob: blob.Key(data), Size: int64(len(data)), ContentType: contentType}
 			if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
 				info.Width, info.Height = cfg.Width, cfg.Height
 			}
 			in.File = info
+		}
+	}
+	return nil
+}
+
+// storeFiles writes the bytes readFiles read to the blob store.
+func (s *Server) storeFiles(ctx context.Context, changes []edit.Change) error {
+	for _, c := range changes {
+		for _, in := range c.Files {
+			key, err := s.blobs.Put(ctx, in.Data)
+			if err != nil {
+				return fmt.Errorf("store file: %w", err)
+			}
+			if key != in.File.Blob {
+				return fmt.Errorf("store file: stored as %s, not %s", key, in.File.Blob)
+			}
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -60,12 +61,23 @@ func readImport(w http.ResponseWriter, r *http.Request) (string, error) {
 }
 
 // crawl imports a website as an authoring batch of up to edit.MaxChanges
-// pages, and says how many pages it found.
+// pages, and says how many pages it found. The crawl fetches at most
+// ImportLimits.Bytes and ends within ImportLimits.Timeout, or fails.
 func (s *Server) crawl(r *http.Request, start string) ([]edit.Change, *importer.Result, error) {
-	res, err := importer.Website(r.Context(), s.fetcher, start, edit.MaxChanges)
+	ctx, cancel := context.WithTimeout(r.Context(), s.imports.Timeout)
+	defer cancel()
+	res, err := importer.Website(ctx, s.fetcher, start, importer.Limits{
+		Pages: edit.MaxChanges, Bytes: s.imports.Bytes, Markdown: edit.MaxMarkdownSize - importMarkdownAllowance})
 	if err != nil {
-		if r.Context().Err() != nil {
+		switch {
+		case r.Context().Err() != nil:
 			return nil, nil, r.Context().Err()
+		case errors.Is(err, importer.ErrTooLarge):
+			return nil, nil, errorf(quire.CodeTooLarge, "url: the website's pages come to more than %s, the most one import fetches; import a folder of it instead",
+				mib(s.imports.Bytes))
+		case ctx.Err() != nil:
+			return nil, nil, errorf(quire.CodeInvalid, "url: the website could not be imported in %s, the longest one import takes; import a folder of it instead",
+				seconds(s.imports.Timeout))
 		}
 		msg := err.Error()
 		if fe, ok := errors.AsType[*outbound.Error](err); ok {
@@ -101,6 +113,11 @@ func (s *Server) importIntoChangeRequest(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
+	done, err := s.startImport(w, sp)
+	if err != nil {
+		return err
+	}
+	defer done()
 	_, changes, res, err := s.prepareImport(w, r, sp)
 	if err != nil {
 		return err
@@ -119,6 +136,11 @@ func (s *Server) importIntoSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	done, err := s.startImport(w, sp)
+	if err != nil {
+		return err
+	}
+	defer done()
 	start, changes, res, err := s.prepareImport(w, r, sp)
 	if err != nil {
 		return err

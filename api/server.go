@@ -35,6 +35,9 @@ type Config struct {
 	// Model answers questions (O/ask) from the sections found for them; when
 	// nil, answers quote the best section.
 	Model *llm.Model
+	// Imports bounds what website imports and batches fetching files by URL
+	// fetch, for how long, and how many run at once (limits.go).
+	Imports ImportLimits
 	// OrgCreation says who may create organizations with POST /v1/orgs:
 	// anyone ("" too), members (not guests) of some organization, or none.
 	OrgCreation OrgCreation
@@ -52,6 +55,7 @@ type Server struct {
 	fetcher     outbound.Fetcher
 	secretKey   []byte
 	model       *llm.Model
+	imports     *imports                            // limits of imports and the count running (limits.go)
 	orgCreation *orgCreation                        // who may create organizations, and how many lately (orgcreation.go)
 	infos       *lru.Cache[string, *treeInfo]       // derived data of trees, by root
 	documents   *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
@@ -78,6 +82,7 @@ func New(db *store.DB, cfg Config) *Server {
 		fetcher:     cfg.Fetcher,
 		secretKey:   cfg.SecretKey,
 		model:       cfg.Model,
+		imports:     newImports(cfg.Imports),
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		infos:       lru.New[string, *treeInfo](64 << 20),
 		documents:   lru.New[string, json.RawMessage](64 << 20),

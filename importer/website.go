@@ -13,10 +13,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/quiredocs/quire/outbound"
+	"github.com/quiredocs/quire/render"
 )
 
 // Fetcher gets a URL's body, up to max bytes, and its content type.
@@ -28,6 +32,26 @@ type Fetcher interface {
 // MaxPageBytes bounds one fetched web page.
 const MaxPageBytes = 5 << 20
 
+// MaxFound bounds the pages an import keeps track of: those it imported
+// and those it found links to. Beyond, links are not followed, or counted.
+const MaxFound = 10000
+
+// maxTitle bounds a page's title, in characters, as edit.MaxTitle does.
+const maxTitle = 256
+
+// Limits bound a website import. A zero field is no bound.
+type Limits struct {
+	Pages int   // pages imported; the crawl stops there
+	Bytes int64 // every response fetched, together; beyond is ErrTooLarge
+	// Markdown bounds the markdown of one page (its links to other pages
+	// counted at their longest); a page converting to more is skipped.
+	Markdown int
+}
+
+// ErrTooLarge is returned when the pages of a website come to more than
+// Limits.Bytes: nothing is imported.
+var ErrTooLarge = errors.New("the pages fetched come to more than the import's byte limit")
+
 // Page is an imported page: a batch ref, the ref of its parent ("" at the
 // top), its title and its markdown body, whose links to other imported
 // pages are written ./<ref>.md.
@@ -36,25 +60,43 @@ type Page struct {
 }
 
 // Result is what a website import found: the pages imported, in reading
-// order, and how many pages it found in all (beyond the limit too).
+// order, and how many pages it found in all (beyond the limit too, up to
+// MaxFound).
 type Result struct {
 	Pages []Page
 	Found int
 }
 
-// fetched is a page read by the crawl.
+// fetched is a page read by the crawl, already converted: its markdown
+// links to other pages of the site by absolute URL until the pages
+// imported are known.
 type fetched struct {
-	url   *url.URL
-	doc   *html.Node
-	title string
-	links []*url.URL // every page it links to, navigation included
+	url      *url.URL
+	title    string
+	markdown string
 }
 
-// Website imports up to max pages of a website: the page at start and the
-// pages it leads to, breadth first, on the same host and under the start
-// page's folder. Pages that are not HTML, or fail to load, are skipped;
-// the start page must load.
-func Website(ctx context.Context, f Fetcher, start string, max int) (*Result, error) {
+// crawl is the state of one import.
+type crawl struct {
+	f      Fetcher
+	lim    Limits
+	base   *url.URL
+	scope  string // the start page's folder
+	seen   map[string]bool
+	queue  []*url.URL
+	used   int64 // bytes fetched
+	refLen int   // the longest ./<ref>.md a link may become
+}
+
+// Website imports the pages of a website: the page at start and the pages
+// it leads to, breadth first, on the same host and under the start page's
+// folder, within lim. Each page is converted to markdown as soon as it is
+// fetched and its HTML dropped, so an import holds one page's HTML at a
+// time. Pages that are not HTML, fail to load or convert to too much
+// markdown are skipped; the start page must load. An import whose pages
+// come to more than lim.Bytes fails with ErrTooLarge; one that outlives ctx
+// fails with ctx's error.
+func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result, error) {
 	base, err := url.Parse(start)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, errors.New("must be an http(s) URL")
@@ -63,49 +105,39 @@ func Website(ctx context.Context, f Fetcher, start string, max int) (*Result, er
 	if base.Path == "" {
 		base.Path = "/"
 	}
-	scope := path.Dir(base.Path + "x") // the start page's folder
+	scope := path.Dir(base.Path + "x")
 	if !strings.HasSuffix(scope, "/") {
 		scope += "/"
 	}
-	inScope := func(u *url.URL) bool {
-		return u.Scheme == base.Scheme && u.Host == base.Host && strings.HasPrefix(u.Path+"/", scope)
-	}
-	seen := map[string]bool{key(base): true}
-	queue := []*url.URL{base}
+	c := &crawl{f: f, lim: lim, base: base, scope: scope, seen: map[string]bool{key(base): true}, queue: []*url.URL{base},
+		refLen: len("./page-.md") + len(strconv.Itoa(max(lim.Pages, MaxFound)))}
 	var pages []*fetched
-	for len(queue) > 0 && len(pages) < max {
-		u := queue[0]
-		queue = queue[1:]
-		p, err := fetch(ctx, f, u)
+	for len(c.queue) > 0 && (lim.Pages <= 0 || len(pages) < lim.Pages) {
+		u := c.queue[0]
+		c.queue = c.queue[1:]
+		p, err := c.fetch(ctx, u)
+		if errors.Is(err, ErrTooLarge) {
+			return nil, err
+		}
 		if err != nil {
-			if len(pages) == 0 && u == base {
-				return nil, err
-			}
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			if len(pages) == 0 && u == base {
+				return nil, err
 			}
 			continue
 		}
 		pages = append(pages, p)
-		for _, link := range p.links {
-			if k := key(link); !seen[k] && inScope(link) {
-				seen[k] = true
-				queue = append(queue, link)
-			}
-		}
 	}
 	refs := map[string]string{}
 	for i, p := range pages {
 		refs[key(p.url)] = "page-" + strconv.Itoa(i+1)
 	}
-	res := &Result{Found: len(pages) + len(queue)}
+	res := &Result{Found: len(pages) + len(c.queue)}
 	for _, p := range pages {
-		md, err := convert(p, refs)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.url, err)
-		}
 		res.Pages = append(res.Pages, Page{URL: p.url.String(), Ref: refs[key(p.url)], Parent: parent(p.url, pages[0].url, refs),
-			Title: p.title, Markdown: md})
+			Title: p.title, Markdown: linkPages(p.markdown, refs)})
 	}
 	// Parents before their children, as a batch inserts them.
 	depth := map[string]int{}
@@ -114,6 +146,23 @@ func Website(ctx context.Context, f Fetcher, start string, max int) (*Result, er
 	}
 	slices.SortStableFunc(res.Pages, func(a, b Page) int { return depth[a.Ref] - depth[b.Ref] })
 	return res, nil
+}
+
+func (c *crawl) inScope(u *url.URL) bool {
+	return u.Scheme == c.base.Scheme && u.Host == c.base.Host && strings.HasPrefix(u.Path+"/", c.scope)
+}
+
+// linkPages rewrites the links of markdown to imported pages as ./<ref>.md.
+func linkPages(markdown string, refs map[string]string) string {
+	repl := map[string]string{}
+	for _, l := range render.Links(markdown) {
+		if u, err := url.Parse(l.Target); err == nil && !l.Image && u.IsAbs() {
+			if ref, ok := refs[key(u)]; ok {
+				repl[l.Target] = "./" + ref + ".md"
+			}
+		}
+	}
+	return render.RewriteLinks(markdown, repl)
 }
 
 // key identifies a page by its URL without fragment and trailing slash.
@@ -140,12 +189,25 @@ func parent(u, start *url.URL, refs map[string]string) string {
 	return ""
 }
 
-// fetch loads and parses one HTML page.
-func fetch(ctx context.Context, f Fetcher, u *url.URL) (*fetched, error) {
-	body, contentType, err := f.Get(ctx, u.String(), MaxPageBytes)
+// fetch loads one HTML page within the import's byte limit, queues the
+// pages it links to and converts it to markdown.
+func (c *crawl) fetch(ctx context.Context, u *url.URL) (*fetched, error) {
+	limit := int64(MaxPageBytes)
+	budgeted := c.lim.Bytes > 0 && c.lim.Bytes-c.used < limit
+	if budgeted {
+		limit = max(0, c.lim.Bytes-c.used)
+	}
+	body, contentType, err := c.f.Get(ctx, u.String(), limit)
 	if err != nil {
+		if fe, ok := errors.AsType[*outbound.Error](err); ok && fe.Code == outbound.CodeTooLarge {
+			if budgeted {
+				return nil, ErrTooLarge
+			}
+			c.used += limit // read, then dropped
+		}
 		return nil, err
 	}
+	c.used += int64(len(body))
 	if mt, _, _ := mime.ParseMediaType(contentType); mt != "text/html" && mt != "application/xhtml+xml" {
 		return nil, fmt.Errorf("%s is %s, not an HTML page", u, contentType)
 	}
@@ -153,7 +215,9 @@ func fetch(ctx context.Context, f Fetcher, u *url.URL) (*fetched, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &fetched{url: u, doc: doc, links: links(doc, u)}
+	body = nil
+	c.follow(doc, u)
+	p := &fetched{url: u}
 	main := mainContent(doc)
 	if h1 := find(main, atom.H1); h1 != nil {
 		p.title = textOf(h1)
@@ -164,46 +228,71 @@ func fetch(ctx context.Context, f Fetcher, u *url.URL) (*fetched, error) {
 	if p.title == "" {
 		p.title = path.Base(u.Path)
 	}
+	p.title = truncate(p.title, maxTitle)
+	if p.markdown, err = c.convert(main, u); err != nil {
+		return nil, fmt.Errorf("%s: %w", u, err)
+	}
 	return p, nil
 }
 
-// links are the pages a document links to, resolved against its URL.
-func links(doc *html.Node, base *url.URL) []*url.URL {
-	var out []*url.URL
+// follow queues the pages in scope a document links to, navigation
+// included, up to MaxFound pages in all.
+func (c *crawl) follow(doc *html.Node, base *url.URL) {
 	walk(doc, func(n *html.Node) {
-		if n.DataAtom != atom.A {
+		if n.DataAtom != atom.A || len(c.seen) >= MaxFound {
 			return
 		}
-		if u, err := base.Parse(attr(n, "href")); err == nil && attr(n, "href") != "" {
-			u.Fragment = ""
-			out = append(out, u)
+		href := attr(n, "href")
+		u, err := base.Parse(href)
+		if err != nil || href == "" {
+			return
+		}
+		u.Fragment, u.RawFragment = "", ""
+		if k := key(u); !c.seen[k] && c.inScope(u) {
+			c.seen[k] = true
+			c.queue = append(c.queue, u)
 		}
 	})
-	return out
 }
 
-// convert writes a page's main content as markdown: links to imported
-// pages become ./<ref>.md, other links and images absolute URLs.
-func convert(p *fetched, refs map[string]string) (string, error) {
-	main := mainContent(p.doc)
+// convert writes a page's main content as markdown, links and images as
+// absolute URLs (linkPages rewrites those to imported pages once they are
+// known). Markdown longer than the limit, counting each link to a page of
+// the site at its longest, is an error.
+func (c *crawl) convert(main *html.Node, base *url.URL) (string, error) {
+	grow := 0
 	walk(main, func(n *html.Node) {
 		for i, a := range n.Attr {
 			if (a.Key != "href" || n.DataAtom != atom.A) && (a.Key != "src" || n.DataAtom != atom.Img) {
 				continue
 			}
-			u, err := p.url.Parse(strings.TrimSpace(a.Val))
+			u, err := base.Parse(strings.TrimSpace(a.Val))
 			if err != nil || a.Val == "" || strings.HasPrefix(a.Val, "#") {
 				continue
 			}
-			if ref, ok := refs[key(u)]; ok && a.Key == "href" {
-				n.Attr[i].Val = "./" + ref + ".md"
-			} else {
-				n.Attr[i].Val = u.String()
+			n.Attr[i].Val = u.String()
+			if a.Key == "href" && c.inScope(u) {
+				grow += max(0, c.refLen-len(n.Attr[i].Val))
 			}
 		}
 	})
 	md, err := htmltomarkdown.ConvertNode(main)
-	return strings.TrimSpace(string(md)) + "\n", err
+	if err != nil {
+		return "", err
+	}
+	out := strings.TrimSpace(string(md)) + "\n"
+	if c.lim.Markdown > 0 && len(out)+grow > c.lim.Markdown {
+		return "", fmt.Errorf("the page converts to more than %d bytes of markdown", c.lim.Markdown)
+	}
+	return out, nil
+}
+
+// truncate cuts s to at most n characters.
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
 }
 
 // dropped are elements that are not a page's content.

@@ -47,7 +47,7 @@ func site(t *testing.T) *httptest.Server {
 func TestWebsite(t *testing.T) {
 	srv := site(t)
 	defer srv.Close()
-	res, err := importer.Website(t.Context(), outbound.Fetcher{AllowPrivate: true}, srv.URL+"/docs/", 10)
+	res, err := importer.Website(t.Context(), outbound.Fetcher{AllowPrivate: true}, srv.URL+"/docs/", importer.Limits{Pages: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestWebsite(t *testing.T) {
 	}
 
 	// A limit imports the first pages, and counts the rest.
-	res, err = importer.Website(t.Context(), outbound.Fetcher{AllowPrivate: true}, srv.URL+"/docs/", 1)
+	res, err = importer.Website(t.Context(), outbound.Fetcher{AllowPrivate: true}, srv.URL+"/docs/", importer.Limits{Pages: 1})
 	if err != nil || len(res.Pages) != 1 || res.Found < 2 {
 		t.Errorf("limited: %+v, %v", res, err)
 	}
@@ -89,12 +89,12 @@ func TestWebsiteRefused(t *testing.T) {
 	srv := site(t)
 	defer srv.Close()
 	for _, start := range []string{"ftp://x.test/", "not a url", srv.URL + "/docs/manual.pdf", srv.URL + "/missing"} {
-		if _, err := importer.Website(t.Context(), outbound.Fetcher{AllowPrivate: true}, start, 10); err == nil {
+		if _, err := importer.Website(t.Context(), outbound.Fetcher{AllowPrivate: true}, start, importer.Limits{Pages: 10}); err == nil {
 			t.Errorf("%s: imported", start)
 		}
 	}
 	// Private addresses are refused unless allowed.
-	if _, err := importer.Website(t.Context(), outbound.Fetcher{}, srv.URL+"/docs/", 10); err == nil {
+	if _, err := importer.Website(t.Context(), outbound.Fetcher{}, srv.URL+"/docs/", importer.Limits{Pages: 10}); err == nil {
 		t.Error("a private address was fetched")
 	}
 }
@@ -112,7 +112,7 @@ func FuzzWebsite(f *testing.F) {
 	f.Add(`<main><h1>T</h1><p><a href="a">x</a> <img src="../i.png"></p></main>`)
 	f.Add(`<nav><a href="//other/">o</a></nav><table><tr><td>x</td></tr></table>`)
 	f.Fuzz(func(t *testing.T, page string) {
-		res, err := importer.Website(context.Background(), pageFetcher(page), "https://docs.test/docs/", 3)
+		res, err := importer.Website(context.Background(), pageFetcher(page), "https://docs.test/docs/", importer.Limits{Pages: 3})
 		if err != nil {
 			return
 		}
