@@ -75,8 +75,9 @@ func (tx *Tx) adminAccount(ctx context.Context, orgID, email, name string) (u *q
 }
 
 // ssoAccount returns the account that orgID's identity provider may sign in
-// for this e-mail address: a new one, managed by orgID; one orgID manages;
-// or a member of orgID alone, which orgID then manages. Any other account
+// for this e-mail address: a new one, managed by orgID; one orgID manages
+// (which may have created organizations of its own since); or a member of
+// orgID alone, which orgID then manages. Any other account
 // is refused, with one message whatever the reason, so that an identity
 // provider learns nothing of accounts outside its organization.
 func (tx *Tx) ssoAccount(ctx context.Context, orgID, email, name string) (*quire.User, error) {
@@ -93,10 +94,14 @@ func (tx *Tx) ssoAccount(ctx context.Context, orgID, email, name string) (*quire
 	}
 	refused := quire.Errorf(quire.CodeForbidden,
 		"%s cannot sign in through this organization's single sign-on: the account belongs to other organizations or is not a member of this one; sign in with an API token instead", u.Email)
-	if a.otherOrgs > 0 || (a.managedBy != "" && a.managedBy != orgID) {
-		return nil, refused
-	}
-	if a.managedBy == "" {
+	switch a.managedBy {
+	case orgID:
+		// Its other organizations, if any, are ones it created itself: no
+		// admin elsewhere can add an account orgID manages.
+	case "":
+		if a.otherOrgs > 0 {
+			return nil, refused
+		}
 		if _, err := tx.Membership(ctx, orgID, u.ID); quire.ErrorCode(err) == quire.CodeNotFound {
 			return nil, refused
 		} else if err != nil {
@@ -105,6 +110,8 @@ func (tx *Tx) ssoAccount(ctx context.Context, orgID, email, name string) (*quire
 		if _, err := tx.q.exec(ctx, "UPDATE users SET managed_by = ? WHERE id = ?", orgID, u.ID); err != nil {
 			return nil, err
 		}
+	default:
+		return nil, refused
 	}
 	return u, nil
 }

@@ -110,6 +110,13 @@ func TestRogueIdentityProvider(t *testing.T) {
 		if memberOfA(m.User.ID) {
 			t.Error("an account B manages joined A")
 		}
+		// An organization Bob creates himself does not lock him out of B.
+		if _, err := db.CreateOrganization(ctx, "Bob's own", nil, m.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := signIn("bob@rogue.example"); err != nil {
+			t.Errorf("B's account with an organization of its own signs in through B: %v", err)
+		}
 	})
 
 	t.Run("adding a member of another organization issues no token", func(t *testing.T) {
