@@ -1,13 +1,78 @@
 package quire
 
 import (
+	"fmt"
 	"net/mail"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// CheckLen validates that v has min to max characters.
+// CheckLen validates that v is one line of min to max characters: valid
+// UTF-8 without control characters (CheckChars). Titles, labels, names,
+// slugs and the like.
 func CheckLen(field, v string, min, max int) error {
+	if err := CheckChars(field, v, false); err != nil {
+		return err
+	}
+	return checkCount(field, v, min, max)
+}
+
+// CheckText validates that v is text of min to max characters that may span
+// lines: like CheckLen, but tabs and line breaks are allowed. Descriptions,
+// markdown and the like.
+func CheckText(field, v string, min, max int) error {
+	if err := CheckChars(field, v, true); err != nil {
+		return err
+	}
+	return checkCount(field, v, min, max)
+}
+
+// CheckChars validates that v is valid UTF-8 without control characters
+// (C0, DEL and C1: unicode.IsControl), which no one means to type and which
+// PostgreSQL cannot store (NUL). Multi-line text may hold tabs, line feeds
+// and carriage returns.
+func CheckChars(field, v string, multiline bool) error {
+	for i, r := range v {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(v[i:]); n == 1 {
+				return Errorf(CodeInvalid, "%s: must be valid UTF-8", field)
+			}
+		}
+		if unicode.IsControl(r) && !(multiline && (r == '\t' || r == '\n' || r == '\r')) {
+			return Errorf(CodeInvalid, "%s: must not contain control characters", field)
+		}
+	}
+	return nil
+}
+
+// CheckStrings applies CheckChars, line breaks allowed, to every string of
+// a decoded JSON value (object keys too), naming the one at fault by its
+// path from field, such as instructions.nodes[0].text.
+func CheckStrings(field string, v any) error {
+	switch v := v.(type) {
+	case string:
+		return CheckChars(field, v, true)
+	case []any:
+		for i, e := range v {
+			if err := CheckStrings(fmt.Sprintf("%s[%d]", field, i), e); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if err := CheckChars(field, k, false); err != nil {
+				return err
+			}
+			if err := CheckStrings(field+"."+k, e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func checkCount(field, v string, min, max int) error {
 	n := utf8.RuneCountInString(v)
 	if n < min || n > max {
 		if min == 0 {
@@ -28,6 +93,9 @@ func CheckRequired(field string, given bool) error {
 
 // CheckEmail validates a bare e-mail address.
 func CheckEmail(field, v string) error {
+	if err := CheckChars(field, v, false); err != nil {
+		return err
+	}
 	a, err := mail.ParseAddress(v)
 	if err != nil || a.Address != v || len(v) > 254 {
 		return Errorf(CodeInvalid, "%s: must be an e-mail address", field)

@@ -77,7 +77,7 @@ func CheckCommentBody(field, markdown string) error {
 	if strings.TrimSpace(markdown) == "" {
 		return Errorf(CodeInvalid, "%s: must not be empty", field)
 	}
-	return CheckLen(field, markdown, 1, MaxCommentChars)
+	return CheckText(field, markdown, 1, MaxCommentChars)
 }
 
 // CheckReactions validates a list of reactions: at most

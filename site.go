@@ -210,7 +210,7 @@ func CheckSitePath(field, v string) error {
 }
 
 // CheckCondition validates a visibility condition of a section or site space.
-func CheckCondition(field, v string) error { return CheckLen(field, v, 1, 1024) }
+func CheckCondition(field, v string) error { return CheckText(field, v, 1, 1024) }
 
 // Slugify derives a site path from a title: lower-case letters and digits,
 // other runs of characters as one "-"; fallback when nothing is left.

@@ -53,9 +53,13 @@ const maxDocumentDepth = 64
 // where a block is {"object":"block","type":…,"key"?,"isVoid"?,"data"?,
 // "nodes"?} and nested nodes are blocks, inlines (the same fields, object
 // "inline") or texts ({"object":"text","leaves":[{"object":"leaf",
-// "text":…,"marks"?:[{"object":"mark","type":…}]}]}). The message names the
+// "text":…,"marks"?:[{"object":"mark","type":…}]}]}), whose strings hold no
+// control characters but line breaks (CheckStrings). The message names the
 // place at fault, under field.
 func CheckDocument(field string, v any) error {
+	if err := CheckStrings(field, v); err != nil {
+		return err
+	}
 	doc, ok := v.(map[string]any)
 	if !ok {
 		return Errorf(CodeInvalid, "%s: must be a document object", field)

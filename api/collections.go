@@ -67,7 +67,7 @@ func (s *Server) updateCollection(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	if body.Description.Set {
-		if err := quire.CheckLen("description", body.Description.Value, 0, 100); err != nil {
+		if err := quire.CheckText("description", body.Description.Value, 0, 100); err != nil {
 			return err
 		}
 		u.Description = &body.Description.Value // null clears it

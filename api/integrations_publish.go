@@ -109,8 +109,8 @@ func (b *publishBody) validate() error {
 	if err := quire.FirstError(
 		quire.CheckLen("organization", *b.Organization, 1, 255),
 		quire.CheckLen("title", *b.Title, 2, 30),
-		quire.CheckLen("description", *b.Description, 0, 100),
-		quire.CheckLen("summary", *b.Summary, 0, 2048),
+		quire.CheckText("description", *b.Description, 0, 100),
+		quire.CheckText("summary", *b.Summary, 0, 2048),
 	); err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func checkBlocks(blocks []integrationBlock) error {
 		if err := quire.FirstError(
 			quire.CheckLen(at+".id", b.ID, 1, 100),
 			quire.CheckLen(at+".title", b.Title, 2, 40),
-			quire.CheckLen(at+".description", b.Description, 0, 150),
+			quire.CheckText(at+".description", b.Description, 0, 150),
 			quire.CheckLen(at+".icon", b.Icon, 0, 2048),
 		); err != nil {
 			return err
@@ -224,7 +224,7 @@ func checkSources(sources []integrationSource) error {
 		if err := quire.FirstError(
 			quire.CheckLen(at+".id", c.ID, 1, 100),
 			quire.CheckLen(at+".title", c.Title, 2, 40),
-			quire.CheckLen(at+".description", c.Description, 0, 150),
+			quire.CheckText(at+".description", c.Description, 0, 150),
 			quire.CheckLen(at+".icon", c.Icon, 0, 2048),
 		); err != nil {
 			return err
@@ -355,7 +355,7 @@ func checkConfigProperty(at string, raw json.RawMessage) error {
 		}
 	}
 	if p.Description != nil {
-		if err := quire.CheckLen(at+".description", *p.Description, 0, 100); err != nil {
+		if err := quire.CheckText(at+".description", *p.Description, 0, 100); err != nil {
 			return err
 		}
 	}

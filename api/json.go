@@ -106,15 +106,25 @@ func jsonType(kind string) string {
 }
 
 // optionalString validates a PATCH string field that may be absent (nil) but
-// not null, and whose length is bounded.
+// not null, and whose length is bounded: one line (quire.CheckLen).
 func optionalString(field string, o quire.Optional[string], min, max int) (*string, error) {
+	return optional(field, o, func(v string) error { return quire.CheckLen(field, v, min, max) })
+}
+
+// optionalText is optionalString for text that may span lines
+// (quire.CheckText).
+func optionalText(field string, o quire.Optional[string], min, max int) (*string, error) {
+	return optional(field, o, func(v string) error { return quire.CheckText(field, v, min, max) })
+}
+
+func optional(field string, o quire.Optional[string], check func(string) error) (*string, error) {
 	if !o.Set {
 		return nil, nil
 	}
 	if o.Null {
 		return nil, errorf(quire.CodeInvalid, "%s: must be a string", field)
 	}
-	if err := quire.CheckLen(field, o.Value, min, max); err != nil {
+	if err := check(o.Value); err != nil {
 		return nil, err
 	}
 	return &o.Value, nil

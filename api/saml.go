@@ -84,7 +84,7 @@ func (b *samlProviderBody) update() (u store.SAMLProviderUpdate, err error) {
 	if u.EntityID, err = optionalString("entityID", b.EntityID, 0, quire.MaxSAMLEntityID); err != nil {
 		return u, err
 	}
-	if u.Certificate, err = optionalString("certificate", b.Certificate, 0, quire.MaxSAMLCertificate); err != nil {
+	if u.Certificate, err = optionalText("certificate", b.Certificate, 0, quire.MaxSAMLCertificate); err != nil {
 		return u, err
 	}
 	if u.Certificate != nil && *u.Certificate != "" {

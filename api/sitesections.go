@@ -264,7 +264,7 @@ func (s *Server) updateSiteSection(w http.ResponseWriter, r *http.Request) error
 	if u.Icon, err = optionalRemovable(body.Icon, checkIcon); err != nil {
 		return err
 	}
-	if u.Description, err = optionalRemovable(body.Description, func(v string) error { return quire.CheckLen("description", v, 0, 256) }); err != nil {
+	if u.Description, err = optionalRemovable(body.Description, func(v string) error { return quire.CheckText("description", v, 0, 256) }); err != nil {
 		return err
 	}
 	sec, err := s.db.UpdateSiteSection(r.Context(), site.ID, r.PathValue("siteSectionId"), u)

@@ -293,6 +293,9 @@ func parseChange(b json.RawMessage) (Change, error) {
 		if err != nil {
 			return c, fmt.Errorf("document: %v", err)
 		}
+		if err := checkChars("document.markdown", md, true); err != nil {
+			return c, err // NUL and the like: PostgreSQL's text cannot hold NUL, no one means them
+		}
 		c.Markdown = md
 	}
 	if r.Revision != nil {
@@ -315,6 +318,16 @@ func parseChange(b json.RawMessage) (Change, error) {
 }
 
 func checkMeta(r *rawChange) error {
+	for _, f := range []struct {
+		name      string
+		v         *string
+		multiline bool
+	}{{"title", r.Title, false}, {"slug", r.Slug, false}, {"emoji", r.Emoji, false}, {"icon", r.Icon, false},
+		{"description", r.Description, true}, {"condition", r.Condition, true}} {
+		if err := checkChars(f.name, f.v, f.multiline); err != nil {
+			return err
+		}
+	}
 	if r.Title != nil {
 		if *r.Title == "" {
 			return fmt.Errorf("title: must not be empty")
@@ -338,6 +351,18 @@ func checkMeta(r *rawChange) error {
 	}
 	if r.Description != nil && utf8.RuneCountInString(*r.Description) > 1000 {
 		return fmt.Errorf("description: at most 1000 characters")
+	}
+	return nil
+}
+
+// checkChars refuses invalid UTF-8 and control characters (quire.CheckChars)
+// in a field given.
+func checkChars(field string, v *string, multiline bool) error {
+	if v == nil {
+		return nil
+	}
+	if err := quire.CheckChars(field, *v, multiline); err != nil {
+		return errors.New(quire.ErrorMessage(err))
 	}
 	return nil
 }
