@@ -23,9 +23,17 @@ import (
 
 // bigSite serves n pages of about size bytes each under /docs/: the first
 // links to all the others, each of which links back.
-func bigSite(t testing.TB, n, size int) *httptest.Server {
+func bigSite(t testing.TB, n, size int) *httptest.Server { return bigSiteOf(t, n, size, size, false) }
+
+// bigSiteOf is bigSite whose first page is of startSize bytes, and whose
+// pages are mostly script when script is set: large pages of little content.
+func bigSiteOf(t testing.TB, n, startSize, size int, script bool) *httptest.Server {
 	t.Helper()
 	page := func(i int) []byte {
+		size := size
+		if i == 0 {
+			size = startSize
+		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "<html><head><title>Page %d</title></head><body><main><h1>Page %d</h1>\n", i, i)
 		if i == 0 {
@@ -33,37 +41,58 @@ func bigSite(t testing.TB, n, size int) *httptest.Server {
 				fmt.Fprintf(&b, "<p><a href=\"p%d\">Page %d</a></p>\n", j, j)
 			}
 		}
+		if script {
+			fmt.Fprintf(&b, "<p>A page of %d bytes.</p><script>\n", size)
+			for b.Len() < size-100 {
+				b.WriteString("var x = {\"a\": [1, 2, 3], \"b\": \"some text for the script\"};\n")
+			}
+			b.WriteString("</script>\n")
+		}
 		for j := 0; b.Len() < size-100; j++ {
 			fmt.Fprintf(&b, "<p>Paragraph %d with <b>bold</b> words and <a href=\"p%d\">a link</a>.</p>\n", j, j%n)
 		}
 		b.WriteString("</main></body></html>")
 		return []byte(b.String())
 	}
-	pages := map[string][]byte{"/docs/": page(0)}
-	for i := 1; i < n; i++ {
-		pages["/docs/p"+strconv.Itoa(i)] = page(i)
-	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := pages[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
+		// Made per request, so that the site holds no memory of its own.
+		i := 0
+		if p := strings.TrimPrefix(r.URL.Path, "/docs/p"); r.URL.Path != "/docs/" {
+			var err error
+			if i, err = strconv.Atoi(p); err != nil || i < 1 || i >= n {
+				http.NotFound(w, r)
+				return
+			}
 		}
 		w.Header().Set("Content-Type", "text/html")
-		w.Write(body)
+		w.Write(page(i))
 	}))
 	t.Cleanup(srv.Close)
 	return srv
 }
 
-// TestMeasureImport imports 50 pages of 5 MiB (QUIRE_MEASURE_IMPORT=1) and
-// reports the peak heap in use, the bytes allocated and the time taken.
+// TestMeasureImport imports a website of 50 pages of 5 MiB
+// (QUIRE_MEASURE_IMPORT=1) and reports the peak heap in use, the bytes
+// allocated and the time taken. QUIRE_MEASURE_PAGES, _KIB and _START_KIB (the
+// first page) change the site, QUIRE_MEASURE_SCRIPT=1 makes it mostly script, QUIRE_MEASURE_BYTES (MiB) the import's byte limit, which also lifts
+// its time limit.
 func TestMeasureImport(t *testing.T) {
 	if os.Getenv("QUIRE_MEASURE_IMPORT") == "" {
 		t.Skip("set QUIRE_MEASURE_IMPORT=1 to measure")
 	}
-	e := newEnv(t)
-	site := bigSite(t, 50, 5<<20)
+	env := func(name string, def int) int {
+		if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+			return n
+		}
+		return def
+	}
+	var limits api.ImportLimits
+	if mib := env("QUIRE_MEASURE_BYTES", 0); mib > 0 {
+		limits = api.ImportLimits{Bytes: int64(mib) << 20, Timeout: time.Hour}
+	}
+	e, _ := newLimitedEnv(t, limits)
+	size := env("QUIRE_MEASURE_KIB", 5<<10) << 10
+	site := bigSiteOf(t, env("QUIRE_MEASURE_PAGES", 50), env("QUIRE_MEASURE_START_KIB", size>>10)<<10, size, os.Getenv("QUIRE_MEASURE_SCRIPT") != "")
 	_, crPath := e.newChangeRequest(t)
 	runtime.GC()
 	var before runtime.MemStats

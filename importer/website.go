@@ -74,6 +74,7 @@ type fetched struct {
 	url      *url.URL
 	title    string
 	markdown string
+	links    []string // the URLs of pages of the site it links to, once each
 }
 
 // crawl is the state of one import.
@@ -137,7 +138,7 @@ func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result,
 	res := &Result{Found: len(pages) + len(c.queue)}
 	for _, p := range pages {
 		res.Pages = append(res.Pages, Page{URL: p.url.String(), Ref: refs[key(p.url)], Parent: parent(p.url, pages[0].url, refs),
-			Title: p.title, Markdown: linkPages(p.markdown, refs)})
+			Title: p.title, Markdown: linkPages(p, refs)})
 	}
 	// Parents before their children, as a batch inserts them.
 	depth := map[string]int{}
@@ -152,17 +153,18 @@ func (c *crawl) inScope(u *url.URL) bool {
 	return u.Scheme == c.base.Scheme && u.Host == c.base.Host && strings.HasPrefix(u.Path+"/", c.scope)
 }
 
-// linkPages rewrites the links of markdown to imported pages as ./<ref>.md.
-func linkPages(markdown string, refs map[string]string) string {
+// linkPages rewrites the links of a page's markdown to imported pages as
+// ./<ref>.md.
+func linkPages(p *fetched, refs map[string]string) string {
 	repl := map[string]string{}
-	for _, l := range render.Links(markdown) {
-		if u, err := url.Parse(l.Target); err == nil && !l.Image && u.IsAbs() {
+	for _, link := range p.links {
+		if u, err := url.Parse(link); err == nil {
 			if ref, ok := refs[key(u)]; ok {
-				repl[l.Target] = "./" + ref + ".md"
+				repl[link] = "./" + ref + ".md"
 			}
 		}
 	}
-	return render.RewriteLinks(markdown, repl)
+	return render.RewriteLinks(p.markdown, repl)
 }
 
 // key identifies a page by its URL without fragment and trailing slash.
@@ -229,7 +231,7 @@ func (c *crawl) fetch(ctx context.Context, u *url.URL) (*fetched, error) {
 		p.title = path.Base(u.Path)
 	}
 	p.title = truncate(p.title, maxTitle)
-	if p.markdown, err = c.convert(main, u); err != nil {
+	if p.markdown, p.links, err = c.convert(main, u); err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
 	return p, nil
@@ -256,11 +258,14 @@ func (c *crawl) follow(doc *html.Node, base *url.URL) {
 }
 
 // convert writes a page's main content as markdown, links and images as
-// absolute URLs (linkPages rewrites those to imported pages once they are
-// known). Markdown longer than the limit, counting each link to a page of
-// the site at its longest, is an error.
-func (c *crawl) convert(main *html.Node, base *url.URL) (string, error) {
+// absolute URLs, and lists its links to pages of the site, which linkPages
+// rewrites once the pages imported are known. Markdown longer than the
+// limit, counting each link to a page of the site at its longest, is an
+// error.
+func (c *crawl) convert(main *html.Node, base *url.URL) (string, []string, error) {
 	grow := 0
+	var links []string
+	listed := map[string]bool{}
 	walk(main, func(n *html.Node) {
 		for i, a := range n.Attr {
 			if (a.Key != "href" || n.DataAtom != atom.A) && (a.Key != "src" || n.DataAtom != atom.Img) {
@@ -270,21 +275,26 @@ func (c *crawl) convert(main *html.Node, base *url.URL) (string, error) {
 			if err != nil || a.Val == "" || strings.HasPrefix(a.Val, "#") {
 				continue
 			}
-			n.Attr[i].Val = u.String()
+			link := u.String()
+			n.Attr[i].Val = link
 			if a.Key == "href" && c.inScope(u) {
-				grow += max(0, c.refLen-len(n.Attr[i].Val))
+				grow += max(0, c.refLen-len(link))
+				if !listed[link] {
+					listed[link] = true
+					links = append(links, link)
+				}
 			}
 		}
 	})
 	md, err := htmltomarkdown.ConvertNode(main)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	out := strings.TrimSpace(string(md)) + "\n"
 	if c.lim.Markdown > 0 && len(out)+grow > c.lim.Markdown {
-		return "", fmt.Errorf("the page converts to more than %d bytes of markdown", c.lim.Markdown)
+		return "", nil, fmt.Errorf("the page converts to more than %d bytes of markdown", c.lim.Markdown)
 	}
-	return out, nil
+	return out, links, nil
 }
 
 // truncate cuts s to at most n characters.
