@@ -379,7 +379,9 @@ func parseDocument(b json.RawMessage) (*string, error) {
 		return &empty, nil
 	}
 	var md string
+	field := "markdown" // the field holding the page's body
 	if raw, ok := doc["document"]; ok && len(doc) == 1 {
+		field = "document"
 		var d map[string]any
 		if err := json.Unmarshal(raw, &d); err != nil || d == nil {
 			return nil, fmt.Errorf("document: must be a JSON document object")
@@ -400,6 +402,11 @@ func parseDocument(b json.RawMessage) (*string, error) {
 	md = render.NormalizeLineEndings(md) // CRLF and CR line endings are stored as LF
 	if len(md) > MaxMarkdownSize {
 		return nil, fmt.Errorf("markdown: at most %d bytes", MaxMarkdownSize)
+	}
+	// Within the bounds of the document form, which every read of the page
+	// as a document builds; website imports come through here too.
+	if err := render.CheckDocument(md); err != nil {
+		return nil, fmt.Errorf("%s: %s", field, quire.ErrorMessage(err))
 	}
 	return &md, nil
 }

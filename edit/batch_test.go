@@ -449,3 +449,22 @@ func TestParseLineEndings(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDocumentBounds: a document past render's bounds is refused,
+// naming the field as the batch does (security findings 3 and 6); the bounds themselves are
+// tested in render.
+func TestParseDocumentBounds(t *testing.T) {
+	ins := func(doc M) string { return batch(M{"operation": "insert_page", "document": doc}) }
+	quotes := strings.Repeat(">", 6000) + " x\n"
+	table := "|a|b|c|d|\n|-|-|-|-|\n" + strings.Repeat("|1|2|3|4|\n", 80800)
+	parseErr(t, ins(md(quotes)), "changes[0].document: markdown: blockquotes and lists may be nested at most 100 levels deep")
+	parseErr(t, ins(md(table)), "changes[0].document: markdown: tables may hold at most 20000 cells")
+	parseErr(t, batch(M{"operation": "insert_page", "document": md("# A\n")}, M{"operation": "update_page", "page": "p", "document": md("```\n" + strings.Repeat("\n", 200000) + "```\n")}),
+		"changes[1].document: markdown: may hold at most 100000 elements")
+	var doc any = M{"object": "block", "type": "paragraph", "nodes": []any{M{"object": "text", "leaves": []any{M{"object": "leaf", "text": "x"}}}}}
+	for range 150 {
+		doc = M{"object": "block", "type": "blockquote", "nodes": []any{doc}}
+	}
+	parseErr(t, ins(M{"document": M{"object": "document", "nodes": []any{doc}}}), "changes[0].document: document: blockquotes and lists may be nested")
+	mustParse(t, ins(md(strings.Repeat(">", 100)+" x\n")))
+}

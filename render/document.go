@@ -2,19 +2,15 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 )
-
-// gfmParser is CommonMark with GFM tables and strikethrough.
-var gfmParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
 
 // Document converts markdown to the JSON document form of the reference
 // (schema JSONDocument): {"object":"document","data":{},"nodes":[…]}.
@@ -29,10 +25,35 @@ var gfmParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.
 // Every line ending, "\r\n" or a lone "\r" as much as "\n", is read as
 // "\n" (CommonMark §2.1), so text holds a "\r" only from a character
 // reference ("&#13;").
+//
+// Markdown past the bounds CheckDocument enforces, stored before it did,
+// still converts: blockquotes and lists deeper than MaxNesting, and tables
+// of more than MaxTableCells cells, are their text. DocumentJSON also
+// refuses more than MaxDocumentNodes nodes.
 func Document(markdown string, resolve func(target string) Resolution) map[string]any {
-	c := &converter{src: []byte(NormalizeLineEndings(markdown)), resolve: resolve}
-	doc := gfmParser.Parse(text.NewReader(c.src))
-	return map[string]any{"object": "document", "data": map[string]any{}, "nodes": c.blocks(doc, atTop)}
+	return document(parse(markdown), resolve)
+}
+
+// ErrDocumentTooLarge is DocumentJSON's answer to markdown of more than
+// MaxDocumentNodes nodes.
+var ErrDocumentTooLarge = fmt.Errorf("document: more than %d elements", MaxDocumentNodes)
+
+// DocumentJSON is Document encoded, or ErrDocumentTooLarge without building
+// it when the markdown holds more than MaxDocumentNodes nodes, which
+// CheckDocument refuses. The document of any markdown CheckDocument accepts
+// is at most some MiB (BenchmarkDocumentBounds measures the worst known),
+// and its JSON at most some 400 levels deep.
+func DocumentJSON(markdown string, resolve func(target string) Resolution) ([]byte, error) {
+	p := parse(markdown)
+	if p.nodes > MaxDocumentNodes {
+		return nil, ErrDocumentTooLarge
+	}
+	return json.Marshal(document(p, resolve))
+}
+
+func document(p *parsed, resolve func(target string) Resolution) map[string]any {
+	c := &converter{src: p.src, resolve: resolve}
+	return map[string]any{"object": "document", "data": map[string]any{}, "nodes": c.blocks(p.doc, atTop)}
 }
 
 // NormalizeLineEndings turns "\r\n" and a lone "\r" into "\n", as
@@ -373,24 +394,29 @@ func inLink(n ast.Node) bool {
 }
 
 // inlines collects a block's inline nodes, grouping consecutive leaves into
-// one text node.
+// one text node. A leaf's text is built as it grows, so a paragraph of many
+// lines takes time in its length, not its square.
 type inlines struct {
 	out    []any
-	leaves []any
+	leaves []*pendingLeaf
+}
+
+type pendingLeaf struct {
+	text  strings.Builder
+	marks []string
 }
 
 func (b *inlines) leaf(s string, marks []string) {
 	if s == "" {
 		return
 	}
-	if n := len(b.leaves); n > 0 {
-		last := b.leaves[n-1].(map[string]any)
-		if sameMarks(last["marks"].([]any), marks) {
-			last["text"] = last["text"].(string) + s
-			return
-		}
+	if n := len(b.leaves); n > 0 && slices.Equal(b.leaves[n-1].marks, marks) {
+		b.leaves[n-1].text.WriteString(s)
+		return
 	}
-	b.leaves = append(b.leaves, leaf(s, marks))
+	l := &pendingLeaf{marks: marks}
+	l.text.WriteString(s)
+	b.leaves = append(b.leaves, l)
 }
 
 func (b *inlines) inline(n map[string]any) {
@@ -400,7 +426,11 @@ func (b *inlines) inline(n map[string]any) {
 
 func (b *inlines) flush() {
 	if len(b.leaves) > 0 {
-		b.out = append(b.out, textNode(b.leaves...))
+		leaves := make([]any, len(b.leaves))
+		for i, l := range b.leaves {
+			leaves[i] = leaf(l.text.String(), l.marks)
+		}
+		b.out = append(b.out, textNode(leaves...))
 		b.leaves = nil
 	}
 }
@@ -424,18 +454,6 @@ func leaf(s string, marks []string) map[string]any {
 		ms[i] = map[string]any{"object": "mark", "type": m}
 	}
 	return map[string]any{"object": "leaf", "text": s, "marks": ms}
-}
-
-func sameMarks(ms []any, marks []string) bool {
-	if len(ms) != len(marks) {
-		return false
-	}
-	for i, m := range ms {
-		if m.(map[string]any)["type"] != marks[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // withMark returns marks plus m, without repeating it (as in "*_x_*").
