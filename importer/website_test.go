@@ -2,6 +2,8 @@ package importer_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -125,4 +127,62 @@ func FuzzWebsite(f *testing.F) {
 			t.Errorf("%d pages of %d found", len(res.Pages), res.Found)
 		}
 	})
+}
+
+// TestWebsiteLimits: pages over the byte limit fail the import with
+// ErrTooLarge; a page converting to more markdown than the limit is
+// skipped, and links to it stay absolute; the start page must fit.
+func TestWebsiteLimits(t *testing.T) {
+	long := strings.Repeat("<p>words words words</p>", 100) // 2,400 bytes
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/docs/":
+			w.Write([]byte(`<main><h1>Home</h1><a href="a">A</a> <a href="long">Long</a> <a href="b">B</a></main>`))
+		case "/docs/a", "/docs/b":
+			w.Write([]byte(`<main><h1>Page</h1><p>Short.</p></main>`))
+		case "/docs/long":
+			w.Write([]byte(`<main><h1>Long</h1>` + long + `</main>`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	f := outbound.Fetcher{AllowPrivate: true}
+
+	res, err := importer.Website(t.Context(), f, srv.URL+"/docs/", importer.Limits{Pages: 10, Markdown: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) != 3 || !strings.Contains(res.Pages[0].Markdown, "[Long]("+srv.URL+"/docs/long)") {
+		t.Errorf("pages %+v", res.Pages)
+	}
+	if _, err := importer.Website(t.Context(), f, srv.URL+"/docs/long", importer.Limits{Pages: 10, Markdown: 1000}); err == nil {
+		t.Error("a start page over the markdown limit was imported")
+	}
+
+	if _, err := importer.Website(t.Context(), f, srv.URL+"/docs/", importer.Limits{Pages: 10, Bytes: 2000}); !errors.Is(err, importer.ErrTooLarge) {
+		t.Errorf("over the byte limit: %v", err)
+	}
+	if res, err := importer.Website(t.Context(), f, srv.URL+"/docs/", importer.Limits{Pages: 10, Bytes: 4000}); err != nil || len(res.Pages) != 4 {
+		t.Errorf("within the byte limit: %+v, %v", res, err)
+	}
+}
+
+// TestWebsiteFoundBound: an import keeps track of at most MaxFound pages,
+// however many a page links to.
+func TestWebsiteFoundBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<main><h1>Links</h1>")
+	for i := range importer.MaxFound * 2 {
+		fmt.Fprintf(&b, `<a href="p%d">%d</a>`, i, i)
+	}
+	b.WriteString("</main>")
+	res, err := importer.Website(t.Context(), pageFetcher(b.String()), "https://docs.test/docs/", importer.Limits{Pages: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found != importer.MaxFound {
+		t.Errorf("found %d pages", res.Found)
+	}
 }
