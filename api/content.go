@@ -149,6 +149,8 @@ func formatParams(r *http.Request) (format, error) {
 	case "", "markdown":
 	case "document":
 		f.document = true
+		f.docBytes = new(int)
+		*f.docBytes = MaxAnswerDocumentBytes
 	default:
 		return f, errorf(quire.CodeInvalid, "format: must be markdown or document")
 	}
@@ -176,7 +178,11 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *view) er
 		j := s.changeRequestJSON(v.sp, c)
 		mergedFrom = &j
 	}
-	return writeJSON(w, http.StatusOK, s.revisionJSON(v, f, mergedFrom))
+	rev, err := s.revisionJSON(v, f, mergedFrom)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, rev)
 }
 
 func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *view) error {
@@ -184,7 +190,11 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *view) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"pages": s.pagesJSON(v, f)})
+	pages, err := s.pagesJSON(v, f)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"pages": pages})
 }
 
 func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *view) error {
@@ -196,7 +206,11 @@ func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *view) error 
 	if _, ok := v.tree.Pages[id]; !ok {
 		return errorf(quire.CodeNotFound, "page not found")
 	}
-	return writeJSON(w, http.StatusOK, s.pageJSON(v, id, f, true))
+	page, err := s.pageJSON(v, id, f, true)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, page)
 }
 
 // getPageByPath finds a page by its path of slugs ("guides/install").
@@ -224,7 +238,11 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *view) 
 	if !ok {
 		return errorf(quire.CodeNotFound, "no page at path %q", p)
 	}
-	return writeJSON(w, http.StatusOK, s.pageJSON(v, id, f, true))
+	page, err := s.pageJSON(v, id, f, true)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, page)
 }
 
 // listFiles lists a revision's files by name.

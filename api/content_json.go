@@ -4,8 +4,10 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"strconv"
 
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/render"
 )
@@ -105,7 +107,17 @@ type revisionJSON struct {
 type format struct {
 	document bool
 	metadata bool // git metadata; metadata=false leaves it out
+	// docBytes is what is left of MaxAnswerDocumentBytes for the documents
+	// of this answer; formatParams sets it.
+	docBytes *int
 }
+
+// MaxAnswerDocumentBytes bounds the JSON documents of one answer, which
+// holds a page's subpages, or all pages of a revision. It is half the
+// document cache, and half as much again as the largest document of a page
+// within render's bounds (some 21 MB: 100,000 empty list items), so every
+// page has its own document read.
+const MaxAnswerDocumentBytes = 32 << 20
 
 // pageTitle is a page's title as answers show it: the reference requires
 // a non-empty one.
@@ -116,8 +128,9 @@ func pageTitle(p *content.Page) string {
 	return p.Title
 }
 
-// pageJSON renders page id of v and, with deep, its subpages.
-func (s *Server) pageJSON(v *view, id string, f format, deep bool) pageJSON {
+// pageJSON renders page id of v and, with deep, its subpages. It fails only
+// when the document form is asked for and is too large.
+func (s *Server) pageJSON(v *view, id string, f format, deep bool) (pageJSON, error) {
 	p := v.tree.Pages[id]
 	info := v.info()
 	out := pageJSON{
@@ -137,7 +150,11 @@ func (s *Server) pageJSON(v *view, id string, f format, deep bool) pageJSON {
 		out.URLs = &pageURLsJSON{App: s.publicURL + "/s/" + v.sp.ID + "/" + info.path[id]}
 		out.Layout = &defaultLayout
 		if f.document {
-			out.Document = s.document(v, id)
+			doc, err := s.document(v, id, f)
+			if err != nil {
+				return out, err
+			}
+			out.Document = doc
 		} else {
 			md := p.Markdown
 			out.Markdown = &md
@@ -148,10 +165,14 @@ func (s *Server) pageJSON(v *view, id string, f format, deep bool) pageJSON {
 	}
 	if deep {
 		for _, c := range p.Children {
-			out.Pages = append(out.Pages, s.pageJSON(v, c, f, true))
+			sub, err := s.pageJSON(v, c, f, true)
+			if err != nil {
+				return out, err
+			}
+			out.Pages = append(out.Pages, sub)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // gitBlobOID is the object id Git gives a file with this content.
@@ -162,12 +183,16 @@ func gitBlobOID(data string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (s *Server) pagesJSON(v *view, f format) []pageJSON {
+func (s *Server) pagesJSON(v *view, f format) ([]pageJSON, error) {
 	out := make([]pageJSON, 0, len(v.tree.Root))
 	for _, id := range v.tree.Root {
-		out = append(out, s.pageJSON(v, id, f, true))
+		p, err := s.pageJSON(v, id, f, true)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
 	}
-	return out
+	return out, nil
 }
 
 func (s *Server) fileJSON(v *view, file *content.File) fileJSON {
@@ -179,7 +204,7 @@ func (s *Server) fileJSON(v *view, file *content.File) fileJSON {
 	return out
 }
 
-func (s *Server) revisionJSON(v *view, f format, mergedFrom *changeRequestJSON) revisionJSON {
+func (s *Server) revisionJSON(v *view, f format, mergedFrom *changeRequestJSON) (revisionJSON, error) {
 	files := make([]fileJSON, 0, len(v.tree.Files))
 	for _, file := range v.info().files {
 		files = append(files, s.fileJSON(v, file))
@@ -188,26 +213,43 @@ func (s *Server) revisionJSON(v *view, f format, mergedFrom *changeRequestJSON) 
 	if parents == nil {
 		parents = []string{}
 	}
+	pages, err := s.pagesJSON(v, f)
+	if err != nil {
+		return revisionJSON{}, err
+	}
 	return revisionJSON{
-		Object: "revision", ID: v.rev.ID, Parents: parents, Pages: s.pagesJSON(v, f), Files: files,
+		Object: "revision", ID: v.rev.ID, Parents: parents, Pages: pages, Files: files,
 		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.rev.CreatedAt), Type: v.rev.Type,
 		MergedFrom: mergedFrom,
 		URLs:       revisionURLsJSON{App: s.publicURL + "/s/" + v.sp.ID + "/revisions/" + v.rev.ID},
-	}
+	}, nil
 }
 
 // document is a page's JSON document form, cached per tree: it depends on
-// the body and on what its links resolve to.
-func (s *Server) document(v *view, id string) json.RawMessage {
+// the body and on what its links resolve to. A page past render's bounds,
+// stored before they were checked, is answered 400 and remembered as nil;
+// and so is an answer whose documents exceed MaxAnswerDocumentBytes.
+func (s *Server) document(v *view, id string, f format) (json.RawMessage, error) {
 	key := v.rev.Root + "/" + id
-	if doc, ok := s.documents.Get(key); ok {
-		return doc
+	doc, ok := s.documents.Get(key)
+	if !ok {
+		info := v.info()
+		var err error
+		doc, err = render.DocumentJSON(v.tree.Pages[id].Markdown, func(target string) render.Resolution { return info.resolver.Resolve(id, target) })
+		if err != nil && !errors.Is(err, render.ErrDocumentTooLarge) {
+			return nil, err
+		}
+		s.documents.Add(key, doc, len(doc)+len(key))
 	}
-	info := v.info()
-	doc, err := json.Marshal(render.Document(v.tree.Pages[id].Markdown, func(target string) render.Resolution { return info.resolver.Resolve(id, target) }))
-	if err != nil {
-		panic(err) // maps of strings, numbers and slices always marshal
+	if doc == nil {
+		return nil, errorf(quire.CodeInvalid, "format: page %q is too large for the document form (more than %d elements); read it with format=markdown",
+			id, render.MaxDocumentNodes)
 	}
-	s.documents.Add(key, doc, len(doc)+len(key))
-	return doc
+	if f.docBytes != nil {
+		if *f.docBytes -= len(doc); *f.docBytes < 0 {
+			return nil, errorf(quire.CodeInvalid, "format: the documents of these pages exceed %d MiB in all; read them with format=markdown, or a few pages at a time",
+				MaxAnswerDocumentBytes>>20)
+		}
+	}
+	return doc, nil
 }
