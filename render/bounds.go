@@ -49,6 +49,23 @@ var gfmParser = gparser.NewParser(
 	gparser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
 )
 
+// NewGFMParser returns a parser of GitHub-flavoured markdown (tables,
+// strikethrough, autolinks, task lists) within the same bounds as
+// gfmParser, with opts: for others that read pages (search), so that no
+// stored page, whenever it was written, costs them more than its length.
+func NewGFMParser(opts ...gparser.Option) gparser.Parser {
+	return gparser.NewParser(append([]gparser.Option{
+		gparser.WithBlockParsers(boundedBlockParsers()...),
+		gparser.WithInlineParsers(append(gparser.DefaultInlineParsers(),
+			util.Prioritized(extension.NewStrikethroughParser(), 500),
+			util.Prioritized(extension.NewLinkifyParser(), 999),
+			util.Prioritized(extension.NewTaskCheckBoxParser(), 0))...),
+		gparser.WithParagraphTransformers(append(gparser.DefaultParagraphTransformers(),
+			util.Prioritized(boundedTable{extension.NewTableParagraphTransformer()}, 200))...),
+		gparser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
+	}, opts...)...)
+}
+
 // What the parse context records when markdown goes past a bound.
 var (
 	tooDeepKey   = gparser.NewContextKey()

@@ -6,13 +6,12 @@ package search
 import (
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
 )
 
 // Section is a part of a page that search finds: the text before the first
@@ -29,10 +28,10 @@ type Page struct {
 	Sections               []Section
 }
 
-var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-)
+// markdown parses pages within render's bounds: pages written before those
+// bounds were checked may still hold tables or nesting that would take a
+// plain GFM parser gigabytes.
+var markdown = render.NewGFMParser(parser.WithAutoHeadingID())
 
 // Indexed returns the pages of t that search finds, by id: documents that
 // are not hidden or kept out of indexing (noIndex), nor under a page that is.
@@ -60,7 +59,7 @@ func Indexed(t *content.Tree) map[string]*content.Page {
 // an empty introduction, are left out, but a page keeps at least one.
 func PageOf(p *content.Page) Page {
 	src := []byte(p.Markdown)
-	doc := markdown.Parser().Parse(text.NewReader(src))
+	doc := markdown.Parse(text.NewReader(src))
 	out := Page{ID: p.ID, Title: p.Title, Description: p.Description}
 	cur := Section{}
 	var body strings.Builder
