@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
@@ -230,10 +231,11 @@ func (c *crawl) fetch(ctx context.Context, u *url.URL) (*fetched, error) {
 	if p.title == "" {
 		p.title = path.Base(u.Path)
 	}
-	p.title = truncate(p.title, maxTitle)
+	p.title = truncate(plain(p.title, false), maxTitle)
 	if p.markdown, p.links, err = c.convert(main, u); err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
+	p.markdown = plain(p.markdown, true)
 	return p, nil
 }
 
@@ -303,6 +305,24 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n])
+}
+
+// plain is s as valid UTF-8 without the control characters that pages
+// refuse (quire.CheckChars): a form feed or a stray byte in someone's HTML
+// must not fail the whole import. Line breaks stay in multi-line text;
+// in a title they become spaces.
+func plain(s string, multiline bool) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case multiline && (r == '\t' || r == '\n' || r == '\r'):
+			return r
+		case r == '\t' || r == '\n' || r == '\r':
+			return ' '
+		case unicode.IsControl(r):
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
 // dropped are elements that are not a page's content.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/importer"
 	"github.com/quiredocs/quire/outbound"
 )
@@ -184,5 +185,27 @@ func TestWebsiteFoundBound(t *testing.T) {
 	}
 	if res.Found != importer.MaxFound {
 		t.Errorf("found %d pages", res.Found)
+	}
+}
+
+// TestWebsiteControlCharacters: a page's stray control characters and bytes
+// that are not UTF-8 (a Latin-1 page) are dropped or replaced, so the page
+// passes the checks every page is written through.
+func TestWebsiteControlCharacters(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><head><title>Caf\xe9\x01 menu\x0b</title></head><body><main><p>Line\x0c one\x7f\x85.</p><pre>a\tb</pre></main></body></html>"))
+	}))
+	defer srv.Close()
+	res, err := importer.Website(t.Context(), outbound.Fetcher{AllowPrivate: true}, srv.URL+"/", importer.Limits{Pages: 1})
+	if err != nil || len(res.Pages) != 1 {
+		t.Fatalf("import: %+v, %v", res, err)
+	}
+	p := res.Pages[0]
+	if err := quire.CheckChars("title", p.Title, false); err != nil || !strings.HasPrefix(p.Title, "Caf") || !strings.Contains(p.Title, "menu") {
+		t.Errorf("title %q: %v", p.Title, err)
+	}
+	if err := quire.CheckChars("markdown", p.Markdown, true); err != nil || !strings.Contains(p.Markdown, "one") || !strings.Contains(p.Markdown, "a\tb") {
+		t.Errorf("markdown %q: %v", p.Markdown, err)
 	}
 }
