@@ -27,6 +27,9 @@ type scenario struct {
 	before func(t *testing.T) // runs before the request
 }
 
+// anonymous is a caller without a token.
+var anonymous = user{id: "anonymous"}
+
 // check is one assertion on a response.
 type check func(t testing.TB, r *response)
 
@@ -51,7 +54,11 @@ func run(t *testing.T, e *env, scenarios []scenario) {
 			if s.before != nil {
 				s.before(t)
 			}
-			res := e.call(t, s.as.token, method, s.path, s.body)
+			caller := s.as
+			if caller == (user{}) {
+				caller = e.admin
+			}
+			res := e.call(t, caller.token, method, s.path, s.body)
 			if status >= 400 {
 				res.wantError(t, status, s.errs...)
 			} else {
