@@ -28,7 +28,7 @@ type scenario struct {
 }
 
 // anonymous is a caller without a token.
-var anonymous = user{id: "anonymous"}
+var anonymous = user{id: "anonymous", email: "anonymous"}
 
 // check is one assertion on a response.
 type check func(t testing.TB, r *response)
@@ -49,6 +49,9 @@ func run(t *testing.T, e *env, scenarios []scenario) {
 		}
 		if name == "" {
 			name = method + " " + s.path
+			if s.as != (user{}) {
+				name += " as " + s.as.email
+			}
 		}
 		ok := t.Run(name, func(t *testing.T) {
 			if s.before != nil {
@@ -122,6 +125,35 @@ func field(path string, want any) check {
 			t.Errorf("%s (-want +got):\n%s", path, diff)
 		}
 	}
+}
+
+// zero wants, at each path, no value, null, false, 0, "" or [], what a
+// decode leaves as Go's zero value or an empty slice.
+func zero(paths ...string) check {
+	return func(t testing.TB, r *response) {
+		t.Helper()
+		for _, p := range paths {
+			if got, ok := lookup(t, r, p); ok && !isZero(got) {
+				t.Errorf("%s = %v, want it empty", p, got)
+			}
+		}
+	}
+}
+
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case float64:
+		return v == 0
+	case string:
+		return v == ""
+	case []any:
+		return len(v) == 0
+	}
+	return false
 }
 
 // absent wants no JSON value at path.
