@@ -148,73 +148,58 @@ func TestSiteCreateAndRead(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	a, b := siteNewSpace(t, e, "Guide"), siteNewSpace(t, e, "API Reference")
-	res := e.call(t, e.admin.token, "POST", siteOrg(e, "/sites"), map[string]any{"title": "Docs", "spaces": []string{a, b}}).want(t, http.StatusCreated)
-	var s siteSite
-	res.Decode(t, &s)
-	if s.Type != "basic" || s.AppliedType != "basic" || s.Visibility != "public" || s.Published || s.SiteSpaces != 2 || s.Title != "Docs" {
-		t.Errorf("new site = %+v, want basic, public, unpublished, 2 site spaces", s)
+	sites := siteOrg(e, "/sites")
+	var s, s2 siteSite
+	run(t, e, []scenario{
+		{name: "create", method: "POST", path: sites, body: map[string]any{"title": "Docs", "spaces": []string{a, b}}, status: http.StatusCreated, want: []check{
+			into(&s), field("type", "basic"), field("appliedType", "basic"), field("visibility", "public"), field("published", false),
+			field("siteSpaces", 2), field("title", "Docs"), zero("urls.published"),
+			func(t testing.TB, r *response) {
+				if r.Header.Get("Location") != s.URLs.Location || len(s.Features) == 0 {
+					t.Errorf("Location %q, urls %+v, features %v", r.Header.Get("Location"), s.URLs, s.Features)
+				}
+			},
+		}},
+		// The second form of spaces creates a space tied to the site.
+		{name: "create with a new space", method: "POST", path: sites, status: http.StatusCreated,
+			body: map[string]any{"title": "Handbook", "type": "premium", "visibility": "unlisted", "spaces": map[string]any{"emoji": "📘"}},
+			want: []check{into(&s2), field("type", "premium"), field("siteSpaces", 1)}},
+	})
+	list := func(q string, ids ...string) scenario {
+		return scenario{path: sites + q, want: []check{field("items.#.id", append([]string{}, ids...))}}
 	}
-	if res.Header.Get("Location") != s.URLs.Location || s.URLs.Published != "" {
-		t.Errorf("Location %q, urls %+v", res.Header.Get("Location"), s.URLs)
+	var page sitePage[siteSite]
+	run(t, e, []scenario{
+		{path: sitePath(e, s.ID, "/site-spaces"), want: []check{
+			field("items.#.space.id", []string{a, b}), field("items.#.default", []bool{true, false}),
+			field("items.#.path", []string{"guide", "api-reference"}), field("items.1.title", "API Reference"),
+		}},
+		{path: sitePath(e, s2.ID, "/site-spaces"), want: []check{field("items.0.space.title", "Handbook")}},
+		// Filters.
+		list("", s.ID, s2.ID),
+		list("?space="+b, s.ID),
+		list("?title=HAND", s2.ID),
+		list("?published=false", s.ID, s2.ID),
+		list("?published=true"),
+		list("?type=premium", s2.ID),
+		list("?type=basic&type=ultimate", s.ID),
+		list("?type=basic,premium", s.ID, s2.ID),
+		{path: sites + "?limit=1", want: []check{into(&page), field("count", 2), field("items.0.id", s.ID)}},
+		{path: sites + "?type=gold", status: http.StatusBadRequest, errs: []string{"type"}},
+		{path: sites + "?published=maybe", status: http.StatusBadRequest, errs: []string{"published"}},
+	})
+	bad := func(body any, part string) scenario {
+		return scenario{method: "POST", path: sites, body: body, status: http.StatusBadRequest, errs: []string{part}}
 	}
-	if len(s.Features) == 0 {
-		t.Error("no features")
-	}
-	spaces := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces"))
-	if got := []string{spaces.Items[0].Space.ID, spaces.Items[1].Space.ID}; !cmp.Equal(got, []string{a, b}) || !spaces.Items[0].Default || spaces.Items[1].Default {
-		t.Errorf("site spaces %+v: want %s (default) then %s", spaces.Items, a, b)
-	}
-	if spaces.Items[0].Path != "guide" || spaces.Items[1].Path != "api-reference" || spaces.Items[1].Title != "API Reference" {
-		t.Errorf("paths %q %q", spaces.Items[0].Path, spaces.Items[1].Path)
-	}
-
-	// The second form of spaces creates a space tied to the site.
-	s2 := siteCreate(t, e, map[string]any{"title": "Handbook", "type": "premium", "visibility": "unlisted", "spaces": map[string]any{"emoji": "📘"}})
-	tied := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s2.ID, "/site-spaces"))
-	if s2.Type != "premium" || s2.SiteSpaces != 1 || tied.Items[0].Space.Title != "Handbook" {
-		t.Errorf("site with a new space: %+v, site spaces %+v", s2, tied.Items)
-	}
-
-	// Filters.
-	list := func(q string) []string {
-		l := siteGet[sitePage[siteSite]](t, e, e.admin.token, siteOrg(e, "/sites"+q))
-		return siteIDs(l.Items, func(s siteSite) string { return s.ID })
-	}
-	for q, want := range map[string][]string{
-		"":                          {s.ID, s2.ID},
-		"?space=" + b:               {s.ID},
-		"?title=HAND":               {s2.ID},
-		"?published=false":          {s.ID, s2.ID},
-		"?published=true":           {},
-		"?type=premium":             {s2.ID},
-		"?type=basic&type=ultimate": {s.ID},
-		"?type=basic,premium":       {s.ID, s2.ID},
-	} {
-		if got := list(q); !cmp.Equal(got, want) {
-			t.Errorf("list%s = %v, want %v", q, got, want)
-		}
-	}
-	page := siteGet[sitePage[siteSite]](t, e, e.admin.token, siteOrg(e, "/sites?limit=1"))
-	next := siteGet[sitePage[siteSite]](t, e, e.admin.token, siteOrg(e, "/sites?limit=1&page="+page.Next.Page))
-	if page.Count != 2 || page.Items[0].ID != s.ID || next.Items[0].ID != s2.ID || next.Next != nil {
-		t.Errorf("pages: %+v then %+v", page, next)
-	}
-
-	for _, c := range []struct {
-		body any
-		want string
-	}{
-		{map[string]any{"title": "D"}, "title"},
-		{map[string]any{"type": "gold"}, "type"},
-		{map[string]any{"visibility": "private"}, "visibility"},
-		{map[string]any{"spaces": []string{"nope"}}, "spaceId"},
-		{map[string]any{"spaces": []string{a, a}}, "spaces[1]"},
-		{map[string]any{"spaces": "x"}, "spaces"},
-	} {
-		e.call(t, e.admin.token, "POST", siteOrg(e, "/sites"), c.body).wantError(t, http.StatusBadRequest, c.want)
-	}
-	e.call(t, e.admin.token, "GET", siteOrg(e, "/sites?type=gold"), nil).wantError(t, http.StatusBadRequest, "type")
-	e.call(t, e.admin.token, "GET", siteOrg(e, "/sites?published=maybe"), nil).wantError(t, http.StatusBadRequest, "published")
+	run(t, e, []scenario{
+		{path: sites + "?limit=1&page=" + page.Next.Page, want: []check{field("items.0.id", s2.ID), absent("next")}},
+		bad(map[string]any{"title": "D"}, "title"),
+		bad(map[string]any{"type": "gold"}, "type"),
+		bad(map[string]any{"visibility": "private"}, "visibility"),
+		bad(map[string]any{"spaces": []string{"nope"}}, "spaceId"),
+		bad(map[string]any{"spaces": []string{a, a}}, "spaces[1]"),
+		bad(map[string]any{"spaces": "x"}, "spaces"),
+	})
 }
 
 func TestSitePermissions(t *testing.T) {
@@ -223,28 +208,29 @@ func TestSitePermissions(t *testing.T) {
 	creator, reader, guest, out := e.addUser(t, "create", "Cy Creator"), e.addUser(t, "read", "Rae Reader"), e.addUser(t, "guest", "Gil Guest"), e.outsider(t)
 	sp := siteNewSpace(t, e, "Guide")
 	var s siteSite
-	e.call(t, creator.token, "POST", siteOrg(e, "/sites"), map[string]any{"title": "Docs", "spaces": []string{sp}}).want(t, http.StatusCreated).Decode(t, &s)
-	if !s.Permissions.Create || !s.Permissions.Admin {
-		t.Errorf("creator's permissions %+v", s.Permissions)
+	run(t, e, []scenario{{as: creator, method: "POST", path: siteOrg(e, "/sites"), body: map[string]any{"title": "Docs", "spaces": []string{sp}},
+		status: http.StatusCreated, want: []check{into(&s), field("permissions.create", true), field("permissions.admin", true)}}})
+	site, theirs := sitePath(e, s.ID, ""), map[string]any{"title": "Theirs"}
+	scenarios := []scenario{
+		{as: reader, path: site, want: []check{field("permissions.view", true), zero("permissions.create")}},
+		{as: reader, method: "POST", path: siteOrg(e, "/sites"), body: map[string]any{"title": "Mine"}, status: http.StatusForbidden},
+		{as: reader, method: "PATCH", path: site, body: theirs, status: http.StatusForbidden},
+		{as: reader, method: "POST", path: sitePath(e, s.ID, "/sections"), body: map[string]any{"spaceId": sp}, status: http.StatusForbidden},
+		{as: reader, method: "DELETE", path: site, status: http.StatusForbidden},
+		{as: reader, path: sitePath(e, s.ID, "/share-links"), status: http.StatusForbidden},
 	}
-	r := siteGet[siteSite](t, e, reader.token, sitePath(e, s.ID, ""))
-	if !r.Permissions.View || r.Permissions.Create {
-		t.Errorf("reader's permissions %+v", r.Permissions)
-	}
-	e.call(t, reader.token, "POST", siteOrg(e, "/sites"), map[string]any{"title": "Mine"}).wantError(t, http.StatusForbidden)
-	e.call(t, reader.token, "PATCH", sitePath(e, s.ID, ""), map[string]any{"title": "Theirs"}).wantError(t, http.StatusForbidden)
-	e.call(t, reader.token, "POST", sitePath(e, s.ID, "/sections"), map[string]any{"spaceId": sp}).wantError(t, http.StatusForbidden)
-	e.call(t, reader.token, "DELETE", sitePath(e, s.ID, ""), nil).wantError(t, http.StatusForbidden)
-	e.call(t, reader.token, "GET", sitePath(e, s.ID, "/share-links"), nil).wantError(t, http.StatusForbidden)
 	for _, u := range []user{guest, out} {
-		e.call(t, u.token, "GET", sitePath(e, s.ID, ""), nil).wantError(t, http.StatusNotFound)
-		e.call(t, u.token, "PATCH", sitePath(e, s.ID, ""), map[string]any{"title": "Theirs"}).wantError(t, http.StatusNotFound)
-		e.call(t, u.token, "GET", sitePath(e, s.ID, "/published"), nil).wantError(t, http.StatusNotFound)
+		scenarios = append(scenarios,
+			scenario{as: u, path: site, status: http.StatusNotFound},
+			scenario{as: u, method: "PATCH", path: site, body: theirs, status: http.StatusNotFound},
+			scenario{as: u, path: sitePath(e, s.ID, "/published"), status: http.StatusNotFound})
 	}
-	e.call(t, guest.token, "GET", siteOrg(e, "/sites"), nil).wantError(t, http.StatusForbidden)
-	e.call(t, out.token, "GET", siteOrg(e, "/sites"), nil).wantError(t, http.StatusNotFound)
-	e.call(t, creator.token, "DELETE", sitePath(e, s.ID, ""), nil).want(t, http.StatusNoContent)
-	e.call(t, creator.token, "GET", sitePath(e, s.ID, ""), nil).wantError(t, http.StatusNotFound)
+	run(t, e, append(scenarios,
+		scenario{as: guest, path: siteOrg(e, "/sites"), status: http.StatusForbidden},
+		scenario{as: out, path: siteOrg(e, "/sites"), status: http.StatusNotFound},
+		scenario{as: creator, method: "DELETE", path: site, status: http.StatusNoContent},
+		scenario{as: creator, path: site, status: http.StatusNotFound},
+	))
 }
 
 func TestSitePatch(t *testing.T) {
@@ -254,54 +240,47 @@ func TestSitePatch(t *testing.T) {
 	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{a, b}})
 	other := siteCreate(t, e, map[string]any{"title": "Other"})
 	path := sitePath(e, s.ID, "")
-
-	got := siteCall[siteSite](t, e, "PATCH", path, map[string]any{
-		"title": "Docs 2", "visibility": "share-link", "hostname": "docs.example.com", "basename": "docs",
-		"proxy": "example.com/docs", "adaptiveContent": map[string]any{"enabled": true}, "published": true,
-	}, http.StatusOK)
-	if got.Title != "Docs 2" || got.Visibility != "share-link" || got.Hostname != "docs.example.com" || got.Basename != "docs" ||
-		got.Proxy == nil || got.Proxy.Origin != "example.com/docs" || got.Proxy.Target != "https://docs.example.com/" ||
-		!got.AdaptiveContent.Enabled || !got.Published || got.URLs.Published != "https://example.com/docs/" {
-		t.Errorf("patched site = %+v", got)
+	bad := func(body any, part string) scenario {
+		return scenario{method: "PATCH", path: path, body: body, status: http.StatusBadRequest, errs: []string{part}}
 	}
-	got = siteCall[siteSite](t, e, "PATCH", path, map[string]any{"proxy": nil, "hostname": nil}, http.StatusOK)
-	if got.Proxy != nil || got.Hostname != "" || got.Basename != "docs" || got.URLs.Published != testPublicURL+"/sites/"+s.ID+"/" {
-		t.Errorf("after removing proxy and hostname: %+v", got)
-	}
-	e.call(t, e.admin.token, "PATCH", sitePath(e, other.ID, ""), map[string]any{"basename": "docs"}).wantError(t, http.StatusConflict, "basename")
-	siteCall[siteSite](t, e, "PATCH", path, map[string]any{"hostname": "docs.example.com"}, http.StatusOK)
-	e.call(t, e.admin.token, "PATCH", sitePath(e, other.ID, ""), map[string]any{"hostname": "docs.example.com"}).wantError(t, http.StatusConflict, "hostname")
-
-	for _, c := range []struct {
-		body any
-		want string
-	}{
-		{map[string]any{"title": "x"}, "title"},
-		{map[string]any{"title": nil}, "title"},
-		{map[string]any{"visibility": "in-collection"}, "visibility"},
-		{map[string]any{"hostname": "Docs.Example.com"}, "hostname"},
-		{map[string]any{"hostname": "example.com"}, "hostname"},
-		{map[string]any{"basename": ""}, "basename"},
-		{map[string]any{"proxy": "example.com"}, "proxy"},
-		{map[string]any{"proxy": "https://example.com/docs"}, "proxy"},
-		{map[string]any{"defaultSiteSpace": "nope"}, "defaultSiteSpace"},
-		{map[string]any{"defaultSiteSection": "nope"}, "defaultSiteSection"},
-		{map[string]any{"adaptiveContent": map[string]any{}}, "adaptiveContent.enabled"},
-	} {
-		e.call(t, e.admin.token, "PATCH", path, c.body).wantError(t, http.StatusBadRequest, c.want)
-	}
-
-	// defaultSiteSpace: a site space at the root.
-	list := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces"))
-	siteCall[siteSite](t, e, "PATCH", path, map[string]any{"defaultSiteSpace": list.Items[1].ID}, http.StatusOK)
-	def := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces?default=true"))
-	non := siteGet[sitePage[siteSiteSpace]](t, e, e.admin.token, sitePath(e, s.ID, "/site-spaces?default=false"))
-	if !cmp.Equal(siteSpaceIDs(def.Items), []string{list.Items[1].ID}) || !cmp.Equal(siteSpaceIDs(non.Items), []string{list.Items[0].ID}) {
-		t.Errorf("default=true %v, default=false %v", siteSpaceIDs(def.Items), siteSpaceIDs(non.Items))
-	}
-	// A site space of another site is not this one's.
-	o := siteCall[siteSiteSpace](t, e, "POST", sitePath(e, other.ID, "/site-spaces"), map[string]any{"spaceId": a}, http.StatusCreated)
-	e.call(t, e.admin.token, "PATCH", path, map[string]any{"defaultSiteSpace": o.ID}).wantError(t, http.StatusBadRequest, "defaultSiteSpace")
+	var list sitePage[siteSiteSpace]
+	var o siteSiteSpace
+	run(t, e, []scenario{
+		{name: "patch", method: "PATCH", path: path, body: map[string]any{
+			"title": "Docs 2", "visibility": "share-link", "hostname": "docs.example.com", "basename": "docs",
+			"proxy": "example.com/docs", "adaptiveContent": map[string]any{"enabled": true}, "published": true,
+		}, want: []check{
+			field("title", "Docs 2"), field("visibility", "share-link"), field("hostname", "docs.example.com"), field("basename", "docs"),
+			field("proxy.origin", "example.com/docs"), field("proxy.target", "https://docs.example.com/"),
+			field("adaptiveContent.enabled", true), field("published", true), field("urls.published", "https://example.com/docs/"),
+		}},
+		{name: "remove proxy and hostname", method: "PATCH", path: path, body: map[string]any{"proxy": nil, "hostname": nil},
+			want: []check{zero("proxy", "hostname"), field("basename", "docs"), field("urls.published", testPublicURL+"/sites/"+s.ID+"/")}},
+		{method: "PATCH", path: sitePath(e, other.ID, ""), body: map[string]any{"basename": "docs"}, status: http.StatusConflict, errs: []string{"basename"}},
+		{method: "PATCH", path: path, body: map[string]any{"hostname": "docs.example.com"}},
+		{method: "PATCH", path: sitePath(e, other.ID, ""), body: map[string]any{"hostname": "docs.example.com"}, status: http.StatusConflict, errs: []string{"hostname"}},
+		bad(map[string]any{"title": "x"}, "title"),
+		bad(map[string]any{"title": nil}, "title"),
+		bad(map[string]any{"visibility": "in-collection"}, "visibility"),
+		bad(map[string]any{"hostname": "Docs.Example.com"}, "hostname"),
+		bad(map[string]any{"hostname": "example.com"}, "hostname"),
+		bad(map[string]any{"basename": ""}, "basename"),
+		bad(map[string]any{"proxy": "example.com"}, "proxy"),
+		bad(map[string]any{"proxy": "https://example.com/docs"}, "proxy"),
+		bad(map[string]any{"defaultSiteSpace": "nope"}, "defaultSiteSpace"),
+		bad(map[string]any{"defaultSiteSection": "nope"}, "defaultSiteSection"),
+		bad(map[string]any{"adaptiveContent": map[string]any{}}, "adaptiveContent.enabled"),
+		{path: sitePath(e, s.ID, "/site-spaces"), want: []check{into(&list)}},
+		{name: "a site space of another site", method: "POST", path: sitePath(e, other.ID, "/site-spaces"), body: map[string]any{"spaceId": a},
+			status: http.StatusCreated, want: []check{into(&o)}},
+	})
+	// defaultSiteSpace: a site space at the root, not one of another site.
+	run(t, e, []scenario{
+		{method: "PATCH", path: path, body: map[string]any{"defaultSiteSpace": list.Items[1].ID}},
+		{path: sitePath(e, s.ID, "/site-spaces?default=true"), want: []check{field("items.#.id", []string{list.Items[1].ID})}},
+		{path: sitePath(e, s.ID, "/site-spaces?default=false"), want: []check{field("items.#.id", []string{list.Items[0].ID})}},
+		bad(map[string]any{"defaultSiteSpace": o.ID}, "defaultSiteSpace"),
+	})
 }
 
 func TestSiteSectioning(t *testing.T) {
