@@ -140,6 +140,18 @@ func zero(paths ...string) check {
 	}
 }
 
+// nonzero wants, at each path, a value that zero would refuse.
+func nonzero(paths ...string) check {
+	return func(t testing.TB, r *response) {
+		t.Helper()
+		for _, p := range paths {
+			if got, ok := lookup(t, r, p); !ok || isZero(got) {
+				t.Errorf("%s = %v, want a value", p, got)
+			}
+		}
+	}
+}
+
 func isZero(v any) bool {
 	switch v := v.(type) {
 	case nil:

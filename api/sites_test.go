@@ -517,69 +517,49 @@ func TestSiteRedirects(t *testing.T) {
 	other := siteCreate(t, e, map[string]any{"title": "Other"})
 	otherSec := siteCall[siteSection](t, e, "POST", sitePath(e, other.ID, "/sections"), map[string]any{"spaceId": siteNewSpace(t, e, "Three")}, http.StatusCreated)
 	dest := func(id string) map[string]any { return map[string]any{"kind": "site-section", "siteSectionId": id} }
-
-	type redirect struct {
-		ID          string `json:"id"`
-		Source      string `json:"source"`
-		UpdatedAt   string `json:"updatedAt"`
-		Destination struct {
-			SiteSectionID string `json:"siteSectionId"`
-		} `json:"destination"`
+	redirects := sitePath(e, s.ID, "/redirects")
+	bad := func(body any, part string) scenario {
+		return scenario{method: "POST", path: redirects, body: body, status: http.StatusBadRequest, errs: []string{part}}
 	}
-	rd := siteCall[redirect](t, e, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/old/page", "destination": dest(two.ID)}, http.StatusCreated)
-	if rd.Source != "/old/page" || rd.Destination.SiteSectionID != two.ID || rd.UpdatedAt != "" {
-		t.Errorf("redirect %+v", rd)
-	}
-	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/old/page", "destination": dest(one.ID)}).wantError(t, http.StatusConflict, "source")
-	for _, c := range []struct {
-		body any
-		want string
-	}{
-		{map[string]any{"source": "old", "destination": dest(one.ID)}, "source"},
-		{map[string]any{"source": "/a", "destination": dest(one.ID)}, "source"},
-		{map[string]any{"source": "/a/", "destination": dest(one.ID)}, "source"},
-		{map[string]any{"source": "/a//b", "destination": dest(one.ID)}, "source"},
-		{map[string]any{"source": "/a b", "destination": dest(one.ID)}, "source"},
-		{map[string]any{"source": "/" + strings.Repeat("a", 512), "destination": dest(one.ID)}, "source"},
-		{map[string]any{"source": "/ok-path"}, "destination"},
-		{map[string]any{"destination": dest(one.ID)}, "source"},
-		{map[string]any{"source": "/ok-path", "destination": dest(otherSec.ID)}, "destination.siteSectionId"},
-		{map[string]any{"source": "/ok-path", "destination": map[string]any{"kind": "url", "url": "https://x.y"}}, "destination"},
-	} {
-		e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/redirects"), c.body).wantError(t, http.StatusBadRequest, c.want)
-	}
-	siteCall[redirect](t, e, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/a-first.html", "destination": dest(one.ID)}, http.StatusCreated)
-
-	// Lookup: the redirect and its target, the section's URL.
-	type lookup struct {
-		Redirect redirect `json:"redirect"`
-		Target   string   `json:"target"`
-	}
-	got := siteGet[lookup](t, e, e.admin.token, sitePath(e, s.ID, "/redirect?source=/old/page"))
-	if got.Redirect.ID != rd.ID || got.Target != testPublicURL+"/sites/"+s.ID+"/"+two.Path+"/" {
-		t.Errorf("lookup %+v", got)
-	}
-	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/redirect?source=/nowhere"), nil).wantError(t, http.StatusNotFound)
-	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/redirect?source=nowhere"), nil).wantError(t, http.StatusBadRequest, "source")
-	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/redirect"), nil).wantError(t, http.StatusBadRequest, "source")
-
+	var rd struct{ ID string }
+	var list sitePage[struct{ ID string }]
+	run(t, e, []scenario{
+		{name: "create", method: "POST", path: redirects, body: map[string]any{"source": "/old/page", "destination": dest(two.ID)}, status: http.StatusCreated,
+			want: []check{into(&rd), field("source", "/old/page"), field("destination.siteSectionId", two.ID), zero("updatedAt")}},
+		{name: "same source", method: "POST", path: redirects, body: map[string]any{"source": "/old/page", "destination": dest(one.ID)}, status: http.StatusConflict, errs: []string{"source"}},
+		bad(map[string]any{"source": "old", "destination": dest(one.ID)}, "source"),
+		bad(map[string]any{"source": "/a", "destination": dest(one.ID)}, "source"),
+		bad(map[string]any{"source": "/a/", "destination": dest(one.ID)}, "source"),
+		bad(map[string]any{"source": "/a//b", "destination": dest(one.ID)}, "source"),
+		bad(map[string]any{"source": "/a b", "destination": dest(one.ID)}, "source"),
+		bad(map[string]any{"source": "/" + strings.Repeat("a", 512), "destination": dest(one.ID)}, "source"),
+		bad(map[string]any{"source": "/ok-path"}, "destination"),
+		bad(map[string]any{"destination": dest(one.ID)}, "source"),
+		bad(map[string]any{"source": "/ok-path", "destination": dest(otherSec.ID)}, "destination.siteSectionId"),
+		bad(map[string]any{"source": "/ok-path", "destination": map[string]any{"kind": "url", "url": "https://x.y"}}, "destination"),
+		{method: "POST", path: redirects, body: map[string]any{"source": "/a-first.html", "destination": dest(one.ID)}, status: http.StatusCreated},
+		// Lookup: the redirect and its target, the section's URL.
+		{path: sitePath(e, s.ID, "/redirect?source=/old/page"), want: []check{field("target", testPublicURL+"/sites/"+s.ID+"/"+two.Path+"/"),
+			func(t testing.TB, r *response) { field("redirect.id", rd.ID)(t, r) }}},
+		{path: sitePath(e, s.ID, "/redirect?source=/nowhere"), status: http.StatusNotFound},
+		{path: sitePath(e, s.ID, "/redirect?source=nowhere"), status: http.StatusBadRequest, errs: []string{"source"}},
+		{path: sitePath(e, s.ID, "/redirect"), status: http.StatusBadRequest, errs: []string{"source"}},
+	})
 	// Patch, list in source order, delete.
-	upd := siteCall[redirect](t, e, "PATCH", sitePath(e, s.ID, "/redirects/"+rd.ID), map[string]any{"source": "/older", "destination": dest(one.ID)}, http.StatusOK)
-	if upd.Source != "/older" || upd.Destination.SiteSectionID != one.ID || upd.UpdatedAt == "" {
-		t.Errorf("patched %+v", upd)
-	}
-	if got := siteGet[lookup](t, e, e.admin.token, sitePath(e, s.ID, "/redirect?source=/older")); got.Target != testPublicURL+"/sites/"+s.ID+"/" {
-		t.Errorf("target of the default section %q", got.Target)
-	}
-	e.call(t, e.admin.token, "PATCH", sitePath(e, s.ID, "/redirects/"+rd.ID), map[string]any{"source": "/a-first.html"}).wantError(t, http.StatusConflict, "source")
-	list := siteGet[sitePage[redirect]](t, e, e.admin.token, sitePath(e, s.ID, "/redirects?limit=1"))
-	list2 := siteGet[sitePage[redirect]](t, e, e.admin.token, sitePath(e, s.ID, "/redirects?limit=1&page="+list.Next.Page))
-	if list.Count != 2 || list.Items[0].Source != "/a-first.html" || list2.Items[0].Source != "/older" || list2.Next != nil {
-		t.Errorf("redirect pages %+v %+v", list, list2)
-	}
-	e.call(t, e.admin.token, "DELETE", sitePath(e, s.ID, "/redirects/"+rd.ID), nil).want(t, http.StatusNoContent)
-	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/redirect?source=/older"), nil).wantError(t, http.StatusNotFound)
-	e.call(t, e.admin.token, "DELETE", sitePath(e, other.ID, "/redirects/"+list.Items[0].ID), nil).wantError(t, http.StatusNotFound)
+	rdPath := redirects + "/" + rd.ID
+	run(t, e, []scenario{
+		{method: "PATCH", path: rdPath, body: map[string]any{"source": "/older", "destination": dest(one.ID)},
+			want: []check{field("source", "/older"), field("destination.siteSectionId", one.ID), nonzero("updatedAt")}},
+		{name: "target of the default section", path: sitePath(e, s.ID, "/redirect?source=/older"), want: []check{field("target", testPublicURL+"/sites/"+s.ID+"/")}},
+		{method: "PATCH", path: rdPath, body: map[string]any{"source": "/a-first.html"}, status: http.StatusConflict, errs: []string{"source"}},
+		{path: redirects + "?limit=1", want: []check{into(&list), field("count", 2), field("items.0.source", "/a-first.html")}},
+	})
+	run(t, e, []scenario{
+		{path: redirects + "?limit=1&page=" + list.Next.Page, want: []check{field("items.0.source", "/older"), absent("next")}},
+		{method: "DELETE", path: rdPath, status: http.StatusNoContent},
+		{path: sitePath(e, s.ID, "/redirect?source=/older"), status: http.StatusNotFound},
+		{name: "through another site", method: "DELETE", path: sitePath(e, other.ID, "/redirects/"+list.Items[0].ID), status: http.StatusNotFound},
+	})
 }
 
 func TestSiteShareKeyAndPublished(t *testing.T) {
@@ -588,71 +568,49 @@ func TestSiteShareKeyAndPublished(t *testing.T) {
 	guest, out := e.addUser(t, "guest", "Gil Guest"), e.outsider(t)
 	sp := siteNewSpace(t, e, "Guide")
 	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{sp}})
-	siteCall[map[string]any](t, e, "POST", sitePath(e, s.ID, "/redirects"), map[string]any{"source": "/x/y", "destination": map[string]any{"kind": "site-section", "siteSectionId": "nope"}}, http.StatusBadRequest)
-
-	type published struct {
-		Object    string   `json:"object"`
-		Site      siteSite `json:"site"`
-		Structure struct {
-			Type      string          `json:"type"`
-			Structure []siteSiteSpace `json:"structure"`
-		} `json:"structure"`
-		Customizations struct {
-			Site map[string]any `json:"site"`
-		} `json:"customizations"`
-	}
-	p := siteGet[published](t, e, e.admin.token, sitePath(e, s.ID, "/published"))
-	if p.Object != "published-content-site" || p.Site.ID != s.ID || p.Structure.Type != "siteSpaces" || len(p.Structure.Structure) != 1 ||
-		p.Structure.Structure[0].Space.ID != sp || p.Customizations.Site["title"] != "Docs" || p.Customizations.Site["styling"] == nil {
-		t.Errorf("published %+v", p)
-	}
-	if p.Structure.Structure[0].URLs.Published != "" {
-		t.Errorf("unpublished site with a published URL %q", p.Structure.Structure[0].URLs.Published)
-	}
-
-	var links sitePage[struct {
-		Key string `json:"key"`
-	}]
-	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/share-links"), nil).want(t, http.StatusOK).Decode(t, &links)
+	site := sitePath(e, s.ID, "")
+	var links sitePage[struct{ Key string }]
+	run(t, e, []scenario{
+		{method: "POST", path: sitePath(e, s.ID, "/redirects"), body: map[string]any{"source": "/x/y", "destination": map[string]any{"kind": "site-section", "siteSectionId": "nope"}}, status: http.StatusBadRequest},
+		{path: sitePath(e, s.ID, "/published"), want: []check{
+			field("object", "published-content-site"), field("site.id", s.ID), field("structure.type", "siteSpaces"), field("structure.structure.#.space.id", []string{sp}),
+			field("customizations.site.title", "Docs"), nonzero("customizations.site.styling"),
+			// Unpublished: no published URL.
+			zero("structure.structure.0.urls.published"),
+		}},
+		{path: sitePath(e, s.ID, "/share-links"), want: []check{into(&links), field("count", 1), nonzero("items.0.key")}},
+	})
 	key := links.Items[0].Key
-	if links.Count != 1 || key == "" {
-		t.Fatalf("share links %+v", links)
-	}
-	ops := []string{"/published", "/sections", "/site-spaces"}
-	check := func(who user, q string, status int) {
-		t.Helper()
-		for _, op := range ops {
-			res := e.call(t, who.token, "GET", sitePath(e, s.ID, op+q), nil)
-			if res.Status != status {
-				t.Errorf("%s GET %s%s: status %d, want %d", who.email, op, q, res.Status, status)
-			}
+	// access: what who gets of the published site, its sections and site
+	// spaces with query q; everything else stays closed to them.
+	access := func(who user, q string, status int) []scenario {
+		var out []scenario
+		for _, op := range []string{"/published", "/sections", "/site-spaces"} {
+			out = append(out, scenario{as: who, path: sitePath(e, s.ID, op+q), status: status})
 		}
-		// Everything else stays closed to them.
-		e.call(t, who.token, "GET", sitePath(e, s.ID, ""), nil).wantError(t, http.StatusNotFound)
+		return append(out, scenario{as: who, path: site, status: http.StatusNotFound})
+	}
+	patch := func(body map[string]any, want ...check) scenario {
+		return scenario{method: "PATCH", path: site, body: body, want: want}
 	}
 	// Unpublished: nothing for them, key or not.
-	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"visibility": "share-link"}, http.StatusOK)
-	check(out, "?shareKey="+key, http.StatusNotFound)
-	got := siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"published": true}, http.StatusOK)
-	if !got.Published || got.URLs.Published != testPublicURL+"/sites/"+s.ID+"/" {
-		t.Errorf("published site %+v", got)
-	}
+	scenarios := []scenario{patch(map[string]any{"visibility": "share-link"})}
+	scenarios = append(scenarios, access(out, "?shareKey="+key, http.StatusNotFound)...)
+	scenarios = append(scenarios, patch(map[string]any{"published": true}, field("published", true), field("urls.published", testPublicURL+"/sites/"+s.ID+"/")))
 	for _, who := range []user{out, guest} {
-		check(who, "", http.StatusNotFound)
-		check(who, "?shareKey=wrong", http.StatusNotFound)
-		check(who, "?shareKey="+key, http.StatusOK)
+		scenarios = append(scenarios, access(who, "", http.StatusNotFound)...)
+		scenarios = append(scenarios, access(who, "?shareKey=wrong", http.StatusNotFound)...)
+		scenarios = append(scenarios, access(who, "?shareKey="+key, http.StatusOK)...)
 	}
-	p = siteGet[published](t, e, out.token, sitePath(e, s.ID, "/published?shareKey="+key))
-	if p.Site.Permissions.View || p.Structure.Structure[0].URLs.Published != testPublicURL+"/sites/"+s.ID+"/" {
-		t.Errorf("outsider's view %+v", p)
-	}
+	scenarios = append(scenarios, scenario{name: "outsider's view", as: out, path: sitePath(e, s.ID, "/published?shareKey="+key),
+		want: []check{zero("site.permissions.view"), field("structure.structure.0.urls.published", testPublicURL+"/sites/"+s.ID+"/")}})
 	// Public sites need no key; visitor-auth ones are closed to the API.
-	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"visibility": "public"}, http.StatusOK)
-	check(out, "", http.StatusOK)
-	siteCall[siteSite](t, e, "PATCH", sitePath(e, s.ID, ""), map[string]any{"visibility": "visitor-auth"}, http.StatusOK)
-	check(out, "?shareKey="+key, http.StatusNotFound)
+	scenarios = append(scenarios, patch(map[string]any{"visibility": "public"}))
+	scenarios = append(scenarios, access(out, "", http.StatusOK)...)
+	scenarios = append(scenarios, patch(map[string]any{"visibility": "visitor-auth"}))
+	scenarios = append(scenarios, access(out, "?shareKey="+key, http.StatusNotFound)...)
 	// Members who read the org need no key.
-	e.call(t, e.admin.token, "GET", sitePath(e, s.ID, "/published"), nil).want(t, http.StatusOK)
+	run(t, e, append(scenarios, scenario{path: sitePath(e, s.ID, "/published")}))
 }
 
 func TestSiteCascades(t *testing.T) {
