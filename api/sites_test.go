@@ -697,7 +697,6 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 	reader := e.addUser(t, "read", "Rae Reader")
 	s := siteCreate(t, e, map[string]any{"title": "Docs"})
 	path := sitePath(e, s.ID, "/adaptive-schema")
-	e.call(t, e.admin.token, "GET", path, nil).wantError(t, http.StatusNotFound)
 	schema := map[string]any{
 		"$schema": "http://json-schema.org/draft-07/schema#",
 		"type":    "object",
@@ -709,19 +708,14 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 		},
 		"additionalProperties": false,
 	}
-	type adaptive struct {
-		Object     string         `json:"object"`
-		JSONSchema map[string]any `json:"jsonSchema"`
-		UpdatedAt  string         `json:"updatedAt"`
+	var put struct{ JSONSchema map[string]any }
+	scenarios := []scenario{
+		{name: "none yet", path: path, status: http.StatusNotFound},
+		{method: "PUT", path: path, body: map[string]any{"jsonSchema": schema}, want: []check{
+			into(&put), field("object", "site-adaptive-schema"), nonzero("updatedAt"), field("jsonSchema.properties", schema["properties"])}},
+		{as: reader, path: path, want: []check{func(t testing.TB, r *response) { field("jsonSchema", put.JSONSchema)(t, r) }}},
+		{as: reader, method: "PUT", path: path, body: map[string]any{"jsonSchema": schema}, status: http.StatusForbidden},
 	}
-	put := siteCall[adaptive](t, e, "PUT", path, map[string]any{"jsonSchema": schema}, http.StatusOK)
-	if put.Object != "site-adaptive-schema" || put.UpdatedAt == "" || !cmp.Equal(put.JSONSchema, siteGet[adaptive](t, e, reader.token, path).JSONSchema) {
-		t.Errorf("put %+v", put)
-	}
-	if diff := cmp.Diff(schema["properties"], put.JSONSchema["properties"]); diff != "" {
-		t.Errorf("stored schema (-want +got):\n%s", diff)
-	}
-	e.call(t, reader.token, "PUT", path, map[string]any{"jsonSchema": schema}).wantError(t, http.StatusForbidden)
 	for name, bad := range map[string]any{
 		"missing":        nil,
 		"not an object":  []int{1},
@@ -731,11 +725,9 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 		"no description": map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "boolean"}}, "additionalProperties": false},
 		"other draft":    map[string]any{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": map[string]any{}, "additionalProperties": false},
 	} {
-		res := e.call(t, e.admin.token, "PUT", path, map[string]any{"jsonSchema": bad})
-		if res.Status != http.StatusBadRequest || !strings.Contains(string(res.Body), "jsonSchema") {
-			t.Errorf("%s: status %d %s, want 400 naming jsonSchema", name, res.Status, res.Body)
-		}
+		scenarios = append(scenarios, scenario{name: name, method: "PUT", path: path, body: map[string]any{"jsonSchema": bad}, status: http.StatusBadRequest, errs: []string{"jsonSchema"}})
 	}
+	run(t, e, scenarios)
 }
 
 // TestSitePublishedFresh checks that the cached published profile follows
