@@ -275,23 +275,21 @@ func TestCommentPlacesAreApart(t *testing.T) {
 	places := e.cmtPlaces(t)
 	onSpace := e.postComment(t, e.admin.token, places[0].base, map[string]any{"body": md("On the space.")})
 	onCR := e.postComment(t, e.admin.token, places[1].base, map[string]any{"body": md("On the request.")})
-	e.postComment(t, e.admin.token, places[1].base, map[string]any{"body": md("Resolved one.")})
-	for i, p := range places {
-		l := e.listComments(t, e.admin.token, p.base)
-		if want := []string{onSpace.ID, onCR.ID}[i]; len(l.Items) == 0 || l.Items[len(l.Items)-1].ID != want || l.Count != i+1 {
-			t.Errorf("%s: %v (count %d)", p.name, cmtIDs(l.Items), l.Count)
-		}
-	}
-	e.call(t, e.admin.token, "GET", places[0].base+"/"+onCR.ID, nil).wantError(t, http.StatusNotFound)
-	e.call(t, e.admin.token, "GET", places[1].base+"/"+onSpace.ID, nil).wantError(t, http.StatusNotFound)
-	other := e.crSpace(t)
-	e.call(t, e.admin.token, "GET", "/v1/spaces/"+other+"/comments/"+onSpace.ID, nil).wantError(t, http.StatusNotFound)
-	e.call(t, e.admin.token, "DELETE", "/v1/spaces/"+other+"/comments/"+onSpace.ID, nil).wantError(t, http.StatusNotFound)
-	e.call(t, e.admin.token, "GET", places[0].base+"/"+onSpace.ID+"/replies/"+onCR.ID, nil).wantError(t, http.StatusNotFound)
-	// A change request by number works as by id (number 1 seeded the pages).
-	e.call(t, e.admin.token, "GET", "/v1/spaces/"+places[1].spaceID+"/change-requests/2/comments/"+onCR.ID, nil).want(t, http.StatusOK)
-	e.call(t, e.admin.token, "GET", "/v1/spaces/"+places[1].spaceID+"/change-requests/1/comments/"+onCR.ID, nil).wantError(t, http.StatusNotFound)
-	e.call(t, e.admin.token, "GET", "/v1/spaces/"+places[1].spaceID+"/change-requests/9/comments", nil).wantError(t, http.StatusNotFound)
+	resolved := e.postComment(t, e.admin.token, places[1].base, map[string]any{"body": md("Resolved one.")})
+	other, crs := e.crSpace(t), "/v1/spaces/"+places[1].spaceID+"/change-requests/"
+	run(t, e, []scenario{
+		{path: places[0].base, want: []check{field("items.#.id", []string{onSpace.ID}), field("count", 1)}},
+		{path: places[1].base, want: []check{field("items.#.id", []string{resolved.ID, onCR.ID}), field("count", 2)}},
+		{path: places[0].base + "/" + onCR.ID, status: http.StatusNotFound},
+		{path: places[1].base + "/" + onSpace.ID, status: http.StatusNotFound},
+		{path: "/v1/spaces/" + other + "/comments/" + onSpace.ID, status: http.StatusNotFound},
+		{method: "DELETE", path: "/v1/spaces/" + other + "/comments/" + onSpace.ID, status: http.StatusNotFound},
+		{path: places[0].base + "/" + onSpace.ID + "/replies/" + onCR.ID, status: http.StatusNotFound},
+		// A change request by number works as by id (number 1 seeded the pages).
+		{path: crs + "2/comments/" + onCR.ID},
+		{path: crs + "1/comments/" + onCR.ID, status: http.StatusNotFound},
+		{path: crs + "9/comments", status: http.StatusNotFound},
+	})
 }
 
 func TestCommentValidation(t *testing.T) {
@@ -304,66 +302,55 @@ func TestCommentValidation(t *testing.T) {
 	path, replyPath := space.base+"/"+c.ID, space.base+"/"+c.ID+"/replies/"+reply.ID
 	e.postComment(t, e.admin.token, space.base, map[string]any{"body": md(strings.Repeat("é", 20000))})
 
-	tests := []struct {
-		method, path string
-		body         any
-		field        string
-	}{
-		{"POST", space.base, map[string]any{}, "body"},
-		{"POST", space.base, nil, "body"},
-		{"POST", space.base, map[string]any{"body": nil}, "body"},
-		{"POST", space.base, map[string]any{"body": map[string]any{}}, "body.markdown"},
-		{"POST", space.base, map[string]any{"body": md("")}, "body.markdown"},
-		{"POST", space.base, map[string]any{"body": md(" \n\t")}, "body.markdown"},
-		{"POST", space.base, map[string]any{"body": md(strings.Repeat("x", 20001))}, "body.markdown"},
-		{"POST", space.base, map[string]any{"body": map[string]any{"document": map[string]any{"object": "document"}}}, "body"},
-		{"POST", space.base, map[string]any{"body": "text"}, "body"},
-		{"POST", space.base, map[string]any{"body": md("x"), "page": "nope"}, "page"},
-		{"POST", cr.base, map[string]any{"body": md("x"), "page": "nope"}, "page"},
-		{"POST", space.base, map[string]any{"body": md("x"), "node": "n1"}, "node"},
-		{"POST", space.base, map[string]any{"body": md("x"), "page": space.pages["Guide"], "node": ""}, "node"},
-		{"POST", space.base + "/" + c.ID + "/replies", map[string]any{"body": md("")}, "body.markdown"},
-		{"PUT", path, map[string]any{"body": md("")}, "body.markdown"},
-		{"PUT", path, map[string]any{"resolved": nil}, "resolved"},
-		{"PUT", path, map[string]any{"resolved": "yes"}, "resolved"},
-		{"PUT", path, map[string]any{"addedReactions": []string{"a"}}, "addedReactions[0]"},
-		{"PUT", path, map[string]any{"addedReactions": []string{"👍", "👍👍"}}, "addedReactions[1]"},
-		{"PUT", path, map[string]any{"addedReactions": []string{":+1:"}}, "addedReactions[0]"},
-		{"PUT", path, map[string]any{"addedReactions": []string{""}}, "addedReactions[0]"},
-		{"PUT", path, map[string]any{"removedReactions": []string{"1"}}, "removedReactions[0]"},
-		{"PUT", path, map[string]any{"addedReactions": slices.Repeat([]string{"👍"}, 21)}, "addedReactions"},
-		{"PUT", path, map[string]any{"addedReactions": "👍"}, "addedReactions"},
-		{"PUT", replyPath, map[string]any{"resolved": true}, "resolved"},
-		{"PUT", replyPath, map[string]any{"resolved": false, "body": md("x")}, "resolved"},
-		{"GET", space.base + "?status=closed", nil, "status"},
-		{"GET", space.base + "?order=up", nil, "order"},
-		{"GET", space.base + "?limit=0", nil, "limit"},
-		{"GET", space.base + "?limit=1001", nil, "limit"},
-		{"GET", space.base + "?page=%25%25", nil, "page"},
-		{"GET", space.base + "?format=html", nil, "format"},
-		{"GET", path + "?format=html", nil, "format"},
-		{"GET", path + "/replies?limit=x", nil, "limit"},
+	bad := func(method, path string, body any, part string) scenario {
+		return scenario{name: fmt.Sprintf("%s %s %v", method, path, body), method: method, path: path, body: body, status: http.StatusBadRequest, errs: []string{part}}
+	}
+	run(t, e, []scenario{
+		bad("POST", space.base, map[string]any{}, "body"),
+		bad("POST", space.base, nil, "body"),
+		bad("POST", space.base, map[string]any{"body": nil}, "body"),
+		bad("POST", space.base, map[string]any{"body": map[string]any{}}, "body.markdown"),
+		bad("POST", space.base, map[string]any{"body": md("")}, "body.markdown"),
+		bad("POST", space.base, map[string]any{"body": md(" \n\t")}, "body.markdown"),
+		bad("POST", space.base, map[string]any{"body": md(strings.Repeat("x", 20001))}, "body.markdown"),
+		bad("POST", space.base, map[string]any{"body": map[string]any{"document": map[string]any{"object": "document"}}}, "body"),
+		bad("POST", space.base, map[string]any{"body": "text"}, "body"),
+		bad("POST", space.base, map[string]any{"body": md("x"), "page": "nope"}, "page"),
+		bad("POST", cr.base, map[string]any{"body": md("x"), "page": "nope"}, "page"),
+		bad("POST", space.base, map[string]any{"body": md("x"), "node": "n1"}, "node"),
+		bad("POST", space.base, map[string]any{"body": md("x"), "page": space.pages["Guide"], "node": ""}, "node"),
+		bad("POST", space.base+"/"+c.ID+"/replies", map[string]any{"body": md("")}, "body.markdown"),
+		bad("PUT", path, map[string]any{"body": md("")}, "body.markdown"),
+		bad("PUT", path, map[string]any{"resolved": nil}, "resolved"),
+		bad("PUT", path, map[string]any{"resolved": "yes"}, "resolved"),
+		bad("PUT", path, map[string]any{"addedReactions": []string{"a"}}, "addedReactions[0]"),
+		bad("PUT", path, map[string]any{"addedReactions": []string{"👍", "👍👍"}}, "addedReactions[1]"),
+		bad("PUT", path, map[string]any{"addedReactions": []string{":+1:"}}, "addedReactions[0]"),
+		bad("PUT", path, map[string]any{"addedReactions": []string{""}}, "addedReactions[0]"),
+		bad("PUT", path, map[string]any{"removedReactions": []string{"1"}}, "removedReactions[0]"),
+		bad("PUT", path, map[string]any{"addedReactions": slices.Repeat([]string{"👍"}, 21)}, "addedReactions"),
+		bad("PUT", path, map[string]any{"addedReactions": "👍"}, "addedReactions"),
+		bad("PUT", replyPath, map[string]any{"resolved": true}, "resolved"),
+		bad("PUT", replyPath, map[string]any{"resolved": false, "body": md("x")}, "resolved"),
+		bad("GET", space.base+"?status=closed", nil, "status"),
+		bad("GET", space.base+"?order=up", nil, "order"),
+		bad("GET", space.base+"?limit=0", nil, "limit"),
+		bad("GET", space.base+"?limit=1001", nil, "limit"),
+		bad("GET", space.base+"?page=%25%25", nil, "page"),
+		bad("GET", space.base+"?format=html", nil, "format"),
+		bad("GET", path+"?format=html", nil, "format"),
+		bad("GET", path+"/replies?limit=x", nil, "limit"),
 		// A bad format is refused before anything is written.
-		{"POST", space.base + "?format=html", map[string]any{"body": md("x")}, "format"},
-		{"PUT", path + "?format=html", map[string]any{"resolved": true}, "format"},
-		{"POST", path + "/replies?format=html", map[string]any{"body": md("x")}, "format"},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s %s %v", tt.method, tt.path, tt.body), func(t *testing.T) {
-			e.call(t, e.admin.token, tt.method, tt.path, tt.body).wantError(t, http.StatusBadRequest, tt.field)
-		})
-	}
-	got := e.getComment(t, e.admin.token, path)
-	if *got.Body.Markdown != "Hello" || got.Status != "open" || len(got.Reactions) != 0 || got.EditedAt != "" || got.Replies != 1 {
-		t.Errorf("refused updates changed the comment: %+v", got)
-	}
-	if l := e.listComments(t, e.admin.token, space.base); l.Count != 2 {
-		t.Errorf("%d comments after refused posts, want 2", l.Count)
-	}
-	// Not JSON, and too large.
-	res := e.call(t, e.admin.token, "POST", space.base, "body=x")
-	res.wantError(t, http.StatusBadRequest)
-	e.call(t, e.admin.token, "POST", space.base, map[string]any{"body": md(strings.Repeat("x", 1<<20))}).wantError(t, http.StatusRequestEntityTooLarge)
+		bad("POST", space.base+"?format=html", map[string]any{"body": md("x")}, "format"),
+		bad("PUT", path+"?format=html", map[string]any{"resolved": true}, "format"),
+		bad("POST", path+"/replies?format=html", map[string]any{"body": md("x")}, "format"),
+		{name: "refused updates changed nothing", path: path, want: []check{
+			field("body.markdown", "Hello"), field("status", "open"), zero("reactions", "editedAt"), field("replies", 1)}},
+		{name: "refused posts added nothing", path: space.base, want: []check{field("count", 2)}},
+		// Not JSON, and too large.
+		{method: "POST", path: space.base, body: "body=x", status: http.StatusBadRequest},
+		{name: "too large", method: "POST", path: space.base, body: map[string]any{"body": md(strings.Repeat("x", 1<<20))}, status: http.StatusRequestEntityTooLarge},
+	})
 }
 
 func TestCommentReactions(t *testing.T) {
@@ -511,26 +498,24 @@ func TestCommentAuthorship(t *testing.T) {
 			reply := e.postComment(t, author.token, path+"/replies", map[string]any{"body": md("Also mine")})
 			replyPath := path + "/replies/" + reply.ID
 
+			var scenarios []scenario
 			for _, target := range []string{path, replyPath} {
-				for _, u := range []user{other, e.admin} {
-					e.call(t, u.token, "PUT", target, map[string]any{"body": md("Theirs")}).wantError(t, http.StatusForbidden, "author")
-				}
-				if got := e.getComment(t, other.token, target); got.Permissions != (cmtPerms{View: true, Reply: true}) {
-					t.Errorf("%s: another commenter's permissions %+v", target, got.Permissions)
-				}
-				e.call(t, other.token, "DELETE", target, nil).wantError(t, http.StatusForbidden, "author")
-				e.putComment(t, other.token, target, map[string]any{"addedReactions": []string{"👍"}})
+				scenarios = append(scenarios,
+					scenario{as: other, method: "PUT", path: target, body: map[string]any{"body": md("Theirs")}, status: http.StatusForbidden, errs: []string{"author"}},
+					scenario{as: e.admin, method: "PUT", path: target, body: map[string]any{"body": md("Theirs")}, status: http.StatusForbidden, errs: []string{"author"}},
+					scenario{as: other, path: target, want: []check{field("permissions.view", true), field("permissions.reply", true), zero("permissions.edit", "permissions.delete")}},
+					scenario{as: other, method: "DELETE", path: target, status: http.StatusForbidden, errs: []string{"author"}},
+					scenario{as: other, method: "PUT", path: target, body: map[string]any{"addedReactions": []string{"👍"}}},
+				)
 			}
-			if got := e.getComment(t, author.token, path); *got.Body.Markdown != "Mine" || got.EditedAt != "" {
-				t.Errorf("refused edits changed the comment: %+v", got)
-			}
-			// A space admin deletes the reply, then the comment.
-			if got := e.getComment(t, spaceAdmin.token, path); !got.Permissions.Delete || got.Permissions.Edit {
-				t.Errorf("space admin's permissions %+v", got.Permissions)
-			}
-			e.call(t, spaceAdmin.token, "DELETE", replyPath, nil).want(t, http.StatusNoContent)
-			e.call(t, spaceAdmin.token, "DELETE", path, nil).want(t, http.StatusNoContent)
-			e.call(t, author.token, "GET", path, nil).wantError(t, http.StatusNotFound)
+			run(t, e, append(scenarios,
+				scenario{name: "refused edits changed nothing", as: author, path: path, want: []check{field("body.markdown", "Mine"), zero("editedAt")}},
+				// A space admin deletes the reply, then the comment.
+				scenario{as: spaceAdmin, path: path, want: []check{field("permissions.delete", true), zero("permissions.edit")}},
+				scenario{as: spaceAdmin, method: "DELETE", path: replyPath, status: http.StatusNoContent},
+				scenario{as: spaceAdmin, method: "DELETE", path: path, status: http.StatusNoContent},
+				scenario{as: author, path: path, status: http.StatusNotFound},
+			))
 		})
 	}
 }
