@@ -780,7 +780,8 @@ func TestCommentAccess(t *testing.T) {
 			c := e.postComment(t, e.admin.token, p.base, map[string]any{"body": md("Hello")})
 			reply := e.postComment(t, e.admin.token, p.base+"/"+c.ID+"/replies", map[string]any{"body": md("Hi")})
 			path, replyPath := p.base+"/"+c.ID, p.base+"/"+c.ID+"/replies/"+reply.ID
-			ops := []struct {
+			var scenarios []scenario
+			for _, op := range []struct {
 				method, path string
 				body         any
 				reader       int // what a reader gets
@@ -796,40 +797,43 @@ func TestCommentAccess(t *testing.T) {
 				{"PUT", replyPath, map[string]any{"addedReactions": []string{"👍"}}, http.StatusForbidden},
 				{"DELETE", replyPath, nil, http.StatusForbidden},
 				{"DELETE", path, nil, http.StatusForbidden},
-			}
-			for _, op := range ops {
-				res := e.call(t, reader.token, op.method, op.path, op.body)
-				if op.reader == http.StatusOK {
-					res.want(t, http.StatusOK)
-				} else {
-					res.wantError(t, op.reader)
-				}
+			} {
+				scenarios = append(scenarios, scenario{as: reader, method: op.method, path: op.path, body: op.body, status: op.reader})
 				for _, u := range []user{guest, outsider} {
-					e.call(t, u.token, op.method, op.path, op.body).wantError(t, http.StatusNotFound, "not found")
+					scenarios = append(scenarios, scenario{as: u, method: op.method, path: op.path, body: op.body, status: http.StatusNotFound, errs: []string{"not found"}})
 				}
 			}
-			if got := e.getComment(t, reader.token, path); got.Permissions != (cmtPerms{View: true}) {
-				t.Errorf("reader's permissions %+v", got.Permissions)
+			var mine cmtOut
+			run(t, e, append(scenarios,
+				scenario{name: "reader's permissions", as: reader, path: path,
+					want: []check{field("permissions.view", true), zero("permissions.edit", "permissions.reply", "permissions.delete")}},
+				// The comment role is enough to post, reply, react and resolve.
+				scenario{as: commenter, method: "POST", path: p.base, body: map[string]any{"body": md("Mine")}, want: []check{into(&mine)}},
+				scenario{as: commenter, method: "POST", path: path + "/replies", body: map[string]any{"body": md("Reply")}},
+				scenario{as: commenter, method: "PUT", path: path, body: map[string]any{"addedReactions": []string{"👍"}, "resolved": true}},
+			))
+			grant := func(role any) scenario {
+				return scenario{method: "POST", path: "/v1/spaces/" + p.spaceID + "/permissions", body: map[string]any{"role": role, "users": []string{guest.id}}, status: http.StatusNoContent}
 			}
-			// The comment role is enough to post, reply, react and resolve.
-			mine := e.postComment(t, commenter.token, p.base, map[string]any{"body": md("Mine")})
-			e.postComment(t, commenter.token, path+"/replies", map[string]any{"body": md("Reply")})
-			e.putComment(t, commenter.token, path, map[string]any{"addedReactions": []string{"👍"}, "resolved": true})
-			e.call(t, commenter.token, "DELETE", p.base+"/"+mine.ID, nil).want(t, http.StatusNoContent)
-			// A guest granted read on the space reads, and is refused the rest with 403.
-			e.call(t, e.admin.token, "POST", "/v1/spaces/"+p.spaceID+"/permissions", map[string]any{"role": "read", "users": []string{guest.id}}).want(t, http.StatusNoContent)
-			e.call(t, guest.token, "GET", path, nil).want(t, http.StatusOK)
-			e.call(t, guest.token, "POST", p.base, map[string]any{"body": md("x")}).wantError(t, http.StatusForbidden)
-			e.call(t, e.admin.token, "POST", "/v1/spaces/"+p.spaceID+"/permissions", map[string]any{"role": nil, "users": []string{guest.id}}).want(t, http.StatusNoContent)
+			run(t, e, []scenario{
+				{as: commenter, method: "DELETE", path: p.base + "/" + mine.ID, status: http.StatusNoContent},
+				// A guest granted read on the space reads, and is refused the rest with 403.
+				grant("read"),
+				{as: guest, path: path},
+				{as: guest, method: "POST", path: p.base, body: map[string]any{"body": md("x")}, status: http.StatusForbidden},
+				grant(nil),
+			})
 		})
 	}
 	// A missing comment or reply is 404 for those who can see the space.
 	p := e.cmtPlaces(t)[0]
-	for _, path := range []string{p.base + "/nope", p.base + "/nope/replies", p.base + "/nope/replies/nope"} {
-		e.call(t, reader.token, "GET", path, nil).wantError(t, http.StatusNotFound)
-	}
-	e.call(t, commenter.token, "POST", p.base+"/nope/replies", map[string]any{"body": md("x")}).wantError(t, http.StatusNotFound)
-	e.call(t, commenter.token, "PUT", p.base+"/nope", map[string]any{"resolved": true}).wantError(t, http.StatusNotFound)
+	run(t, e, []scenario{
+		{as: reader, path: p.base + "/nope", status: http.StatusNotFound},
+		{as: reader, path: p.base + "/nope/replies", status: http.StatusNotFound},
+		{as: reader, path: p.base + "/nope/replies/nope", status: http.StatusNotFound},
+		{as: commenter, method: "POST", path: p.base + "/nope/replies", body: map[string]any{"body": md("x")}, status: http.StatusNotFound},
+		{as: commenter, method: "PUT", path: p.base + "/nope", body: map[string]any{"resolved": true}, status: http.StatusNotFound},
+	})
 }
 
 // TestCommentReactionsConcurrently: 20 goroutines adding and removing
