@@ -987,22 +987,27 @@ func TestContentReadAccess(t *testing.T) {
 	reader := e.addUser(t, "read", "Rita Reader")
 	guest := e.addUser(t, "guest", "Gil Guest")
 	outsider := e.outsider(t)
+	var scenarios []scenario
 	for _, p := range paths {
-		admin := e.call(t, e.admin.token, "GET", p, nil).want(t, http.StatusOK)
-		res := e.call(t, reader.token, "GET", p, nil).want(t, http.StatusOK)
-		if !bytes.Equal(admin.Body, res.Body) {
-			t.Errorf("GET %s: the reader sees %s, the admin %s", p, res.Body, admin.Body)
-		}
-		for _, u := range []user{outsider, guest} {
-			e.call(t, u.token, "GET", p, nil).wantError(t, http.StatusNotFound)
-		}
-		e.call(t, "", "GET", p, nil).wantError(t, http.StatusUnauthorized)
+		var admin []byte
+		scenarios = append(scenarios,
+			scenario{path: p, want: []check{func(_ testing.TB, r *response) { admin = r.Body }}},
+			scenario{name: "GET " + p + " as the reader, as the admin", as: reader, path: p, want: []check{func(t testing.TB, r *response) {
+				if !bytes.Equal(admin, r.Body) {
+					t.Errorf("the reader sees %s, the admin %s", r.Body, admin)
+				}
+			}}},
+			scenario{as: outsider, path: p, status: http.StatusNotFound},
+			scenario{as: guest, path: p, status: http.StatusNotFound},
+			scenario{as: anonymous, path: p, status: http.StatusUnauthorized})
 	}
+	run(t, e, scenarios)
 	// Reading is all a reader may do with content.
 	e.author(t, reader.token, cr2, insertPage("", "# No\n")).wantError(t, http.StatusForbidden)
 	// A guest given read on the space reads it too.
-	e.call(t, e.admin.token, "POST", sp+"/permissions", map[string]any{"role": "read", "users": []string{guest.id}}).want(t, http.StatusNoContent)
+	scenarios = []scenario{{method: "POST", path: sp + "/permissions", body: map[string]any{"role": "read", "users": []string{guest.id}}, status: http.StatusNoContent}}
 	for _, p := range paths {
-		e.call(t, guest.token, "GET", p, nil).want(t, http.StatusOK)
+		scenarios = append(scenarios, scenario{as: guest, path: p})
 	}
+	run(t, e, scenarios)
 }
