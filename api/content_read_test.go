@@ -364,31 +364,25 @@ func TestContentReadTree(t *testing.T) {
 	e.call(t, e.admin.token, "GET", cr+"/content/pages?metadata=maybe", nil).wantError(t, http.StatusBadRequest, "metadata")
 
 	// Pages by path.
-	for path, want := range map[string]string{
-		"guide/install":    install.ID,
-		"guide/install.md": install.ID,
-		"guide/configure/": configure.ID,
-		"guide":            guide.ID,
-		"guide/README.md":  guide.ID,
-		"README.md":        guide.ID, // Guide's Git path, as the first page
-		"faq":              faq.ID,
-		"faq.md":           faq.ID,
-	} {
-		got = pageOut{}
-		e.readGet(t, e.admin.token, sp+"/content/path/"+path, &got)
-		if got.ID != want {
-			t.Errorf("path %q: page %s %q, want %s", path, got.ID, got.Title, want)
-		}
+	byPath := func(path, id string) scenario {
+		return scenario{path: sp + "/content/path/" + path, want: []check{field("id", id)}}
 	}
-	got = pageOut{}
-	e.readGet(t, e.admin.token, sp+"/content/path/guide/install?format=document&metadata=false", &got)
-	if got.Document == nil || got.Markdown != "" || got.Git != nil {
-		t.Errorf("path with format=document&metadata=false: %+v", got)
+	scenarios := []scenario{
+		byPath("guide/install", install.ID),
+		byPath("guide/install.md", install.ID),
+		byPath("guide/configure/", configure.ID),
+		byPath("guide", guide.ID),
+		byPath("guide/README.md", guide.ID),
+		byPath("README.md", guide.ID), // Guide's Git path, as the first page
+		byPath("faq", faq.ID),
+		byPath("faq.md", faq.ID),
+		{path: sp + "/content/path/guide/install?format=document&metadata=false", want: []check{nonzero("document"), zero("markdown", "git")}},
+		{path: sp + "/content/path/faq?format=pdf", status: http.StatusBadRequest, errs: []string{"format"}},
 	}
 	for _, path := range []string{"guide/nothing", "nothing", "install", "faq/install", "guide/install/more", "README", "guide/faq.md"} {
-		e.call(t, e.admin.token, "GET", sp+"/content/path/"+path, nil).wantError(t, http.StatusNotFound)
+		scenarios = append(scenarios, scenario{path: sp + "/content/path/" + path, status: http.StatusNotFound})
 	}
-	e.call(t, e.admin.token, "GET", sp+"/content/path/faq?format=pdf", nil).wantError(t, http.StatusBadRequest, "format")
+	run(t, e, scenarios)
 }
 
 func TestContentReadChanges(t *testing.T) {
