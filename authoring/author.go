@@ -44,8 +44,6 @@ type Author struct {
 	AppHost string
 
 	slots slots
-	// beforeCommit, when set, runs last in a batch's transaction (tests).
-	beforeCommit func() error
 }
 
 // Apply applies parsed changes to change request c of space sp as one new
@@ -96,11 +94,6 @@ func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeReq
 		}
 		if c == nil {
 			if out, err = tx.MergeChangeRequest(ctx, sp.ID, cr.ID, userID); err != nil {
-				return err
-			}
-		}
-		if a.beforeCommit != nil {
-			if err := a.beforeCommit(); err != nil {
 				return err
 			}
 		}
