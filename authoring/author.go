@@ -34,12 +34,14 @@ import (
 // given a DB, works; it counts the fetching requests running, so it is used
 // by pointer and shared by all requests of a server.
 type Author struct {
+	// DB holds the change requests and their revisions.
 	DB *store.DB
 	// Blobs holds file bytes; required for batches with files.
 	Blobs blob.Store
 	// Fetcher fetches files given by URL and the pages of websites.
 	Fetcher outbound.Fetcher
-	Limits  Limits
+	// Limits bound the fetching and how many requests fetch at once.
+	Limits Limits
 	// AppHost is the host of this server: links to it are in-app.
 	AppHost string
 
