@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/internal/lru"
@@ -55,7 +56,7 @@ type Server struct {
 	fetcher     outbound.Fetcher
 	secretKey   []byte
 	model       *llm.Model
-	imports     *imports                            // limits of imports and the count running (limits.go)
+	author      *authoring.Author                   // authoring batches and imports, and the count of those fetching (limits.go)
 	orgCreation *orgCreation                        // who may create organizations, and how many lately (orgcreation.go)
 	infos       *lru.Cache[string, *treeInfo]       // derived data of trees, by root
 	documents   *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
@@ -82,7 +83,7 @@ func New(db *store.DB, cfg Config) *Server {
 		fetcher:     cfg.Fetcher,
 		secretKey:   cfg.SecretKey,
 		model:       cfg.Model,
-		imports:     newImports(cfg.Imports),
+		author:      newAuthor(db, cfg),
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		infos:       lru.New[string, *treeInfo](64 << 20),
 		documents:   lru.New[string, json.RawMessage](64 << 20),

@@ -1,6 +1,6 @@
 // Package edit applies authoring batches (POST CR/content) to a revision's
 // content: it parses and checks the batch, then builds the next tree. It
-// does no I/O: file bytes are fetched and stored by the caller.
+// does no I/O: file bytes are fetched and stored by package authoring.
 package edit
 
 import (
