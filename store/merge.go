@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
@@ -226,31 +225,12 @@ func freeSlugs(t, ours *content.Tree) {
 		}
 		for _, id := range others {
 			p := t.Pages[id]
-			slug := p.Slug
-			for n := 2; taken[slug]; n++ {
-				suffix := fmt.Sprintf("-%d", n)
-				slug = truncateBytes(p.Slug, maxSlug-len(suffix)) + suffix
-			}
-			p.Slug = slug
-			taken[slug] = true
+			p.Slug = quire.FreeSlug(p.Slug, quire.MaxSlug, func(s string) bool { return taken[s] })
+			taken[p.Slug] = true
 		}
 	}
 	fix("", t.Root)
 	for id, p := range t.Pages {
 		fix(id, p.Children)
 	}
-}
-
-// maxSlug is the longest slug authoring accepts.
-const maxSlug = 100
-
-// truncateBytes cuts s to at most n bytes on a rune boundary.
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/quiredocs/quire"
@@ -253,10 +252,8 @@ func (tx *Tx) placeSiteSpace(ctx context.Context, siteID, sectionID, id string, 
 // another row of a container (the query counts rows with a path).
 func (tx *Tx) freePath(ctx context.Context, base, countQuery string, args ...any) (string, error) {
 	for i := 1; ; i++ {
-		path := base
-		if i > 1 {
-			path = fmt.Sprintf("%s-%d", base, i)
-		}
+		// Not cut, as ever: base comes from quire.Slugify, which leaves room.
+		path := quire.NumberedSlug(base, i, 0)
 		var n int
 		if err := tx.q.queryRow(ctx, countQuery, append(append([]any{}, args...), path)...).Scan(&n); err != nil {
 			return "", err
