@@ -192,34 +192,20 @@ func siteTableOf(kind string) string {
 }
 
 // place puts item among the items of a container at pos, numbering them
-// 1, 2, … and writing only the positions that change. setParent writes the
-// item's new container with its position.
+// 1, 2, … and writing only the positions that change (quire.Renumber).
+// setParent writes the item's new container with its position.
 func (tx *Tx) place(ctx context.Context, sibs []quire.Sibling, positions []int64, item quire.Sibling, pos quire.Position,
 	setParent string, parent any) error {
-	order, err := quire.Reorder(sibs, item, pos)
+	placements, err := quire.Renumber(sibs, positions, item, pos)
 	if err != nil {
 		return err
 	}
-	old := map[quire.Sibling]int64{}
-	for i, s := range sibs {
-		old[s] = positions[i]
-	}
-	for i, s := range order {
-		want := int64(i + 1)
-		if s == item {
-			query, args := "UPDATE "+siteTableOf(s.Kind)+" SET position = ?", []any{want}
-			if setParent != "" {
-				query, args = query+", "+setParent+" = ?", append(args, parent)
-			}
-			if _, err := tx.q.exec(ctx, query+" WHERE id = ?", append(args, s.ID)...); err != nil {
-				return err
-			}
-			continue
+	for _, p := range placements {
+		query, args := "UPDATE "+siteTableOf(p.Kind)+" SET position = ?", []any{p.Position}
+		if p.Sibling == item && setParent != "" {
+			query, args = query+", "+setParent+" = ?", append(args, parent)
 		}
-		if p := old[s]; p == want {
-			continue
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE "+siteTableOf(s.Kind)+" SET position = ? WHERE id = ?", want, s.ID); err != nil {
+		if _, err := tx.q.exec(ctx, query+" WHERE id = ?", append(args, p.ID)...); err != nil {
 			return err
 		}
 	}
