@@ -42,3 +42,34 @@ func Reorder(siblings []Sibling, item Sibling, pos Position) ([]Sibling, error) 
 	}
 	return nil, Errorf(CodeInvalid, "%s: %s %q is not in the target parent", field, anchor.Kind, anchor.ID)
 }
+
+// Placement is the position to write for one sibling, counted from 1.
+type Placement struct {
+	Sibling
+	Position int64
+}
+
+// Renumber places item among siblings as pos says (see Reorder) and numbers
+// them 1, 2, … in their new order. positions holds the siblings' current
+// positions, index for index. It returns, in the new order, the placements
+// to write: the item's always (its parent may change with it), another
+// sibling's only when its number changes.
+func Renumber(siblings []Sibling, positions []int64, item Sibling, pos Position) ([]Placement, error) {
+	order, err := Reorder(siblings, item, pos)
+	if err != nil {
+		return nil, err
+	}
+	old := make(map[Sibling]int64, len(siblings))
+	for i, s := range siblings {
+		old[s] = positions[i]
+	}
+	var out []Placement
+	for i, s := range order {
+		want := int64(i + 1)
+		if p, ok := old[s]; ok && p == want && s != item {
+			continue
+		}
+		out = append(out, Placement{Sibling: s, Position: want})
+	}
+	return out, nil
+}

@@ -131,3 +131,57 @@ func TestReorderExamples(t *testing.T) {
 		})
 	}
 }
+
+func TestRenumber(t *testing.T) {
+	sp := func(id string) Sibling { return Sibling{Kind: "space", ID: id} }
+	col := func(id string) Sibling { return Sibling{Kind: "collection", ID: id} }
+	at := func(s Sibling, n int64) Placement { return Placement{Sibling: s, Position: n} }
+	a, b, c, x := sp("a"), col("b"), sp("c"), sp("x")
+	for _, tt := range []struct {
+		name      string
+		siblings  []Sibling
+		positions []int64
+		item      Sibling
+		pos       Position
+		want      []Placement
+		err       string
+	}{
+		{name: "new item at the end", siblings: []Sibling{a, b}, positions: []int64{1, 2}, item: x,
+			want: []Placement{at(x, 3)}},
+		{name: "into an empty parent", item: x, want: []Placement{at(x, 1)}},
+		{name: "before the first", siblings: []Sibling{a, b}, positions: []int64{1, 2}, item: x, pos: Position{Before: &a},
+			want: []Placement{at(x, 1), at(a, 2), at(b, 3)}},
+		{name: "after the first", siblings: []Sibling{a, b, c}, positions: []int64{1, 2, 3}, item: x, pos: Position{After: &a},
+			want: []Placement{at(x, 2), at(b, 3), at(c, 4)}},
+		{name: "in place still writes the item", siblings: []Sibling{a, b, c}, positions: []int64{1, 2, 3}, item: b, pos: Position{After: &a},
+			want: []Placement{at(b, 2)}},
+		{name: "last to first", siblings: []Sibling{a, b, c}, positions: []int64{1, 2, 3}, item: c, pos: Position{Before: &a},
+			want: []Placement{at(c, 1), at(a, 2), at(b, 3)}},
+		{name: "to the end", siblings: []Sibling{a, b, c}, positions: []int64{1, 2, 3}, item: a,
+			want: []Placement{at(b, 1), at(c, 2), at(a, 3)}},
+		{name: "gaps are closed", siblings: []Sibling{a, b, c}, positions: []int64{2, 5, 9}, item: x, pos: Position{After: &c},
+			want: []Placement{at(a, 1), at(b, 2), at(c, 3), at(x, 4)}},
+		{name: "same id, other kind", siblings: []Sibling{sp("b"), b}, positions: []int64{1, 2}, item: sp("b"), pos: Position{After: &b},
+			want: []Placement{at(b, 1), at(sp("b"), 2)}},
+		{name: "anchor is the item", siblings: []Sibling{a, b}, positions: []int64{1, 2}, item: a, pos: Position{Before: &a},
+			err: "position.before: cannot be the item being moved"},
+		{name: "anchor elsewhere", siblings: []Sibling{a}, positions: []int64{1}, item: x, pos: Position{After: &c},
+			err: `position.after: space "c" is not in the target parent`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Renumber(tt.siblings, tt.positions, tt.item, tt.pos)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err || ErrorCode(err) != CodeInvalid {
+					t.Fatalf("err = %v, want %q (invalid)", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Renumber = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

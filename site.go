@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode"
 )
 
 // SiteType is the plan a docs site is on. Contract §2 Site; values from the
@@ -211,28 +210,3 @@ func CheckSitePath(field, v string) error {
 
 // CheckCondition validates a visibility condition of a section or site space.
 func CheckCondition(field, v string) error { return CheckText(field, v, 1, 1024) }
-
-// Slugify derives a site path from a title: lower-case letters and digits,
-// other runs of characters as one "-"; fallback when nothing is left.
-func Slugify(title, fallback string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(title) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		} else {
-			dash = true
-		}
-		if b.Len() >= 90 {
-			break
-		}
-	}
-	if b.Len() == 0 {
-		return fallback
-	}
-	return b.String()
-}

@@ -86,16 +86,16 @@ type mergeResultJSON struct {
 }
 
 // mergeChangeRequest merges a request into its space; it needs the review
-// role (the reference's merge permission).
+// role (the reference's merge permission). The store finds the request
+// (404), then checks that the space is not locked and the request not
+// merged, all in the merge's transaction, which reads each row once.
 func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) error {
-	sp, c, err := s.changeRequest(r, quire.RoleReview)
+	sp, _, err := s.space(r, quire.RoleReview)
 	if err != nil {
 		return err
 	}
-	if err := quire.CheckEditable(sp); err != nil {
-		return err
-	}
-	if c, err = s.db.MergeChangeRequest(r.Context(), sp.ID, c.ID, caller(r.Context()).ID); err != nil {
+	c, err := s.db.MergeChangeRequest(r.Context(), sp.ID, r.PathValue("changeRequestId"), caller(r.Context()).ID)
+	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, mergeResultJSON{Revision: c.RevisionMerged, Result: "merge"})

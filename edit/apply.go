@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/render"
 )
@@ -205,7 +205,7 @@ func (a *applier) insert(c Change) error {
 		p.Title = "Untitled"
 	}
 	if c.Slug == nil {
-		p.Slug = a.freeSlug(parent, p.ID, slugify(p.Title))
+		p.Slug = a.freeSlug(parent, p.ID, quire.PageSlug(p.Title))
 	}
 	a.t.Pages[p.ID] = p
 	if err := a.place(p.ID, parent, c.At, true); err != nil {
@@ -321,12 +321,7 @@ func (a *applier) siblingWithSlug(parent, self, slug string) string {
 
 // freeSlug returns slug, or slug-2, slug-3… when a sibling has it.
 func (a *applier) freeSlug(parent, self, slug string) string {
-	try := slug
-	for n := 2; a.siblingWithSlug(parent, self, try) != ""; n++ {
-		suffix := fmt.Sprintf("-%d", n)
-		try = truncate(slug, MaxSlug-len(suffix)) + suffix
-	}
-	return try
+	return quire.FreeSlug(slug, MaxSlug, func(s string) bool { return a.siblingWithSlug(parent, self, s) != "" })
 }
 
 // place inserts id among parent's children at index at (the end when nil).
@@ -516,49 +511,6 @@ func (a *applier) outcomes() []Outcome {
 		}
 	}
 	return out
-}
-
-// slugify derives a slug from a title: lower-case letters and digits, other
-// runs of characters as one "-".
-func slugify(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(title) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		} else {
-			dash = true
-		}
-	}
-	s := truncate(b.String(), MaxSlug)
-	if s == "" {
-		return "page"
-	}
-	return strings.TrimRight(s, "-")
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-func checkSlug(s string) error {
-	if utf8.RuneCountInString(s) > MaxSlug {
-		return fmt.Errorf("at most %d characters", MaxSlug)
-	}
-	if strings.ContainsAny(s, "/?#\\ \t\n") {
-		return fmt.Errorf("must not contain /, ?, #, \\ or spaces")
-	}
-	return nil
 }
 
 func checkRef(s string) error {

@@ -365,10 +365,10 @@ func TestDerivedSlugs(t *testing.T) {
 		if len(a) > MaxSlug || len(b) > MaxSlug || a == b || !strings.HasSuffix(b, "-2") {
 			t.Errorf("slugs %q (%d bytes) and %q (%d bytes)", a, len(a), b, len(b))
 		}
-		if err := checkSlug(a); err != nil {
+		if err := quire.CheckSlug(a); err != nil {
 			t.Errorf("derived slug %q: %v", a, err)
 		}
-		if err := checkSlug(b); err != nil {
+		if err := quire.CheckSlug(b); err != nil {
 			t.Errorf("derived slug %q: %v", b, err)
 		}
 	})
@@ -992,30 +992,6 @@ func TestApplyToEmptyTree(t *testing.T) {
 		wantOrder(t, "root", res.Tree.Root, "n1", "n2")
 		if got := res.Tree.Pages["n2"].Markdown; got != "[first](/pages/n1)\n" {
 			t.Errorf("markdown = %q", got)
-		}
-	}
-}
-
-func TestSlugify(t *testing.T) {
-	for in, want := range map[string]string{
-		"Getting Started":             "getting-started",
-		"  --a--b--  ":                "a-b",
-		"C++ & Go":                    "c-go",
-		"Ünïcödé Tïtle":               "ünïcödé-tïtle",
-		"日本語":                         "日本語",
-		"":                            "page",
-		"🎉":                           "page",
-		"v1.2.3":                      "v1-2-3",
-		"a" + strings.Repeat("é", 60): "a" + strings.Repeat("é", 49), // cut on a rune boundary
-		strings.Repeat("a", 200):      strings.Repeat("a", MaxSlug),
-		strings.Repeat("ab ", 60):     strings.Repeat("ab-", 34)[:MaxSlug],
-		strings.Repeat("abc ", 30):    strings.Repeat("abc-", 25)[:MaxSlug-1],
-	} {
-		if got := slugify(in); got != want {
-			t.Errorf("slugify(%q) = %q, want %q", in, got, want)
-		}
-		if err := checkSlug(slugify(in)); err != nil {
-			t.Errorf("slugify(%q) = %q: %v", in, slugify(in), err)
 		}
 	}
 }

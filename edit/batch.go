@@ -25,7 +25,7 @@ const (
 	MaxFilesPerOp   = 20
 	MaxInlineFile   = 1 << 20 // decoded base64 bytes
 	MaxFileName     = 256
-	MaxSlug         = 100
+	MaxSlug         = quire.MaxSlug
 	MaxTitle        = 256
 	MaxURL          = 2048
 	MaxMarkdownSize = 1 << 20
@@ -337,7 +337,7 @@ func checkMeta(r *rawChange) error {
 		}
 	}
 	if r.Slug != nil {
-		if err := checkSlug(*r.Slug); err != nil {
+		if err := quire.CheckSlug(*r.Slug); err != nil {
 			return fmt.Errorf("slug: %v", err)
 		}
 	}

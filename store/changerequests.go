@@ -34,15 +34,21 @@ const changeRequestFrom = " FROM change_requests c JOIN users u ON u.id = c.crea
 // ChangeRequest returns a change request of a space by id or by number.
 // Contract §1.8: {changeRequestId} accepts either.
 func (r reader) ChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*quire.ChangeRequest, error) {
-	where, arg := " WHERE c.space_id = ? AND c.id = ?", any(idOrNumber)
-	if n, err := strconv.ParseInt(idOrNumber, 10, 64); err == nil {
-		where, arg = " WHERE c.space_id = ? AND c.number = ?", n
-	}
+	where, arg := changeRequestWhere(idOrNumber)
 	c, err := scanChangeRequest(r.q.queryRow(ctx, "SELECT "+changeRequestColumns+changeRequestFrom+where, spaceID, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, quire.Errorf(quire.CodeNotFound, "change request not found")
 	}
 	return c, err
+}
+
+// changeRequestWhere is the condition on change_requests c, with the space's
+// id and the returned argument, for a request named by id or by number.
+func changeRequestWhere(idOrNumber string) (string, any) {
+	if n, err := strconv.ParseInt(idOrNumber, 10, 64); err == nil {
+		return " WHERE c.space_id = ? AND c.number = ?", n
+	}
+	return " WHERE c.space_id = ? AND c.id = ?", idOrNumber
 }
 
 // ChangeRequestFilter narrows a change request list.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/store"
@@ -194,5 +195,59 @@ func TestMergeAndUpdate(t *testing.T) {
 	cAfter, _ := db.ChangeRequest(ctx, spaceID, c.ID)
 	if after.RevisionID != before.RevisionID || cAfter.Status == quire.StatusMerged {
 		t.Error("a conflicting merge changed the space or the request")
+	}
+}
+
+// TestMergeChecks: MergeChangeRequest finds the request by id or number and
+// answers, in this order, a missing request, a locked space, a request
+// already merged; the answer it returns is the row as stored.
+func TestMergeChecks(t *testing.T) {
+	db, spaceID, userID, a := contentSpace(t)
+	ctx := t.Context()
+	if _, err := db.EditChangeRequest(ctx, spaceID, a.ID, userID, addPages(map[string]string{"a": "one\n"})); err != nil {
+		t.Fatal(err)
+	}
+	merged, err := db.MergeChangeRequest(ctx, spaceID, fmt.Sprint(a.Number), userID) // by number
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := db.ChangeRequest(ctx, spaceID, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(stored, merged); diff != "" {
+		t.Errorf("merged request differs from the stored one (-stored +returned):\n%s", diff)
+	}
+	open, err := db.CreateChangeRequest(ctx, spaceID, "", userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setMode := func(m quire.EditMode) {
+		t.Helper()
+		if _, err := db.UpdateSpace(ctx, spaceID, store.SpaceUpdate{EditMode: &m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		mode quire.EditMode
+		ref  string
+		code quire.Code
+		msg  string
+	}{
+		{"missing", quire.EditLive, "nope", quire.CodeNotFound, "change request not found"},
+		{"missing number", quire.EditLive, "99", quire.CodeNotFound, "change request not found"},
+		{"missing in a locked space", quire.EditLocked, "nope", quire.CodeNotFound, "change request not found"},
+		{"merged", quire.EditLive, a.ID, quire.CodeInvalid, fmt.Sprintf("change request #%d is already merged", a.Number)},
+		{"merged in a locked space", quire.EditLocked, a.ID, quire.CodeForbidden, "the space is locked: unlock it (editMode live) to edit"},
+		{"open in a locked space", quire.EditLocked, open.ID, quire.CodeForbidden, "the space is locked: unlock it (editMode live) to edit"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			setMode(tt.mode)
+			_, err := db.MergeChangeRequest(ctx, spaceID, tt.ref, userID)
+			if quire.ErrorCode(err) != tt.code || err.Error() != tt.msg {
+				t.Errorf("err = %v (%s), want %q (%s)", err, quire.ErrorCode(err), tt.msg, tt.code)
+			}
+		})
 	}
 }

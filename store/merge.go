@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
@@ -51,19 +50,12 @@ func (db *DB) EditChangeRequest(ctx context.Context, spaceID, ref, userID string
 // locked, holding its row until the transaction ends so that concurrent
 // edits apply one after the other.
 func (tx *Tx) lockChangeRequest(ctx context.Context, spaceID, ref string) (*quire.ChangeRequest, error) {
-	c, err := tx.ChangeRequest(ctx, spaceID, ref)
+	c, err := tx.lockedChangeRequest(ctx, spaceID, ref)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tx.q.exec(ctx, "UPDATE change_requests SET updated_at = updated_at WHERE id = ?", c.ID); err != nil {
+	if err := checkUnmerged(c); err != nil {
 		return nil, err
-	}
-	// Read again: on PostgreSQL a concurrent writer may have committed meanwhile.
-	if c, err = tx.ChangeRequest(ctx, spaceID, c.ID); err != nil {
-		return nil, err
-	}
-	if c.Status == quire.StatusMerged {
-		return nil, quire.Errorf(quire.CodeInvalid, "change request #%d is already merged", c.Number)
 	}
 	// Checked again here: a lock that lands while a request is in flight wins.
 	var mode string
@@ -74,6 +66,31 @@ func (tx *Tx) lockChangeRequest(ctx context.Context, spaceID, ref string) (*quir
 		return nil, err
 	}
 	return c, nil
+}
+
+// lockedChangeRequest locks the row of a change request of a space (by id or
+// number), then reads it: once locked, what it reads is the latest committed
+// state, also on PostgreSQL where a concurrent writer may have committed
+// while this one waited.
+func (tx *Tx) lockedChangeRequest(ctx context.Context, spaceID, ref string) (*quire.ChangeRequest, error) {
+	where, arg := changeRequestWhere(ref)
+	res, err := tx.q.exec(ctx, "UPDATE change_requests AS c SET updated_at = updated_at"+where, spaceID, arg)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, err
+	} else if n == 0 {
+		return nil, quire.Errorf(quire.CodeNotFound, "change request not found")
+	}
+	return tx.ChangeRequest(ctx, spaceID, ref)
+}
+
+func checkUnmerged(c *quire.ChangeRequest) error {
+	if c.Status == quire.StatusMerged {
+		return quire.Errorf(quire.CodeInvalid, "change request #%d is already merged", c.Number)
+	}
+	return nil
 }
 
 func (tx *Tx) revisionTree(ctx context.Context, spaceID, id string) (*content.Tree, error) {
@@ -102,17 +119,27 @@ func (e *ConflictError) Unwrap() error {
 	return &quire.Error{Code: quire.CodeConflict, Message: e.Error()}
 }
 
-// MergeChangeRequest three-way merges a request into its space (base, the
-// space's revision, the request's revision). On success the space moves to
-// a merge revision whose parents are both heads and the request is merged.
+// MergeChangeRequest three-way merges a request (by id or number) into its
+// space (base, the space's revision, the request's revision). On success the
+// space moves to a merge revision whose parents are both heads and the
+// request is merged. The space and the request are each read once, under
+// their locks; the checks come in the order the API answers them: a missing
+// request (404), a locked space, a request already merged.
 func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		// The space's row first: merges into one space apply one at a time.
-		var head string
-		if err := tx.q.queryRow(ctx, "UPDATE spaces SET updated_at = ? WHERE id = ? RETURNING revision_id", micros(tx.Now), spaceID).Scan(&head); err != nil {
+		var head, mode string
+		if err := tx.q.queryRow(ctx, "UPDATE spaces SET updated_at = ? WHERE id = ? RETURNING revision_id, edit_mode",
+			micros(tx.Now), spaceID).Scan(&head, &mode); err != nil {
 			return err
 		}
-		if c, err = tx.lockChangeRequest(ctx, spaceID, ref); err != nil {
+		if c, err = tx.lockedChangeRequest(ctx, spaceID, ref); err != nil {
+			return err
+		}
+		if err := quire.CheckEditable(&quire.Space{EditMode: quire.EditMode(mode)}); err != nil {
+			return err
+		}
+		if err := checkUnmerged(c); err != nil {
 			return err
 		}
 		merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID)
@@ -130,8 +157,9 @@ func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 			string(quire.StatusMerged), rev.ID, micros(tx.Now), c.ID); err != nil {
 			return err
 		}
-		c, err = tx.ChangeRequest(ctx, spaceID, c.ID)
-		return err
+		// The row as just written, without reading it again.
+		c.Status, c.RevisionMerged, c.UpdatedAt = quire.StatusMerged, rev.ID, fromMicros(micros(tx.Now))
+		return nil
 	})
 	return c, err
 }
@@ -226,31 +254,12 @@ func freeSlugs(t, ours *content.Tree) {
 		}
 		for _, id := range others {
 			p := t.Pages[id]
-			slug := p.Slug
-			for n := 2; taken[slug]; n++ {
-				suffix := fmt.Sprintf("-%d", n)
-				slug = truncateBytes(p.Slug, maxSlug-len(suffix)) + suffix
-			}
-			p.Slug = slug
-			taken[slug] = true
+			p.Slug = quire.FreeSlug(p.Slug, quire.MaxSlug, func(s string) bool { return taken[s] })
+			taken[p.Slug] = true
 		}
 	}
 	fix("", t.Root)
 	for id, p := range t.Pages {
 		fix(id, p.Children)
 	}
-}
-
-// maxSlug is the longest slug authoring accepts.
-const maxSlug = 100
-
-// truncateBytes cuts s to at most n bytes on a rune boundary.
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/quiredocs/quire"
@@ -193,34 +192,20 @@ func siteTableOf(kind string) string {
 }
 
 // place puts item among the items of a container at pos, numbering them
-// 1, 2, … and writing only the positions that change. setParent writes the
-// item's new container with its position.
+// 1, 2, … and writing only the positions that change (quire.Renumber).
+// setParent writes the item's new container with its position.
 func (tx *Tx) place(ctx context.Context, sibs []quire.Sibling, positions []int64, item quire.Sibling, pos quire.Position,
 	setParent string, parent any) error {
-	order, err := quire.Reorder(sibs, item, pos)
+	placements, err := quire.Renumber(sibs, positions, item, pos)
 	if err != nil {
 		return err
 	}
-	old := map[quire.Sibling]int64{}
-	for i, s := range sibs {
-		old[s] = positions[i]
-	}
-	for i, s := range order {
-		want := int64(i + 1)
-		if s == item {
-			query, args := "UPDATE "+siteTableOf(s.Kind)+" SET position = ?", []any{want}
-			if setParent != "" {
-				query, args = query+", "+setParent+" = ?", append(args, parent)
-			}
-			if _, err := tx.q.exec(ctx, query+" WHERE id = ?", append(args, s.ID)...); err != nil {
-				return err
-			}
-			continue
+	for _, p := range placements {
+		query, args := "UPDATE "+siteTableOf(p.Kind)+" SET position = ?", []any{p.Position}
+		if p.Sibling == item && setParent != "" {
+			query, args = query+", "+setParent+" = ?", append(args, parent)
 		}
-		if p := old[s]; p == want {
-			continue
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE "+siteTableOf(s.Kind)+" SET position = ? WHERE id = ?", want, s.ID); err != nil {
+		if _, err := tx.q.exec(ctx, query+" WHERE id = ?", append(args, p.ID)...); err != nil {
 			return err
 		}
 	}
@@ -253,10 +238,8 @@ func (tx *Tx) placeSiteSpace(ctx context.Context, siteID, sectionID, id string, 
 // another row of a container (the query counts rows with a path).
 func (tx *Tx) freePath(ctx context.Context, base, countQuery string, args ...any) (string, error) {
 	for i := 1; ; i++ {
-		path := base
-		if i > 1 {
-			path = fmt.Sprintf("%s-%d", base, i)
-		}
+		// Not cut, as ever: base comes from quire.Slugify, which leaves room.
+		path := quire.NumberedSlug(base, i, 0)
 		var n int
 		if err := tx.q.queryRow(ctx, countQuery, append(append([]any{}, args...), path)...).Scan(&n); err != nil {
 			return "", err

@@ -99,20 +99,12 @@ func (tx *Tx) move(ctx context.Context, item quire.Sibling, orgID, parentID stri
 	if err != nil {
 		return err
 	}
-	order, err := quire.Reorder(sibs, item, pos)
+	placements, err := quire.Renumber(sibs, positions, item, pos)
 	if err != nil {
 		return err
 	}
-	old := map[quire.Sibling]int64{}
-	for i, s := range sibs {
-		old[s] = positions[i]
-	}
-	for i, s := range order {
-		want := int64(i + 1)
-		if p, ok := old[s]; ok && p == want && s != item {
-			continue
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE "+tableOf(s.Kind)+" SET position = ? WHERE id = ?", want, s.ID); err != nil {
+	for _, p := range placements {
+		if _, err := tx.q.exec(ctx, "UPDATE "+tableOf(p.Kind)+" SET position = ? WHERE id = ?", p.Position, p.ID); err != nil {
 			return err
 		}
 	}
