@@ -88,29 +88,34 @@ func (r reader) ListChangeRequests(ctx context.Context, spaceID string, f Change
 // current revision; its number is the space's next.
 func (db *DB) CreateChangeRequest(ctx context.Context, spaceID, subject, userID string) (c *quire.ChangeRequest, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
-		// Writing the space's row first serializes numbering on PostgreSQL.
-		if _, err := tx.q.exec(ctx, "UPDATE spaces SET updated_at = updated_at WHERE id = ?", spaceID); err != nil {
-			return err
-		}
-		var revision string
-		var number int64
-		if err := tx.q.queryRow(ctx, `SELECT s.revision_id, (SELECT COALESCE(MAX(number), 0) + 1 FROM change_requests WHERE space_id = s.id)
-			FROM spaces s WHERE s.id = ?`, spaceID).Scan(&revision, &number); err != nil {
-			return err
-		}
-		id := newID()
-		if _, err := tx.q.exec(ctx, `INSERT INTO change_requests (id, space_id, number, status, subject, created_by, created_at, updated_at,
-			revision_id, revision_initial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, spaceID, number, string(quire.StatusDraft), subject, userID, micros(tx.Now), micros(tx.Now), revision, revision); err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, "INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)", id, userID); err != nil {
-			return err
-		}
-		c, err = tx.ChangeRequest(ctx, spaceID, id)
+		c, err = tx.CreateChangeRequest(ctx, spaceID, subject, userID)
 		return err
 	})
 	return c, err
+}
+
+// CreateChangeRequest is DB.CreateChangeRequest within tx.
+func (tx *Tx) CreateChangeRequest(ctx context.Context, spaceID, subject, userID string) (*quire.ChangeRequest, error) {
+	// Writing the space's row first serializes numbering on PostgreSQL.
+	if _, err := tx.q.exec(ctx, "UPDATE spaces SET updated_at = updated_at WHERE id = ?", spaceID); err != nil {
+		return nil, err
+	}
+	var revision string
+	var number int64
+	if err := tx.q.queryRow(ctx, `SELECT s.revision_id, (SELECT COALESCE(MAX(number), 0) + 1 FROM change_requests WHERE space_id = s.id)
+		FROM spaces s WHERE s.id = ?`, spaceID).Scan(&revision, &number); err != nil {
+		return nil, err
+	}
+	id := newID()
+	if _, err := tx.q.exec(ctx, `INSERT INTO change_requests (id, space_id, number, status, subject, created_by, created_at, updated_at,
+		revision_id, revision_initial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, spaceID, number, string(quire.StatusDraft), subject, userID, micros(tx.Now), micros(tx.Now), revision, revision); err != nil {
+		return nil, err
+	}
+	if _, err := tx.q.exec(ctx, "INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)", id, userID); err != nil {
+		return nil, err
+	}
+	return tx.ChangeRequest(ctx, spaceID, id)
 }
 
 // ChangeRequestUpdate is a partial update; nil fields stay as they are.

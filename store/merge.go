@@ -18,32 +18,38 @@ type EditFunc func(now time.Time, head *content.Tree) (*content.Tree, error)
 // records the user as a contributor. Edits of one request are serialized.
 func (db *DB) EditChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (c *quire.ChangeRequest, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
-		if c, err = tx.lockChangeRequest(ctx, spaceID, ref); err != nil {
-			return err
-		}
-		head, err := tx.revisionTree(ctx, spaceID, c.RevisionID)
-		if err != nil {
-			return err
-		}
-		next, err := edit(tx.Now, head.Clone())
-		if err != nil {
-			return err
-		}
-		rev, err := tx.addRevision(ctx, spaceID, []string{c.RevisionID}, RevisionEdits, next, "", userID)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?", rev.ID, micros(tx.Now), c.ID); err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)
-			ON CONFLICT DO NOTHING`, c.ID, userID); err != nil {
-			return err
-		}
-		c, err = tx.ChangeRequest(ctx, spaceID, c.ID)
+		c, err = tx.EditChangeRequest(ctx, spaceID, ref, userID, edit)
 		return err
 	})
 	return c, err
+}
+
+// EditChangeRequest is DB.EditChangeRequest within tx.
+func (tx *Tx) EditChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (*quire.ChangeRequest, error) {
+	c, err := tx.lockChangeRequest(ctx, spaceID, ref)
+	if err != nil {
+		return nil, err
+	}
+	head, err := tx.revisionTree(ctx, spaceID, c.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	next, err := edit(tx.Now, head.Clone())
+	if err != nil {
+		return nil, err
+	}
+	rev, err := tx.addRevision(ctx, spaceID, []string{c.RevisionID}, RevisionEdits, next, "", userID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.q.exec(ctx, "UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?", rev.ID, micros(tx.Now), c.ID); err != nil {
+		return nil, err
+	}
+	if _, err := tx.q.exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)
+		ON CONFLICT DO NOTHING`, c.ID, userID); err != nil {
+		return nil, err
+	}
+	return tx.ChangeRequest(ctx, spaceID, c.ID)
 }
 
 // lockChangeRequest returns an unmerged change request of a space that is not
@@ -127,41 +133,48 @@ func (e *ConflictError) Unwrap() error {
 // request (404), a locked space, a request already merged.
 func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
-		// The space's row first: merges into one space apply one at a time.
-		var head, mode string
-		if err := tx.q.queryRow(ctx, "UPDATE spaces SET updated_at = ? WHERE id = ? RETURNING revision_id, edit_mode",
-			micros(tx.Now), spaceID).Scan(&head, &mode); err != nil {
-			return err
-		}
-		if c, err = tx.lockedChangeRequest(ctx, spaceID, ref); err != nil {
-			return err
-		}
-		if err := quire.CheckEditable(&quire.Space{EditMode: quire.EditMode(mode)}); err != nil {
-			return err
-		}
-		if err := checkUnmerged(c); err != nil {
-			return err
-		}
-		merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID)
-		if err != nil {
-			return err
-		}
-		rev, err := tx.addRevision(ctx, spaceID, []string{head, c.RevisionID}, RevisionMerge, merged, c.ID, userID)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE spaces SET revision_id = ? WHERE id = ?", rev.ID, spaceID); err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE change_requests SET status = ?, revision_merged = ?, updated_at = ? WHERE id = ?",
-			string(quire.StatusMerged), rev.ID, micros(tx.Now), c.ID); err != nil {
-			return err
-		}
-		// The row as just written, without reading it again.
-		c.Status, c.RevisionMerged, c.UpdatedAt = quire.StatusMerged, rev.ID, fromMicros(micros(tx.Now))
-		return nil
+		c, err = tx.MergeChangeRequest(ctx, spaceID, ref, userID)
+		return err
 	})
 	return c, err
+}
+
+// MergeChangeRequest is DB.MergeChangeRequest within tx.
+func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (*quire.ChangeRequest, error) {
+	// The space's row first: merges into one space apply one at a time.
+	var head, mode string
+	if err := tx.q.queryRow(ctx, "UPDATE spaces SET updated_at = ? WHERE id = ? RETURNING revision_id, edit_mode",
+		micros(tx.Now), spaceID).Scan(&head, &mode); err != nil {
+		return nil, err
+	}
+	c, err := tx.lockedChangeRequest(ctx, spaceID, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := quire.CheckEditable(&quire.Space{EditMode: quire.EditMode(mode)}); err != nil {
+		return nil, err
+	}
+	if err := checkUnmerged(c); err != nil {
+		return nil, err
+	}
+	merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := tx.addRevision(ctx, spaceID, []string{head, c.RevisionID}, RevisionMerge, merged, c.ID, userID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.q.exec(ctx, "UPDATE spaces SET revision_id = ? WHERE id = ?", rev.ID, spaceID); err != nil {
+		return nil, err
+	}
+	if _, err := tx.q.exec(ctx, "UPDATE change_requests SET status = ?, revision_merged = ?, updated_at = ? WHERE id = ?",
+		string(quire.StatusMerged), rev.ID, micros(tx.Now), c.ID); err != nil {
+		return nil, err
+	}
+	// The row as just written, without reading it again.
+	c.Status, c.RevisionMerged, c.UpdatedAt = quire.StatusMerged, rev.ID, fromMicros(micros(tx.Now))
+	return c, nil
 }
 
 // UpdateChangeRequestFromSpace three-way merges the space's current content
