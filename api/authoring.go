@@ -86,6 +86,7 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if compat {
 		return writeJSON(w, http.StatusOK, out)
 	}
+	v := &view{sp: sp, rev: &store.Revision{ID: c.RevisionID}, tree: result.Tree, s: s}
 	res := batchResultJSON{ChangeRequest: out, Changes: []batchOutcomeJSON{}, InsertedFiles: []fileJSON{}}
 	for _, o := range result.Changes {
 		j := batchOutcomeJSON{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
@@ -97,7 +98,7 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 		res.Changes = append(res.Changes, j)
 	}
 	for _, f := range result.Files {
-		res.InsertedFiles = append(res.InsertedFiles, s.fileJSON(sp.ID, c.RevisionID, f))
+		res.InsertedFiles = append(res.InsertedFiles, s.fileJSON(v, f))
 	}
 	return writeJSON(w, http.StatusOK, res)
 }

@@ -79,7 +79,7 @@ func (s *Server) changesJSON(before, after *revision.View, limit int) changesJSO
 	}
 	file := func(v *revision.View, id string) *changedFileJSON {
 		f := v.Tree.Files[id]
-		j := s.fileJSON(v.Space.ID, v.Revision.ID, f)
+		j := s.revisionFileJSON(v.Space.ID, v.Revision.ID, f)
 		return &changedFileJSON{ID: j.ID, Name: j.Name, ContentType: j.ContentType, DownloadURL: j.DownloadURL}
 	}
 	for _, c := range all {

@@ -178,7 +178,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *revision.V
 		return err
 	}
 	list := pageOf(v.Index().Files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
-	return writeList(w, list, func(f *content.File) fileJSON { return s.fileJSON(v.Space.ID, v.Revision.ID, f) })
+	return writeList(w, list, func(f *content.File) fileJSON { return s.revisionFileJSON(v.Space.ID, v.Revision.ID, f) })
 }
 
 // pageOf cuts one page out of items sorted by their cursor (Str, then ID).
@@ -210,7 +210,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	return writeJSON(w, http.StatusOK, s.fileJSON(v.Space.ID, v.Revision.ID, f))
+	return writeJSON(w, http.StatusOK, s.revisionFileJSON(v.Space.ID, v.Revision.ID, f))
 }
 
 // downloadFile serves a file's bytes to whoever may read the space.
