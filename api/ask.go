@@ -13,6 +13,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
@@ -159,44 +160,16 @@ func (s *Server) retrieve(r *http.Request, v *quire.Viewer, question string) ([]
 	if err != nil {
 		return nil, err
 	}
-	spaces := map[string]*quire.Space{}
-	var ids []string
-	for _, sp := range list.Items {
-		spaces[sp.ID] = sp
-		ids = append(ids, sp.ID)
-	}
-	hits, err := s.db.SearchSpacesAny(r.Context(), ids, search.QuestionTerms(question), askHits)
+	found, err := s.reader.Sources(r.Context(), list.Items, question, revision.SourceLimits{Hits: askHits, Sources: askSources, PerPage: askSourcesPerPage})
 	if err != nil {
 		return nil, err
 	}
-	views := map[string]*view{}
-	perPage := map[string]int{}
 	var out []search.Source
-	for _, h := range hits {
-		if len(out) == askSources {
-			break
-		}
-		sp := spaces[h.SpaceID]
-		if views[sp.ID] == nil {
-			if views[sp.ID], err = s.loadView(r, sp, sp.RevisionID, nil); err != nil {
-				return nil, err
-			}
-		}
-		view := views[sp.ID]
-		pg := view.tree.Pages[h.PageID]
-		pageKey := sp.ID + "/" + h.PageID // duplicated spaces share page ids
-		if pg == nil || perPage[pageKey] == askSourcesPerPage {
-			continue
-		}
-		sections := s.sections(pg)
-		if h.Position >= len(sections) {
-			continue
-		}
-		perPage[pageKey]++
-		sec := sections[h.Position].Section
+	for _, f := range found {
+		view, pg, sec := f.View, f.Page, f.Section
 		out = append(out, search.Source{
-			SpaceID: sp.ID, PageID: pg.ID, RevisionID: view.rev.ID, PageTitle: pageTitle(pg), Section: sec,
-			URL: s.pageAppURL(view, view.info().path[pg.ID], sec.ID),
+			SpaceID: view.Space.ID, PageID: pg.ID, RevisionID: view.Revision.ID, PageTitle: pageTitle(pg), Section: sec,
+			URL: s.pageAppURL(view, view.Path(pg.ID), sec.ID),
 		})
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/internal/llm"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
@@ -58,11 +59,11 @@ func (s *Server) recommend(r *http.Request) ([]string, error) {
 		if len(titles) >= maxRecommendTitles {
 			break
 		}
-		view, err := s.loadView(r, sp, sp.RevisionID, nil)
+		view, err := s.reader.Open(r.Context(), sp, sp.RevisionID, nil)
 		if err != nil {
 			return nil, err
 		}
-		key.Write([]byte(view.rev.Root + "\n"))
+		key.Write([]byte(view.Revision.Root + "\n"))
 		titles = append(titles, s.readingTitles(view, maxRecommendTitles-len(titles))...)
 	}
 	if s.model == nil || len(titles) == 0 {
@@ -87,19 +88,19 @@ func (s *Server) recommend(r *http.Request) ([]string, error) {
 
 // readingTitles are up to n titles and headings of a view's searchable
 // pages, in reading order.
-func (s *Server) readingTitles(v *view, n int) []string {
-	indexed := search.Indexed(v.tree)
+func (s *Server) readingTitles(v *revision.View, n int) []string {
+	indexed := search.Indexed(v.Tree)
 	var out []string
 	var walk func(ids []string)
 	walk = func(ids []string) {
 		for _, id := range ids {
-			p := v.tree.Pages[id]
+			p := v.Tree.Pages[id]
 			if len(out) >= n || p == nil {
 				return
 			}
 			if indexed[id] != nil {
 				out = append(out, pageTitle(p))
-				for _, sec := range s.sections(p) {
+				for _, sec := range s.reader.Sections(p) {
 					if sec.Title != "" && len(out) < n {
 						out = append(out, sec.Title)
 					}
@@ -108,6 +109,6 @@ func (s *Server) readingTitles(v *view, n int) []string {
 			walk(p.Children)
 		}
 	}
-	walk(v.tree.Root)
+	walk(v.Tree.Root)
 	return out
 }

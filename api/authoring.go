@@ -5,7 +5,6 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/edit"
-	"github.com/quiredocs/quire/store"
 )
 
 // MaxBatchBytes bounds a POST CR/content body: 50 changes, files inline
@@ -63,7 +62,6 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if compat {
 		return writeJSON(w, http.StatusOK, out)
 	}
-	v := &view{sp: sp, rev: &store.Revision{ID: c.RevisionID}, tree: result.Tree, s: s}
 	res := batchResultJSON{ChangeRequest: out, Changes: []batchOutcomeJSON{}, InsertedFiles: []fileJSON{}}
 	for _, o := range result.Changes {
 		j := batchOutcomeJSON{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
@@ -75,7 +73,7 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 		res.Changes = append(res.Changes, j)
 	}
 	for _, f := range result.Files {
-		res.InsertedFiles = append(res.InsertedFiles, s.fileJSON(v, f))
+		res.InsertedFiles = append(res.InsertedFiles, s.revisionFileJSON(sp.ID, c.RevisionID, f))
 	}
 	return writeJSON(w, http.StatusOK, res)
 }

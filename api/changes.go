@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -58,15 +59,15 @@ func changesLimit(r *http.Request) (int, error) {
 }
 
 // changesJSON renders what changed from before to after (the view's tree).
-func (s *Server) changesJSON(before, after *view, limit int) changesJSON {
-	all := content.Diff(before.tree, after.tree)
+func (s *Server) changesJSON(before, after *revision.View, limit int) changesJSON {
+	all := content.Diff(before.Tree, after.Tree)
 	out := changesJSON{Changes: []changeJSON{}}
 	if len(all) > limit {
 		out.More = len(all) - limit
 		all = all[:limit]
 	}
-	page := func(v *view, id string) *changedPageJSON {
-		p, ok := v.tree.Pages[id]
+	page := func(v *revision.View, id string) *changedPageJSON {
+		p, ok := v.Tree.Pages[id]
 		if !ok {
 			return nil
 		}
@@ -74,11 +75,11 @@ func (s *Server) changesJSON(before, after *view, limit int) changesJSON {
 		if p.Kind == content.KindGroup {
 			typ = "group"
 		}
-		return &changedPageJSON{ID: id, Type: typ, Title: p.Title, Path: v.info().path[id]}
+		return &changedPageJSON{ID: id, Type: typ, Title: p.Title, Path: v.Path(id)}
 	}
-	file := func(v *view, id string) *changedFileJSON {
-		f := v.tree.Files[id]
-		j := s.fileJSON(v, f)
+	file := func(v *revision.View, id string) *changedFileJSON {
+		f := v.Tree.Files[id]
+		j := s.revisionFileJSON(v.Space.ID, v.Revision.ID, f)
 		return &changedFileJSON{ID: j.ID, Name: j.Name, ContentType: j.ContentType, DownloadURL: j.DownloadURL}
 	}
 	for _, c := range all {
@@ -125,7 +126,7 @@ func attributeJSON(name string, ba [2]string) map[string]any {
 }
 
 // getRevisionChanges answers what a revision changed against its first parent.
-func (s *Server) getRevisionChanges(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) getRevisionChanges(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	if _, err := formatParams(r); err != nil {
 		return err
 	}
@@ -134,31 +135,31 @@ func (s *Server) getRevisionChanges(w http.ResponseWriter, r *http.Request, v *v
 		return err
 	}
 	// A first revision changed everything from the empty tree (root "").
-	before := &view{sp: v.sp, rev: &store.Revision{ID: v.rev.ID}, tree: &content.Tree{Pages: map[string]*content.Page{}}, s: s}
-	if len(v.rev.Parents) > 0 {
-		if before, err = s.loadView(r, v.sp, v.rev.Parents[0], nil); err != nil {
+	before := s.reader.Empty(v.Space, v.Revision.ID)
+	if len(v.Revision.Parents) > 0 {
+		if before, err = s.reader.Open(r.Context(), v.Space, v.Revision.Parents[0], nil); err != nil {
 			return err
 		}
 	}
 	out := s.changesJSON(before, v, limit)
-	if v.rev.Type == store.RevisionMerge {
-		c, err := s.db.ChangeRequest(r.Context(), v.sp.ID, v.rev.MergedFrom)
+	if v.Revision.Type == store.RevisionMerge {
+		c, err := s.db.ChangeRequest(r.Context(), v.Space.ID, v.Revision.MergedFrom)
 		if err != nil {
 			return err
 		}
-		j := s.changeRequestJSON(v.sp, c)
+		j := s.changeRequestJSON(v.Space, c)
 		out.MergedFrom = &j
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
 
 // getChangeRequestChanges answers what a change request changes against its base.
-func (s *Server) getChangeRequestChanges(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) getChangeRequestChanges(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	limit, err := changesLimit(r)
 	if err != nil {
 		return err
 	}
-	base, err := s.loadView(r, v.sp, v.cr.Base(), nil)
+	base, err := s.reader.Open(r.Context(), v.Space, v.ChangeRequest.Base(), nil)
 	if err != nil {
 		return err
 	}

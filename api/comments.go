@@ -198,11 +198,11 @@ func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
 	}
 	n.RevisionID = p.revisionID()
 	if body.Page != nil {
-		v, err := s.loadView(r, p.sp, n.RevisionID, p.cr)
+		v, err := s.reader.Open(r.Context(), p.sp, n.RevisionID, p.cr)
 		if err != nil {
 			return err
 		}
-		if _, ok := v.tree.Pages[*body.Page]; !ok {
+		if _, ok := v.Tree.Pages[*body.Page]; !ok {
 			return errorf(quire.CodeInvalid, "page: no page %q in the current content", *body.Page)
 		}
 		n.PageID = *body.Page

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -12,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -30,17 +28,17 @@ type commentOut struct {
 	p     *commentPlace
 	f     format
 	me    *quire.User
-	cur   *view                 // the current content; nil when nothing needs it
-	old   map[string]*view      // revisions commented on, by id, for pages gone since
-	users map[string][]byte     // JSON by user id
-	known map[string]quire.User // a list's users, whose comments name them by id only
+	cur   *revision.View            // the current content; nil when nothing needs it
+	old   map[string]*revision.View // revisions commented on, by id, for pages gone since
+	users map[string][]byte         // JSON by user id
+	known map[string]quire.User     // a list's users, whose comments name them by id only
 }
 
 // commentWriter prepares to render cs: it loads the current content when a
 // comment targets a page or bodies are asked as documents (whose links
 // resolve against it), and the revisions commented on of pages gone since.
 func (s *Server) commentWriter(r *http.Request, p *commentPlace, f format, cs []*quire.Comment) (*commentOut, error) {
-	o := &commentOut{s: s, p: p, f: f, me: caller(r.Context()), old: map[string]*view{}, users: map[string][]byte{}}
+	o := &commentOut{s: s, p: p, f: f, me: caller(r.Context()), old: map[string]*revision.View{}, users: map[string][]byte{}}
 	need := f.document
 	for _, c := range cs {
 		need = need || c.PageID != ""
@@ -49,14 +47,14 @@ func (s *Server) commentWriter(r *http.Request, p *commentPlace, f format, cs []
 		return o, nil
 	}
 	var err error
-	if o.cur, err = s.loadView(r, p.sp, p.revisionID(), p.cr); err != nil {
+	if o.cur, err = s.reader.Open(r.Context(), p.sp, p.revisionID(), p.cr); err != nil {
 		return nil, err
 	}
 	for _, c := range cs {
-		if c.PageID == "" || o.cur.tree.Pages[c.PageID] != nil || o.old[c.RevisionID] != nil {
+		if c.PageID == "" || o.cur.Tree.Pages[c.PageID] != nil || o.old[c.RevisionID] != nil {
 			continue
 		}
-		v, err := s.loadView(r, p.sp, c.RevisionID, p.cr)
+		v, err := s.reader.Open(r.Context(), p.sp, c.RevisionID, p.cr)
 		if quire.ErrorCode(err) == quire.CodeNotFound {
 			continue
 		}
@@ -264,20 +262,7 @@ func (o *commentOut) body(b []byte, c *quire.Comment) []byte {
 // depends on the markdown and, for its links, on the content and the page
 // commented on.
 func (o *commentOut) document(c *quire.Comment) json.RawMessage {
-	sum := sha256.Sum256([]byte(c.Markdown))
-	key := "comment/" + o.cur.rev.Root + "/" + c.PageID + "/" + hex.EncodeToString(sum[:16])
-	if doc, ok := o.s.documents.Get(key); ok {
-		return doc
-	}
-	info := o.cur.info()
-	d := render.Document(c.Markdown, func(target string) render.Resolution { return info.resolver.Resolve(c.PageID, target) })
-	d["nodes"] = mentions(d["nodes"].([]any))
-	doc, err := json.Marshal(d)
-	if err != nil {
-		panic(err) // maps of strings, numbers and slices always marshal
-	}
-	o.s.documents.Add(key, doc, len(doc)+len(key))
-	return doc
+	return o.cur.CommentDocument(c.PageID, c.Markdown, func(d map[string]any) { d["nodes"] = mentions(d["nodes"].([]any)) })
 }
 
 // page describes the page a comment targets from the current content, or
@@ -288,14 +273,14 @@ func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
 	b = append(b, `{"id":`...)
 	b = appendString(b, c.PageID)
 	v, outdated := o.cur, false
-	if v.tree.Pages[c.PageID] == nil {
+	if v.Tree.Pages[c.PageID] == nil {
 		v, outdated = o.old[c.RevisionID], true
 	}
-	if v != nil && v.tree.Pages[c.PageID] != nil {
-		pg := v.tree.Pages[c.PageID]
+	if v != nil && v.Tree.Pages[c.PageID] != nil {
+		pg := v.Tree.Pages[c.PageID]
 		b = append(b, `,"title":`...)
 		b = appendString(b, pageTitle(pg))
-		for _, f := range []struct{ key, v string }{{`,"emoji":`, pg.Emoji}, {`,"icon":`, pg.Icon}, {`,"path":`, v.info().path[c.PageID]}} {
+		for _, f := range []struct{ key, v string }{{`,"emoji":`, pg.Emoji}, {`,"icon":`, pg.Icon}, {`,"path":`, v.Path(c.PageID)}} {
 			if f.v != "" {
 				b = append(b, f.key...)
 				b = appendString(b, f.v)

@@ -5,73 +5,15 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
-	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
 
 func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
-
-// view is one revision's content as a caller reads it: the space's current
-// revision, a change request's, or any revision by id.
-type view struct {
-	sp   *quire.Space
-	rev  *store.Revision
-	tree *content.Tree // shared: never modified
-	cr   *quire.ChangeRequest
-	s    *Server
-}
-
-// treeInfo is what reads derive from a tree; trees are immutable, so it is
-// computed once per tree and cached by root.
-type treeInfo struct {
-	path     map[string]string // page id → slug path ("guides/install")
-	parent   map[string]string // page id → its parent's id, for pages below the top
-	git      map[string]string // page id → Git path
-	byPath   map[string]string // slug path → page id
-	files    []*content.File   // by name, then id
-	resolver *render.Resolver
-
-	linksOnce sync.Once
-	links     []linkItem // every link of every page, in tree order
-}
-
-func (v *view) info() *treeInfo {
-	if info, ok := v.s.infos.Get(v.rev.Root); ok {
-		return info
-	}
-	t := v.tree
-	info := &treeInfo{path: map[string]string{}, parent: map[string]string{}, byPath: map[string]string{}, git: content.GitPaths(t)}
-	var walk func(parent, dir string, ids []string)
-	walk = func(parent, dir string, ids []string) {
-		for _, id := range ids {
-			p := dir + t.Pages[id].Slug
-			info.path[id] = p
-			if parent != "" {
-				info.parent[id] = parent
-			}
-			if _, taken := info.byPath[p]; !taken {
-				info.byPath[p] = id
-			}
-			walk(id, p+"/", t.Pages[id].Children)
-		}
-	}
-	walk("", "", t.Root)
-	names := make(map[string]string, len(t.Files))
-	for id, f := range t.Files {
-		info.files = append(info.files, f)
-		names[id] = f.Name
-	}
-	slices.SortFunc(info.files, func(a, b *content.File) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
-	info.resolver = &render.Resolver{Tree: t, Paths: info.git, Files: names, AppHost: v.s.appHost()}
-	v.s.infos.Add(v.rev.Root, info, 512+250*len(t.Pages)+100*len(t.Files))
-	return info
-}
 
 func (s *Server) appHost() string {
 	if u, err := url.Parse(s.publicURL); err == nil {
@@ -81,42 +23,34 @@ func (s *Server) appHost() string {
 }
 
 // spaceView is the space's current content; reading needs the read role.
-func (s *Server) spaceView(r *http.Request) (*view, error) {
+func (s *Server) spaceView(r *http.Request) (*revision.View, error) {
 	sp, _, err := s.space(r, quire.RoleRead)
 	if err != nil {
 		return nil, err
 	}
-	return s.loadView(r, sp, sp.RevisionID, nil)
+	return s.reader.Open(r.Context(), sp, sp.RevisionID, nil)
 }
 
 // changeRequestView is a change request's current content.
-func (s *Server) changeRequestView(r *http.Request) (*view, error) {
+func (s *Server) changeRequestView(r *http.Request) (*revision.View, error) {
 	sp, c, err := s.changeRequest(r, quire.RoleRead)
 	if err != nil {
 		return nil, err
 	}
-	return s.loadView(r, sp, c.RevisionID, c)
+	return s.reader.Open(r.Context(), sp, c.RevisionID, c)
 }
 
 // revisionView is any revision of the space, by id.
-func (s *Server) revisionView(r *http.Request) (*view, error) {
+func (s *Server) revisionView(r *http.Request) (*revision.View, error) {
 	sp, _, err := s.space(r, quire.RoleRead)
 	if err != nil {
 		return nil, err
 	}
-	return s.loadView(r, sp, r.PathValue("revisionId"), nil)
-}
-
-func (s *Server) loadView(r *http.Request, sp *quire.Space, revID string, c *quire.ChangeRequest) (*view, error) {
-	rev, tree, err := s.db.RevisionTree(r.Context(), sp.ID, revID)
-	if err != nil {
-		return nil, err
-	}
-	return &view{sp: sp, rev: rev, tree: tree, cr: c, s: s}, nil
+	return s.reader.Open(r.Context(), sp, r.PathValue("revisionId"), nil)
 }
 
 // viewHandler adapts a handler of a loaded view to a route.
-func viewHandler(load func(*http.Request) (*view, error), h func(http.ResponseWriter, *http.Request, *view) error) handlerFunc {
+func viewHandler(load func(*http.Request) (*revision.View, error), h func(http.ResponseWriter, *http.Request, *revision.View) error) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		v, err := load(r)
 		if err != nil {
@@ -164,18 +98,18 @@ func formatParams(r *http.Request) (format, error) {
 	return f, nil
 }
 
-func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
 	}
 	var mergedFrom *changeRequestJSON
-	if v.rev.Type == store.RevisionMerge {
-		c, err := s.db.ChangeRequest(r.Context(), v.sp.ID, v.rev.MergedFrom)
+	if v.Revision.Type == store.RevisionMerge {
+		c, err := s.db.ChangeRequest(r.Context(), v.Space.ID, v.Revision.MergedFrom)
 		if err != nil {
 			return err
 		}
-		j := s.changeRequestJSON(v.sp, c)
+		j := s.changeRequestJSON(v.Space, c)
 		mergedFrom = &j
 	}
 	rev, err := s.revisionJSON(v, f, mergedFrom)
@@ -185,7 +119,7 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *view) er
 	return writeJSON(w, http.StatusOK, rev)
 }
 
-func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
@@ -197,13 +131,13 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *view) erro
 	return writeJSON(w, http.StatusOK, map[string]any{"pages": pages})
 }
 
-func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
 	}
 	id := r.PathValue("pageId")
-	if _, ok := v.tree.Pages[id]; !ok {
+	if _, ok := v.Tree.Pages[id]; !ok {
 		return errorf(quire.CodeNotFound, "page not found")
 	}
 	page, err := s.pageJSON(v, id, f, true)
@@ -214,7 +148,7 @@ func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *view) error 
 }
 
 // getPageByPath finds a page by its path of slugs ("guides/install").
-func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
@@ -222,21 +156,10 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *view) 
 	if _, err := boolParam(r, "cachedMetadata", false); err != nil {
 		return err
 	}
-	raw := strings.Trim(r.PathValue("pagePath"), "/")
-	p := strings.TrimSuffix(strings.TrimSuffix(raw, ".md"), "/README")
-	info := v.info()
-	id, ok := info.byPath[p]
-	if !ok && strings.HasSuffix(raw, ".md") {
-		// A Git path that is no slug path: the first page's README.md.
-		for pid, gp := range info.git {
-			if gp == raw {
-				id, ok = pid, true
-				break
-			}
-		}
-	}
+	raw := r.PathValue("pagePath")
+	id, ok := v.PageAt(raw)
 	if !ok {
-		return errorf(quire.CodeNotFound, "no page at path %q", p)
+		return errorf(quire.CodeNotFound, "no page at path %q", content.SlugPath(raw))
 	}
 	page, err := s.pageJSON(v, id, f, true)
 	if err != nil {
@@ -246,7 +169,7 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *view) 
 }
 
 // listFiles lists a revision's files by name.
-func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	if _, err := formatParams(r); err != nil {
 		return err
 	}
@@ -254,8 +177,8 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *view) erro
 	if err != nil {
 		return err
 	}
-	list := pageOf(v.info().files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
-	return writeList(w, list, func(f *content.File) fileJSON { return s.fileJSON(v, f) })
+	list := pageOf(v.Index().Files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
+	return writeList(w, list, func(f *content.File) fileJSON { return s.revisionFileJSON(v.Space.ID, v.Revision.ID, f) })
 }
 
 // pageOf cuts one page out of items sorted by their cursor (Str, then ID).
@@ -279,20 +202,20 @@ func pageOf[T any](items []T, p store.Page, key func(T) store.Cursor) *store.Lis
 	return list
 }
 
-func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	if _, err := formatParams(r); err != nil {
 		return err
 	}
-	f, ok := v.tree.Files[r.PathValue("fileId")]
+	f, ok := v.Tree.Files[r.PathValue("fileId")]
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	return writeJSON(w, http.StatusOK, s.fileJSON(v, f))
+	return writeJSON(w, http.StatusOK, s.revisionFileJSON(v.Space.ID, v.Revision.ID, f))
 }
 
 // downloadFile serves a file's bytes to whoever may read the space.
-func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view) error {
-	f, ok := v.tree.Files[r.PathValue("fileId")]
+func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {
+	f, ok := v.Tree.Files[r.PathValue("fileId")]
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}

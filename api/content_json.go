@@ -10,6 +10,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
 )
 
 // Wire shapes of revisions, pages and files (reference: Revision,
@@ -130,12 +131,12 @@ func pageTitle(p *content.Page) string {
 
 // pageJSON renders page id of v and, with deep, its subpages. It fails only
 // when the document form is asked for and is too large.
-func (s *Server) pageJSON(v *view, id string, f format, deep bool) (pageJSON, error) {
-	p := v.tree.Pages[id]
-	info := v.info()
+func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (pageJSON, error) {
+	p := v.Tree.Pages[id]
+	info := v.Index()
 	out := pageJSON{
 		ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Condition: p.Condition,
-		Slug: p.Slug, Path: info.path[id], Description: p.Description,
+		Slug: p.Slug, Path: info.Path[id], Description: p.Description,
 		Hidden: p.Hidden, NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, Pages: []pageJSON{}, Tags: []string{},
 	}
 	if p.CreatedAt != 0 {
@@ -147,7 +148,7 @@ func (s *Server) pageJSON(v *view, id string, f format, deep bool) (pageJSON, er
 		out.Kind, out.Type = "group", "group"
 	} else {
 		out.Kind, out.Type = "sheet", "document"
-		out.URLs = &pageURLsJSON{App: s.publicURL + "/s/" + v.sp.ID + "/" + info.path[id]}
+		out.URLs = &pageURLsJSON{App: s.publicURL + "/s/" + v.Space.ID + "/" + info.Path[id]}
 		out.Layout = &defaultLayout
 		if f.document {
 			doc, err := s.document(v, id, f)
@@ -160,7 +161,7 @@ func (s *Server) pageJSON(v *view, id string, f format, deep bool) (pageJSON, er
 			out.Markdown = &md
 		}
 		if f.metadata {
-			out.Git = &gitBlobJSON{OID: gitBlobOID(render.PageMarkdown(p.Title, p.Description, p.Markdown)), Path: info.git[id]}
+			out.Git = &gitBlobJSON{OID: gitBlobOID(render.PageMarkdown(p.Title, p.Description, p.Markdown)), Path: info.Git[id]}
 		}
 	}
 	if deep {
@@ -183,9 +184,9 @@ func gitBlobOID(data string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (s *Server) pagesJSON(v *view, f format) ([]pageJSON, error) {
-	out := make([]pageJSON, 0, len(v.tree.Root))
-	for _, id := range v.tree.Root {
+func (s *Server) pagesJSON(v *revision.View, f format) ([]pageJSON, error) {
+	out := make([]pageJSON, 0, len(v.Tree.Root))
+	for _, id := range v.Tree.Root {
 		p, err := s.pageJSON(v, id, f, true)
 		if err != nil {
 			return nil, err
@@ -195,21 +196,22 @@ func (s *Server) pagesJSON(v *view, f format) ([]pageJSON, error) {
 	return out, nil
 }
 
-func (s *Server) fileJSON(v *view, file *content.File) fileJSON {
+// revisionFileJSON shows a file of revision revID of space spaceID.
+func (s *Server) revisionFileJSON(spaceID, revID string, file *content.File) fileJSON {
 	out := fileJSON{ID: file.ID, Name: file.Name, ContentType: file.ContentType, Size: file.Size,
-		DownloadURL: s.url("/spaces/" + v.sp.ID + "/revisions/" + v.rev.ID + "/files/" + file.ID + "/download")}
+		DownloadURL: s.url("/spaces/" + spaceID + "/revisions/" + revID + "/files/" + file.ID + "/download")}
 	if file.Width > 0 && file.Height > 0 {
 		out.Dimensions = &dimensionsJSON{file.Width, file.Height}
 	}
 	return out
 }
 
-func (s *Server) revisionJSON(v *view, f format, mergedFrom *changeRequestJSON) (revisionJSON, error) {
-	files := make([]fileJSON, 0, len(v.tree.Files))
-	for _, file := range v.info().files {
-		files = append(files, s.fileJSON(v, file))
+func (s *Server) revisionJSON(v *revision.View, f format, mergedFrom *changeRequestJSON) (revisionJSON, error) {
+	files := make([]fileJSON, 0, len(v.Tree.Files))
+	for _, file := range v.Index().Files {
+		files = append(files, s.revisionFileJSON(v.Space.ID, v.Revision.ID, file))
 	}
-	parents := v.rev.Parents
+	parents := v.Revision.Parents
 	if parents == nil {
 		parents = []string{}
 	}
@@ -218,32 +220,24 @@ func (s *Server) revisionJSON(v *view, f format, mergedFrom *changeRequestJSON) 
 		return revisionJSON{}, err
 	}
 	return revisionJSON{
-		Object: "revision", ID: v.rev.ID, Parents: parents, Pages: pages, Files: files,
-		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.rev.CreatedAt), Type: v.rev.Type,
+		Object: "revision", ID: v.Revision.ID, Parents: parents, Pages: pages, Files: files,
+		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.Revision.CreatedAt), Type: v.Revision.Type,
 		MergedFrom: mergedFrom,
-		URLs:       revisionURLsJSON{App: s.publicURL + "/s/" + v.sp.ID + "/revisions/" + v.rev.ID},
+		URLs:       revisionURLsJSON{App: s.publicURL + "/s/" + v.Space.ID + "/revisions/" + v.Revision.ID},
 	}, nil
 }
 
-// document is a page's JSON document form, cached per tree: it depends on
-// the body and on what its links resolve to. A page past render's bounds,
-// stored before they were checked, is answered 400 and remembered as nil;
-// and so is an answer whose documents exceed MaxAnswerDocumentBytes.
-func (s *Server) document(v *view, id string, f format) (json.RawMessage, error) {
-	key := v.rev.Root + "/" + id
-	doc, ok := s.documents.Get(key)
-	if !ok {
-		info := v.info()
-		var err error
-		doc, err = render.DocumentJSON(v.tree.Pages[id].Markdown, func(target string) render.Resolution { return info.resolver.Resolve(id, target) })
-		if err != nil && !errors.Is(err, render.ErrDocumentTooLarge) {
-			return nil, err
-		}
-		s.documents.Add(key, doc, len(doc)+len(key))
-	}
-	if doc == nil {
+// document is a page's JSON document form. A page past render's bounds,
+// stored before they were checked, is answered 400; and so is an answer
+// whose documents exceed MaxAnswerDocumentBytes.
+func (s *Server) document(v *revision.View, id string, f format) (json.RawMessage, error) {
+	doc, err := v.Document(id)
+	if errors.Is(err, render.ErrDocumentTooLarge) {
 		return nil, errorf(quire.CodeInvalid, "format: page %q is too large for the document form (more than %d elements); read it with format=markdown",
 			id, render.MaxDocumentNodes)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if f.docBytes != nil {
 		if *f.docBytes -= len(doc); *f.docBytes < 0 {

@@ -2,9 +2,7 @@ package api
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
@@ -18,12 +16,8 @@ import (
 type ImportLimits = authoring.Limits
 
 // newAuthor builds the server's authoring: batches and imports.
-func newAuthor(db *store.DB, cfg Config) *authoring.Author {
-	a := &authoring.Author{DB: db, Blobs: cfg.Blobs, Fetcher: cfg.Fetcher, Limits: cfg.Imports}
-	if u, err := url.Parse(strings.TrimRight(cfg.PublicURL, "/")); err == nil {
-		a.AppHost = u.Host // as appHost
-	}
-	return a
+func newAuthor(db *store.DB, cfg Config, appHost string) *authoring.Author {
+	return &authoring.Author{DB: db, Blobs: cfg.Blobs, Fetcher: cfg.Fetcher, Limits: cfg.Imports, AppHost: appHost}
 }
 
 // startImport takes one of the import slots of sp's organization and of

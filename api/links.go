@@ -2,75 +2,13 @@ package api
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
-
-// linkItem is one link target of a revision and the pages that link to it.
-type linkItem struct {
-	key    string // what groups links: the resolved page or file, else the target as written
-	href   string // the target as first written
-	res    render.Resolution
-	from   []string // linking pages, in tree order, each once
-	broken bool
-}
-
-// links returns every link of the revision grouped by target, in the order
-// first met walking the tree; computed once per tree.
-func (v *view) links() []linkItem {
-	info := v.info()
-	info.linksOnce.Do(func() {
-		var ids []string
-		var walk func(level []string)
-		walk = func(level []string) {
-			for _, id := range level {
-				ids = append(ids, id)
-				walk(v.tree.Pages[id].Children)
-			}
-		}
-		walk(v.tree.Root)
-		info.links = v.collectLinks(ids)
-	})
-	return info.links
-}
-
-// collectLinks groups the links of the given pages by target, in the order
-// met; anchors within a page are not links to report.
-func (v *view) collectLinks(ids []string) []linkItem {
-	resolver := v.info().resolver
-	var items []linkItem
-	index := map[string]int{}
-	for _, id := range ids {
-		for _, l := range render.Links(v.tree.Pages[id].Markdown) {
-			res := resolver.Resolve(id, l.Target)
-			if res.Kind == render.KindAnchor {
-				continue
-			}
-			key := res.Kind + ":" + l.Target
-			switch {
-			case res.Status == render.StatusBroken:
-			case res.PageID != "":
-				key = "page:" + res.PageID
-			case res.FileID != "":
-				key = "file:" + res.FileID
-			}
-			i, ok := index[key]
-			if !ok {
-				i = len(items)
-				index[key] = i
-				items = append(items, linkItem{key: key, href: l.Target, res: res, broken: res.Status == render.StatusBroken})
-			}
-			if from := items[i].from; len(from) == 0 || from[len(from)-1] != id {
-				items[i].from = append(from, id)
-			}
-		}
-	}
-	return items
-}
 
 type referenceJSON struct {
 	Kind           string              `json:"kind"`
@@ -109,18 +47,20 @@ type linkListJSON struct {
 	Stats linkStatsJSON `json:"stats"`
 }
 
-func (v *view) pageRef(id string) referenceJSON {
-	return referenceJSON{Kind: "page", Page: id, Space: v.sp.ID, VersionContext: &versionContextJSON{Type: "revision", Revision: v.rev.ID}}
+// pageRef refers to a page of v.
+func pageRef(v *revision.View, id string) referenceJSON {
+	return referenceJSON{Kind: "page", Page: id, Space: v.Space.ID, VersionContext: &versionContextJSON{Type: "revision", Revision: v.Revision.ID}}
 }
 
-func (v *view) linkJSON(l linkItem, from []string) linkJSON {
-	target := referenceJSON{Kind: l.res.Kind, Page: l.res.PageID, File: l.res.FileID, URL: l.res.URL}
-	if l.res.PageID != "" || l.res.FileID != "" {
-		target.Space = v.sp.ID
+func linkJSONOf(v *revision.View, l render.LinkGroup) linkJSON {
+	res := l.Resolution
+	target := referenceJSON{Kind: res.Kind, Page: res.PageID, File: res.FileID, URL: res.URL}
+	if res.PageID != "" || res.FileID != "" {
+		target.Space = v.Space.ID
 	}
-	out := linkJSON{Status: l.res.Status, Relation: "reference", Href: l.href, TargetReference: target}
-	for _, id := range from {
-		out.LocationReferences = append(out.LocationReferences, v.pageRef(id))
+	out := linkJSON{Status: res.Status, Relation: "reference", Href: l.Href, TargetReference: target}
+	for _, id := range l.From {
+		out.LocationReferences = append(out.LocationReferences, pageRef(v, id))
 	}
 	return out
 }
@@ -128,7 +68,7 @@ func (v *view) linkJSON(l linkItem, from []string) linkJSON {
 // listLinks answers S/links (pageID "") and the links of one page, with the
 // status filter and stats over all of them. In a change request's content,
 // broken.changeRequest counts the broken links.
-func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *view, pageID string) error {
+func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *revision.View, pageID string) error {
 	p, err := pageParams(r)
 	if err != nil {
 		return err
@@ -142,22 +82,22 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *view, page
 			return errorf(quire.CodeInvalid, "status: must be ok, broken or in-app")
 		}
 	}
-	all := v.links()
+	all := v.Links()
 	if pageID != "" {
-		all = v.collectLinks([]string{pageID})
+		all = v.PageLinks(pageID)
 	}
 	var stats linkStatsJSON
 	var items []linkJSON
 	for _, l := range all {
 		stats.Total++
-		if l.broken {
+		if l.Broken() {
 			stats.Broken.Total++
 		}
-		if status == "" || l.res.Status == status {
-			items = append(items, v.linkJSON(l, l.from))
+		if status == "" || l.Resolution.Status == status {
+			items = append(items, linkJSONOf(v, l))
 		}
 	}
-	if v.cr != nil {
+	if v.ChangeRequest != nil {
 		stats.Broken.ChangeRequest = stats.Broken.Total
 	}
 	list := pageByPosition(items, p)
@@ -171,40 +111,30 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *view, page
 	return writeJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) listPageLinks(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) listPageLinks(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	id := r.PathValue("pageId")
-	if _, ok := v.tree.Pages[id]; !ok {
+	if _, ok := v.Tree.Pages[id]; !ok {
 		return errorf(quire.CodeNotFound, "page not found")
 	}
 	return s.listLinks(w, r, v, id)
 }
 
-func (s *Server) listSpaceLinks(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) listSpaceLinks(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	return s.listLinks(w, r, v, "")
 }
 
 // listFileBacklinks lists the pages that link to a file.
-func (s *Server) listFileBacklinks(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) listFileBacklinks(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	id := r.PathValue("fileId")
-	if _, ok := v.tree.Files[id]; !ok {
+	if _, ok := v.Tree.Files[id]; !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
 	p, err := pageParams(r)
 	if err != nil {
 		return err
 	}
-	var pages []string
-	for _, l := range v.links() {
-		if l.res.FileID == id {
-			for _, from := range l.from {
-				if !slices.Contains(pages, from) {
-					pages = append(pages, from)
-				}
-			}
-		}
-	}
-	list := pageByPosition(pages, p)
-	return writeList(w, list, v.pageRef)
+	list := pageByPosition(v.FileBacklinks(id), p)
+	return writeList(w, list, func(id string) referenceJSON { return pageRef(v, id) })
 }
 
 // pageByPosition pages items that have no sortable key by their position;

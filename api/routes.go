@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/revision"
 )
 
 // routes lists every route, in contract order: the API's map.
@@ -63,7 +64,7 @@ func (s *Server) routes() {
 	s.handleLimit("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", MaxBatchBytes, s.editChangeRequestContent)
 	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", s.importIntoChangeRequest)
 	s.handle("POST /v1/spaces/{spaceId}/content/import", s.importIntoSpace)
-	for prefix, load := range map[string]func(*http.Request) (*view, error){
+	for prefix, load := range map[string]func(*http.Request) (*revision.View, error){
 		"/v1/spaces/{spaceId}/content":                                   s.spaceView,
 		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content": s.changeRequestView,
 	} {

@@ -1,12 +1,11 @@
 package api
 
 import (
-	"crypto/sha256"
 	"net/http"
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
@@ -51,7 +50,7 @@ type searchPageJSON struct {
 
 // searchSpace answers GET S/search: pages of the space's current content
 // holding every word of query, best first, each with its best sections.
-func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *view) error {
+func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	query := r.URL.Query().Get("query")
 	if query == "" {
 		return errorf(quire.CodeInvalid, "query: is required")
@@ -64,16 +63,15 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *view) er
 		return err
 	}
 	terms := search.Terms(query)
-	hits, err := s.db.SearchSpace(r.Context(), v.sp.ID, terms)
+	ranked, err := v.Search(r.Context(), terms)
 	if err != nil {
 		return err
 	}
-	ranked := rankPages(v, hits)
 	from := 0
 	if p.After != nil { // after the page it names, or its rank if it dropped out
 		from = min(max(int(p.After.Num), 0), len(ranked))
 		for i, pg := range ranked {
-			if pg.id == p.After.ID {
+			if pg.PageID == p.After.ID {
 				from = i + 1
 			}
 		}
@@ -84,76 +82,34 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *view) er
 		list.Items = append(list.Items, s.pageResultJSON(v, ranked[i], i+1, terms))
 	}
 	if to < len(ranked) {
-		list.Next = &store.Cursor{Num: int64(to), ID: ranked[to-1].id}
+		list.Next = &store.Cursor{Num: int64(to), ID: ranked[to-1].PageID}
 	}
 	return writeList(w, list, func(j searchPageJSON) searchPageJSON { return j })
-}
-
-// rankedPage is a page of the results and its hits, best first.
-type rankedPage struct {
-	id   string
-	hits []store.SearchHit
-}
-
-// rankPages groups section hits (best first) by page, each page ranked by
-// its best section. Hits on pages the view does not hold are dropped: the
-// index may have moved on since the view was read.
-func rankPages(v *view, hits []store.SearchHit) []rankedPage {
-	byPage := map[string]int{}
-	var out []rankedPage
-	for _, h := range hits {
-		if v.tree.Pages[h.PageID] == nil {
-			continue
-		}
-		i, seen := byPage[h.PageID]
-		if !seen {
-			i = len(out)
-			byPage[h.PageID] = i
-			out = append(out, rankedPage{id: h.PageID})
-		}
-		out[i].hits = append(out[i].hits, h)
-	}
-	return out
 }
 
 // pageResultJSON shows a ranked page with up to sectionsPerPage of its
 // sections: those that match by their own text, or else the best one,
 // found by the page's title or description.
-func (s *Server) pageResultJSON(v *view, rp rankedPage, rank int, terms []string) searchPageJSON {
-	info, pg := v.info(), v.tree.Pages[rp.id]
-	path := info.path[pg.ID]
+func (s *Server) pageResultJSON(v *revision.View, rp search.RankedPage, rank int, terms []string) searchPageJSON {
+	pg := v.Tree.Pages[rp.PageID]
+	path := v.Path(pg.ID)
 	res := searchPageJSON{
-		ID: pg.ID, Title: pageTitle(pg), Description: pg.Description, Path: path, Score: rp.hits[0].Score,
-		Rank: rank, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: ancestors(v.tree, info, pg.ID),
+		ID: pg.ID, Title: pageTitle(pg), Description: pg.Description, Path: path, Score: rp.Hits[0].Score,
+		Rank: rank, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: ancestors(v, pg.ID),
 		URLs: pageURLsJSON{App: s.pageAppURL(v, path, "")},
 	}
 	if search.MatchesAll(search.Words(pg.Title+" "+pg.Description), terms) {
 		res.ResultType = "page"
 	}
-	sections := s.sections(pg)
-	var byTitle *searchSectionJSON
-	for _, h := range rp.hits {
-		if h.Position >= len(sections) || len(res.Sections) == sectionsPerPage {
-			continue
-		}
-		sec := sections[h.Position]
-		switch own := search.MatchesAny(sec.words, terms); {
-		case own:
-			res.Sections = append(res.Sections, s.sectionJSON(v, &res, sec.Section, h.Score, own, terms))
-		case byTitle == nil:
-			j := s.sectionJSON(v, &res, sec.Section, h.Score, own, terms)
-			byTitle = &j
-		}
-	}
-	if len(res.Sections) == 0 && byTitle != nil {
-		res.Sections = append(res.Sections, *byTitle)
+	for _, sec := range search.ShowSections(rp.Hits, s.reader.Sections(pg), terms, sectionsPerPage) {
+		res.Sections = append(res.Sections, s.sectionJSON(v, &res, sec.Section, sec.Score, sec.Own, terms))
 	}
 	return res
 }
 
 // sectionJSON shows a section of a page result; own tells whether the
 // section matched by its own text, rather than by the page's title.
-func (s *Server) sectionJSON(v *view, res *searchPageJSON, sec search.Section, score float64, own bool, terms []string) searchSectionJSON {
+func (s *Server) sectionJSON(v *revision.View, res *searchPageJSON, sec search.Section, score float64, own bool, terms []string) searchSectionJSON {
 	title, path, kind := sec.Title, res.Path, "section"
 	if title == "" {
 		title = res.Title
@@ -171,8 +127,8 @@ func (s *Server) sectionJSON(v *view, res *searchPageJSON, sec search.Section, s
 }
 
 // pageAppURL is where the application shows a page, or a section of it.
-func (s *Server) pageAppURL(v *view, path, anchor string) string {
-	u := s.publicURL + "/s/" + v.sp.ID + "/" + path
+func (s *Server) pageAppURL(v *revision.View, path, anchor string) string {
+	u := s.publicURL + "/s/" + v.Space.ID + "/" + path
 	if anchor != "" {
 		u += "#" + anchor
 	}
@@ -180,32 +136,10 @@ func (s *Server) pageAppURL(v *view, path, anchor string) string {
 }
 
 // ancestors are the titles of the pages above id, from the top.
-func ancestors(t *content.Tree, info *treeInfo, id string) []searchAncestorJSON {
+func ancestors(v *revision.View, id string) []searchAncestorJSON {
 	out := []searchAncestorJSON{}
-	for p := info.parent[id]; p != ""; p = info.parent[p] {
-		out = append([]searchAncestorJSON{{Title: pageTitle(t.Pages[p])}}, out...)
+	for _, p := range v.Index().Ancestors(id) {
+		out = append(out, searchAncestorJSON{Title: pageTitle(v.Tree.Pages[p])})
 	}
 	return out
-}
-
-// foundSection is a section of a page as the index holds it, with its
-// title's and text's words.
-type foundSection struct {
-	search.Section
-	words []string
-}
-
-// sections splits a page as the index did, cached by its text.
-func (s *Server) sections(p *content.Page) []foundSection {
-	sum := sha256.Sum256([]byte(p.Title + "\x00" + p.Description + "\x00" + p.Markdown))
-	key := string(sum[:])
-	if secs, ok := s.searchPages.Get(key); ok {
-		return secs
-	}
-	var secs []foundSection
-	for _, sec := range search.PageOf(p).Sections {
-		secs = append(secs, foundSection{sec, search.Words(sec.Title + " " + sec.Body)})
-	}
-	s.searchPages.Add(key, secs, len(key)+2*len(p.Markdown)+64*len(secs))
-	return secs
 }

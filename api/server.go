@@ -4,7 +4,6 @@ package api
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/outbound"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -53,16 +53,13 @@ type Server struct {
 	handler     http.Handler
 	tokens      tokenCache
 	blobs       blob.Store
-	fetcher     outbound.Fetcher
 	secretKey   []byte
 	model       *llm.Model
-	author      *authoring.Author                   // authoring batches and imports, and the count of those fetching (limits.go)
-	orgCreation *orgCreation                        // who may create organizations, and how many lately (orgcreation.go)
-	infos       *lru.Cache[string, *treeInfo]       // derived data of trees, by root
-	documents   *lru.Cache[string, json.RawMessage] // JSON documents of pages, by root and page; read-only
-	searchPages *lru.Cache[string, []foundSection]  // pages split into sections, by a hash of their text; read-only
-	published   *publishedCache                     // answers of GET SITE/published
-	recommended *lru.Cache[string, []string]        // questions the model suggested, by the roots of the spaces asked about
+	author      *authoring.Author            // authoring batches and imports, and the count of those fetching (limits.go)
+	orgCreation *orgCreation                 // who may create organizations, and how many lately (orgcreation.go)
+	reader      *revision.Reader             // reads revisions, with the caches of what is derived from them
+	published   *publishedCache              // answers of GET SITE/published: wire answers, so cached here
+	recommended *lru.Cache[string, []string] // questions the model suggested, by the roots of the spaces asked about: a model's answers, not content
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
@@ -80,14 +77,9 @@ func New(db *store.DB, cfg Config) *Server {
 		publicURL:   strings.TrimRight(cfg.PublicURL, "/"),
 		mux:         http.NewServeMux(),
 		blobs:       cfg.Blobs,
-		fetcher:     cfg.Fetcher,
 		secretKey:   cfg.SecretKey,
 		model:       cfg.Model,
-		author:      newAuthor(db, cfg),
 		orgCreation: newOrgCreation(cfg.OrgCreation),
-		infos:       lru.New[string, *treeInfo](64 << 20),
-		documents:   lru.New[string, json.RawMessage](64 << 20),
-		searchPages: lru.New[string, []foundSection](32 << 20),
 		published:   newPublishedCache(),
 		recommended: lru.New[string, []string](1 << 20),
 		metrics:     newMetrics(),
@@ -96,6 +88,8 @@ func New(db *store.DB, cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.reader = revision.New(db, s.appHost())
+	s.author = newAuthor(db, cfg, s.appHost())
 	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
 	s.routes()
 	s.handler = s.withDeadlines(s.withRequestID(s.withLog(s.withRecover(http.HandlerFunc(s.serveMux)))))

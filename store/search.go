@@ -17,15 +17,9 @@ const maxSearchRows = 1000
 // query, so that the index intersects words and spaces itself.
 const maxMatchedSpaces = 100
 
-// SearchHit is a section that matched a search: its page, its place in
-// search.PageOf(page).Sections and its score (higher is better, unbounded).
-// The index holds folded text, so titles and text are read from the page.
-type SearchHit struct {
-	SpaceID  string
-	PageID   string
-	Position int
-	Score    float64
-}
+// SearchHit is a section that matched a search; search ranks pages by
+// them.
+type SearchHit = search.Hit
 
 // SearchSpace returns the sections of a space's current content that hold
 // every term (the last one also as a prefix), best first, after bringing

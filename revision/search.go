@@ -1,0 +1,91 @@
+package revision
+
+import (
+	"context"
+	"crypto/sha256"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/search"
+)
+
+// Sections splits a page as the search index did, cached by its text.
+func (r *Reader) Sections(p *content.Page) []search.WordSection {
+	sum := sha256.Sum256([]byte(p.Title + "\x00" + p.Description + "\x00" + p.Markdown))
+	key := string(sum[:])
+	if secs, ok := r.sections.Get(key); ok {
+		return secs
+	}
+	secs := search.Sections(p)
+	r.sections.Add(key, secs, len(key)+2*len(p.Markdown)+64*len(secs))
+	return secs
+}
+
+// Search finds the pages of the space's current content that hold every
+// term, best first, each with its hits best first. The index follows the
+// space's current revision: hits on pages the view does not hold are
+// dropped.
+func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage, error) {
+	hits, err := v.r.db.SearchSpace(ctx, v.Space.ID, terms)
+	if err != nil {
+		return nil, err
+	}
+	return search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil }), nil
+}
+
+// Source is a section found to answer a question, and where it is.
+type Source struct {
+	View    *View // the space's current content
+	Page    *content.Page
+	Section search.Section
+}
+
+// SourceLimits bound what Sources reads and returns.
+type SourceLimits struct {
+	Hits    int // sections the index ranks
+	Sources int // sections returned
+	PerPage int // sections returned of one page
+}
+
+// Sources finds the sections of the spaces' current content that best
+// hold the words of a question: up to lim.Sources of them, at most
+// lim.PerPage of a page, best first.
+func (r *Reader) Sources(ctx context.Context, spaces []*quire.Space, question string, lim SourceLimits) ([]Source, error) {
+	byID := map[string]*quire.Space{}
+	var ids []string
+	for _, sp := range spaces {
+		byID[sp.ID] = sp
+		ids = append(ids, sp.ID)
+	}
+	hits, err := r.db.SearchSpacesAny(ctx, ids, search.QuestionTerms(question), lim.Hits)
+	if err != nil {
+		return nil, err
+	}
+	views := map[string]*View{}
+	perPage := map[string]int{}
+	var out []Source
+	for _, h := range hits {
+		if len(out) == lim.Sources {
+			break
+		}
+		sp := byID[h.SpaceID]
+		if views[sp.ID] == nil {
+			if views[sp.ID], err = r.Open(ctx, sp, sp.RevisionID, nil); err != nil {
+				return nil, err
+			}
+		}
+		v := views[sp.ID]
+		pg := v.Tree.Pages[h.PageID]
+		pageKey := sp.ID + "/" + h.PageID // duplicated spaces share page ids
+		if pg == nil || perPage[pageKey] == lim.PerPage {
+			continue
+		}
+		sections := r.Sections(pg)
+		if h.Position >= len(sections) {
+			continue
+		}
+		perPage[pageKey]++
+		out = append(out, Source{View: v, Page: pg, Section: sections[h.Position].Section})
+	}
+	return out, nil
+}
