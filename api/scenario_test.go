@@ -78,30 +78,6 @@ func run(t *testing.T, e *env, scenarios []scenario) {
 	}
 }
 
-// has wants each of parts in the body.
-func has(parts ...string) check {
-	return func(t testing.TB, r *response) {
-		t.Helper()
-		for _, p := range parts {
-			if !strings.Contains(string(r.Body), p) {
-				t.Errorf("body does not contain %q: %s", p, r.Body)
-			}
-		}
-	}
-}
-
-// lacks wants none of parts in the body.
-func lacks(parts ...string) check {
-	return func(t testing.TB, r *response) {
-		t.Helper()
-		for _, p := range parts {
-			if strings.Contains(string(r.Body), p) {
-				t.Errorf("body contains %q: %s", p, r.Body)
-			}
-		}
-	}
-}
-
 // field wants the JSON value at path (see lookup) to equal want, compared as
 // JSON: want is encoded and decoded first, so 2 matches 2.0 and []string
 // matches []any.
@@ -184,16 +160,6 @@ func into(v any) check {
 		t.Helper()
 		reflect.ValueOf(v).Elem().SetZero()
 		r.Decode(t, v)
-	}
-}
-
-// header wants the response header name to be want.
-func header(name, want string) check {
-	return func(t testing.TB, r *response) {
-		t.Helper()
-		if got := r.Header.Get(name); got != want {
-			t.Errorf("header %s %q, want %q", name, got, want)
-		}
 	}
 }
 
