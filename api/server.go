@@ -17,6 +17,7 @@ import (
 	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/sso"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -63,7 +64,7 @@ type Server struct {
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
-	saml samlKeys // the secrets of SAML sign-ins, read once
+	saml *sso.Keys // the secrets of SAML sign-ins, read once
 
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
@@ -84,6 +85,7 @@ func New(db *store.DB, cfg Config) *Server {
 		recommended: lru.New[string, []string](1 << 20),
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
+		saml:        sso.NewKeys(db),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

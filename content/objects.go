@@ -156,85 +156,122 @@ func Decode(root string, fetch Fetch) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	fileObjs, err := fetch(lists[1])
-	if err != nil {
+	if err := decodeFiles(t, fetch, lists[1]); err != nil {
 		return nil, err
-	}
-	for _, h := range lists[1] {
-		var f fileObject
-		if err := decodeObject(fileObjs, h, &f); err != nil {
-			return nil, err
-		}
-		file := File(f)
-		t.Files[f.ID] = &file
 	}
 	// Walk down one level at a time: parents[i] receives the pages of level[i].
 	level, parents := [][]string{lists[0]}, []*Page{nil}
 	for len(level) > 0 {
-		var hashes []string
-		for _, l := range level {
-			hashes = append(hashes, l...)
-		}
-		objs, err := fetch(hashes)
-		if err != nil {
+		if level, parents, err = decodeLevel(t, fetch, level, parents); err != nil {
 			return nil, err
-		}
-		var nextLists []list
-		var nextParents []*Page
-		var bodies []string
-		var bodyOf []*Page
-		for i, l := range level {
-			for _, h := range l {
-				var o pageObject
-				if err := decodeObject(objs, h, &o); err != nil {
-					return nil, err
-				}
-				if _, dup := t.Pages[o.ID]; dup {
-					return nil, fmt.Errorf("object %s: page %q appears twice", h, o.ID)
-				}
-				p := &Page{
-					ID: o.ID, Title: o.Title, Slug: o.Slug, Emoji: o.Emoji, Icon: o.Icon,
-					Description: o.Description, Condition: o.Condition, Hidden: o.Hidden,
-					NoIndex: o.NoIndex, NoRobotsIndex: o.NoRobotsIndex, Kind: o.Kind,
-					CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
-				}
-				t.Pages[o.ID] = p
-				if parent := parents[i]; parent == nil {
-					t.Root = append(t.Root, o.ID)
-				} else {
-					parent.Children = append(parent.Children, o.ID)
-				}
-				if o.Body != "" {
-					bodies, bodyOf = append(bodies, o.Body), append(bodyOf, p)
-				}
-				nextLists, nextParents = append(nextLists, o.Children), append(nextParents, p)
-			}
-		}
-		if len(bodies) > 0 {
-			objs, err := fetch(bodies)
-			if err != nil {
-				return nil, err
-			}
-			for i, h := range bodies {
-				b, ok := objs[h]
-				if !ok {
-					return nil, fmt.Errorf("object %s is missing", h)
-				}
-				bodyOf[i].Markdown = string(b)
-			}
-		}
-		expanded, err := expand(fetch, nextLists)
-		if err != nil {
-			return nil, err
-		}
-		level, parents = nil, nil
-		for i, l := range expanded {
-			if len(l) > 0 {
-				level, parents = append(level, l), append(parents, nextParents[i])
-			}
 		}
 	}
 	return t, nil
+}
+
+// decodeFiles adds to t the files whose objects are hashes.
+func decodeFiles(t *Tree, fetch Fetch, hashes []string) error {
+	objs, err := fetch(hashes)
+	if err != nil {
+		return err
+	}
+	for _, h := range hashes {
+		var f fileObject
+		if err := decodeObject(objs, h, &f); err != nil {
+			return err
+		}
+		file := File(f)
+		t.Files[f.ID] = &file
+	}
+	return nil
+}
+
+// decodeLevel adds to t the pages of one level of the tree, with their
+// bodies, parents[i] receiving those of level[i]; it returns the next level
+// and its parents in the same form.
+func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page) ([][]string, []*Page, error) {
+	var hashes []string
+	for _, l := range level {
+		hashes = append(hashes, l...)
+	}
+	objs, err := fetch(hashes)
+	if err != nil {
+		return nil, nil, err
+	}
+	var nextLists []list
+	var nextParents []*Page
+	var bodies []string
+	var bodyOf []*Page
+	for i, l := range level {
+		for _, h := range l {
+			o, p, err := decodePage(t, objs, h, parents[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			if o.Body != "" {
+				bodies, bodyOf = append(bodies, o.Body), append(bodyOf, p)
+			}
+			nextLists, nextParents = append(nextLists, o.Children), append(nextParents, p)
+		}
+	}
+	if err := fetchBodies(fetch, bodies, bodyOf); err != nil {
+		return nil, nil, err
+	}
+	expanded, err := expand(fetch, nextLists)
+	if err != nil {
+		return nil, nil, err
+	}
+	level, parents = nil, nil
+	for i, l := range expanded {
+		if len(l) > 0 {
+			level, parents = append(level, l), append(parents, nextParents[i])
+		}
+	}
+	return level, parents, nil
+}
+
+// decodePage adds to t the page of object h, under parent (nil: the top
+// level).
+func decodePage(t *Tree, objs Objects, h string, parent *Page) (*pageObject, *Page, error) {
+	var o pageObject
+	if err := decodeObject(objs, h, &o); err != nil {
+		return nil, nil, err
+	}
+	if _, dup := t.Pages[o.ID]; dup {
+		return nil, nil, fmt.Errorf("object %s: page %q appears twice", h, o.ID)
+	}
+	p := &Page{
+		ID: o.ID, Title: o.Title, Slug: o.Slug, Emoji: o.Emoji, Icon: o.Icon,
+		Description: o.Description, Condition: o.Condition, Hidden: o.Hidden,
+		NoIndex: o.NoIndex, NoRobotsIndex: o.NoRobotsIndex, Kind: o.Kind,
+		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+	}
+	t.Pages[o.ID] = p
+	if parent == nil {
+		t.Root = append(t.Root, o.ID)
+	} else {
+		parent.Children = append(parent.Children, o.ID)
+	}
+	return &o, p, nil
+}
+
+// fetchBodies sets the markdown of bodyOf[i] to the object bodies[i].
+func fetchBodies(fetch Fetch, bodies []string, bodyOf []*Page) error {
+	if len(bodies) == 0 {
+		return nil
+	}
+	objs, err := fetch(bodies)
+	if err != nil {
+		return err
+	}
+	for i, h := range bodies {
+		b, ok := objs[h]
+		if !ok {
+			return fmt.Errorf("object %s is missing", h)
+		}
+		bodyOf[i].Markdown = string(b)
+	}
+	return nil
 }
 
 // expand resolves each list to its items, fetching chunks in one call.

@@ -220,101 +220,128 @@ func parseChange(b json.RawMessage) (Change, error) {
 	}
 	c := Change{Op: r.Operation, At: r.At, Title: r.Title, Slug: r.Slug, Emoji: r.Emoji, Icon: r.Icon,
 		Description: r.Description, Condition: r.Condition, Hidden: r.Hidden, NoIndex: r.NoIndex, NoRobotsIndex: r.NoRobotsIndex}
+	if err := checkOperation(&r); err != nil {
+		return c, err
+	}
+	if err := parsePlace(&r, &c); err != nil {
+		return c, err
+	}
+	if err := checkMeta(&r); err != nil {
+		return c, err
+	}
+	if err := parseContent(&r, &c); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// checkOperation checks that the change names a known operation and only
+// fields that operation takes.
+func checkOperation(r *rawChange) error {
 	pageFields := r.Title != nil || r.Slug != nil || r.Emoji != nil || r.Icon != nil || r.Description != nil ||
 		r.Condition != nil || r.Hidden != nil || r.NoIndex != nil || r.NoRobotsIndex != nil ||
 		r.Document != nil || r.Into != nil || r.At != nil
 	switch r.Operation {
 	case OpInsertPage, OpUpdatePage:
 		if r.Files != nil || r.Revision != nil || r.Block != nil {
-			return c, fmt.Errorf("operation: %s takes no files, revision or block", r.Operation)
+			return fmt.Errorf("operation: %s takes no files, revision or block", r.Operation)
 		}
 	case OpDeletePage, OpRevertPage:
 		if pageFields || r.Files != nil || r.Ref != nil {
-			return c, fmt.Errorf("operation: %s takes only page%s", r.Operation, map[bool]string{true: ", revision and block"}[r.Operation == OpRevertPage])
+			return fmt.Errorf("operation: %s takes only page%s", r.Operation, map[bool]string{true: ", revision and block"}[r.Operation == OpRevertPage])
 		}
 		if r.Operation == OpDeletePage && (r.Revision != nil || r.Block != nil) {
-			return c, fmt.Errorf("operation: delete_page takes only page")
+			return fmt.Errorf("operation: delete_page takes only page")
 		}
 	case OpInsertFiles:
 		if pageFields || r.Page != nil || r.Ref != nil || r.Revision != nil || r.Block != nil {
-			return c, fmt.Errorf("operation: insert_files takes only files")
+			return fmt.Errorf("operation: insert_files takes only files")
 		}
 	case "":
-		return c, fmt.Errorf("operation: required")
+		return fmt.Errorf("operation: required")
 	default:
-		return c, fmt.Errorf("operation: %q is not one of insert_page, update_page, delete_page, revert_page, insert_files", r.Operation)
+		return fmt.Errorf("operation: %q is not one of insert_page, update_page, delete_page, revert_page, insert_files", r.Operation)
 	}
+	return nil
+}
+
+// parsePlace reads which page the change is about and where it goes: page,
+// ref, into and at.
+func parsePlace(r *rawChange, c *Change) error {
 	if r.Operation == OpInsertPage {
 		if r.Page != nil {
-			return c, fmt.Errorf("page: insert_page creates a page; use ref to name it")
+			return fmt.Errorf("page: insert_page creates a page; use ref to name it")
 		}
 	} else if r.Operation != OpInsertFiles {
 		if r.Page == nil || *r.Page == "" {
-			return c, fmt.Errorf("page: required")
+			return fmt.Errorf("page: required")
 		}
 		c.Page = *r.Page
 	}
 	if r.Ref != nil {
 		if r.Operation != OpInsertPage {
-			return c, fmt.Errorf("ref: only insert_page takes a ref")
+			return fmt.Errorf("ref: only insert_page takes a ref")
 		}
 		if err := checkRef(*r.Ref); err != nil {
-			return c, fmt.Errorf("ref: %v", err)
+			return fmt.Errorf("ref: %v", err)
 		}
 		c.Ref = *r.Ref
 	}
 	if r.Into != nil {
 		var into *string
 		if err := json.Unmarshal(r.Into, &into); err != nil {
-			return c, fmt.Errorf("into: must be a page id or null")
+			return fmt.Errorf("into: must be a page id or null")
 		}
 		if into == nil && r.Operation == OpInsertPage {
-			return c, fmt.Errorf("into: must be a page id; omit it for the top level")
+			return fmt.Errorf("into: must be a page id; omit it for the top level")
 		}
 		c.IntoSet = true
 		if into != nil {
 			if *into == "" {
-				return c, fmt.Errorf("into: must not be empty")
+				return fmt.Errorf("into: must not be empty")
 			}
 			c.Into = *into
 		}
 	}
 	if r.At != nil && *r.At < 0 {
-		return c, fmt.Errorf("at: must be 0 or more")
+		return fmt.Errorf("at: must be 0 or more")
 	}
-	if err := checkMeta(&r); err != nil {
-		return c, err
-	}
+	return nil
+}
+
+// parseContent reads what the change puts in place: document, revision,
+// block and files.
+func parseContent(r *rawChange, c *Change) error {
 	if r.Operation == OpInsertPage && r.Document == nil {
-		return c, fmt.Errorf("document: required")
+		return fmt.Errorf("document: required")
 	}
 	if r.Document != nil {
 		md, err := parseDocument(r.Document)
 		if err != nil {
-			return c, fmt.Errorf("document: %v", err)
+			return fmt.Errorf("document: %v", err)
 		}
 		if err := checkChars("document.markdown", md, true); err != nil {
-			return c, err // NUL and the like: PostgreSQL's text cannot hold NUL, no one means them
+			return err // NUL and the like: PostgreSQL's text cannot hold NUL, no one means them
 		}
 		c.Markdown = md
 	}
 	if r.Revision != nil {
 		if *r.Revision == "" {
-			return c, fmt.Errorf("revision: must not be empty")
+			return fmt.Errorf("revision: must not be empty")
 		}
 		c.Revision = *r.Revision
 	}
 	if r.Block != nil {
-		return c, fmt.Errorf("block: reverting single blocks is not supported; revert the whole page")
+		return fmt.Errorf("block: reverting single blocks is not supported; revert the whole page")
 	}
 	if r.Operation == OpInsertFiles {
 		files, err := parseFiles(r.Files)
 		if err != nil {
-			return c, err
+			return err
 		}
 		c.Files = files
 	}
-	return c, nil
+	return nil
 }
 
 func checkMeta(r *rawChange) error {

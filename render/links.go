@@ -246,19 +246,8 @@ func (r *Resolver) Resolve(fromPageID, target string) Resolution {
 	if hasScheme(t) || strings.HasPrefix(t, "//") {
 		return r.external(t)
 	}
-	// A batch ref, bare or written as a relative path: "name", "./name.md"
-	// for a page, "./name" for a file.
-	refPart, _, _ := strings.Cut(t, "#")
-	if bare := strings.TrimPrefix(refPart, "./"); bare != "" && !strings.ContainsAny(bare, "/?") {
-		if id, ok := r.FileRefs[bare]; ok {
-			return Resolution{Kind: KindFile, FileID: id, Status: StatusOK}
-		}
-		if id, ok := r.Refs[bare]; ok {
-			return page(id, true)
-		}
-		if id, ok := r.Refs[strings.TrimSuffix(bare, ".md")]; ok && strings.HasSuffix(bare, ".md") {
-			return page(id, true)
-		}
+	if res, ok := r.batchRef(t); ok {
+		return res
 	}
 
 	p := t
@@ -270,34 +259,74 @@ func (r *Resolver) Resolve(fromPageID, target string) Resolution {
 	if p == "" { // "?query" alone: the page itself
 		return page(fromPageID, r.hasPage(fromPageID))
 	}
+	if res, ok := r.resolveID(p); ok {
+		return res
+	}
+	if strings.HasSuffix(strings.ToLower(p), ".md") {
+		return r.resolveGitPath(fromPageID, p)
+	}
+	return r.resolveSlugPath(fromPageID, p)
+}
 
+// batchRef resolves a batch ref, bare or written as a relative path: "name",
+// "./name.md" for a page, "./name" for a file; ok is false when t is none.
+func (r *Resolver) batchRef(t string) (res Resolution, ok bool) {
+	refPart, _, _ := strings.Cut(t, "#")
+	bare := strings.TrimPrefix(refPart, "./")
+	if bare == "" || strings.ContainsAny(bare, "/?") {
+		return Resolution{}, false
+	}
+	if id, ok := r.FileRefs[bare]; ok {
+		return Resolution{Kind: KindFile, FileID: id, Status: StatusOK}, true
+	}
+	if id, ok := r.Refs[bare]; ok {
+		return page(id, true), true
+	}
+	if id, ok := r.Refs[strings.TrimSuffix(bare, ".md")]; ok && strings.HasSuffix(bare, ".md") {
+		return page(id, true), true
+	}
+	return Resolution{}, false
+}
+
+// resolveID resolves the path "/pages/<id>" or "/files/<id>"; ok is false when p
+// is neither.
+func (r *Resolver) resolveID(p string) (res Resolution, ok bool) {
 	if rest, ok := strings.CutPrefix(p, "/pages/"); ok {
 		id := strings.TrimSuffix(rest, "/")
-		return page(id, id != "" && !strings.Contains(id, "/") && r.hasPage(id))
+		return page(id, id != "" && !strings.Contains(id, "/") && r.hasPage(id)), true
 	}
 	if rest, ok := strings.CutPrefix(p, "/files/"); ok {
 		id := strings.TrimSuffix(rest, "/")
 		if _, found := r.Files[id]; found && id != "" && !strings.Contains(id, "/") {
-			return Resolution{Kind: KindFile, FileID: id, Status: StatusOK}
+			return Resolution{Kind: KindFile, FileID: id, Status: StatusOK}, true
 		}
-		return Resolution{Kind: KindFile, Status: StatusBroken}
+		return Resolution{Kind: KindFile, Status: StatusBroken}, true
 	}
+	return Resolution{}, false
+}
 
-	if strings.HasSuffix(strings.ToLower(p), ".md") {
-		var full string
-		if strings.HasPrefix(p, "/") {
-			full = path.Clean(p)[1:]
-		} else {
-			from, ok := r.Paths[fromPageID]
-			if !ok {
-				return page("", false)
-			}
-			full = path.Join(path.Dir(from), p)
+// resolveGitPath resolves a path to a ".md" file: the page with that Git path,
+// from the space root when it starts with "/", else from the linking page's
+// own Git path.
+func (r *Resolver) resolveGitPath(fromPageID, p string) Resolution {
+	var full string
+	if strings.HasPrefix(p, "/") {
+		full = path.Clean(p)[1:]
+	} else {
+		from, ok := r.Paths[fromPageID]
+		if !ok {
+			return page("", false)
 		}
-		id, found := r.byGit[full]
-		return page(id, found && r.hasPage(id))
+		full = path.Join(path.Dir(from), p)
 	}
+	id, found := r.byGit[full]
+	return page(id, found && r.hasPage(id))
+}
 
+// resolveSlugPath resolves any other path: the page with that path of slugs, from
+// the root when it starts with "/", else from the linking page's parent;
+// failing that, the file with the path's last segment as its name.
+func (r *Resolver) resolveSlugPath(fromPageID, p string) Resolution {
 	var full string
 	if strings.HasPrefix(p, "/") {
 		full = path.Clean(p)[1:]

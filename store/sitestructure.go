@@ -19,11 +19,25 @@ const (
 // SiteStructure loads everything a site publishes, in order, with the
 // spaces of its site spaces: three queries whatever its size.
 func (r reader) SiteStructure(ctx context.Context, siteID string) (*quire.SiteStructure, error) {
-	sections := map[string]*quire.SiteSection{}
-	var ungrouped []*quire.SiteSection
-	groups := map[string]*quire.SiteSectionGroup{}
-	var groupList []*quire.SiteSectionGroup
+	sections, err := r.siteSections(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := r.siteSectionGroups(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	st := &quire.SiteStructure{SiteSpaces: []*quire.SiteSpace{}, Items: []quire.SiteItem{}}
+	if err := r.placeSiteSpaces(ctx, siteID, sections, st); err != nil {
+		return nil, err
+	}
+	placeSections(st, sections, groups)
+	return st, nil
+}
 
+// siteSections loads a site's sections by id, without their site spaces.
+func (r reader) siteSections(ctx context.Context, siteID string) (map[string]*quire.SiteSection, error) {
+	sections := map[string]*quire.SiteSection{}
 	rows, err := r.q.query(ctx, `SELECT id, group_id, title, description, path, cond, icon, is_default, position
 		FROM site_sections WHERE site_id = ?`, siteID)
 	if err != nil {
@@ -39,10 +53,13 @@ func (r reader) SiteStructure(ctx context.Context, siteID string) (*quire.SiteSt
 		sections[sec.ID] = sec
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	rows, err = r.q.query(ctx, "SELECT id, title, icon, position FROM site_section_groups WHERE site_id = ?", siteID)
+	return sections, err
+}
+
+// siteSectionGroups loads a site's section groups, without their sections.
+func (r reader) siteSectionGroups(ctx context.Context, siteID string) ([]*quire.SiteSectionGroup, error) {
+	var groups []*quire.SiteSectionGroup
+	rows, err := r.q.query(ctx, "SELECT id, title, icon, position FROM site_section_groups WHERE site_id = ?", siteID)
 	if err != nil {
 		return nil, err
 	}
@@ -53,20 +70,21 @@ func (r reader) SiteStructure(ctx context.Context, siteID string) (*quire.SiteSt
 			return err
 		}
 		g.Icon = icon.String
-		groups[g.ID] = g
-		groupList = append(groupList, g)
+		groups = append(groups, g)
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	st := &quire.SiteStructure{SiteSpaces: []*quire.SiteSpace{}, Items: []quire.SiteItem{}}
-	rows, err = r.q.query(ctx, `SELECT ss.id, ss.section_id, ss.path, ss.cond, ss.is_default, ss.position, `+spaceColumns+`
+	return groups, err
+}
+
+// placeSiteSpaces loads a site's site spaces, in order, with their spaces,
+// into their sections or, outside any, into st.
+func (r reader) placeSiteSpaces(ctx context.Context, siteID string, sections map[string]*quire.SiteSection, st *quire.SiteStructure) error {
+	rows, err := r.q.query(ctx, `SELECT ss.id, ss.section_id, ss.path, ss.cond, ss.is_default, ss.position, `+spaceColumns+`
 		FROM site_spaces ss JOIN spaces s ON s.id = ss.space_id WHERE ss.site_id = ? ORDER BY ss.position, ss.id`, siteID)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	err = eachRow(rows, func(rows *sql.Rows) error {
+	return eachRow(rows, func(rows *sql.Rows) error {
 		ss := &quire.SiteSpace{SiteID: siteID}
 		var section, cond sql.NullString
 		var sp spaceRow
@@ -82,9 +100,16 @@ func (r reader) SiteStructure(ctx context.Context, siteID string) (*quire.SiteSt
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
+}
+
+// placeSections puts each section in its group, or in st.Items when it has
+// none, and the groups in st.Items, all in order.
+func placeSections(st *quire.SiteStructure, sections map[string]*quire.SiteSection, groupList []*quire.SiteSectionGroup) {
+	groups := make(map[string]*quire.SiteSectionGroup, len(groupList))
+	for _, g := range groupList {
+		groups[g.ID] = g
 	}
+	var ungrouped []*quire.SiteSection
 	for _, sec := range sections {
 		if g := groups[sec.GroupID]; g != nil {
 			g.Sections = append(g.Sections, sec)
@@ -109,7 +134,6 @@ func (r reader) SiteStructure(ctx context.Context, siteID string) (*quire.SiteSt
 		}
 		return idi < idj
 	})
-	return st, nil
 }
 
 func itemKey(it quire.SiteItem) (int64, string) {

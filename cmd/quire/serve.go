@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -78,6 +79,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
 	}
 	// Background jobs stop, and are waited for, before the store closes.
+	defer startJobs(ctx, db, cfg, log)()
+
+	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
+	return serveUntilDone(ctx, srv, ln, log)
+}
+
+// startJobs runs the background jobs until the returned function stops them
+// and waits for them to end.
+func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
 	running.Go(func() { jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log) })
@@ -85,12 +95,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
-	defer func() { stopJobs(); running.Wait() }()
+	return func() { stopJobs(); running.Wait() }
+}
 
+// serveUntilDone serves on ln until ctx is done, then lets in-flight
+// requests finish, for up to shutdownTimeout.
+func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, log *slog.Logger) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
-
 	select {
 	case err := <-errc:
 		return err
