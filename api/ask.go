@@ -65,10 +65,8 @@ func askParams(r *http.Request) (document bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if v := r.URL.Query().Get("details"); v != "" {
-		if _, err := strconv.ParseBool(v); err != nil {
-			return false, errorf(quire.CodeInvalid, "details: must be true or false")
-		}
+	if _, err := optBoolParam(r, "details"); err != nil {
+		return false, err
 	}
 	return f.document, nil
 }

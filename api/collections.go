@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -155,13 +154,11 @@ func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f := store.CollectionFilter{VisibleTo: v}
-	if q := r.URL.Query(); q.Has("nested") {
-		nested, err := strconv.ParseBool(q.Get("nested"))
-		if err != nil {
-			return errorf(quire.CodeInvalid, "nested: must be true or false")
-		}
-		f.TopLevelOnly = !nested
+	nested, err := boolParam(r, "nested", true)
+	if err != nil {
+		return err
 	}
+	f.TopLevelOnly = !nested
 	list, err := s.db.ListCollections(r.Context(), r.PathValue("organizationId"), f, p)
 	if err != nil {
 		return err

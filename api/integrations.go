@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -175,19 +174,6 @@ func (s *Server) integration(r *http.Request) (*quire.Integration, integrationOw
 	return in, owner, nil
 }
 
-// parseBoolParam reads an optional boolean query parameter.
-func parseBoolParam(r *http.Request, name string) (*bool, error) {
-	q := r.URL.Query()
-	if !q.Has(name) {
-		return nil, nil
-	}
-	b, err := strconv.ParseBool(q.Get(name))
-	if err != nil {
-		return nil, errorf(quire.CodeInvalid, "%s: must be true or false", name)
-	}
-	return &b, nil
-}
-
 func checkEnumValue(field, v string, values []string) error {
 	if !slices.Contains(values, v) {
 		return errorf(quire.CodeInvalid, "%s: must be one of %s", field, strings.Join(values, ", "))
@@ -226,10 +212,10 @@ func (s *Server) listIntegrations(w http.ResponseWriter, r *http.Request) error 
 		}
 		f.BlockDomain = q.Get("blockDomain")
 	}
-	if f.Blocks, err = parseBoolParam(r, "blocks"); err != nil {
+	if f.Blocks, err = optBoolParam(r, "blocks"); err != nil {
 		return err
 	}
-	if f.ContentSources, err = parseBoolParam(r, "contentSources"); err != nil {
+	if f.ContentSources, err = optBoolParam(r, "contentSources"); err != nil {
 		return err
 	}
 	list, err := s.db.ListIntegrations(r.Context(), f, p)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -211,12 +210,8 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 	if err := quire.FirstError(quire.CheckLen("space", f.SpaceID, 0, 256), quire.CheckLen("title", f.Title, 0, 128)); err != nil {
 		return err
 	}
-	if q.Has("published") {
-		b, err := strconv.ParseBool(q.Get("published"))
-		if err != nil {
-			return errorf(quire.CodeInvalid, "published: must be true or false")
-		}
-		f.Published = &b
+	if f.Published, err = optBoolParam(r, "published"); err != nil {
+		return err
 	}
 	for _, v := range q["type"] {
 		for t := range strings.SplitSeq(v, ",") {

@@ -3,7 +3,6 @@ package api
 import (
 	"cmp"
 	"net/http"
-	"strconv"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -21,12 +20,8 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var f store.SiteSpaceFilter
-	if q := r.URL.Query(); q.Has("default") {
-		b, err := strconv.ParseBool(q.Get("default"))
-		if err != nil {
-			return errorf(quire.CodeInvalid, "default: must be true or false")
-		}
-		f.Default = &b
+	if f.Default, err = optBoolParam(r, "default"); err != nil {
+		return err
 	}
 	list, err := s.db.ListSiteSpaces(r.Context(), site.ID, f, p)
 	if err != nil {
