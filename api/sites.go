@@ -550,5 +550,5 @@ func (s *Server) listSiteShareLinks(w http.ResponseWriter, r *http.Request) erro
 	}
 	link := siteShareLinkJSON{Object: "site-share-link", ID: site.ID, Name: "Share link", Key: site.ShareKey, Active: true}
 	link.URLs.Published = s.sitePublicURL(site) + "?shareKey=" + site.ShareKey
-	return writeJSON(w, http.StatusOK, listJSON{Items: []siteShareLinkJSON{link}, Count: 1})
+	return writeJSON(w, http.StatusOK, listJSON[siteShareLinkJSON]{Items: []siteShareLinkJSON{link}, Count: 1})
 }
