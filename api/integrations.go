@@ -291,44 +291,11 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 		return errorf(quire.CodeForbidden, "only admins of the organization may publish its integrations")
 	}
 
-	// Decoded and stored before the transaction, which must have no side
-	// effects; blobs are content-addressed, so a failed publish leaves at
-	// worst unreferenced bytes.
-	in := quire.Integration{
-		Name: name, OrgID: org.ID, Title: *body.Title, Description: *body.Description, Summary: *body.Summary,
-		Visibility: *body.Visibility, Target: *body.Target, Runtime: *body.Runtime, Scopes: *body.Scopes,
-		Categories: body.Categories, Configurations: body.Configurations, ContentSecurityPolicy: body.ContentSecurityPolicy,
-		PreviewImages: []quire.IntegrationAsset{},
+	in, err := s.publishedIntegration(ctx, &body, name, org.ID)
+	if err != nil {
+		return err
 	}
-	if body.Icon != nil {
-		if in.Icon, err = s.storeImage(ctx, "icon", *body.Icon, maxIconBytes); err != nil {
-			return err
-		}
-	}
-	for i, b64 := range body.PreviewImages {
-		a, err := s.storeImage(ctx, fmt.Sprintf("previewImages[%d]", i), b64, maxPreviewBytes)
-		if err != nil {
-			return err
-		}
-		in.PreviewImages = append(in.PreviewImages, *a)
-	}
-	if in.Script, err = s.blobs.Put(ctx, []byte(*body.Script)); err != nil {
-		return fmt.Errorf("store script: %w", err)
-	}
-	var domains []string
-	for _, b := range body.Blocks {
-		for _, p := range b.URLUnfurl {
-			if d := quire.UnfurlDomain(p); d != "" && !slices.Contains(domains, d) {
-				domains = append(domains, d)
-			}
-		}
-	}
-	for dst, v := range map[*json.RawMessage]any{&in.Blocks: nonNil(body.Blocks), &in.ContentSources: nonNil(body.ContentSources), &in.ExternalLinks: nonNil(body.ExternalLinks)} {
-		if *dst, err = json.Marshal(v); err != nil {
-			return err
-		}
-	}
-	p := store.IntegrationPublish{Integration: in, BlockDomains: domains, SetSecrets: body.Secrets.Set && !body.Secrets.Null}
+	p := store.IntegrationPublish{Integration: *in, BlockDomains: body.blockDomains(), SetSecrets: body.Secrets.HasValue()}
 	if p.SetSecrets && len(body.Secrets.Value) > 0 {
 		if p.Secrets, err = s.sealSecrets(ctx, name, body.Secrets.Value); err != nil {
 			return err
