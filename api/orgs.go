@@ -184,13 +184,8 @@ func (b *orgUpdateRequest) validate() error {
 			return errorf(quire.CodeInvalid, "defaultRole: must be one of admin, create, review, edit, comment, read or null")
 		}
 	}
-	for _, f := range []struct {
-		name string
-		in   quire.Optional[bool]
-	}{{"sso", b.SSO}, {"ai", b.AI}, {"inviteLinks", b.InviteLinks}} {
-		if f.in.Set && f.in.Null {
-			return errorf(quire.CodeInvalid, "%s: must be a boolean", f.name)
-		}
+	if err := quire.FirstError(checkBool("sso", b.SSO), checkBool("ai", b.AI), checkBool("inviteLinks", b.InviteLinks)); err != nil {
+		return err
 	}
 	if b.MergeRules.Set {
 		rules, err := checkMergeRules(b.MergeRules.Value, b.MergeRules.Null)
@@ -204,9 +199,9 @@ func (b *orgUpdateRequest) validate() error {
 
 // update is the store's form of a validated b.
 func (b *orgUpdateRequest) update() store.OrganizationUpdate {
-	var u store.OrganizationUpdate
-	if b.Title.Set {
-		u.Title = &b.Title.Value
+	u := store.OrganizationUpdate{
+		Title: setValue(b.Title), Hostname: setValue(b.Hostname),
+		SSO: setValue(b.SSO), AI: setValue(b.AI), InviteLinks: setValue(b.InviteLinks),
 	}
 	if b.EmailDomains.Set {
 		domains := b.EmailDomains.Value
@@ -215,23 +210,12 @@ func (b *orgUpdateRequest) update() store.OrganizationUpdate {
 		}
 		u.EmailDomains = &domains
 	}
-	if b.Hostname.Set {
-		u.Hostname = &b.Hostname.Value
-	}
 	if b.DefaultRole.Set {
 		role := quire.RoleGuest
 		if !b.DefaultRole.Null {
 			role, _ = quire.ParseRole(b.DefaultRole.Value)
 		}
 		u.DefaultRole = &role
-	}
-	for _, f := range []struct {
-		in  quire.Optional[bool]
-		out **bool
-	}{{b.SSO, &u.SSO}, {b.AI, &u.AI}, {b.InviteLinks, &u.InviteLinks}} {
-		if f.in.Set {
-			*f.out = &f.in.Value
-		}
 	}
 	if b.MergeRules.Set {
 		u.MergeRules = b.MergeRules.Value
