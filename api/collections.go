@@ -88,10 +88,7 @@ func (s *Server) updateCollection(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	var body collectionUpdateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	if c, err = s.db.UpdateCollection(r.Context(), c.ID, body.update()); err != nil {
@@ -204,10 +201,7 @@ func (s *Server) createCollection(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	var body collectionCreateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	title, parent := "Untitled", ""

@@ -177,3 +177,15 @@ func setValue[T any](o quire.Optional[T]) *T {
 	}
 	return &o.Value
 }
+
+// validator is a request body that checks itself: each request type's
+// validate, next to the type, names the field and the rule it breaks.
+type validator interface{ validate() error }
+
+// readRequest reads the body into dst, as readJSON does, and validates it.
+func readRequest(w http.ResponseWriter, r *http.Request, dst validator) error {
+	if err := readJSON(w, r, dst); err != nil {
+		return err
+	}
+	return dst.validate()
+}

@@ -94,10 +94,7 @@ func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body orgCreateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	release, err := s.orgCreation.reserve(w, me.ID)
@@ -232,10 +229,7 @@ func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body orgUpdateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	org, err := s.db.UpdateOrganization(r.Context(), me.OrgID, body.update())

@@ -348,10 +348,7 @@ func (s *Server) createSite(w http.ResponseWriter, r *http.Request) error {
 		return errorf(quire.CodeForbidden, "creating a site needs the create role in the organization")
 	}
 	var body siteCreateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	site, err := s.db.CreateSite(r.Context(), r.PathValue("organizationId"), body.site)
@@ -449,10 +446,7 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body siteUpdateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	if site, err = s.db.UpdateSite(r.Context(), site.ID, body.update()); err != nil {

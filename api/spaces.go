@@ -144,10 +144,7 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body spaceCreateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	n := body.newSpace()
@@ -266,10 +263,7 @@ func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body spaceUpdateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	u := body.update()

@@ -152,10 +152,7 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body teamCreateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	t, err := s.db.CreateTeam(r.Context(), me.OrgID, *body.Title, body.Members)
@@ -198,10 +195,7 @@ func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body teamUpdateRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	if t, err = s.db.RenameTeam(r.Context(), me.OrgID, t.ID, *body.Title); err != nil {
@@ -252,10 +246,7 @@ func (s *Server) updateTeamMembers(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	var body teamMembersRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	if err := s.db.UpdateTeamMembers(r.Context(), me.OrgID, t.ID, body.update()); err != nil {
@@ -270,10 +261,7 @@ func (s *Server) putTeamMember(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body teamMemberRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	if err := s.db.PutTeamMember(r.Context(), me.OrgID, t.ID, r.PathValue("userId"), body.role()); err != nil {
