@@ -425,15 +425,19 @@ func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
 }
 
+// transferRequest is the body of the transfer operations.
+type transferRequest struct {
+	Organization *string `json:"organization"`
+}
+
+func (b *transferRequest) validate() error {
+	return quire.CheckRequired("organization", b.Organization != nil)
+}
+
 // transferTarget checks that the caller is an admin of both organizations.
 func (s *Server) transferTarget(w http.ResponseWriter, r *http.Request, fromOrg string) (string, error) {
-	var body struct {
-		Organization *string `json:"organization"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
-		return "", err
-	}
-	if err := quire.CheckRequired("organization", body.Organization != nil); err != nil {
+	var body transferRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return "", err
 	}
 	me := caller(r.Context()).ID
