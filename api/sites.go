@@ -474,24 +474,30 @@ func (s *Server) getAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: timeJSON(updated)})
 }
 
+// adaptiveSchemaRequest is the body of PUT SITE/adaptive-schema.
+type adaptiveSchemaRequest struct {
+	JSONSchema json.RawMessage `json:"jsonSchema"`
+}
+
+// validate checks the schema and keeps it as checkAdaptiveSchema re-encodes it.
+func (b *adaptiveSchemaRequest) validate() (err error) {
+	if len(b.JSONSchema) == 0 || string(b.JSONSchema) == "null" {
+		return errorf(quire.CodeInvalid, "jsonSchema: is required")
+	}
+	b.JSONSchema, err = checkAdaptiveSchema(b.JSONSchema)
+	return err
+}
+
 func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error {
 	site, _, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return err
 	}
-	var body struct {
-		JSONSchema json.RawMessage `json:"jsonSchema"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body adaptiveSchemaRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if len(body.JSONSchema) == 0 || string(body.JSONSchema) == "null" {
-		return errorf(quire.CodeInvalid, "jsonSchema: is required")
-	}
-	schema, err := checkAdaptiveSchema(body.JSONSchema)
-	if err != nil {
-		return err
-	}
+	schema := body.JSONSchema
 	updated, err := s.db.SetAdaptiveSchema(r.Context(), site.ID, schema)
 	if err != nil {
 		return err
