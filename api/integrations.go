@@ -262,17 +262,8 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(w, r, MaxPublishBytes)
-	if err != nil {
-		return err
-	}
 	var body publishBody
-	if raw != nil {
-		if err := decodeJSON(raw, &body); err != nil {
-			return err
-		}
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequestLimit(w, r, MaxPublishBytes, &body); err != nil {
 		return err
 	}
 	ctx := r.Context()

@@ -184,8 +184,20 @@ type validator interface{ validate() error }
 
 // readRequest reads the body into dst, as readJSON does, and validates it.
 func readRequest(w http.ResponseWriter, r *http.Request, dst validator) error {
-	if err := readJSON(w, r, dst); err != nil {
+	return readRequestLimit(w, r, MaxBodyBytes, dst)
+}
+
+// readRequestLimit is readRequest for bodies of at most limit bytes, which
+// may be more than MaxBodyBytes (an API specification, an integration).
+func readRequestLimit(w http.ResponseWriter, r *http.Request, limit int64, dst validator) error {
+	body, err := readBody(w, r, limit)
+	if err != nil {
 		return err
+	}
+	if body != nil {
+		if err := decodeJSON(body, dst); err != nil {
+			return err
+		}
 	}
 	return dst.validate()
 }

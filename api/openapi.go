@@ -158,21 +158,6 @@ func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {
 	return writeList(w, list, func(spec *quire.OpenAPISpec) specJSON { return s.specJSON(spec, me) })
 }
 
-// readSpecBody reads and validates a POST or PUT body, whose text source may
-// be larger than other bodies.
-func readSpecBody(w http.ResponseWriter, r *http.Request, dst validator) error {
-	body, err := readBody(w, r, MaxSpecBodyBytes)
-	if err != nil {
-		return err
-	}
-	if body != nil {
-		if err := decodeJSON(body, dst); err != nil {
-			return err
-		}
-	}
-	return dst.validate()
-}
-
 // specPutRequest is the body of PUT O/openapi/{specSlug}.
 type specPutRequest struct {
 	Source specSourceJSON `json:"source"`
@@ -207,7 +192,7 @@ func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body specCreateRequest
-	if err := readSpecBody(w, r, &body); err != nil {
+	if err := readRequestLimit(w, r, MaxSpecBodyBytes, &body); err != nil {
 		return err
 	}
 	p, err := s.db.CreateOpenAPISpec(r.Context(), me.OrgID, *body.Slug, body.src)
@@ -243,7 +228,7 @@ func (s *Server) putSpec(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body specPutRequest
-	if err := readSpecBody(w, r, &body); err != nil {
+	if err := readRequestLimit(w, r, MaxSpecBodyBytes, &body); err != nil {
 		return err
 	}
 	p, created, err := s.db.PutOpenAPISpec(r.Context(), me.OrgID, slug, body.src)
