@@ -65,10 +65,8 @@ func askParams(r *http.Request) (document bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if v := r.URL.Query().Get("details"); v != "" {
-		if _, err := strconv.ParseBool(v); err != nil {
-			return false, errorf(quire.CodeInvalid, "details: must be true or false")
-		}
+	if _, err := optBoolParam(r, "details"); err != nil {
+		return false, err
 	}
 	return f.document, nil
 }
@@ -83,6 +81,27 @@ func checkQuestion(field, q string) error {
 	return nil
 }
 
+// askBody is the body of POST O/ask.
+type askBody struct {
+	Query           string   `json:"query"`
+	PreviousQueries []string `json:"previousQueries"`
+}
+
+func (b *askBody) validate() error {
+	if err := checkQuestion("query", b.Query); err != nil {
+		return err
+	}
+	if len(b.PreviousQueries) > maxPreviousQueries {
+		return errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", maxPreviousQueries)
+	}
+	for i, q := range b.PreviousQueries {
+		if err := checkQuestion("previousQueries["+strconv.Itoa(i)+"]", q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ask answers POST O/ask.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 	v, err := s.orgViewer(r)
@@ -93,23 +112,9 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Query           string   `json:"query"`
-		PreviousQueries []string `json:"previousQueries"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body askBody
+	if err := readRequest(w, r, &body); err != nil {
 		return err
-	}
-	if err := checkQuestion("query", body.Query); err != nil {
-		return err
-	}
-	if len(body.PreviousQueries) > maxPreviousQueries {
-		return errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", maxPreviousQueries)
-	}
-	for i, q := range body.PreviousQueries {
-		if err := checkQuestion("previousQueries["+strconv.Itoa(i)+"]", q); err != nil {
-			return err
-		}
 	}
 	req := askRequest{question: body.Query, previous: body.PreviousQueries, document: doc}
 	sources, err := s.retrieve(r, v, req.question)

@@ -79,6 +79,18 @@ func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request) erro
 	return writeList(w, list, func(c *quire.ChangeRequest) changeRequestJSON { return s.changeRequestJSON(sp, c) })
 }
 
+// changeRequestCreateRequest is the body of POST S/change-requests.
+type changeRequestCreateRequest struct {
+	Subject *string `json:"subject"`
+}
+
+func (b *changeRequestCreateRequest) validate() error {
+	if b.Subject == nil {
+		return nil
+	}
+	return checkSubject(*b.Subject)
+}
+
 // createChangeRequest opens a draft forked from the space's current content;
 // proposing changes needs the edit role.
 func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) error {
@@ -86,17 +98,12 @@ func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Subject *string `json:"subject"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body changeRequestCreateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	subject := ""
 	if body.Subject != nil {
-		if err := checkSubject(*body.Subject); err != nil {
-			return err
-		}
 		subject = *body.Subject
 	}
 	c, err := s.db.CreateChangeRequest(r.Context(), sp.ID, subject, caller(r.Context()).ID)
@@ -116,33 +123,46 @@ func (s *Server) getChangeRequest(w http.ResponseWriter, r *http.Request) error 
 	return writeJSON(w, http.StatusOK, s.changeRequestJSON(sp, c))
 }
 
+// changeRequestUpdateRequest is the body of PATCH S/change-requests/{id}.
+type changeRequestUpdateRequest struct {
+	Subject *string `json:"subject"`
+	Status  *string `json:"status"`
+}
+
+func (b *changeRequestUpdateRequest) validate() error {
+	if b.Subject != nil {
+		if err := checkSubject(*b.Subject); err != nil {
+			return err
+		}
+	}
+	if b.Status != nil {
+		if st, ok := quire.ParseChangeRequestStatus(*b.Status); !ok || st == quire.StatusMerged {
+			return errorf(quire.CodeInvalid, "status: must be draft, open or archived (merging is POST …/merge)")
+		}
+	}
+	return nil
+}
+
+// update is the store's form of a validated b.
+func (b *changeRequestUpdateRequest) update() store.ChangeRequestUpdate {
+	u := store.ChangeRequestUpdate{Subject: b.Subject}
+	if b.Status != nil {
+		st, _ := quire.ParseChangeRequestStatus(*b.Status)
+		u.Status = &st
+	}
+	return u
+}
+
 func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request) error {
 	sp, c, err := s.changeRequest(r, quire.RoleEdit)
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Subject *string `json:"subject"`
-		Status  *string `json:"status"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body changeRequestUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	var u store.ChangeRequestUpdate
-	if body.Subject != nil {
-		if err := checkSubject(*body.Subject); err != nil {
-			return err
-		}
-		u.Subject = body.Subject
-	}
-	if body.Status != nil {
-		st, ok := quire.ParseChangeRequestStatus(*body.Status)
-		if !ok || st == quire.StatusMerged {
-			return errorf(quire.CodeInvalid, "status: must be draft, open or archived (merging is POST …/merge)")
-		}
-		u.Status = &st
-	}
-	if c, err = s.db.UpdateChangeRequest(r.Context(), sp.ID, c.ID, u); err != nil {
+	if c, err = s.db.UpdateChangeRequest(r.Context(), sp.ID, c.ID, body.update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.changeRequestJSON(sp, c))

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -49,37 +48,50 @@ func (s *Server) deleteCollection(w http.ResponseWriter, r *http.Request) error 
 	return noContent(w)
 }
 
+// collectionUpdateRequest is the body of PATCH /v1/collections/{collectionId}.
+type collectionUpdateRequest struct {
+	Title        quire.Optional[string] `json:"title"`
+	Description  quire.Optional[string] `json:"description"` // null clears it
+	DefaultLevel quire.Optional[string] `json:"defaultLevel"`
+}
+
+func (b *collectionUpdateRequest) validate() error {
+	if err := checkString("title", b.Title, 0, 50); err != nil {
+		return err
+	}
+	if b.Description.Set {
+		if err := quire.CheckText("description", b.Description.Value, 0, 100); err != nil {
+			return err
+		}
+	}
+	if b.DefaultLevel.Set {
+		if _, err := parseLevel("defaultLevel", b.DefaultLevel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// update is the store's form of a validated b.
+func (b *collectionUpdateRequest) update() store.CollectionUpdate {
+	u := store.CollectionUpdate{Title: setValue(b.Title), Description: setValue(b.Description)}
+	if b.DefaultLevel.Set {
+		l, _ := parseLevel("defaultLevel", b.DefaultLevel)
+		u.DefaultLevel = &l
+	}
+	return u
+}
+
 func (s *Server) updateCollection(w http.ResponseWriter, r *http.Request) error {
 	c, role, err := s.collection(r, quire.RoleAdmin)
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Title        quire.Optional[string] `json:"title"`
-		Description  quire.Optional[string] `json:"description"`
-		DefaultLevel quire.Optional[string] `json:"defaultLevel"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body collectionUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	var u store.CollectionUpdate
-	if u.Title, err = optionalString("title", body.Title, 0, 50); err != nil {
-		return err
-	}
-	if body.Description.Set {
-		if err := quire.CheckText("description", body.Description.Value, 0, 100); err != nil {
-			return err
-		}
-		u.Description = &body.Description.Value // null clears it
-	}
-	if body.DefaultLevel.Set {
-		l, err := parseLevel("defaultLevel", body.DefaultLevel)
-		if err != nil {
-			return err
-		}
-		u.DefaultLevel = &l
-	}
-	if c, err = s.db.UpdateCollection(r.Context(), c.ID, u); err != nil {
+	if c, err = s.db.UpdateCollection(r.Context(), c.ID, body.update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
@@ -155,13 +167,11 @@ func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f := store.CollectionFilter{VisibleTo: v}
-	if q := r.URL.Query(); q.Has("nested") {
-		nested, err := strconv.ParseBool(q.Get("nested"))
-		if err != nil {
-			return errorf(quire.CodeInvalid, "nested: must be true or false")
-		}
-		f.TopLevelOnly = !nested
+	nested, err := boolParam(r, "nested", true)
+	if err != nil {
+		return err
 	}
+	f.TopLevelOnly = !nested
 	list, err := s.db.ListCollections(r.Context(), r.PathValue("organizationId"), f, p)
 	if err != nil {
 		return err
@@ -171,23 +181,31 @@ func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
+// collectionCreateRequest is the body of POST O/collections: title
+// "Untitled" and the top level (no parent) unless told otherwise.
+type collectionCreateRequest struct {
+	Title  *string `json:"title"`
+	Parent *string `json:"parent"`
+}
+
+func (b *collectionCreateRequest) validate() error {
+	if b.Title == nil {
+		return nil
+	}
+	return quire.CheckLen("title", *b.Title, 0, 50)
+}
+
 func (s *Server) createCollection(w http.ResponseWriter, r *http.Request) error {
 	v, err := s.orgViewer(r)
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Title  *string `json:"title"`
-		Parent *string `json:"parent"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body collectionCreateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	title, parent := "Untitled", ""
 	if body.Title != nil {
-		if err := quire.CheckLen("title", *body.Title, 0, 50); err != nil {
-			return err
-		}
 		title = *body.Title
 	}
 	if body.Parent != nil {

@@ -162,6 +162,31 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) error {
 	return out.writeList(w, list, false)
 }
 
+// commentRequest is the body of POST …/comments. Whether page is in the
+// current content is postComment's to say.
+type commentRequest struct {
+	Node *string        `json:"node"`
+	Page *string        `json:"page"`
+	Body *commentBodyIn `json:"body"`
+
+	markdown string // the body's, set by validate
+}
+
+func (b *commentRequest) validate() (err error) {
+	if b.markdown, err = markdownOf(b.Body); err != nil {
+		return err
+	}
+	if b.Node != nil {
+		if err := quire.CheckLen("node", *b.Node, 1, 128); err != nil {
+			return err
+		}
+		if b.Page == nil {
+			return errorf(quire.CodeInvalid, "node: needs the page it is in (page)")
+		}
+	}
+	return nil
+}
+
 // postComment starts a thread; the comment role and up may comment. A page
 // must exist in the place's current content, whose revision the comment
 // records.
@@ -174,29 +199,14 @@ func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Node *string        `json:"node"`
-		Page *string        `json:"page"`
-		Body *commentBodyIn `json:"body"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body commentRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	md, err := markdownOf(body.Body)
-	if err != nil {
-		return err
-	}
-	n := store.NewComment{CommentScope: p.scope, UserID: caller(r.Context()).ID, Markdown: md}
+	n := store.NewComment{CommentScope: p.scope, UserID: caller(r.Context()).ID, Markdown: body.markdown, RevisionID: p.revisionID()}
 	if body.Node != nil {
-		if err := quire.CheckLen("node", *body.Node, 1, 128); err != nil {
-			return err
-		}
-		if body.Page == nil {
-			return errorf(quire.CodeInvalid, "node: needs the page it is in (page)")
-		}
 		n.NodeID = *body.Node
 	}
-	n.RevisionID = p.revisionID()
 	if body.Page != nil {
 		v, err := s.reader.Open(r.Context(), p.sp, n.RevisionID, p.cr)
 		if err != nil {
@@ -244,6 +254,47 @@ func (s *Server) writeComment(w http.ResponseWriter, r *http.Request, p *comment
 	return out.write(w, c)
 }
 
+// commentUpdateRequest is the body of PUT on a comment or a reply.
+type commentUpdateRequest struct {
+	Resolved         quire.Optional[bool] `json:"resolved"`
+	Body             *commentBodyIn       `json:"body"`
+	AddedReactions   []string             `json:"addedReactions"`
+	RemovedReactions []string             `json:"removedReactions"`
+
+	unresolvable bool    // a reply to a space comment: refuse resolved
+	markdown     *string // the body's, set by validate
+}
+
+func (b *commentUpdateRequest) validate() error {
+	if b.Resolved.Set {
+		switch {
+		case b.unresolvable:
+			return errorf(quire.CodeInvalid, "resolved: replies to space comments cannot be resolved; resolve the comment")
+		case b.Resolved.Null:
+			return errorf(quire.CodeInvalid, "resolved: must be a boolean")
+		}
+	}
+	if b.Body != nil {
+		md, err := markdownOf(b.Body)
+		if err != nil {
+			return err
+		}
+		b.markdown = &md
+	}
+	return quire.FirstError(
+		quire.CheckReactions("addedReactions", b.AddedReactions),
+		quire.CheckReactions("removedReactions", b.RemovedReactions),
+	)
+}
+
+// update is the store's form of a validated b.
+func (b *commentUpdateRequest) update() store.CommentUpdate {
+	return store.CommentUpdate{
+		Resolved: setValue(b.Resolved), Markdown: b.markdown,
+		AddReactions: b.AddedReactions, RemoveReactions: b.RemovedReactions,
+	}
+}
+
 // updateCommentOrReply applies PUT to a comment or a reply: anyone who may
 // comment resolves, reopens and reacts; only the author edits the body.
 // Contract §4.1/§4.2: a change request's replies take resolved (it resolves
@@ -253,39 +304,12 @@ func (s *Server) updateCommentOrReply(w http.ResponseWriter, r *http.Request, p 
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Resolved         quire.Optional[bool] `json:"resolved"`
-		Body             *commentBodyIn       `json:"body"`
-		AddedReactions   []string             `json:"addedReactions"`
-		RemovedReactions []string             `json:"removedReactions"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	body := commentUpdateRequest{unresolvable: c.ParentID != "" && p.cr == nil}
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	me := caller(r.Context())
-	u := store.CommentUpdate{AddReactions: body.AddedReactions, RemoveReactions: body.RemovedReactions}
-	if body.Resolved.Set {
-		switch {
-		case c.ParentID != "" && p.cr == nil:
-			return errorf(quire.CodeInvalid, "resolved: replies to space comments cannot be resolved; resolve the comment")
-		case body.Resolved.Null:
-			return errorf(quire.CodeInvalid, "resolved: must be a boolean")
-		}
-		u.Resolved = &body.Resolved.Value
-	}
-	if body.Body != nil {
-		md, err := markdownOf(body.Body)
-		if err != nil {
-			return err
-		}
-		u.Markdown = &md
-	}
-	if err := quire.FirstError(
-		quire.CheckReactions("addedReactions", u.AddReactions),
-		quire.CheckReactions("removedReactions", u.RemoveReactions),
-	); err != nil {
-		return err
-	}
+	u := body.update()
 	if u.Markdown != nil && c.PostedBy.ID != me.ID {
 		return errorf(quire.CodeForbidden, "only its author may edit a comment")
 	}
@@ -331,24 +355,30 @@ func (s *Server) listCommentReplies(w http.ResponseWriter, r *http.Request, p *c
 	return out.writeList(w, list, true)
 }
 
+// replyRequest is the body of POST …/comments/{commentId}/replies.
+type replyRequest struct {
+	Body *commentBodyIn `json:"body"`
+
+	markdown string // the body's, set by validate
+}
+
+func (b *replyRequest) validate() (err error) {
+	b.markdown, err = markdownOf(b.Body)
+	return err
+}
+
 // postCommentReply answers a comment; the comment role and up may reply.
 func (s *Server) postCommentReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Body *commentBodyIn `json:"body"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	md, err := markdownOf(body.Body)
-	if err != nil {
+	var body replyRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	reply, err := s.db.CreateComment(r.Context(), store.NewComment{CommentScope: p.scope, ParentID: c.ID,
-		UserID: caller(r.Context()).ID, Markdown: md})
+		UserID: caller(r.Context()).ID, Markdown: body.markdown})
 	if err != nil {
 		return err
 	}

@@ -79,21 +79,8 @@ func (o *commentOut) writeList(w http.ResponseWriter, list *store.CommentList, r
 			buffers.Put(buf)
 		}
 	}()
-	b := append((*buf)[:0], `{"items":[`...)
-	for i, c := range list.Items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = o.append(b, c, reply)
-	}
-	b = append(b, `],"count":`...)
-	b = strconv.AppendInt(b, int64(list.Count), 10)
-	if list.Next != nil {
-		b = append(b, `,"next":{"page":`...)
-		b = appendString(b, list.Next.Encode())
-		b = append(b, '}')
-	}
-	*buf = append(b, '}', '\n')
+	b := itemsOf(&list.List).appendJSON((*buf)[:0], func(b []byte, c *quire.Comment) []byte { return o.append(b, c, reply) })
+	*buf = append(b, '\n')
 	return writeRaw(w, http.StatusOK, *buf)
 }
 

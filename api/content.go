@@ -60,21 +60,6 @@ func viewHandler(load func(*http.Request) (*revision.View, error), h func(http.R
 	}
 }
 
-// boolParam reads an optional boolean query parameter.
-func boolParam(r *http.Request, name string, def bool) (bool, error) {
-	q := r.URL.Query()
-	if !q.Has(name) {
-		return def, nil
-	}
-	switch q.Get(name) {
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	}
-	return def, errorf(quire.CodeInvalid, "%s: must be true or false", name)
-}
-
 // formatParams reads format, metadata and computed. Quire has no computed
 // pages yet, so computed is checked and has no effect.
 func formatParams(r *http.Request) (format, error) {

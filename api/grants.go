@@ -39,6 +39,44 @@ func parseGrantRole(v quire.Optional[string]) (quire.Role, error) {
 	return role, nil
 }
 
+// grantRequest is the body of PATCH …/permissions/{users|teams}/{id}: a
+// role, or null to remove the grant.
+type grantRequest struct {
+	Role quire.Optional[string] `json:"role"`
+}
+
+func (b *grantRequest) validate() error {
+	_, err := parseGrantRole(b.Role)
+	return err
+}
+
+// role is the role a validated b grants; guest removes the grant.
+func (b *grantRequest) role() quire.Role {
+	role, _ := parseGrantRole(b.Role)
+	return role
+}
+
+// inviteRequest is the body of POST …/permissions: a role for up to
+// 1000 users and teams.
+type inviteRequest struct {
+	grantRequest
+	Users []string `json:"users"`
+	Teams []string `json:"teams"`
+}
+
+func (b *inviteRequest) validate() error {
+	if err := b.grantRequest.validate(); err != nil {
+		return err
+	}
+	if len(b.Users)+len(b.Teams) == 0 {
+		return errorf(quire.CodeInvalid, "users: give at least one user or team (users or teams)")
+	}
+	if len(b.Users)+len(b.Teams) > 1000 {
+		return errorf(quire.CodeInvalid, "users: at most 1000 users and teams at once")
+	}
+	return nil
+}
+
 // inviteToContent grants a role to users and teams. Contract: reference
 // InviteUsersAndTeams; null removes their grants.
 func (s *Server) inviteToContent(w http.ResponseWriter, r *http.Request) error {
@@ -46,25 +84,11 @@ func (s *Server) inviteToContent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Role  quire.Optional[string] `json:"role"`
-		Users []string               `json:"users"`
-		Teams []string               `json:"teams"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body inviteRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	role, err := parseGrantRole(body.Role)
-	if err != nil {
-		return err
-	}
-	if len(body.Users)+len(body.Teams) == 0 {
-		return errorf(quire.CodeInvalid, "users: give at least one user or team (users or teams)")
-	}
-	if len(body.Users)+len(body.Teams) > 1000 {
-		return errorf(quire.CodeInvalid, "users: at most 1000 users and teams at once")
-	}
-	if err := s.db.GrantRoles(r.Context(), c, body.Users, body.Teams, role); err != nil {
+	if err := s.db.GrantRoles(r.Context(), c, body.Users, body.Teams, body.role()); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -159,21 +183,15 @@ func (s *Server) updateGrant(principalKind string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		var body struct {
-			Role quire.Optional[string] `json:"role"`
-		}
-		if err := readJSON(w, r, &body); err != nil {
-			return err
-		}
-		role, err := parseGrantRole(body.Role)
-		if err != nil {
+		var body grantRequest
+		if err := readRequest(w, r, &body); err != nil {
 			return err
 		}
 		users, teams := []string{r.PathValue("userId")}, []string(nil)
 		if principalKind == "team" {
 			users, teams = nil, []string{r.PathValue("teamId")}
 		}
-		if err := s.db.GrantRoles(r.Context(), c, users, teams, role); err != nil {
+		if err := s.db.GrantRoles(r.Context(), c, users, teams, body.role()); err != nil {
 			return err
 		}
 		return noContent(w)

@@ -22,24 +22,31 @@ func readImport(w http.ResponseWriter, r *http.Request, sp *quire.Space) (string
 	if err := quire.CheckEditable(sp); err != nil {
 		return "", err
 	}
-	var body struct {
-		URL    *string `json:"url"`
-		Source *string `json:"source"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body importRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return "", err
 	}
-	switch {
-	case body.URL == nil || *body.URL == "":
-		return "", errorf(quire.CodeInvalid, "url: is required")
-	case len(*body.URL) > 2048:
-		return "", errorf(quire.CodeInvalid, "url: must be at most 2048 characters")
-	case body.Source == nil:
-		return "", errorf(quire.CodeInvalid, "source: is required")
-	case *body.Source != "website":
-		return "", errorf(quire.CodeInvalid, "source: must be website")
-	}
 	return *body.URL, nil
+}
+
+// importRequest is the body of the import operations.
+type importRequest struct {
+	URL    *string `json:"url"`
+	Source *string `json:"source"`
+}
+
+func (b *importRequest) validate() error {
+	switch {
+	case b.URL == nil || *b.URL == "":
+		return errorf(quire.CodeInvalid, "url: is required")
+	case len(*b.URL) > 2048:
+		return errorf(quire.CodeInvalid, "url: must be at most 2048 characters")
+	case b.Source == nil:
+		return errorf(quire.CodeInvalid, "source: is required")
+	case *b.Source != "website":
+		return errorf(quire.CodeInvalid, "source: must be website")
+	}
+	return nil
 }
 
 // importIntoChangeRequest answers POST CR/content/import: edit role.

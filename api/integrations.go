@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -175,19 +174,6 @@ func (s *Server) integration(r *http.Request) (*quire.Integration, integrationOw
 	return in, owner, nil
 }
 
-// parseBoolParam reads an optional boolean query parameter.
-func parseBoolParam(r *http.Request, name string) (*bool, error) {
-	q := r.URL.Query()
-	if !q.Has(name) {
-		return nil, nil
-	}
-	b, err := strconv.ParseBool(q.Get(name))
-	if err != nil {
-		return nil, errorf(quire.CodeInvalid, "%s: must be true or false", name)
-	}
-	return &b, nil
-}
-
 func checkEnumValue(field, v string, values []string) error {
 	if !slices.Contains(values, v) {
 		return errorf(quire.CodeInvalid, "%s: must be one of %s", field, strings.Join(values, ", "))
@@ -226,10 +212,10 @@ func (s *Server) listIntegrations(w http.ResponseWriter, r *http.Request) error 
 		}
 		f.BlockDomain = q.Get("blockDomain")
 	}
-	if f.Blocks, err = parseBoolParam(r, "blocks"); err != nil {
+	if f.Blocks, err = optBoolParam(r, "blocks"); err != nil {
 		return err
 	}
-	if f.ContentSources, err = parseBoolParam(r, "contentSources"); err != nil {
+	if f.ContentSources, err = optBoolParam(r, "contentSources"); err != nil {
 		return err
 	}
 	list, err := s.db.ListIntegrations(r.Context(), f, p)
@@ -276,17 +262,8 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(w, r, MaxPublishBytes)
-	if err != nil {
-		return err
-	}
 	var body publishBody
-	if raw != nil {
-		if err := decodeJSON(raw, &body); err != nil {
-			return err
-		}
-	}
-	if err := body.validate(); err != nil {
+	if err := readRequestLimit(w, r, MaxPublishBytes, &body); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -305,44 +282,11 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 		return errorf(quire.CodeForbidden, "only admins of the organization may publish its integrations")
 	}
 
-	// Decoded and stored before the transaction, which must have no side
-	// effects; blobs are content-addressed, so a failed publish leaves at
-	// worst unreferenced bytes.
-	in := quire.Integration{
-		Name: name, OrgID: org.ID, Title: *body.Title, Description: *body.Description, Summary: *body.Summary,
-		Visibility: *body.Visibility, Target: *body.Target, Runtime: *body.Runtime, Scopes: *body.Scopes,
-		Categories: body.Categories, Configurations: body.Configurations, ContentSecurityPolicy: body.ContentSecurityPolicy,
-		PreviewImages: []quire.IntegrationAsset{},
+	in, err := s.publishedIntegration(ctx, &body, name, org.ID)
+	if err != nil {
+		return err
 	}
-	if body.Icon != nil {
-		if in.Icon, err = s.storeImage(ctx, "icon", *body.Icon, maxIconBytes); err != nil {
-			return err
-		}
-	}
-	for i, b64 := range body.PreviewImages {
-		a, err := s.storeImage(ctx, fmt.Sprintf("previewImages[%d]", i), b64, maxPreviewBytes)
-		if err != nil {
-			return err
-		}
-		in.PreviewImages = append(in.PreviewImages, *a)
-	}
-	if in.Script, err = s.blobs.Put(ctx, []byte(*body.Script)); err != nil {
-		return fmt.Errorf("store script: %w", err)
-	}
-	var domains []string
-	for _, b := range body.Blocks {
-		for _, p := range b.URLUnfurl {
-			if d := quire.UnfurlDomain(p); d != "" && !slices.Contains(domains, d) {
-				domains = append(domains, d)
-			}
-		}
-	}
-	for dst, v := range map[*json.RawMessage]any{&in.Blocks: nonNil(body.Blocks), &in.ContentSources: nonNil(body.ContentSources), &in.ExternalLinks: nonNil(body.ExternalLinks)} {
-		if *dst, err = json.Marshal(v); err != nil {
-			return err
-		}
-	}
-	p := store.IntegrationPublish{Integration: in, BlockDomains: domains, SetSecrets: body.Secrets.Set && !body.Secrets.Null}
+	p := store.IntegrationPublish{Integration: *in, BlockDomains: body.blockDomains(), SetSecrets: body.Secrets.HasValue()}
 	if p.SetSecrets && len(body.Secrets.Value) > 0 {
 		if p.Secrets, err = s.sealSecrets(ctx, name, body.Secrets.Value); err != nil {
 			return err

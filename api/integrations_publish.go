@@ -156,6 +156,54 @@ func (b *publishBody) validate() error {
 	return nil
 }
 
+// publishedIntegration is the integration b publishes as name for orgID, its icon,
+// preview images and script decoded and stored. They are stored before the
+// transaction, which must have no side effects; blobs are content-addressed,
+// so a failed publish leaves at worst unreferenced bytes.
+func (s *Server) publishedIntegration(ctx context.Context, b *publishBody, name, orgID string) (*quire.Integration, error) {
+	in := &quire.Integration{
+		Name: name, OrgID: orgID, Title: *b.Title, Description: *b.Description, Summary: *b.Summary,
+		Visibility: *b.Visibility, Target: *b.Target, Runtime: *b.Runtime, Scopes: *b.Scopes,
+		Categories: b.Categories, Configurations: b.Configurations, ContentSecurityPolicy: b.ContentSecurityPolicy,
+		PreviewImages: []quire.IntegrationAsset{},
+	}
+	var err error
+	if b.Icon != nil {
+		if in.Icon, err = s.storeImage(ctx, "icon", *b.Icon, maxIconBytes); err != nil {
+			return nil, err
+		}
+	}
+	for i, b64 := range b.PreviewImages {
+		a, err := s.storeImage(ctx, fmt.Sprintf("previewImages[%d]", i), b64, maxPreviewBytes)
+		if err != nil {
+			return nil, err
+		}
+		in.PreviewImages = append(in.PreviewImages, *a)
+	}
+	if in.Script, err = s.blobs.Put(ctx, []byte(*b.Script)); err != nil {
+		return nil, fmt.Errorf("store script: %w", err)
+	}
+	for dst, v := range map[*json.RawMessage]any{&in.Blocks: nonNil(b.Blocks), &in.ContentSources: nonNil(b.ContentSources), &in.ExternalLinks: nonNil(b.ExternalLinks)} {
+		if *dst, err = json.Marshal(v); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// blockDomains lists the domains of the blocks' URL unfurl patterns, each once.
+func (b *publishBody) blockDomains() []string {
+	var domains []string
+	for _, bl := range b.Blocks {
+		for _, p := range bl.URLUnfurl {
+			if d := quire.UnfurlDomain(p); d != "" && !slices.Contains(domains, d) {
+				domains = append(domains, d)
+			}
+		}
+	}
+	return domains
+}
+
 // enumList checks each value of a list against an enumeration and drops
 // repeats; a missing list is empty.
 func enumList(field string, list, values []string) ([]string, error) {

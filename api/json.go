@@ -129,3 +129,75 @@ func optional(field string, o quire.Optional[string], check func(string) error) 
 	}
 	return &o.Value, nil
 }
+
+// optionalRemovable validates a PATCH string field that a value sets and null
+// removes (as ""), with check for values.
+func optionalRemovable(o quire.Optional[string], check func(string) error) (*string, error) {
+	if !o.Set {
+		return nil, nil
+	}
+	if o.Null {
+		empty := ""
+		return &empty, nil
+	}
+	if err := check(o.Value); err != nil {
+		return nil, err
+	}
+	return &o.Value, nil
+}
+
+// The checks below serve validate methods of PATCH bodies, whose update
+// methods then take the values with setValue.
+
+// checkString checks a PATCH string field as optionalString does.
+func checkString(field string, o quire.Optional[string], min, max int) error {
+	_, err := optionalString(field, o, min, max)
+	return err
+}
+
+// checkRemovable checks a PATCH string field as optionalRemovable does.
+func checkRemovable(o quire.Optional[string], check func(string) error) error {
+	_, err := optionalRemovable(o, check)
+	return err
+}
+
+// checkBool checks a PATCH boolean field that may be absent but not null.
+func checkBool(field string, o quire.Optional[bool]) error {
+	if o.Set && o.Null {
+		return errorf(quire.CodeInvalid, "%s: must be a boolean", field)
+	}
+	return nil
+}
+
+// setValue is a validated PATCH field as a store update takes it: nil when
+// absent, and otherwise its value, the zero value for a null that removes.
+func setValue[T any](o quire.Optional[T]) *T {
+	if !o.Set {
+		return nil
+	}
+	return &o.Value
+}
+
+// validator is a request body that checks itself: each request type's
+// validate, next to the type, names the field and the rule it breaks.
+type validator interface{ validate() error }
+
+// readRequest reads the body into dst, as readJSON does, and validates it.
+func readRequest(w http.ResponseWriter, r *http.Request, dst validator) error {
+	return readRequestLimit(w, r, MaxBodyBytes, dst)
+}
+
+// readRequestLimit is readRequest for bodies of at most limit bytes, which
+// may be more than MaxBodyBytes (an API specification, an integration).
+func readRequestLimit(w http.ResponseWriter, r *http.Request, limit int64, dst validator) error {
+	body, err := readBody(w, r, limit)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		if err := decodeJSON(body, dst); err != nil {
+			return err
+		}
+	}
+	return dst.validate()
+}

@@ -40,10 +40,9 @@ type linkStatsJSON struct {
 	} `json:"broken"`
 }
 
+// linkListJSON is the list envelope with the stats of all the links after it.
 type linkListJSON struct {
-	Items []linkJSON    `json:"items"`
-	Count int           `json:"count"`
-	Next  *nextJSON     `json:"next,omitempty"`
+	listJSON[linkJSON]
 	Stats linkStatsJSON `json:"stats"`
 }
 
@@ -101,13 +100,7 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *revision.V
 		stats.Broken.ChangeRequest = stats.Broken.Total
 	}
 	list := pageByPosition(items, p)
-	out := linkListJSON{Items: list.Items, Count: list.Count, Stats: stats}
-	if out.Items == nil {
-		out.Items = []linkJSON{}
-	}
-	if list.Next != nil {
-		out.Next = &nextJSON{Page: list.Next.Encode()}
-	}
+	out := linkListJSON{itemsOf(list), stats}
 	return writeJSON(w, http.StatusOK, out)
 }
 

@@ -96,6 +96,19 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
 	return noContent(w)
 }
 
+// memberUpdateRequest is the body of PATCH O/members/{userId}: a role, null
+// for guest, or nothing to change.
+type memberUpdateRequest struct {
+	Role quire.Optional[string] `json:"role"`
+}
+
+func (b *memberUpdateRequest) validate() error {
+	if _, ok := quire.ParseRole(b.Role.Value); b.Role.HasValue() && !ok {
+		return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read or null")
+	}
+	return nil
+}
+
 func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
 	me, m, err := s.member(r)
 	if err != nil {
@@ -104,19 +117,14 @@ func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
 	if err := requireAdmin(me); err != nil {
 		return err
 	}
-	var body struct {
-		Role quire.Optional[string] `json:"role"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body memberUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	if body.Role.Set {
-		role := quire.RoleGuest
-		if !body.Role.Null {
-			var ok bool
-			if role, ok = quire.ParseRole(body.Role.Value); !ok {
-				return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read or null")
-			}
+		role, _ := quire.ParseRole(body.Role.Value) // null: guest
+		if body.Role.Null {
+			role = quire.RoleGuest
 		}
 		if m, err = s.db.UpdateMemberRole(r.Context(), me.OrgID, m.User.ID, role); err != nil {
 			return err

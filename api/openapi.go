@@ -158,14 +158,32 @@ func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {
 	return writeList(w, list, func(spec *quire.OpenAPISpec) specJSON { return s.specJSON(spec, me) })
 }
 
-// readSpecBody reads a POST or PUT body, whose text source may be larger
-// than other bodies.
-func readSpecBody(w http.ResponseWriter, r *http.Request, dst any) error {
-	body, err := readBody(w, r, MaxSpecBodyBytes)
-	if err != nil || body == nil {
+// specPutRequest is the body of PUT O/openapi/{specSlug}.
+type specPutRequest struct {
+	Source specSourceJSON `json:"source"`
+
+	src store.OpenAPISource // set by validate
+}
+
+func (b *specPutRequest) validate() (err error) {
+	b.src, err = b.Source.source()
+	return err
+}
+
+// specCreateRequest is the body of POST O/openapi.
+type specCreateRequest struct {
+	Slug *string `json:"slug"`
+	specPutRequest
+}
+
+func (b *specCreateRequest) validate() error {
+	if err := quire.CheckRequired("slug", b.Slug != nil); err != nil {
 		return err
 	}
-	return decodeJSON(body, dst)
+	if err := quire.CheckSpecSlug("slug", *b.Slug); err != nil {
+		return err
+	}
+	return b.specPutRequest.validate()
 }
 
 func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {
@@ -173,24 +191,11 @@ func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Slug   *string        `json:"slug"`
-		Source specSourceJSON `json:"source"`
-	}
-	if err := readSpecBody(w, r, &body); err != nil {
+	var body specCreateRequest
+	if err := readRequestLimit(w, r, MaxSpecBodyBytes, &body); err != nil {
 		return err
 	}
-	if err := quire.CheckRequired("slug", body.Slug != nil); err != nil {
-		return err
-	}
-	if err := quire.CheckSpecSlug("slug", *body.Slug); err != nil {
-		return err
-	}
-	src, err := body.Source.source()
-	if err != nil {
-		return err
-	}
-	p, err := s.db.CreateOpenAPISpec(r.Context(), me.OrgID, *body.Slug, src)
+	p, err := s.db.CreateOpenAPISpec(r.Context(), me.OrgID, *body.Slug, body.src)
 	if err != nil {
 		return err
 	}
@@ -222,17 +227,11 @@ func (s *Server) putSpec(w http.ResponseWriter, r *http.Request) error {
 	if err := quire.CheckSpecSlug("specSlug", slug); err != nil {
 		return err
 	}
-	var body struct {
-		Source specSourceJSON `json:"source"`
-	}
-	if err := readSpecBody(w, r, &body); err != nil {
+	var body specPutRequest
+	if err := readRequestLimit(w, r, MaxSpecBodyBytes, &body); err != nil {
 		return err
 	}
-	src, err := body.Source.source()
-	if err != nil {
-		return err
-	}
-	p, created, err := s.db.PutOpenAPISpec(r.Context(), me.OrgID, slug, src)
+	p, created, err := s.db.PutOpenAPISpec(r.Context(), me.OrgID, slug, body.src)
 	if err != nil {
 		return err
 	}

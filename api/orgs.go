@@ -73,6 +73,19 @@ func checkOrgTitle(title string) error {
 	return nil
 }
 
+// orgCreateRequest is the body of POST /v1/orgs.
+type orgCreateRequest struct {
+	Title        *string  `json:"title"`
+	EmailDomains []string `json:"emailDomains"`
+}
+
+func (b *orgCreateRequest) validate() error {
+	if err := quire.CheckRequired("title", b.Title != nil); err != nil {
+		return err
+	}
+	return quire.FirstError(checkOrgTitle(*b.Title), checkEmailDomains(b.EmailDomains))
+}
+
 // createOrg answers POST /v1/orgs for those the --org-creation setting
 // lets, up to MaxOrgsPerWindow an hour each.
 func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
@@ -80,17 +93,8 @@ func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := s.orgCreation.allow(r.Context(), s.db, me); err != nil {
 		return err
 	}
-	var body struct {
-		Title        *string  `json:"title"`
-		EmailDomains []string `json:"emailDomains"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := quire.CheckRequired("title", body.Title != nil); err != nil {
-		return err
-	}
-	if err := quire.FirstError(checkOrgTitle(*body.Title), checkEmailDomains(body.EmailDomains)); err != nil {
+	var body orgCreateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	release, err := s.orgCreation.reserve(w, me.ID)
@@ -135,6 +139,87 @@ func checkEmailDomains(domains []string) error {
 
 var hostnamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*[a-z0-9]$`)
 
+// orgUpdateRequest is the body of PATCH /v1/orgs/{organizationId}.
+type orgUpdateRequest struct {
+	Title        quire.Optional[string]          `json:"title"`
+	EmailDomains quire.Optional[[]string]        `json:"emailDomains"`
+	Hostname     quire.Optional[string]          `json:"hostname"`
+	DefaultRole  quire.Optional[string]          `json:"defaultRole"`
+	SSO          quire.Optional[bool]            `json:"sso"`
+	AI           quire.Optional[bool]            `json:"ai"`
+	InviteLinks  quire.Optional[bool]            `json:"inviteLinks"`
+	MergeRules   quire.Optional[json.RawMessage] `json:"mergeRules"`
+}
+
+// validate checks the fields given, in this order, and re-encodes mergeRules.
+// A null hostname removes it and a null defaultRole means guest; the other
+// fields may not be null.
+func (b *orgUpdateRequest) validate() error {
+	if b.Title.Set {
+		if b.Title.Null {
+			return errorf(quire.CodeInvalid, "title: must be a string")
+		}
+		if err := checkOrgTitle(b.Title.Value); err != nil {
+			return err
+		}
+	}
+	if b.EmailDomains.Set {
+		if err := checkEmailDomains(b.EmailDomains.Value); err != nil {
+			return err
+		}
+	}
+	if h := b.Hostname.Value; b.Hostname.Set && (h != "" || !b.Hostname.Null) {
+		if err := quire.CheckLen("hostname", h, 3, 32); err != nil {
+			return err
+		}
+		if !hostnamePattern.MatchString(h) {
+			return errorf(quire.CodeInvalid, "hostname: must be lower-case letters, digits and inner hyphens")
+		}
+	}
+	if b.DefaultRole.HasValue() {
+		if _, ok := quire.ParseRole(b.DefaultRole.Value); !ok {
+			return errorf(quire.CodeInvalid, "defaultRole: must be one of admin, create, review, edit, comment, read or null")
+		}
+	}
+	if err := quire.FirstError(checkBool("sso", b.SSO), checkBool("ai", b.AI), checkBool("inviteLinks", b.InviteLinks)); err != nil {
+		return err
+	}
+	if b.MergeRules.Set {
+		rules, err := checkMergeRules(b.MergeRules.Value, b.MergeRules.Null)
+		if err != nil {
+			return err
+		}
+		b.MergeRules.Value = rules
+	}
+	return nil
+}
+
+// update is the store's form of a validated b.
+func (b *orgUpdateRequest) update() store.OrganizationUpdate {
+	u := store.OrganizationUpdate{
+		Title: setValue(b.Title), Hostname: setValue(b.Hostname),
+		SSO: setValue(b.SSO), AI: setValue(b.AI), InviteLinks: setValue(b.InviteLinks),
+	}
+	if b.EmailDomains.Set {
+		domains := b.EmailDomains.Value
+		if domains == nil {
+			domains = []string{}
+		}
+		u.EmailDomains = &domains
+	}
+	if b.DefaultRole.Set {
+		role := quire.RoleGuest
+		if !b.DefaultRole.Null {
+			role, _ = quire.ParseRole(b.DefaultRole.Value)
+		}
+		u.DefaultRole = &role
+	}
+	if b.MergeRules.Set {
+		u.MergeRules = b.MergeRules.Value
+	}
+	return u
+}
+
 func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.membership(r)
 	if err != nil {
@@ -143,82 +228,11 @@ func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := requireAdmin(me); err != nil {
 		return err
 	}
-	var body struct {
-		Title        quire.Optional[string]          `json:"title"`
-		EmailDomains quire.Optional[[]string]        `json:"emailDomains"`
-		Hostname     quire.Optional[string]          `json:"hostname"`
-		DefaultRole  quire.Optional[string]          `json:"defaultRole"`
-		SSO          quire.Optional[bool]            `json:"sso"`
-		AI           quire.Optional[bool]            `json:"ai"`
-		InviteLinks  quire.Optional[bool]            `json:"inviteLinks"`
-		MergeRules   quire.Optional[json.RawMessage] `json:"mergeRules"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body orgUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	var u store.OrganizationUpdate
-	if body.Title.Set {
-		if body.Title.Null {
-			return errorf(quire.CodeInvalid, "title: must be a string")
-		}
-		if err := checkOrgTitle(body.Title.Value); err != nil {
-			return err
-		}
-		u.Title = &body.Title.Value
-	}
-	if body.EmailDomains.Set {
-		domains := body.EmailDomains.Value
-		if domains == nil {
-			domains = []string{}
-		}
-		if err := checkEmailDomains(domains); err != nil {
-			return err
-		}
-		u.EmailDomains = &domains
-	}
-	if body.Hostname.Set {
-		h := body.Hostname.Value
-		if h != "" || !body.Hostname.Null {
-			if err := quire.CheckLen("hostname", h, 3, 32); err != nil {
-				return err
-			}
-			if !hostnamePattern.MatchString(h) {
-				return errorf(quire.CodeInvalid, "hostname: must be lower-case letters, digits and inner hyphens")
-			}
-		}
-		u.Hostname = &h
-	}
-	if body.DefaultRole.Set {
-		role := quire.RoleGuest
-		if !body.DefaultRole.Null {
-			var ok bool
-			if role, ok = quire.ParseRole(body.DefaultRole.Value); !ok {
-				return errorf(quire.CodeInvalid, "defaultRole: must be one of admin, create, review, edit, comment, read or null")
-			}
-		}
-		u.DefaultRole = &role
-	}
-	for _, f := range []struct {
-		name string
-		in   quire.Optional[bool]
-		out  **bool
-	}{{"sso", body.SSO, &u.SSO}, {"ai", body.AI, &u.AI}, {"inviteLinks", body.InviteLinks, &u.InviteLinks}} {
-		if f.in.Set {
-			if f.in.Null {
-				return errorf(quire.CodeInvalid, "%s: must be a boolean", f.name)
-			}
-			v := f.in.Value
-			*f.out = &v
-		}
-	}
-	if body.MergeRules.Set {
-		rules, err := checkMergeRules(body.MergeRules.Value, body.MergeRules.Null)
-		if err != nil {
-			return err
-		}
-		u.MergeRules = rules
-	}
-	org, err := s.db.UpdateOrganization(r.Context(), me.OrgID, u)
+	org, err := s.db.UpdateOrganization(r.Context(), me.OrgID, body.update())
 	if err != nil {
 		return err
 	}

@@ -84,7 +84,7 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	if to < len(ranked) {
 		list.Next = &store.Cursor{Num: int64(to), ID: ranked[to-1].PageID}
 	}
-	return writeList(w, list, func(j searchPageJSON) searchPageJSON { return j })
+	return writeJSON(w, http.StatusOK, itemsOf(list))
 }
 
 // pageResultJSON shows a ranked page with up to sectionsPerPage of its

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -211,12 +210,8 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 	if err := quire.FirstError(quire.CheckLen("space", f.SpaceID, 0, 256), quire.CheckLen("title", f.Title, 0, 128)); err != nil {
 		return err
 	}
-	if q.Has("published") {
-		b, err := strconv.ParseBool(q.Get("published"))
-		if err != nil {
-			return errorf(quire.CodeInvalid, "published: must be true or false")
-		}
-		f.Published = &b
+	if f.Published, err = optBoolParam(r, "published"); err != nil {
+		return err
 	}
 	for _, v := range q["type"] {
 		for t := range strings.SplitSeq(v, ",") {
@@ -278,51 +273,45 @@ func truncateTitle(s string, n int) string {
 	return string([]rune(s)[:n])
 }
 
-// createSite: spaces is either a list of space ids, published at the root of
-// the new site in order, or an object {"title", "emoji"} (both optional)
-// that creates a new space, at the top level of the organization, and
-// publishes it. Contract §4.8.
-func (s *Server) createSite(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.orgViewer(r)
-	if err != nil {
-		return err
-	}
-	var body struct {
-		Type       *string         `json:"type"`
-		Title      *string         `json:"title"`
-		Visibility *string         `json:"visibility"`
-		Spaces     json.RawMessage `json:"spaces"`
-	}
-	if !v.OrgRole.AtLeast(quire.RoleCreate) {
-		return errorf(quire.CodeForbidden, "creating a site needs the create role in the organization")
-	}
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
+// siteCreateRequest is the body of POST /v1/orgs/{organizationId}/sites.
+type siteCreateRequest struct {
+	Type       *string         `json:"type"`
+	Title      *string         `json:"title"`
+	Visibility *string         `json:"visibility"`
+	Spaces     json.RawMessage `json:"spaces"`
+
+	site store.NewSite // what validate makes of the fields
+}
+
+// validate checks the body and makes the site to create: a basic public site
+// titled "Untitled site" unless told otherwise.
+func (b *siteCreateRequest) validate() error {
 	n := store.NewSite{Type: quire.SiteBasic, Title: "Untitled site", Visibility: quire.VisibilityPublic}
-	if body.Type != nil {
-		t, ok := quire.ParseSiteType(*body.Type)
+	if b.Type != nil {
+		t, ok := quire.ParseSiteType(*b.Type)
 		if !ok {
 			return errorf(quire.CodeInvalid, "type: must be basic, premium, ultimate, sponsored, legacy-basic or legacy-premium")
 		}
 		n.Type = t
 	}
-	if body.Title != nil {
-		if err := checkSiteTitle(*body.Title); err != nil {
+	if b.Title != nil {
+		if err := checkSiteTitle(*b.Title); err != nil {
 			return err
 		}
-		n.Title = *body.Title
+		n.Title = *b.Title
 	}
-	if body.Visibility != nil {
-		if n.Visibility, err = parseSiteVisibility(*body.Visibility); err != nil {
+	var err error
+	if b.Visibility != nil {
+		if n.Visibility, err = parseSiteVisibility(*b.Visibility); err != nil {
 			return err
 		}
 	}
-	switch raw := bytes.TrimSpace(body.Spaces); {
+	const spacesErr = "spaces: must be a list of space ids or an object creating a space"
+	switch raw := bytes.TrimSpace(b.Spaces); {
 	case len(raw) == 0 || string(raw) == "null":
 	case raw[0] == '[':
 		if err := decodeJSON(raw, &n.SpaceIDs); err != nil {
-			return errorf(quire.CodeInvalid, "spaces: must be a list of space ids or an object creating a space")
+			return errorf(quire.CodeInvalid, spacesErr)
 		}
 		seen := map[string]bool{}
 		for i, id := range n.SpaceIDs {
@@ -334,15 +323,35 @@ func (s *Server) createSite(w http.ResponseWriter, r *http.Request) error {
 	case raw[0] == '{':
 		var ns newSpaceJSON
 		if err := decodeJSON(raw, &ns); err != nil {
-			return errorf(quire.CodeInvalid, "spaces: must be a list of space ids or an object creating a space")
+			return errorf(quire.CodeInvalid, spacesErr)
 		}
 		if n.NewSpace, err = ns.newSpace("spaces", n.Title); err != nil {
 			return err
 		}
 	default:
-		return errorf(quire.CodeInvalid, "spaces: must be a list of space ids or an object creating a space")
+		return errorf(quire.CodeInvalid, spacesErr)
 	}
-	site, err := s.db.CreateSite(r.Context(), r.PathValue("organizationId"), n)
+	b.site = n
+	return nil
+}
+
+// createSite: spaces is either a list of space ids, published at the root of
+// the new site in order, or an object {"title", "emoji"} (both optional)
+// that creates a new space, at the top level of the organization, and
+// publishes it. Contract §4.8.
+func (s *Server) createSite(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	if !v.OrgRole.AtLeast(quire.RoleCreate) {
+		return errorf(quire.CodeForbidden, "creating a site needs the create role in the organization")
+	}
+	var body siteCreateRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	site, err := s.db.CreateSite(r.Context(), r.PathValue("organizationId"), body.site)
 	if err != nil {
 		return err
 	}
@@ -370,20 +379,63 @@ func (s *Server) deleteSite(w http.ResponseWriter, r *http.Request) error {
 	return noContent(w)
 }
 
-// optionalRemovable validates a PATCH string field that a value sets and null
-// removes (as ""), with check for values.
-func optionalRemovable(o quire.Optional[string], check func(string) error) (*string, error) {
-	if !o.Set {
-		return nil, nil
+// siteUpdateRequest is the body of PATCH /v1/sites/{siteId}.
+type siteUpdateRequest struct {
+	Title           quire.Optional[string] `json:"title"`
+	Visibility      quire.Optional[string] `json:"visibility"`
+	Hostname        quire.Optional[string] `json:"hostname"`
+	Basename        quire.Optional[string] `json:"basename"`
+	Proxy           quire.Optional[string] `json:"proxy"`
+	AdaptiveContent *struct {
+		Enabled *bool `json:"enabled"`
+	} `json:"adaptiveContent"`
+	Published          quire.Optional[bool]   `json:"published"`
+	DefaultSiteSpace   quire.Optional[string] `json:"defaultSiteSpace"`
+	DefaultSiteSection quire.Optional[string] `json:"defaultSiteSection"`
+}
+
+// validate checks the fields given, in this order; null removes hostname,
+// basename and proxy.
+func (b *siteUpdateRequest) validate() error {
+	if err := checkString("title", b.Title, 2, 128); err != nil {
+		return err
 	}
-	if o.Null {
-		empty := ""
-		return &empty, nil
+	if b.Visibility.Set {
+		if _, err := parseSiteVisibility(b.Visibility.Value); err != nil {
+			return err
+		}
 	}
-	if err := check(o.Value); err != nil {
-		return nil, err
+	if err := quire.FirstError(
+		checkRemovable(b.Hostname, func(v string) error { return quire.CheckHostname("hostname", v) }),
+		checkRemovable(b.Basename, func(v string) error { return quire.CheckLen("basename", v, 1, 100) }),
+		checkRemovable(b.Proxy, func(v string) error { return quire.CheckProxy("proxy", v) }),
+	); err != nil {
+		return err
 	}
-	return &o.Value, nil
+	if a := b.AdaptiveContent; a != nil && a.Enabled == nil {
+		return errorf(quire.CodeInvalid, "adaptiveContent.enabled: is required")
+	}
+	return quire.FirstError(
+		checkBool("published", b.Published),
+		checkString("defaultSiteSpace", b.DefaultSiteSpace, 1, 256),
+		checkString("defaultSiteSection", b.DefaultSiteSection, 1, 256),
+	)
+}
+
+// update is the store's form of a validated b.
+func (b *siteUpdateRequest) update() store.SiteUpdate {
+	u := store.SiteUpdate{
+		Title: setValue(b.Title), Hostname: setValue(b.Hostname), Basename: setValue(b.Basename), Proxy: setValue(b.Proxy),
+		Published: setValue(b.Published), DefaultSiteSpace: setValue(b.DefaultSiteSpace), DefaultSiteSection: setValue(b.DefaultSiteSection),
+	}
+	if b.Visibility.Set {
+		vis, _ := quire.ParseSiteVisibility(b.Visibility.Value)
+		u.Visibility = &vis
+	}
+	if b.AdaptiveContent != nil {
+		u.AdaptiveContent = b.AdaptiveContent.Enabled
+	}
+	return u
 }
 
 // updateSite: every field of Contract §4.8, plus hostname (null removes it)
@@ -393,61 +445,11 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Title           quire.Optional[string] `json:"title"`
-		Visibility      quire.Optional[string] `json:"visibility"`
-		Hostname        quire.Optional[string] `json:"hostname"`
-		Basename        quire.Optional[string] `json:"basename"`
-		Proxy           quire.Optional[string] `json:"proxy"`
-		AdaptiveContent *struct {
-			Enabled *bool `json:"enabled"`
-		} `json:"adaptiveContent"`
-		Published          quire.Optional[bool]   `json:"published"`
-		DefaultSiteSpace   quire.Optional[string] `json:"defaultSiteSpace"`
-		DefaultSiteSection quire.Optional[string] `json:"defaultSiteSection"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body siteUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	var u store.SiteUpdate
-	if u.Title, err = optionalString("title", body.Title, 2, 128); err != nil {
-		return err
-	}
-	if body.Visibility.Set {
-		vis, err := parseSiteVisibility(body.Visibility.Value)
-		if err != nil {
-			return err
-		}
-		u.Visibility = &vis
-	}
-	if u.Hostname, err = optionalRemovable(body.Hostname, func(v string) error { return quire.CheckHostname("hostname", v) }); err != nil {
-		return err
-	}
-	if u.Basename, err = optionalRemovable(body.Basename, func(v string) error { return quire.CheckLen("basename", v, 1, 100) }); err != nil {
-		return err
-	}
-	if u.Proxy, err = optionalRemovable(body.Proxy, func(v string) error { return quire.CheckProxy("proxy", v) }); err != nil {
-		return err
-	}
-	if a := body.AdaptiveContent; a != nil {
-		if a.Enabled == nil {
-			return errorf(quire.CodeInvalid, "adaptiveContent.enabled: is required")
-		}
-		u.AdaptiveContent = a.Enabled
-	}
-	if body.Published.Set {
-		if body.Published.Null {
-			return errorf(quire.CodeInvalid, "published: must be a boolean")
-		}
-		u.Published = &body.Published.Value
-	}
-	if u.DefaultSiteSpace, err = optionalString("defaultSiteSpace", body.DefaultSiteSpace, 1, 256); err != nil {
-		return err
-	}
-	if u.DefaultSiteSection, err = optionalString("defaultSiteSection", body.DefaultSiteSection, 1, 256); err != nil {
-		return err
-	}
-	if site, err = s.db.UpdateSite(r.Context(), site.ID, u); err != nil {
+	if site, err = s.db.UpdateSite(r.Context(), site.ID, body.update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.siteJSON(site, v.OrgRole))
@@ -472,24 +474,30 @@ func (s *Server) getAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: timeJSON(updated)})
 }
 
+// adaptiveSchemaRequest is the body of PUT SITE/adaptive-schema.
+type adaptiveSchemaRequest struct {
+	JSONSchema json.RawMessage `json:"jsonSchema"`
+}
+
+// validate checks the schema and keeps it as checkAdaptiveSchema re-encodes it.
+func (b *adaptiveSchemaRequest) validate() (err error) {
+	if len(b.JSONSchema) == 0 || string(b.JSONSchema) == "null" {
+		return errorf(quire.CodeInvalid, "jsonSchema: is required")
+	}
+	b.JSONSchema, err = checkAdaptiveSchema(b.JSONSchema)
+	return err
+}
+
 func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error {
 	site, _, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return err
 	}
-	var body struct {
-		JSONSchema json.RawMessage `json:"jsonSchema"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body adaptiveSchemaRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if len(body.JSONSchema) == 0 || string(body.JSONSchema) == "null" {
-		return errorf(quire.CodeInvalid, "jsonSchema: is required")
-	}
-	schema, err := checkAdaptiveSchema(body.JSONSchema)
-	if err != nil {
-		return err
-	}
+	schema := body.JSONSchema
 	updated, err := s.db.SetAdaptiveSchema(r.Context(), site.ID, schema)
 	if err != nil {
 		return err
@@ -555,5 +563,5 @@ func (s *Server) listSiteShareLinks(w http.ResponseWriter, r *http.Request) erro
 	}
 	link := siteShareLinkJSON{Object: "site-share-link", ID: site.ID, Name: "Share link", Key: site.ShareKey, Active: true}
 	link.URLs.Published = s.sitePublicURL(site) + "?shareKey=" + site.ShareKey
-	return writeJSON(w, http.StatusOK, listJSON{Items: []siteShareLinkJSON{link}, Count: 1})
+	return writeJSON(w, http.StatusOK, listJSON[siteShareLinkJSON]{Items: []siteShareLinkJSON{link}, Count: 1})
 }

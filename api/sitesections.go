@@ -136,43 +136,45 @@ func (s *Server) listSiteSections(w http.ResponseWriter, r *http.Request) error 
 // a space id, or null to create a new space (titled by title).
 type spaceSourceJSON = quire.Optional[string]
 
-// spaceSource validates spaceId: required; null creates a space titled title.
-func spaceSource(id spaceSourceJSON, title string) (string, *store.NewSpace, error) {
+// checkSpaceSource checks spaceId: required, and null or a space id.
+func checkSpaceSource(id spaceSourceJSON) error {
 	if !id.Set {
-		return "", nil, errorf(quire.CodeInvalid, "spaceId: is required")
+		return errorf(quire.CodeInvalid, "spaceId: is required")
 	}
 	if id.Null {
-		return "", &store.NewSpace{Title: truncateTitle(title, 50), EditMode: quire.EditLive}, nil
+		return nil
 	}
-	if err := quire.CheckLen("spaceId", id.Value, 1, 256); err != nil {
-		return "", nil, err
+	return quire.CheckLen("spaceId", id.Value, 1, 256)
+}
+
+// spaceSource is a checked spaceId: a space to publish, or (null) a new
+// space titled title.
+func spaceSource(id spaceSourceJSON, title string) (string, *store.NewSpace) {
+	if id.Null {
+		return "", &store.NewSpace{Title: truncateTitle(title, 50), EditMode: quire.EditLive}
 	}
-	return id.Value, nil, nil
+	return id.Value, nil
 }
 
 func checkIcon(v string) error      { return quire.CheckLen("icon", v, 1, 50) }
 func checkCondition(v string) error { return quire.CheckCondition("condition", v) }
 
-// givenString validates an optional string field of a create body: absent or
-// null gives "", a value must pass check.
-func givenString(o quire.Optional[string], check func(string) error) (string, error) {
+// checkGiven checks an optional string field of a create body: absent or
+// null is "" (its Value), a value must pass check.
+func checkGiven(o quire.Optional[string], check func(string) error) error {
 	if !o.HasValue() {
-		return "", nil
+		return nil
 	}
-	if err := check(o.Value); err != nil {
-		return "", err
-	}
-	return o.Value, nil
+	return check(o.Value)
 }
 
-// optionalSitePath validates a PATCH path of a section or site space: absent
+// checkSitePath checks a PATCH path of a section or site space: absent
 // keeps it, null is refused, a value must be a site path.
-func optionalSitePath(o quire.Optional[string]) (*string, error) {
-	path, err := optionalString("path", o, 1, 100)
-	if err != nil || path == nil {
-		return path, err
+func checkSitePath(o quire.Optional[string]) error {
+	if err := checkString("path", o, 1, 100); err != nil || !o.HasValue() {
+		return err
 	}
-	return path, quire.CheckSitePath("path", *path)
+	return quire.CheckSitePath("path", o.Value)
 }
 
 // createdInSite answers 201 with item, served at path below the site.
@@ -182,13 +184,13 @@ func (s *Server) createdInSite(w http.ResponseWriter, site *quire.Site, path str
 }
 
 // siteForWrite starts a write to a site's structure: the site, managers only
-// (role create), then the request body read into body.
-func (s *Server) siteForWrite(w http.ResponseWriter, r *http.Request, body any) (*quire.Site, *quire.Viewer, error) {
+// (role create), then the request body read into body and validated.
+func (s *Server) siteForWrite(w http.ResponseWriter, r *http.Request, body validator) (*quire.Site, *quire.Viewer, error) {
 	site, v, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return nil, nil, err
 	}
-	return site, v, readJSON(w, r, body)
+	return site, v, readRequest(w, r, body)
 }
 
 // deleteSiteItem answers the DELETE of an item of a site, named by the path
@@ -204,70 +206,81 @@ func (s *Server) deleteSiteItem(w http.ResponseWriter, r *http.Request, param st
 	return noContent(w)
 }
 
+// siteSectionCreateRequest is the body of POST SITE/sections.
+type siteSectionCreateRequest struct {
+	SpaceID spaceSourceJSON        `json:"spaceId"`
+	Title   quire.Optional[string] `json:"title"`
+	Icon    quire.Optional[string] `json:"icon"`
+}
+
+func (b *siteSectionCreateRequest) validate() error {
+	return quire.FirstError(
+		checkGiven(b.Title, func(title string) error { return quire.CheckLen("title", title, 2, 64) }),
+		checkGiven(b.Icon, checkIcon),
+		checkSpaceSource(b.SpaceID),
+	)
+}
+
+// newSection is the section a validated b creates.
+func (b *siteSectionCreateRequest) newSection() store.NewSiteSection {
+	n := store.NewSiteSection{Title: b.Title.Value, Icon: b.Icon.Value}
+	n.SpaceID, n.NewSpace = spaceSource(b.SpaceID, cmp.Or(n.Title, "Untitled"))
+	return n
+}
+
 // createSiteSection: Contract §4.9. spaceId null creates a space (titled
 // after the section) to publish.
 func (s *Server) createSiteSection(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		SpaceID spaceSourceJSON        `json:"spaceId"`
-		Title   quire.Optional[string] `json:"title"`
-		Icon    quire.Optional[string] `json:"icon"`
-	}
+	var body siteSectionCreateRequest
 	site, v, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	var n store.NewSiteSection
-	if n.Title, err = givenString(body.Title, func(title string) error { return quire.CheckLen("title", title, 2, 64) }); err != nil {
-		return err
-	}
-	if n.Icon, err = givenString(body.Icon, checkIcon); err != nil {
-		return err
-	}
-	if n.SpaceID, n.NewSpace, err = spaceSource(body.SpaceID, cmp.Or(n.Title, "Untitled")); err != nil {
-		return err
-	}
-	sec, err := s.db.CreateSiteSection(r.Context(), site, n)
+	sec, err := s.db.CreateSiteSection(r.Context(), site, body.newSection())
 	if err != nil {
 		return err
 	}
 	return s.createdInSite(w, site, "/sections/"+sec.ID, s.siteRenderer(site, v).section(sec))
 }
 
+// siteSectionUpdateRequest is the body of PATCH SITE/sections/{siteSectionId}.
+type siteSectionUpdateRequest struct {
+	Title            quire.Optional[string] `json:"title"`
+	Path             quire.Optional[string] `json:"path"`
+	DefaultSiteSpace quire.Optional[string] `json:"defaultSiteSpace"`
+	Condition        quire.Optional[string] `json:"condition"`
+	Icon             quire.Optional[string] `json:"icon"`
+	Description      quire.Optional[string] `json:"description"`
+}
+
+func (b *siteSectionUpdateRequest) validate() error {
+	return quire.FirstError(
+		checkString("title", b.Title, 2, 128),
+		checkSitePath(b.Path),
+		checkString("defaultSiteSpace", b.DefaultSiteSpace, 1, 256),
+		checkRemovable(b.Condition, checkCondition),
+		checkRemovable(b.Icon, checkIcon),
+		checkRemovable(b.Description, func(v string) error { return quire.CheckText("description", v, 0, 256) }),
+	)
+}
+
+// update is the store's form of a validated b.
+func (b *siteSectionUpdateRequest) update() store.SiteSectionUpdate {
+	return store.SiteSectionUpdate{
+		Title: setValue(b.Title), Path: setValue(b.Path), DefaultSiteSpace: setValue(b.DefaultSiteSpace),
+		Condition: setValue(b.Condition), Icon: setValue(b.Icon), Description: setValue(b.Description),
+	}
+}
+
 // updateSiteSection: Contract §4.9. condition, icon and description: a
 // string sets, null removes, absent keeps.
 func (s *Server) updateSiteSection(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Title            quire.Optional[string] `json:"title"`
-		Path             quire.Optional[string] `json:"path"`
-		DefaultSiteSpace quire.Optional[string] `json:"defaultSiteSpace"`
-		Condition        quire.Optional[string] `json:"condition"`
-		Icon             quire.Optional[string] `json:"icon"`
-		Description      quire.Optional[string] `json:"description"`
-	}
+	var body siteSectionUpdateRequest
 	site, v, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	var u store.SiteSectionUpdate
-	if u.Title, err = optionalString("title", body.Title, 2, 128); err != nil {
-		return err
-	}
-	if u.Path, err = optionalSitePath(body.Path); err != nil {
-		return err
-	}
-	if u.DefaultSiteSpace, err = optionalString("defaultSiteSpace", body.DefaultSiteSpace, 1, 256); err != nil {
-		return err
-	}
-	if u.Condition, err = optionalRemovable(body.Condition, checkCondition); err != nil {
-		return err
-	}
-	if u.Icon, err = optionalRemovable(body.Icon, checkIcon); err != nil {
-		return err
-	}
-	if u.Description, err = optionalRemovable(body.Description, func(v string) error { return quire.CheckText("description", v, 0, 256) }); err != nil {
-		return err
-	}
-	sec, err := s.db.UpdateSiteSection(r.Context(), site.ID, r.PathValue("siteSectionId"), u)
+	sec, err := s.db.UpdateSiteSection(r.Context(), site.ID, r.PathValue("siteSectionId"), body.update())
 	if err != nil {
 		return err
 	}
@@ -300,58 +313,61 @@ func (s *Server) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) e
 
 func checkGroupTitle(v string) error { return quire.CheckLen("title", v, 1, 100) }
 
-func (s *Server) createSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Title    *string                `json:"title"`
-		Icon     quire.Optional[string] `json:"icon"`
-		Sections []string               `json:"sections"`
-	}
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
+// sectionGroupCreateRequest is the body of POST SITE/section-groups.
+type sectionGroupCreateRequest struct {
+	Title    *string                `json:"title"`
+	Icon     quire.Optional[string] `json:"icon"`
+	Sections []string               `json:"sections"`
+}
+
+func (b *sectionGroupCreateRequest) validate() error {
+	if err := quire.CheckRequired("title", b.Title != nil); err != nil {
 		return err
 	}
-	if err := quire.CheckRequired("title", body.Title != nil); err != nil {
-		return err
-	}
-	if err := checkGroupTitle(*body.Title); err != nil {
-		return err
-	}
-	icon, err := givenString(body.Icon, checkIcon)
-	if err != nil {
+	if err := quire.FirstError(checkGroupTitle(*b.Title), checkGiven(b.Icon, checkIcon)); err != nil {
 		return err
 	}
 	seen := map[string]bool{}
-	for i, id := range body.Sections {
+	for i, id := range b.Sections {
 		if seen[id] {
 			return errorf(quire.CodeInvalid, "sections[%d]: section %q is listed twice", i, id)
 		}
 		seen[id] = true
 	}
-	g, err := s.db.CreateSiteSectionGroup(r.Context(), site.ID, *body.Title, icon, body.Sections)
+	return nil
+}
+
+func (s *Server) createSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
+	var body sectionGroupCreateRequest
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
+		return err
+	}
+	g, err := s.db.CreateSiteSectionGroup(r.Context(), site.ID, *body.Title, body.Icon.Value, body.Sections)
 	if err != nil {
 		return err
 	}
 	return s.createdInSite(w, site, "/section-groups/"+g.ID, s.siteRenderer(site, v).group(g))
 }
 
+// sectionGroupUpdateRequest is the body of PATCH SITE/section-groups/{id}:
+// null removes the icon.
+type sectionGroupUpdateRequest struct {
+	Title quire.Optional[string] `json:"title"`
+	Icon  quire.Optional[string] `json:"icon"`
+}
+
+func (b *sectionGroupUpdateRequest) validate() error {
+	return quire.FirstError(checkString("title", b.Title, 1, 100), checkRemovable(b.Icon, checkIcon))
+}
+
 func (s *Server) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Title quire.Optional[string] `json:"title"`
-		Icon  quire.Optional[string] `json:"icon"`
-	}
+	var body sectionGroupUpdateRequest
 	site, v, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	title, err := optionalString("title", body.Title, 1, 100)
-	if err != nil {
-		return err
-	}
-	icon, err := optionalRemovable(body.Icon, checkIcon)
-	if err != nil {
-		return err
-	}
-	g, err := s.db.UpdateSiteSectionGroup(r.Context(), site.ID, r.PathValue("siteSectionGroupId"), title, icon)
+	g, err := s.db.UpdateSiteSectionGroup(r.Context(), site.ID, r.PathValue("siteSectionGroupId"), setValue(body.Title), setValue(body.Icon))
 	if err != nil {
 		return err
 	}
@@ -362,17 +378,21 @@ func (s *Server) deleteSiteSectionGroup(w http.ResponseWriter, r *http.Request) 
 	return s.deleteSiteItem(w, r, "siteSectionGroupId", s.db.DeleteSiteSectionGroup)
 }
 
+// sectionGroupAddRequest is the body of POST SITE/section-groups/{id}/sections.
+type sectionGroupAddRequest struct {
+	SectionID *string `json:"sectionId"`
+}
+
+func (b *sectionGroupAddRequest) validate() error {
+	return quire.CheckRequired("sectionId", b.SectionID != nil)
+}
+
 // addSectionToGroup: Contract §4.10. A section is in at most one group:
 // adding it to another moves it there, at the end.
 func (s *Server) addSectionToGroup(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		SectionID *string `json:"sectionId"`
-	}
+	var body sectionGroupAddRequest
 	site, v, err := s.siteForWrite(w, r, &body)
 	if err != nil {
-		return err
-	}
-	if err := quire.CheckRequired("sectionId", body.SectionID != nil); err != nil {
 		return err
 	}
 	g, err := s.db.AddSectionToGroup(r.Context(), site.ID, r.PathValue("siteSectionGroupId"), *body.SectionID)

@@ -3,7 +3,6 @@ package api
 import (
 	"cmp"
 	"net/http"
-	"strconv"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -21,12 +20,8 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var f store.SiteSpaceFilter
-	if q := r.URL.Query(); q.Has("default") {
-		b, err := strconv.ParseBool(q.Get("default"))
-		if err != nil {
-			return errorf(quire.CodeInvalid, "default: must be true or false")
-		}
-		f.Default = &b
+	if f.Default, err = optBoolParam(r, "default"); err != nil {
+		return err
 	}
 	list, err := s.db.ListSiteSpaces(r.Context(), site.ID, f, p)
 	if err != nil {
@@ -35,55 +30,62 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 	return writeList(w, list, s.siteRenderer(site, v).siteSpace)
 }
 
+// siteSpaceCreateRequest is the body of POST SITE/site-spaces.
+type siteSpaceCreateRequest struct {
+	SpaceID   spaceSourceJSON        `json:"spaceId"`
+	SectionID quire.Optional[string] `json:"sectionId"`
+	Title     quire.Optional[string] `json:"title"`
+}
+
+func (b *siteSpaceCreateRequest) validate() error {
+	return quire.FirstError(
+		checkGiven(b.Title, func(title string) error { return quire.CheckLen("title", title, 2, 128) }),
+		checkSpaceSource(b.SpaceID),
+	)
+}
+
+// newSiteSpace is the site space a validated b creates.
+func (b *siteSpaceCreateRequest) newSiteSpace() store.NewSiteSpace {
+	n := store.NewSiteSpace{SectionID: b.SectionID.Value} // null is ""
+	n.SpaceID, n.NewSpace = spaceSource(b.SpaceID, cmp.Or(b.Title.Value, "Untitled"))
+	return n
+}
+
 // createSiteSpace: Contract §4.11. sectionId defaults to the default section,
 // or the root of a site without sections; spaceId null creates a space
 // (titled by title) to publish.
 func (s *Server) createSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		SpaceID   spaceSourceJSON        `json:"spaceId"`
-		SectionID quire.Optional[string] `json:"sectionId"`
-		Title     quire.Optional[string] `json:"title"`
-	}
+	var body siteSpaceCreateRequest
 	site, v, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	title, err := givenString(body.Title, func(title string) error { return quire.CheckLen("title", title, 2, 128) })
-	if err != nil {
-		return err
-	}
-	var n store.NewSiteSpace
-	if n.SpaceID, n.NewSpace, err = spaceSource(body.SpaceID, cmp.Or(title, "Untitled")); err != nil {
-		return err
-	}
-	if body.SectionID.HasValue() {
-		n.SectionID = body.SectionID.Value
-	}
-	ss, err := s.db.CreateSiteSpace(r.Context(), site, n)
+	ss, err := s.db.CreateSiteSpace(r.Context(), site, body.newSiteSpace())
 	if err != nil {
 		return err
 	}
 	return s.createdInSite(w, site, "/site-spaces/"+ss.ID, s.siteRenderer(site, v).siteSpace(ss))
 }
 
+// siteSpaceUpdateRequest is the body of PATCH SITE/site-spaces/{siteSpaceId}.
+type siteSpaceUpdateRequest struct {
+	Path      quire.Optional[string] `json:"path"`
+	Condition quire.Optional[string] `json:"condition"` // null removes it
+}
+
+func (b *siteSpaceUpdateRequest) validate() error {
+	return quire.FirstError(checkSitePath(b.Path), checkRemovable(b.Condition, checkCondition))
+}
+
 // updateSiteSpace: path (unique in its section or the root), and condition:
 // a string sets it, null removes it, absent keeps it.
 func (s *Server) updateSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Path      quire.Optional[string] `json:"path"`
-		Condition quire.Optional[string] `json:"condition"`
-	}
+	var body siteSpaceUpdateRequest
 	site, v, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	var u store.SiteSpaceUpdate
-	if u.Path, err = optionalSitePath(body.Path); err != nil {
-		return err
-	}
-	if u.Condition, err = optionalRemovable(body.Condition, checkCondition); err != nil {
-		return err
-	}
+	u := store.SiteSpaceUpdate{Path: setValue(body.Path), Condition: setValue(body.Condition)}
 	ss, err := s.db.UpdateSiteSpace(r.Context(), site.ID, r.PathValue("siteSpaceId"), u)
 	if err != nil {
 		return err
@@ -150,40 +152,45 @@ func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error
 type redirectBody struct {
 	Source      *string                  `json:"source"`
 	Destination *redirectDestinationJSON `json:"destination"`
+
+	required bool // both fields must be given (create)
 }
 
-// parse validates the fields given; required says both must be.
-func (b *redirectBody) parse(required bool) (source, section *string, err error) {
-	if required {
+// validate checks the fields given, and that both are when required.
+func (b *redirectBody) validate() error {
+	if b.required {
 		if err := quire.FirstError(quire.CheckRequired("source", b.Source != nil), quire.CheckRequired("destination", b.Destination != nil)); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
 	if b.Source != nil {
 		if err := quire.CheckRedirectSource("source", *b.Source); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
 	if d := b.Destination; d != nil {
 		if d.Kind != "site-section" || d.SiteSectionID == "" {
-			return nil, nil, errorf(quire.CodeInvalid, `destination: must be {"kind":"site-section","siteSectionId":ID}`)
+			return errorf(quire.CodeInvalid, `destination: must be {"kind":"site-section","siteSectionId":ID}`)
 		}
-		section = &d.SiteSectionID
 	}
-	return b.Source, section, nil
+	return nil
+}
+
+// section is the destination section of a validated b, nil when absent.
+func (b *redirectBody) section() *string {
+	if b.Destination == nil {
+		return nil
+	}
+	return &b.Destination.SiteSectionID
 }
 
 func (s *Server) createSiteRedirect(w http.ResponseWriter, r *http.Request) error {
-	var body redirectBody
+	body := redirectBody{required: true}
 	site, _, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	source, section, err := body.parse(true)
-	if err != nil {
-		return err
-	}
-	rd, err := s.db.CreateSiteRedirect(r.Context(), site.ID, *source, *section)
+	rd, err := s.db.CreateSiteRedirect(r.Context(), site.ID, *body.Source, *body.section())
 	if err != nil {
 		return err
 	}
@@ -196,11 +203,7 @@ func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	source, section, err := body.parse(false)
-	if err != nil {
-		return err
-	}
-	rd, err := s.db.UpdateSiteRedirect(r.Context(), site.ID, r.PathValue("siteRedirectId"), source, section)
+	rd, err := s.db.UpdateSiteRedirect(r.Context(), site.ID, r.PathValue("siteRedirectId"), body.Source, body.section())
 	if err != nil {
 		return err
 	}

@@ -92,41 +92,62 @@ func (s *Server) requireCreateIn(r *http.Request, v *quire.Viewer, orgID, parent
 
 func checkEmoji(v string) error { return quire.CheckLen("emoji", v, 1, 50) }
 
+// spaceCreateRequest is the body of POST /v1/orgs/{organizationId}/spaces.
+type spaceCreateRequest struct {
+	Title    *string `json:"title"`
+	Emoji    *string `json:"emoji"`
+	Parent   *string `json:"parent"`
+	EditMode *string `json:"editMode"`
+}
+
+func (b *spaceCreateRequest) validate() error {
+	if b.Title != nil {
+		if err := quire.CheckLen("title", *b.Title, 0, 50); err != nil {
+			return err
+		}
+	}
+	if b.Emoji != nil {
+		if err := checkEmoji(*b.Emoji); err != nil {
+			return err
+		}
+	}
+	if b.EditMode != nil {
+		if _, err := parseEditMode(*b.EditMode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newSpace is the space a validated b creates: "Untitled" and live unless
+// told otherwise, at the top level without a parent.
+func (b *spaceCreateRequest) newSpace() store.NewSpace {
+	n := store.NewSpace{Title: "Untitled", EditMode: quire.EditLive}
+	if b.Title != nil {
+		n.Title = *b.Title
+	}
+	if b.Emoji != nil {
+		n.Emoji = *b.Emoji
+	}
+	if b.EditMode != nil {
+		n.EditMode = quire.EditMode(*b.EditMode)
+	}
+	if b.Parent != nil {
+		n.ParentID = *b.Parent
+	}
+	return n
+}
+
 func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	v, err := s.orgViewer(r)
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Title    *string `json:"title"`
-		Emoji    *string `json:"emoji"`
-		Parent   *string `json:"parent"`
-		EditMode *string `json:"editMode"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body spaceCreateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	n := store.NewSpace{Title: "Untitled", EditMode: quire.EditLive}
-	if body.Title != nil {
-		if err := quire.CheckLen("title", *body.Title, 0, 50); err != nil {
-			return err
-		}
-		n.Title = *body.Title
-	}
-	if body.Emoji != nil {
-		if err := checkEmoji(*body.Emoji); err != nil {
-			return err
-		}
-		n.Emoji = *body.Emoji
-	}
-	if body.EditMode != nil {
-		if n.EditMode, err = parseEditMode(*body.EditMode); err != nil {
-			return err
-		}
-	}
-	if body.Parent != nil {
-		n.ParentID = *body.Parent
-	}
+	n := body.newSpace()
 	orgID := r.PathValue("organizationId")
 	if err := s.requireCreateIn(r, v, orgID, n.ParentID); err != nil {
 		return err
@@ -185,6 +206,55 @@ func parseLevel(field string, v quire.Optional[string]) (quire.DefaultLevel, err
 	return l, nil
 }
 
+// spaceUpdateRequest is the body of PATCH /v1/spaces/{spaceId}.
+type spaceUpdateRequest struct {
+	Title        quire.Optional[string] `json:"title"`
+	Emoji        quire.Optional[string] `json:"emoji"` // null removes it
+	DefaultLevel quire.Optional[string] `json:"defaultLevel"`
+	EditMode     quire.Optional[string] `json:"editMode"`
+	Visibility   quire.Optional[string] `json:"visibility"`
+}
+
+// validate checks the fields given, in this order. Whether in-collection
+// suits the space is the handler's to say.
+func (b *spaceUpdateRequest) validate() error {
+	if err := quire.FirstError(checkString("title", b.Title, 0, 50), checkRemovable(b.Emoji, checkEmoji)); err != nil {
+		return err
+	}
+	if b.DefaultLevel.Set {
+		if _, err := parseLevel("defaultLevel", b.DefaultLevel); err != nil {
+			return err
+		}
+	}
+	if b.EditMode.Set {
+		if _, err := parseEditMode(b.EditMode.Value); err != nil {
+			return err
+		}
+	}
+	if _, ok := quire.ParseVisibility(b.Visibility.Value); b.Visibility.Set && !ok {
+		return errorf(quire.CodeInvalid, "visibility: must be public, unlisted, share-link, visitor-auth, in-collection or private")
+	}
+	return nil
+}
+
+// update is the store's form of a validated b.
+func (b *spaceUpdateRequest) update() store.SpaceUpdate {
+	u := store.SpaceUpdate{Title: setValue(b.Title), Emoji: setValue(b.Emoji)}
+	if b.DefaultLevel.Set {
+		l, _ := parseLevel("defaultLevel", b.DefaultLevel)
+		u.DefaultLevel = &l
+	}
+	if b.EditMode.Set {
+		m := quire.EditMode(b.EditMode.Value)
+		u.EditMode = &m
+	}
+	if b.Visibility.Set {
+		vis, _ := quire.ParseVisibility(b.Visibility.Value)
+		u.Visibility = &vis
+	}
+	return u
+}
+
 // updateSpace: title and emoji are edits (edit role, refused while locked);
 // defaultLevel, editMode and visibility are the space's settings (admin).
 func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
@@ -192,51 +262,13 @@ func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Title        quire.Optional[string] `json:"title"`
-		Emoji        quire.Optional[string] `json:"emoji"`
-		DefaultLevel quire.Optional[string] `json:"defaultLevel"`
-		EditMode     quire.Optional[string] `json:"editMode"`
-		Visibility   quire.Optional[string] `json:"visibility"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body spaceUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	var u store.SpaceUpdate
-	if u.Title, err = optionalString("title", body.Title, 0, 50); err != nil {
-		return err
-	}
-	if body.Emoji.Set {
-		if !body.Emoji.Null {
-			if err := checkEmoji(body.Emoji.Value); err != nil {
-				return err
-			}
-		}
-		u.Emoji = &body.Emoji.Value // null removes it
-	}
-	if body.DefaultLevel.Set {
-		l, err := parseLevel("defaultLevel", body.DefaultLevel)
-		if err != nil {
-			return err
-		}
-		u.DefaultLevel = &l
-	}
-	if body.EditMode.Set {
-		m, err := parseEditMode(body.EditMode.Value)
-		if err != nil {
-			return err
-		}
-		u.EditMode = &m
-	}
-	if body.Visibility.Set {
-		vis, ok := quire.ParseVisibility(body.Visibility.Value)
-		if !ok {
-			return errorf(quire.CodeInvalid, "visibility: must be public, unlisted, share-link, visitor-auth, in-collection or private")
-		}
-		if vis == quire.VisibilityInCollection && sp.ParentID == "" {
-			return errorf(quire.CodeInvalid, "visibility: in-collection is only for spaces inside a collection")
-		}
-		u.Visibility = &vis
+	u := body.update()
+	if u.Visibility != nil && *u.Visibility == quire.VisibilityInCollection && sp.ParentID == "" {
+		return errorf(quire.CodeInvalid, "visibility: in-collection is only for spaces inside a collection")
 	}
 	if (u.DefaultLevel != nil || u.EditMode != nil || u.Visibility != nil) && role != quire.RoleAdmin {
 		return errorf(quire.CodeForbidden, "changing defaultLevel, editMode or visibility needs the admin role on the space")
@@ -393,15 +425,19 @@ func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
 }
 
+// transferRequest is the body of the transfer operations.
+type transferRequest struct {
+	Organization *string `json:"organization"`
+}
+
+func (b *transferRequest) validate() error {
+	return quire.CheckRequired("organization", b.Organization != nil)
+}
+
 // transferTarget checks that the caller is an admin of both organizations.
 func (s *Server) transferTarget(w http.ResponseWriter, r *http.Request, fromOrg string) (string, error) {
-	var body struct {
-		Organization *string `json:"organization"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
-		return "", err
-	}
-	if err := quire.CheckRequired("organization", body.Organization != nil); err != nil {
+	var body transferRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return "", err
 	}
 	me := caller(r.Context()).ID

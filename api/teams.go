@@ -1,7 +1,9 @@
 package api
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -12,6 +14,79 @@ func checkTeamTitle(title *string) error {
 		return err
 	}
 	return quire.CheckLen("title", *title, 1, 64)
+}
+
+// teamCreateRequest is the body of PUT O/teams.
+type teamCreateRequest struct {
+	Title   *string  `json:"title"`
+	Members []string `json:"members"`
+}
+
+func (b *teamCreateRequest) validate() error { return checkTeamTitle(b.Title) }
+
+// teamUpdateRequest is the body of PATCH O/teams/{teamId}.
+type teamUpdateRequest struct {
+	Title *string `json:"title"`
+}
+
+func (b *teamUpdateRequest) validate() error { return checkTeamTitle(b.Title) }
+
+// maxTeamChanges bounds the users one PUT O/teams/{teamId}/members changes.
+const maxTeamChanges = 1000
+
+// teamMembersRequest is the body of PUT O/teams/{teamId}/members.
+type teamMembersRequest struct {
+	Add         []string `json:"add"`
+	Remove      []string `json:"remove"`
+	Memberships map[string]struct {
+		Role string `json:"role"`
+	} `json:"memberships"`
+}
+
+// validate checks the size of the change and each membership's role, by
+// user id, so that of several bad roles the same one is named each time.
+func (b *teamMembersRequest) validate() error {
+	if len(b.Add)+len(b.Remove)+len(b.Memberships) > maxTeamChanges {
+		return errorf(quire.CodeInvalid, "body: at most %d users may be changed at once", maxTeamChanges)
+	}
+	for _, id := range slices.Sorted(maps.Keys(b.Memberships)) {
+		if _, err := parseTeamRole("memberships."+id+".role", b.Memberships[id].Role); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// update is the store's form of a validated b.
+func (b *teamMembersRequest) update() store.TeamMembersUpdate {
+	u := store.TeamMembersUpdate{Add: b.Add, Remove: b.Remove, Memberships: map[string]quire.TeamRole{}}
+	for id, m := range b.Memberships {
+		u.Memberships[id], _ = quire.ParseTeamRole(m.Role)
+	}
+	return u
+}
+
+// teamMemberRequest is the body of PUT O/teams/{teamId}/members/{userId}.
+type teamMemberRequest struct {
+	Role *string `json:"role"`
+}
+
+func (b *teamMemberRequest) validate() error {
+	if b.Role == nil {
+		return nil
+	}
+	_, err := parseTeamRole("role", *b.Role)
+	return err
+}
+
+// role is the role a validated b gives: omitted (""), a new member joins as
+// member and an existing one keeps their role.
+func (b *teamMemberRequest) role() quire.TeamRole {
+	if b.Role == nil {
+		return ""
+	}
+	role, _ := quire.ParseTeamRole(*b.Role)
+	return role
 }
 
 // team loads the team named in the path, the caller's membership of its
@@ -76,14 +151,8 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
 	if err := requireAdmin(me); err != nil {
 		return err
 	}
-	var body struct {
-		Title   *string  `json:"title"`
-		Members []string `json:"members"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := checkTeamTitle(body.Title); err != nil {
+	var body teamCreateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	t, err := s.db.CreateTeam(r.Context(), me.OrgID, *body.Title, body.Members)
@@ -125,13 +194,8 @@ func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) error {
 	if err := requireAdmin(me); err != nil {
 		return err
 	}
-	var body struct {
-		Title *string `json:"title"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := checkTeamTitle(body.Title); err != nil {
+	var body teamUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	if t, err = s.db.RenameTeam(r.Context(), me.OrgID, t.ID, *body.Title); err != nil {
@@ -181,29 +245,11 @@ func (s *Server) updateTeamMembers(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Add         []string `json:"add"`
-		Remove      []string `json:"remove"`
-		Memberships map[string]struct {
-			Role string `json:"role"`
-		} `json:"memberships"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body teamMembersRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	const maxChanges = 1000
-	if len(body.Add)+len(body.Remove)+len(body.Memberships) > maxChanges {
-		return errorf(quire.CodeInvalid, "body: at most %d users may be changed at once", maxChanges)
-	}
-	u := store.TeamMembersUpdate{Add: body.Add, Remove: body.Remove, Memberships: map[string]quire.TeamRole{}}
-	for id, m := range body.Memberships {
-		role, err := parseTeamRole("memberships."+id+".role", m.Role)
-		if err != nil {
-			return err
-		}
-		u.Memberships[id] = role
-	}
-	if err := s.db.UpdateTeamMembers(r.Context(), me.OrgID, t.ID, u); err != nil {
+	if err := s.db.UpdateTeamMembers(r.Context(), me.OrgID, t.ID, body.update()); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -214,19 +260,11 @@ func (s *Server) putTeamMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Role *string `json:"role"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body teamMemberRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	var role quire.TeamRole // omitted: a new member joins as member, an existing one keeps their role
-	if body.Role != nil {
-		if role, err = parseTeamRole("role", *body.Role); err != nil {
-			return err
-		}
-	}
-	if err := s.db.PutTeamMember(r.Context(), me.OrgID, t.ID, r.PathValue("userId"), role); err != nil {
+	if err := s.db.PutTeamMember(r.Context(), me.OrgID, t.ID, r.PathValue("userId"), body.role()); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -1405,3 +1405,15 @@ func TestTeamsOutsiders(t *testing.T) {
 		t.Errorf("the other organization's team changed: %+v", theirs)
 	}
 }
+
+// TestTeamMembershipsBadRoles: of several bad roles, the first by user id is
+// named, every time.
+func TestTeamMembershipsBadRoles(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	team := teamsCreate(t, e, "Bad roles")
+	body := map[string]any{"memberships": map[string]any{"u3": map[string]string{"role": "x"}, "u1": map[string]string{"role": "y"}, "u2": map[string]string{"role": "member"}}}
+	for range 5 {
+		e.call(t, e.admin.token, "PUT", teamsURL(e, "/", team.ID, "/members"), body).wantError(t, http.StatusBadRequest, "memberships.u1.role: must be owner or member")
+	}
+}

@@ -76,6 +76,22 @@ func (s *Server) getTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 	return writeJSON(w, http.StatusOK, s.translationLanguageJSON(t))
 }
 
+// translationLanguageRequest is the body of PUT …/languages/{translationLanguage}.
+type translationLanguageRequest struct {
+	Instructions json.RawMessage `json:"instructions"`
+}
+
+func (b *translationLanguageRequest) validate() error {
+	if isNull(b.Instructions) {
+		return errorf(quire.CodeInvalid, "instructions: is required")
+	}
+	var doc any
+	if err := json.Unmarshal(b.Instructions, &doc); err != nil {
+		return err
+	}
+	return quire.CheckDocument("instructions", doc)
+}
+
 // putTranslationLanguage creates (201, with Location) or replaces (200) a
 // language's instructions.
 func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
@@ -86,20 +102,8 @@ func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 	if err := requireAdmin(me); err != nil {
 		return err
 	}
-	var body struct {
-		Instructions json.RawMessage `json:"instructions"`
-	}
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if isNull(body.Instructions) {
-		return errorf(quire.CodeInvalid, "instructions: is required")
-	}
-	var doc any
-	if err := json.Unmarshal(body.Instructions, &doc); err != nil {
-		return err
-	}
-	if err := quire.CheckDocument("instructions", doc); err != nil {
+	var body translationLanguageRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	var compact bytes.Buffer // as sent, numbers and all, without the spaces
