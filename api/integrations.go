@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -17,19 +15,8 @@ import (
 // too) and serves the icons and preview images; it does not run scripts,
 // so nothing is installed and the public endpoints answer nothing.
 
-// Limits of a publish. The contract bounds the fields; these bound the bytes.
-const (
-	// MaxPublishBytes bounds a publish body: the script and base64 images.
-	MaxPublishBytes = 16 << 20
-	maxIconBytes    = 1 << 20 // an icon, decoded
-	maxPreviewBytes = 2 << 20 // each preview image, decoded
-	maxImageSide    = 8192    // pixels, either way
-	maxScriptBytes  = 4 << 20
-	maxSecrets      = 20 // the reference's IntegrationSecrets maxProperties
-	maxSecretBytes  = 8 << 10
-	maxBlocks       = 100 // blocks, and content sources
-	maxURLUnfurls   = 50  // URL patterns of one block
-)
+// MaxPublishBytes bounds a publish body: the script and base64 images.
+const MaxPublishBytes = 16 << 20
 
 // Wire shapes.
 
@@ -174,13 +161,6 @@ func (s *Server) integration(r *http.Request) (*quire.Integration, integrationOw
 	return in, owner, nil
 }
 
-func checkEnumValue(field, v string, values []string) error {
-	if !slices.Contains(values, v) {
-		return errorf(quire.CodeInvalid, "%s: must be one of %s", field, strings.Join(values, ", "))
-	}
-	return nil
-}
-
 // listIntegrations lists the public integrations and those of the caller's
 // organizations, by name.
 func (s *Server) listIntegrations(w http.ResponseWriter, r *http.Request) error {
@@ -200,7 +180,7 @@ func (s *Server) listIntegrations(w http.ResponseWriter, r *http.Request) error 
 		{"target", &f.Target, quire.IntegrationTargets},
 	} {
 		if q.Has(e.name) {
-			if err := checkEnumValue(e.name, q.Get(e.name), e.values); err != nil {
+			if err := quire.CheckOneOf(e.name, q.Get(e.name), e.values); err != nil {
 				return err
 			}
 			*e.dst = q.Get(e.name)
@@ -242,7 +222,7 @@ func (s *Server) getIntegration(w http.ResponseWriter, r *http.Request) error {
 
 // storeImage decodes a base64 image and keeps it in the blob store.
 func (s *Server) storeImage(ctx context.Context, field, b64 string, max int) (*quire.IntegrationAsset, error) {
-	data, contentType, err := decodeImage(field, b64, max)
+	data, contentType, err := quire.DecodeImage(field, b64, max)
 	if err != nil {
 		return nil, err
 	}
@@ -262,10 +242,11 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var body publishBody
-	if err := readRequestLimit(w, r, MaxPublishBytes, &body); err != nil {
+	var raw publishBody
+	if err := readRequestLimit(w, r, MaxPublishBytes, &raw); err != nil {
 		return err
 	}
+	body := (*quire.PublishIntegration)(&raw)
 	ctx := r.Context()
 	org, err := s.db.OrganizationByRef(ctx, *body.Organization)
 	if err != nil {
@@ -282,11 +263,11 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 		return errorf(quire.CodeForbidden, "only admins of the organization may publish its integrations")
 	}
 
-	in, err := s.publishedIntegration(ctx, &body, name, org.ID)
+	in, err := s.publishedIntegration(ctx, body, name, org.ID)
 	if err != nil {
 		return err
 	}
-	p := store.IntegrationPublish{Integration: *in, BlockDomains: body.blockDomains(), SetSecrets: body.Secrets.HasValue()}
+	p := store.IntegrationPublish{Integration: *in, BlockDomains: body.BlockDomains(), SetSecrets: body.Secrets.HasValue()}
 	if p.SetSecrets && len(body.Secrets.Value) > 0 {
 		if p.Secrets, err = s.sealSecrets(ctx, name, body.Secrets.Value); err != nil {
 			return err

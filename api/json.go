@@ -67,43 +67,8 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 }
 
 // decodeJSON unmarshals one JSON value, turning decoder errors into 400s that
-// name the place at fault.
-func decodeJSON(body []byte, dst any) error {
-	err := json.Unmarshal(body, dst)
-	if err == nil {
-		return nil
-	}
-	if e, ok := errors.AsType[*json.SyntaxError](err); ok {
-		return errorf(quire.CodeInvalid, "body: malformed JSON at offset %d", e.Offset)
-	}
-	if e, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-		field := e.Field
-		if field == "" {
-			return errorf(quire.CodeInvalid, "body: must be %s", jsonType(e.Type.Kind().String()))
-		}
-		return errorf(quire.CodeInvalid, "%s: must be %s", field, jsonType(e.Type.Kind().String()))
-	}
-	if qe, ok := errors.AsType[*quire.Error](err); ok {
-		return qe
-	}
-	return errorf(quire.CodeInvalid, "body: malformed JSON")
-}
-
-func jsonType(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	case "map", "struct":
-		return "an object"
-	case "int", "int64", "float64", "uint", "int32":
-		return "a number"
-	}
-	return "of another type"
-}
+// name the place at fault (quire.DecodeJSON).
+func decodeJSON(body []byte, dst any) error { return quire.DecodeJSON(body, dst) }
 
 // optionalString validates a PATCH string field that may be absent (nil) but
 // not null, and whose length is bounded: one line (quire.CheckLen).

@@ -41,7 +41,7 @@ func (s *Server) translationSettings(r *http.Request, withLanguage bool) (me *qu
 	}
 	if withLanguage {
 		language = r.PathValue("translationLanguage")
-		if err = checkEnumValue("translationLanguage", language, quire.TranslationLanguages); err != nil {
+		if err = quire.CheckOneOf("translationLanguage", language, quire.TranslationLanguages); err != nil {
 			return nil, "", "", err
 		}
 	}
@@ -82,7 +82,7 @@ type translationLanguageRequest struct {
 }
 
 func (b *translationLanguageRequest) validate() error {
-	if isNull(b.Instructions) {
+	if quire.IsNull(b.Instructions) {
 		return errorf(quire.CodeInvalid, "instructions: is required")
 	}
 	var doc any
