@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
@@ -30,12 +29,7 @@ const (
 	askHits            = 50       // sections ranked
 	askSources         = 5        // sections an answer draws on
 	askSourcesPerPage  = 2
-	askTimeout         = 3 * time.Minute // for the model to finish an answer, streamed or not
 )
-
-// notCovered is the answer when nothing the caller can read holds the
-// question's words.
-const notCovered = "The documentation you can read does not cover this."
 
 type askSourceJSON struct {
 	Type     string   `json:"type"`
@@ -180,65 +174,35 @@ func (s *Server) retrieve(r *http.Request, v *quire.Viewer, question string) ([]
 	return out, nil
 }
 
-// answer writes the answer to a question from its sources: by the model
-// when one is configured (progress, when not nil, is told of the answer as
-// it grows), or by quoting the best source.
+// answer writes the answer to a question from its sources (search.Ask):
+// progress, when not nil, is told of a model's answer as it grows.
 func (s *Server) answer(ctx context.Context, req askRequest, sources []search.Source, progress func(*askAnswerJSON) error) (*askAnswerJSON, error) {
-	if len(sources) == 0 {
-		return s.answerJSON(req, notCovered, nil, nil, nil), nil
+	var grow func(search.Answer) error
+	if progress != nil {
+		grow = func(a search.Answer) error { return progress(s.answerJSON(req, a, sources)) }
 	}
-	if s.model == nil {
-		md, used := search.Extract(search.QuestionTerms(req.question), sources)
-		if used < 0 {
-			return s.answerJSON(req, notCovered, nil, nil, nil), nil
-		}
-		return s.answerJSON(req, md, nil, sources, []int{used}), nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, askTimeout)
-	defer cancel()
-	system, user := search.Prompt(req.question, sources)
-	messages := []llm.Message{{Role: "system", Content: system}}
-	for _, q := range req.previous {
-		messages = append(messages, llm.Message{Role: "user", Content: q})
-	}
-	messages = append(messages, llm.Message{Role: "user", Content: user})
-	var text string
-	var err error
-	if progress == nil {
-		text, err = s.model.Complete(ctx, messages)
-	} else {
-		var sofar string
-		text, err = s.model.Stream(ctx, messages, func(delta string) error {
-			sofar += delta
-			md, _, cited := search.ParseAnswer(search.WithoutPartialFollowUp(sofar), len(sources))
-			return progress(s.answerJSON(req, md, nil, sources, cited))
-		})
-	}
+	a, err := search.Ask(ctx, s.model, search.Question{Text: req.question, Previous: req.previous}, sources, grow)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, &quire.Error{Code: quire.CodeBadGateway, Message: "the answering model failed; try again later", Err: err}
+		return nil, err
 	}
-	md, followUps, cited := search.ParseAnswer(text, len(sources))
-	return s.answerJSON(req, md, followUps, sources, cited), nil
+	return s.answerJSON(req, a, sources), nil
 }
 
 // answerJSON shapes an answer: its markdown as the format asks, and the
 // sources it used.
-func (s *Server) answerJSON(req askRequest, md string, followUps []string, sources []search.Source, used []int) *askAnswerJSON {
-	out := &askAnswerJSON{Answer: map[string]any{"markdown": md}, FollowupQuestions: []string{}, Sources: []askSourceJSON{}}
+func (s *Server) answerJSON(req askRequest, a search.Answer, sources []search.Source) *askAnswerJSON {
+	out := &askAnswerJSON{Answer: map[string]any{"markdown": a.Markdown}, FollowupQuestions: []string{}, Sources: []askSourceJSON{}}
 	if req.document {
-		out.Answer = map[string]any{"document": render.Document(md, func(target string) render.Resolution {
+		out.Answer = map[string]any{"document": render.Document(a.Markdown, func(target string) render.Resolution {
 			return render.Resolution{Kind: render.KindURL, URL: target, Status: render.StatusOK}
 		})}
 	}
-	out.FollowupQuestions = append(out.FollowupQuestions, followUps...)
+	out.FollowupQuestions = append(out.FollowupQuestions, a.FollowUps...)
 	reason := "Quoted in the answer."
 	if s.model != nil {
 		reason = "Cited in the answer."
 	}
-	for _, i := range used {
+	for _, i := range a.Used {
 		src := sources[i]
 		sections := []string{}
 		if src.Section.ID != "" {

@@ -122,12 +122,7 @@ const MaxAnswerDocumentBytes = 32 << 20
 
 // pageTitle is a page's title as answers show it: the reference requires
 // a non-empty one.
-func pageTitle(p *content.Page) string {
-	if p.Title == "" {
-		return "Untitled"
-	}
-	return p.Title
-}
+func pageTitle(p *content.Page) string { return revision.PageTitle(p) }
 
 // pageJSON renders page id of v and, with deep, its subpages. It fails only
 // when the document form is asked for and is too large.

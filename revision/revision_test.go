@@ -215,3 +215,37 @@ func TestSearchAndSources(t *testing.T) {
 		}
 	}
 }
+
+// TestTitles: titles and headings of the spaces in order, up to n, under a
+// key that holds while their content does and changes with it.
+func TestTitles(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	other, err := f.db.CreateSpace(t.Context(), f.space.OrgID, store.NewSpace{Title: "Empty"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spaces := []*quire.Space{f.space, other}
+	titles, key, err := f.reader.Titles(t.Context(), spaces, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Guides", "Install", "Installing", "Big"}; !cmp.Equal(titles, want) {
+		t.Errorf("titles %q, want %q", titles, want)
+	}
+	if again, key2, _ := f.reader.Titles(t.Context(), spaces, 200); key2 != key || !cmp.Equal(again, titles) {
+		t.Errorf("read twice: %q under %s, then %q under %s", titles, key, again, key2)
+	}
+	if few, _, _ := f.reader.Titles(t.Context(), spaces, 2); !cmp.Equal(few, []string{"Guides", "Install"}) {
+		t.Errorf("two titles: %q", few)
+	}
+	f.merge(t, func(_ time.Time, tr *content.Tree) (*content.Tree, error) {
+		tr.Pages["guides"].Title = "Handbook"
+		return tr, nil
+	})
+	spaces[0] = f.space
+	titles, key2, err := f.reader.Titles(t.Context(), spaces, 200)
+	if err != nil || key2 == key || titles[0] != "Handbook" {
+		t.Errorf("after an edit: %q under %s (was %s), %v", titles, key2, key, err)
+	}
+}

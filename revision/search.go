@@ -3,6 +3,7 @@ package revision
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
@@ -88,4 +89,59 @@ func (r *Reader) Sources(ctx context.Context, spaces []*quire.Space, question st
 		out = append(out, Source{View: v, Page: pg, Section: sections[h.Position].Section})
 	}
 	return out, nil
+}
+
+// Titles are up to n titles and headings of the searchable pages of the
+// spaces' current content, in reading order, spaces in the order given;
+// and a key that changes when the content they were read from does.
+func (r *Reader) Titles(ctx context.Context, spaces []*quire.Space, n int) (titles []string, key string, err error) {
+	h := sha256.New()
+	for _, sp := range spaces {
+		if len(titles) >= n {
+			break
+		}
+		v, err := r.Open(ctx, sp, sp.RevisionID, nil)
+		if err != nil {
+			return nil, "", err
+		}
+		h.Write([]byte(v.Revision.Root + "\n"))
+		titles = append(titles, v.readingTitles(n-len(titles))...)
+	}
+	return titles, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readingTitles are up to n titles and headings of the view's searchable
+// pages, in reading order.
+func (v *View) readingTitles(n int) []string {
+	indexed := search.Indexed(v.Tree)
+	var out []string
+	var walk func(ids []string)
+	walk = func(ids []string) {
+		for _, id := range ids {
+			p := v.Tree.Pages[id]
+			if len(out) >= n || p == nil {
+				return
+			}
+			if indexed[id] != nil {
+				out = append(out, PageTitle(p))
+				for _, sec := range v.r.Sections(p) {
+					if sec.Title != "" && len(out) < n {
+						out = append(out, sec.Title)
+					}
+				}
+			}
+			walk(p.Children)
+		}
+	}
+	walk(v.Tree.Root)
+	return out
+}
+
+// PageTitle is a page's title as answers and questions show it: the
+// reference requires a non-empty one, "Untitled" when it has none.
+func PageTitle(p *content.Page) string {
+	if p.Title == "" {
+		return "Untitled"
+	}
+	return p.Title
 }
