@@ -2,6 +2,7 @@ package api
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -56,15 +57,9 @@ func (b *siteSpaceCreateRequest) newSiteSpace() store.NewSiteSpace {
 // (titled by title) to publish.
 func (s *Server) createSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	var body siteSpaceCreateRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	ss, err := s.db.CreateSiteSpace(r.Context(), site, body.newSiteSpace())
-	if err != nil {
-		return err
-	}
-	return s.createdInSite(w, site, "/site-spaces/"+ss.ID, s.siteRenderer(site, v).siteSpace(ss))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
+		return s.db.CreateSiteSpace(ctx, site, body.newSiteSpace())
+	}, (*siteRenderer).siteSpace, func(ss *quire.SiteSpace) string { return "/site-spaces/" + ss.ID })
 }
 
 // siteSpaceUpdateRequest is the body of PATCH SITE/site-spaces/{siteSpaceId}.
@@ -81,16 +76,10 @@ func (b *siteSpaceUpdateRequest) validate() error {
 // a string sets it, null removes it, absent keeps it.
 func (s *Server) updateSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	var body siteSpaceUpdateRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	u := store.SiteSpaceUpdate{Path: setValue(body.Path), Condition: setValue(body.Condition)}
-	ss, err := s.db.UpdateSiteSpace(r.Context(), site.ID, r.PathValue("siteSpaceId"), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.siteRenderer(site, v).siteSpace(ss))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
+		u := store.SiteSpaceUpdate{Path: setValue(body.Path), Condition: setValue(body.Condition)}
+		return s.db.UpdateSiteSpace(ctx, site.ID, r.PathValue("siteSpaceId"), u)
+	}, (*siteRenderer).siteSpace, nil)
 }
 
 // deleteSiteSpace unpublishes a space from the site; the space stays.
@@ -186,28 +175,22 @@ func (b *redirectBody) section() *string {
 
 func (s *Server) createSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 	body := redirectBody{required: true}
-	site, _, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	rd, err := s.db.CreateSiteRedirect(r.Context(), site.ID, *body.Source, *body.section())
-	if err != nil {
-		return err
-	}
-	return s.createdInSite(w, site, "/redirects/"+rd.ID, siteRedirectOut(rd))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteRedirect, error) {
+		return s.db.CreateSiteRedirect(ctx, site.ID, *body.Source, *body.section())
+	}, showRedirect, func(rd *quire.SiteRedirect) string { return "/redirects/" + rd.ID })
 }
 
 func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 	var body redirectBody
-	site, _, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	rd, err := s.db.UpdateSiteRedirect(r.Context(), site.ID, r.PathValue("siteRedirectId"), body.Source, body.section())
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, siteRedirectOut(rd))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteRedirect, error) {
+		return s.db.UpdateSiteRedirect(ctx, site.ID, r.PathValue("siteRedirectId"), body.Source, body.section())
+	}, showRedirect, nil)
+}
+
+// showRedirect is siteRedirectOut in the shape writeSiteItem takes: a
+// redirect's form is the same for every caller.
+func showRedirect(_ *siteRenderer, rd *quire.SiteRedirect) siteRedirectJSON {
+	return siteRedirectOut(rd)
 }
 
 func (s *Server) deleteSiteRedirect(w http.ResponseWriter, r *http.Request) error {
