@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -80,15 +81,10 @@ func (s *Server) listCollectionSpaces(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	v, err := s.db.Viewer(r.Context(), c.OrgID, caller(r.Context()).ID, nil)
-	if err != nil {
-		return err
-	}
-	return s.writeSpaces(w, r, c.OrgID, store.SpaceFilter{ParentID: c.ID, VisibleTo: v}, p)
+	return s.listSpacesOf(w, r, c.OrgID, func(ctx context.Context) (store.SpaceFilter, error) {
+		v, err := s.db.Viewer(ctx, c.OrgID, caller(ctx).ID, nil)
+		return store.SpaceFilter{ParentID: c.ID, VisibleTo: v}, err
+	})
 }
 
 func (s *Server) moveCollection(w http.ResponseWriter, r *http.Request) error {
@@ -104,21 +100,13 @@ func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	f := store.CollectionFilter{VisibleTo: v}
-	nested, err := boolParam(r, "nested", true)
-	if err != nil {
-		return err
-	}
-	f.TopLevelOnly = !nested
-	list, err := s.db.ListCollections(r.Context(), r.PathValue("organizationId"), f, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(c *quire.Collection) collectionJSON {
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Collection], error) {
+		nested, err := boolParam(r, "nested", true)
+		if err != nil {
+			return nil, err
+		}
+		return s.db.ListCollections(ctx, r.PathValue("organizationId"), store.CollectionFilter{VisibleTo: v, TopLevelOnly: !nested}, p)
+	}, func(c *quire.Collection) collectionJSON {
 		return s.collectionJSON(c, v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors))
 	})
 }

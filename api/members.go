@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -230,20 +231,16 @@ func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListMemberTeams(r.Context(), me.OrgID, m.User.ID, r.URL.Query().Get("title"), p)
-	if err != nil {
-		return err
-	}
-	owned, err := s.db.OwnedTeams(r.Context(), me.OrgID, me.User.ID)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(tm *quire.TeamMembership) memberTeamJSON {
-		return memberTeamJSON{Team: s.teamJSON(&tm.Team, me, ownerRole(owned[tm.Team.ID])), Member: teamMemberJSON{Role: tm.Role}}
+	var team func(*quire.Team) teamJSON
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TeamMembership], error) {
+		list, err := s.db.ListMemberTeams(ctx, me.OrgID, m.User.ID, r.URL.Query().Get("title"), p)
+		if err != nil {
+			return nil, err
+		}
+		team, err = s.teamsJSON(ctx, me)
+		return list, err
+	}, func(tm *quire.TeamMembership) memberTeamJSON {
+		return memberTeamJSON{Team: team(&tm.Team), Member: teamMemberJSON{Role: tm.Role}}
 	})
 }
 

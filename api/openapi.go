@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -147,15 +148,9 @@ func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListOpenAPISpecs(r.Context(), me.OrgID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(spec *quire.OpenAPISpec) specJSON { return s.specJSON(spec, me) })
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.OpenAPISpec], error) {
+		return s.db.ListOpenAPISpecs(ctx, me.OrgID, p)
+	}, func(spec *quire.OpenAPISpec) specJSON { return s.specJSON(spec, me) })
 }
 
 // specPutRequest is the body of PUT O/openapi/{specSlug}.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -144,15 +145,9 @@ func (s *Server) listSAMLProviders(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSAMLProviders(r.Context(), me.OrgID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(p *quire.SAMLProvider) samlProviderJSON { return s.samlProviderJSON(p, me) })
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SAMLProvider], error) {
+		return s.db.ListSAMLProviders(ctx, me.OrgID, p)
+	}, func(p *quire.SAMLProvider) samlProviderJSON { return s.samlProviderJSON(p, me) })
 }
 
 func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) error {

@@ -121,15 +121,9 @@ func (s *Server) listSiteSections(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSiteSections(r.Context(), site.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.siteRenderer(site, v).section)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSection], error) {
+		return s.db.ListSiteSections(ctx, site.ID, p)
+	}, s.siteRenderer(site, v).section)
 }
 
 // spaceSourceJSON is the spaceId of POST SITE/sections and SITE/site-spaces:
@@ -309,15 +303,9 @@ func (s *Server) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSiteSectionGroups(r.Context(), site.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.siteRenderer(site, v).group)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSectionGroup], error) {
+		return s.db.ListSiteSectionGroups(ctx, site.ID, p)
+	}, s.siteRenderer(site, v).group)
 }
 
 func checkGroupTitle(v string) error { return quire.CheckLen("title", v, 1, 100) }

@@ -16,19 +16,13 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	var f store.SiteSpaceFilter
-	if f.Default, err = optBoolParam(r, "default"); err != nil {
-		return err
-	}
-	list, err := s.db.ListSiteSpaces(r.Context(), site.ID, f, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.siteRenderer(site, v).siteSpace)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSpace], error) {
+		f, err := store.SiteSpaceFilter{}, error(nil)
+		if f.Default, err = optBoolParam(r, "default"); err != nil {
+			return nil, err
+		}
+		return s.db.ListSiteSpaces(ctx, site.ID, f, p)
+	}, s.siteRenderer(site, v).siteSpace)
 }
 
 // siteSpaceCreateRequest is the body of POST SITE/site-spaces.
@@ -126,15 +120,9 @@ func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSiteRedirects(r.Context(), site.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, siteRedirectOut)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteRedirect], error) {
+		return s.db.ListSiteRedirects(ctx, site.ID, p)
+	}, siteRedirectOut)
 }
 
 // redirectBody is the body of the redirect writes.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -39,22 +40,25 @@ func (s *Server) listSpaces(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	return s.writeSpaces(w, r, r.PathValue("organizationId"), store.SpaceFilter{VisibleTo: v}, p)
+	return s.listSpacesOf(w, r, r.PathValue("organizationId"), func(context.Context) (store.SpaceFilter, error) {
+		return store.SpaceFilter{VisibleTo: v}, nil
+	})
 }
 
-// writeSpaces answers page p of the organization's spaces that f selects,
-// each with the role of f's viewer on it.
-func (s *Server) writeSpaces(w http.ResponseWriter, r *http.Request, orgID string, f store.SpaceFilter, p store.Page) error {
-	list, err := s.db.ListSpaces(r.Context(), orgID, f, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(sp *quire.Space) spaceJSON {
-		return s.spaceJSON(sp, f.VisibleTo.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors))
+// listSpacesOf answers a page of the organization's spaces that the filter
+// from filter (made once the page parameters are checked) selects, each with
+// the role of its viewer on it.
+func (s *Server) listSpacesOf(w http.ResponseWriter, r *http.Request, orgID string, filter func(context.Context) (store.SpaceFilter, error)) error {
+	var v *quire.Viewer
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Space], error) {
+		f, err := filter(ctx)
+		if err != nil {
+			return nil, err
+		}
+		v = f.VisibleTo
+		return s.db.ListSpaces(ctx, orgID, f, p)
+	}, func(sp *quire.Space) spaceJSON {
+		return s.spaceJSON(sp, v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors))
 	})
 }
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"maps"
 	"net/http"
 	"slices"
@@ -119,28 +120,35 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	f := store.TeamFilter{Title: r.URL.Query().Get("title")}
-	if r.URL.Query().Has("owner") {
-		if f.ManagedBy, err = s.db.Member(r.Context(), me.OrgID, r.URL.Query().Get("owner")); err != nil {
-			if quire.ErrorCode(err) == quire.CodeNotFound {
-				return errorf(quire.CodeInvalid, "owner: not a member of the organization")
+	var team func(*quire.Team) teamJSON
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Team], error) {
+		f := store.TeamFilter{Title: r.URL.Query().Get("title")}
+		var err error
+		if r.URL.Query().Has("owner") {
+			if f.ManagedBy, err = s.db.Member(ctx, me.OrgID, r.URL.Query().Get("owner")); err != nil {
+				if quire.ErrorCode(err) == quire.CodeNotFound {
+					return nil, errorf(quire.CodeInvalid, "owner: not a member of the organization")
+				}
+				return nil, err
 			}
-			return err
 		}
-	}
-	list, err := s.db.ListTeams(r.Context(), me.OrgID, f, p)
+		list, err := s.db.ListTeams(ctx, me.OrgID, f, p)
+		if err != nil {
+			return nil, err
+		}
+		team, err = s.teamsJSON(ctx, me)
+		return list, err
+	}, func(t *quire.Team) teamJSON { return team(t) })
+}
+
+// teamsJSON shapes the teams of a list as me sees them: each with whether
+// me owns it.
+func (s *Server) teamsJSON(ctx context.Context, me *quire.Member) (func(*quire.Team) teamJSON, error) {
+	owned, err := s.db.OwnedTeams(ctx, me.OrgID, me.User.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	owned, err := s.db.OwnedTeams(r.Context(), me.OrgID, me.User.ID)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(t *quire.Team) teamJSON { return s.teamJSON(t, me, ownerRole(owned[t.ID])) })
+	return func(t *quire.Team) teamJSON { return s.teamJSON(t, me, ownerRole(owned[t.ID])) }, nil
 }
 
 func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
@@ -217,15 +225,9 @@ func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListTeamMembers(r.Context(), me.OrgID, t.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(tm *quire.TeamMembership) teamMemberItemJSON {
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TeamMembership], error) {
+		return s.db.ListTeamMembers(ctx, me.OrgID, t.ID, p)
+	}, func(tm *quire.TeamMembership) teamMemberItemJSON {
 		item := teamMemberItemJSON{Organization: s.memberJSON(&tm.Member), Team: teamMemberJSON{Role: tm.Role}}
 		item.Permissions.View = true
 		return item
