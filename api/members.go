@@ -16,38 +16,39 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Member], error) {
+		f, err := memberFilter(r)
+		if err != nil {
+			return nil, err
+		}
+		return s.db.ListMembers(ctx, me.OrgID, f, p)
+	}, s.memberJSON)
+}
+
+// memberFilter reads the role, search, sort and order parameters of a list
+// of members.
+func memberFilter(r *http.Request) (f store.MemberFilter, err error) {
 	q := r.URL.Query()
-	var f store.MemberFilter
 	if q.Has("role") {
 		v := q.Get("role")
 		role, ok := quire.ParseRole(v)
 		if !ok && v != "guest" {
-			return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read, guest")
+			return f, errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read, guest")
 		}
 		f.Role = &role
 	}
 	f.Search = q.Get("search")
 	if err := quire.CheckLen("search", f.Search, 0, 256); err != nil {
-		return err
+		return f, err
 	}
 	switch sort := store.MemberSort(q.Get("sort")); sort {
 	case "", store.SortJoinedAt, store.SortLastSeenAt, store.SortName:
 		f.Sort = sort
 	default:
-		return errorf(quire.CodeInvalid, "sort: must be joinedAt, lastSeenAt or name")
+		return f, errorf(quire.CodeInvalid, "sort: must be joinedAt, lastSeenAt or name")
 	}
-	if f.Ascending, err = orderParam(r); err != nil {
-		return err
-	}
-	list, err := s.db.ListMembers(r.Context(), me.OrgID, f, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.memberJSON)
+	f.Ascending, err = orderParam(r)
+	return f, err
 }
 
 // orderParam reads order: desc (the reference's default) or asc.
@@ -71,6 +72,16 @@ func (s *Server) member(r *http.Request) (me, m *quire.Member, err error) {
 	return me, m, err
 }
 
+// memberFor is member for an action on the member named in the path that
+// needs the admin role, unless self allows it on oneself.
+func (s *Server) memberFor(r *http.Request, self bool) (me, m *quire.Member, err error) {
+	me, m, err = s.member(r)
+	if err == nil && (!self || m.User.ID != me.User.ID) {
+		err = requireAdmin(me)
+	}
+	return me, m, err
+}
+
 func (s *Server) getMember(w http.ResponseWriter, r *http.Request) error {
 	_, m, err := s.member(r)
 	if err != nil {
@@ -82,14 +93,9 @@ func (s *Server) getMember(w http.ResponseWriter, r *http.Request) error {
 // removeMember: admins remove anyone; any member may leave. The last admin
 // stays (409).
 func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
-	me, m, err := s.member(r)
+	me, m, err := s.memberFor(r, true)
 	if err != nil {
 		return err
-	}
-	if m.User.ID != me.User.ID {
-		if err := requireAdmin(me); err != nil {
-			return err
-		}
 	}
 	if err := s.db.RemoveMember(r.Context(), me.OrgID, m.User.ID); err != nil {
 		return err
@@ -111,11 +117,8 @@ func (b *memberUpdateRequest) validate() error {
 }
 
 func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
-	me, m, err := s.member(r)
+	me, m, err := s.memberFor(r, false)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body memberUpdateRequest
@@ -166,11 +169,8 @@ func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) setMemberSSO(w http.ResponseWriter, r *http.Request) error {
-	me, m, err := s.member(r)
+	me, m, err := s.memberFor(r, false)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	if m, err = s.db.SetMemberSSO(r.Context(), me.OrgID, m.User.ID); err != nil {
@@ -182,32 +182,23 @@ func (s *Server) setMemberSSO(w http.ResponseWriter, r *http.Request) error {
 // listMemberSpaces lists the spaces a member can access with their role in
 // each. Admins may list anyone's; members their own.
 func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error {
-	me, m, err := s.member(r)
+	me, m, err := s.memberFor(r, true)
 	if err != nil {
 		return err
 	}
-	if m.User.ID != me.User.ID {
-		if err := requireAdmin(me); err != nil {
-			return err
+	var v *quire.Viewer
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.MemberSpace], error) {
+		if _, err := orderParam(r); err != nil {
+			return nil, err
 		}
-	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	if _, err := orderParam(r); err != nil {
-		return err
-	}
-	list, err := s.db.ListMemberSpaces(r.Context(), me.OrgID, m.User.ID, p)
-	if err != nil {
-		return err
-	}
-	// The permission shown is the member's; the space's flags are the caller's.
-	v, err := s.db.Viewer(r.Context(), me.OrgID, me.User.ID, nil)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(ms *store.MemberSpace) memberSpaceJSON {
+		list, err := s.db.ListMemberSpaces(ctx, me.OrgID, m.User.ID, p)
+		if err != nil {
+			return nil, err
+		}
+		// The permission shown is the member's; the space's flags are the caller's.
+		v, err = s.db.Viewer(ctx, me.OrgID, me.User.ID, nil)
+		return list, err
+	}, func(ms *store.MemberSpace) memberSpaceJSON {
 		return memberSpaceJSON{Permission: ms.Role, Space: s.spaceJSON(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
 	})
 }
