@@ -72,6 +72,16 @@ func (s *Server) member(r *http.Request) (me, m *quire.Member, err error) {
 	return me, m, err
 }
 
+// orgAdmin is the caller's membership of the organization in the path, for
+// operations only its admins may do.
+func (s *Server) orgAdmin(r *http.Request) (*quire.Member, error) {
+	me, err := s.membership(r)
+	if err != nil {
+		return nil, err
+	}
+	return me, requireAdmin(me)
+}
+
 // memberFor is member for an action on the member named in the path that
 // needs the admin role, unless self allows it on oneself.
 func (s *Server) memberFor(r *http.Request, self bool) (me, m *quire.Member, err error) {

@@ -221,11 +221,8 @@ func (b *orgUpdateRequest) update() store.OrganizationUpdate {
 }
 
 func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body orgUpdateRequest

@@ -120,19 +120,9 @@ func (b *samlProviderBody) update() (u store.SAMLProviderUpdate, err error) {
 	return u, nil
 }
 
-// samlAdmin is the caller's membership of the organization in the
-// path, for operations only its admins may do.
-func (s *Server) samlAdmin(r *http.Request) (*quire.Member, error) {
-	me, err := s.membership(r)
-	if err != nil {
-		return nil, err
-	}
-	return me, requireAdmin(me)
-}
-
 // samlProvider loads the provider in the path for an organization admin.
 func (s *Server) samlProvider(r *http.Request) (*quire.SAMLProvider, *quire.Member, error) {
-	me, err := s.samlAdmin(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -141,7 +131,7 @@ func (s *Server) samlProvider(r *http.Request) (*quire.SAMLProvider, *quire.Memb
 }
 
 func (s *Server) listSAMLProviders(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.samlAdmin(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
 		return err
 	}
@@ -151,7 +141,7 @@ func (s *Server) listSAMLProviders(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.samlAdmin(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
 		return err
 	}

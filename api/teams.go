@@ -115,6 +115,15 @@ func (s *Server) managedTeam(r *http.Request) (*quire.Team, *quire.Member, error
 	return t, me, err
 }
 
+// adminTeam is team for changes to the team itself: org admins only.
+func (s *Server) adminTeam(r *http.Request) (*quire.Team, *quire.Member, quire.TeamRole, error) {
+	t, me, role, err := s.team(r)
+	if err == nil {
+		err = requireAdmin(me)
+	}
+	return t, me, role, err
+}
+
 func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.membership(r)
 	if err != nil {
@@ -152,11 +161,8 @@ func (s *Server) teamsJSON(ctx context.Context, me *quire.Member) (func(*quire.T
 }
 
 func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body teamCreateRequest
@@ -181,11 +187,8 @@ func (s *Server) getTeam(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteTeam(w http.ResponseWriter, r *http.Request) error {
-	t, me, _, err := s.team(r)
+	t, me, _, err := s.adminTeam(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	if err := s.db.DeleteTeam(r.Context(), me.OrgID, t.ID); err != nil {
@@ -195,11 +198,8 @@ func (s *Server) deleteTeam(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) error {
-	t, me, role, err := s.team(r)
+	t, me, role, err := s.adminTeam(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body teamUpdateRequest
