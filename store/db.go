@@ -179,6 +179,26 @@ func (q querier) exec(ctx context.Context, query string, args ...any) (sql.Resul
 	return res, q.d.translate(err)
 }
 
+// affected runs a write and reports how many rows it changed.
+func (q querier) affected(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := q.exec(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// deleteSome runs a DELETE in a transaction of its own and reports whether
+// it removed any row.
+func (db *DB) deleteSome(ctx context.Context, query string, args ...any) (deleted bool, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		n, err := tx.q.affected(ctx, query, args...)
+		deleted = n > 0
+		return err
+	})
+	return deleted, err
+}
+
 func (q querier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	query = q.d.rebind(query)
 	if st := q.stmts.get(ctx, query); st != nil {
