@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/quiredocs/quire"
 )
@@ -36,15 +35,7 @@ func (r *collectionRow) value() *quire.Collection {
 
 // Collection returns a collection by id, deleted or not.
 func (r reader) Collection(ctx context.Context, id string) (*quire.Collection, error) {
-	var row collectionRow
-	err := r.q.queryRow(ctx, "SELECT "+collectionColumns+" FROM collections c WHERE c.id = ?", id).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "collection not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return row.value(), nil
+	return scanOne[collectionRow, *quire.Collection](ctx, r.q, "collection", "SELECT "+collectionColumns+" FROM collections c WHERE c.id = ?", id)
 }
 
 // CollectionFilter narrows a collection list.

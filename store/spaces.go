@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"errors"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -52,15 +51,7 @@ func (r *spaceRow) cursor() Cursor { return Cursor{Str: r.path, Num: r.position,
 
 // Space returns a space by id, deleted or not.
 func (r reader) Space(ctx context.Context, id string) (*quire.Space, error) {
-	var row spaceRow
-	err := r.q.queryRow(ctx, "SELECT "+spaceColumns+" FROM spaces s WHERE s.id = ?", id).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "space not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return row.value(), nil
+	return scanOne[spaceRow, *quire.Space](ctx, r.q, "space", "SELECT "+spaceColumns+" FROM spaces s WHERE s.id = ?", id)
 }
 
 // SpaceFilter narrows a space list.
