@@ -70,14 +70,7 @@ func siteSpaceOf(st *quire.SiteStructure, id string) *quire.SiteSpace {
 
 // SiteSpace returns a site space of a site, with its space.
 func (r reader) SiteSpace(ctx context.Context, siteID, id string) (*quire.SiteSpace, error) {
-	st, err := r.SiteStructure(ctx, siteID)
-	if err != nil {
-		return nil, err
-	}
-	if ss := siteSpaceOf(st, id); ss != nil {
-		return ss, nil
-	}
-	return nil, quire.Errorf(quire.CodeNotFound, "site space not found")
+	return siteItem(ctx, r, siteID, "site space", func(st *quire.SiteStructure) *quire.SiteSpace { return siteSpaceOf(st, id) })
 }
 
 // SiteSpaceFilter narrows a site space list.
