@@ -49,16 +49,13 @@ type specPermsJSON struct {
 func (s *Server) specJSON(p *quire.OpenAPISpec, me *quire.Member) specJSON {
 	out := specJSON{
 		Object: "openapi-spec", ID: p.ID, CreatedAt: timeJSON(p.CreatedAt), UpdatedAt: timeJSON(p.UpdatedAt),
-		Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), LastVersion: p.LastVersion,
+		LastProcessedAt: optTimeJSON(p.LastProcessedAt), Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), LastVersion: p.LastVersion,
 		LastProcessErrorCode: string(p.LastErrorCode), LastProcessedErrorCount: p.LastErrorCount,
 		Permissions: specPermsJSON{View: true, Edit: quire.PermissionsOf(me).CreateContent},
 		URLs: urlsJSON{
 			Location: s.url("/orgs/" + p.OrgID + "/openapi/" + p.Slug),
 			App:      s.publicURL + "/o/" + p.OrgID + "/openapi/" + p.Slug,
 		},
-	}
-	if !p.LastProcessedAt.IsZero() {
-		out.LastProcessedAt = timeJSON(p.LastProcessedAt)
 	}
 	for _, m := range p.LastErrors {
 		out.LastProcessedErrors = append(out.LastProcessedErrors, specErrorJSON{Message: m})

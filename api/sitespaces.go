@@ -105,14 +105,10 @@ type redirectDestinationJSON struct {
 }
 
 func siteRedirectOut(rd *quire.SiteRedirect) siteRedirectJSON {
-	j := siteRedirectJSON{
-		Object: "site-redirect", ID: rd.ID, Source: rd.Source, CreatedAt: timeJSON(rd.CreatedAt),
+	return siteRedirectJSON{
+		Object: "site-redirect", ID: rd.ID, Source: rd.Source, CreatedAt: timeJSON(rd.CreatedAt), UpdatedAt: optTimeJSON(rd.UpdatedAt),
 		Destination: redirectDestinationJSON{Kind: "site-section", SiteSectionID: rd.SectionID},
 	}
-	if !rd.UpdatedAt.IsZero() {
-		j.UpdatedAt = timeJSON(rd.UpdatedAt)
-	}
-	return j
 }
 
 func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error {
