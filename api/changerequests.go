@@ -106,8 +106,7 @@ func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	out := s.changeRequestJSON(sp, c)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getChangeRequest(w http.ResponseWriter, r *http.Request) error {

@@ -79,7 +79,7 @@ func (k nodeKind[T, J]) write(s *Server, w http.ResponseWriter, r *http.Request,
 	}
 	out := k.toJSON(s, x, role)
 	if status == http.StatusCreated {
-		w.Header().Set("Location", out.location())
+		return writeCreated(w, out.location(), out)
 	}
 	return writeJSON(w, status, out)
 }

@@ -192,8 +192,7 @@ func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := s.specJSON(p, me)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getSpec(w http.ResponseWriter, r *http.Request) error {
@@ -231,8 +230,7 @@ func (s *Server) putSpec(w http.ResponseWriter, r *http.Request) error {
 	if !created {
 		return writeJSON(w, http.StatusOK, out)
 	}
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 // deleteSpec answers as the reference does: 205 when the spec was deleted,

@@ -111,8 +111,7 @@ func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := s.orgJSON(org, member)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getOrg(w http.ResponseWriter, r *http.Request) error {

@@ -173,8 +173,7 @@ func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	out := s.samlProviderJSON(created, me)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getSAMLProvider(w http.ResponseWriter, r *http.Request) error {

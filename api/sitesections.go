@@ -173,8 +173,7 @@ func checkSitePath(o quire.Optional[string]) error {
 
 // createdInSite answers 201 with item, served at path below the site.
 func (s *Server) createdInSite(w http.ResponseWriter, site *quire.Site, path string, item any) error {
-	w.Header().Set("Location", s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+path))
-	return writeJSON(w, http.StatusCreated, item)
+	return writeCreated(w, s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+path), item)
 }
 
 // siteForWrite starts a write to a site's structure: the site, managers only

@@ -174,8 +174,7 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := s.teamJSON(t, me, "")
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getTeam(w http.ResponseWriter, r *http.Request) error {
