@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -60,23 +61,17 @@ func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	f := store.ChangeRequestFilter{Status: quire.StatusOpen, Contributor: r.URL.Query().Get("contributor")}
-	if q := r.URL.Query(); q.Has("status") {
-		st, ok := quire.ParseChangeRequestStatus(q.Get("status"))
-		if !ok {
-			return errorf(quire.CodeInvalid, "status: must be draft, open, archived or merged")
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.ChangeRequest], error) {
+		f := store.ChangeRequestFilter{Status: quire.StatusOpen, Contributor: r.URL.Query().Get("contributor")}
+		if q := r.URL.Query(); q.Has("status") {
+			st, ok := quire.ParseChangeRequestStatus(q.Get("status"))
+			if !ok {
+				return nil, errorf(quire.CodeInvalid, "status: must be draft, open, archived or merged")
+			}
+			f.Status = st
 		}
-		f.Status = st
-	}
-	list, err := s.db.ListChangeRequests(r.Context(), sp.ID, f, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(c *quire.ChangeRequest) changeRequestJSON { return s.changeRequestJSON(sp, c) })
+		return s.db.ListChangeRequests(ctx, sp.ID, f, p)
+	}, func(c *quire.ChangeRequest) changeRequestJSON { return s.changeRequestJSON(sp, c) })
 }
 
 // changeRequestCreateRequest is the body of POST S/change-requests.
@@ -111,8 +106,7 @@ func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	out := s.changeRequestJSON(sp, c)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getChangeRequest(w http.ResponseWriter, r *http.Request) error {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -10,22 +11,7 @@ import (
 // collection loads the live collection named in the path and the caller's
 // role on it: 404 unless the caller can see it, 403 below need.
 func (s *Server) collection(r *http.Request, need quire.Role) (*quire.Collection, quire.Role, error) {
-	c, err := s.db.Collection(r.Context(), r.PathValue("collectionId"))
-	if err != nil {
-		return nil, "", err
-	}
-	if !c.DeletedAt.IsZero() {
-		return nil, "", errorf(quire.CodeNotFound, "collection not found")
-	}
-	role, err := s.collectionRole(r, c)
-	if err != nil {
-		return nil, "", err
-	}
-	return c, role, quire.RequireRole(role, need, "collection")
-}
-
-func (s *Server) collectionRole(r *http.Request, c *quire.Collection) (quire.Role, error) {
-	return s.roleOn(r, c.OrgID, c.ID, c.DefaultLevel, c.Ancestors)
+	return collections.load(s, r, need)
 }
 
 func (s *Server) getCollection(w http.ResponseWriter, r *http.Request) error {
@@ -38,14 +24,7 @@ func (s *Server) getCollection(w http.ResponseWriter, r *http.Request) error {
 
 // deleteCollection deletes the collection and, restorably, everything in it.
 func (s *Server) deleteCollection(w http.ResponseWriter, r *http.Request) error {
-	c, _, err := s.collection(r, quire.RoleAdmin)
-	if err != nil {
-		return err
-	}
-	if err := s.db.DeleteCollection(r.Context(), c.ID); err != nil {
-		return err
-	}
-	return noContent(w)
+	return collections.delete(s, w, r, (*store.DB).DeleteCollection)
 }
 
 // collectionUpdateRequest is the body of PATCH /v1/collections/{collectionId}.
@@ -102,59 +81,18 @@ func (s *Server) listCollectionSpaces(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	v, err := s.db.Viewer(r.Context(), c.OrgID, caller(r.Context()).ID, nil)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSpaces(r.Context(), c.OrgID, store.SpaceFilter{ParentID: c.ID, VisibleTo: v}, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(sp *quire.Space) spaceJSON {
-		return s.spaceJSON(sp, v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors))
+	return s.listSpacesOf(w, r, c.OrgID, func(ctx context.Context) (store.SpaceFilter, error) {
+		v, err := s.db.Viewer(ctx, c.OrgID, caller(ctx).ID, nil)
+		return store.SpaceFilter{ParentID: c.ID, VisibleTo: v}, err
 	})
 }
 
 func (s *Server) moveCollection(w http.ResponseWriter, r *http.Request) error {
-	c, _, err := s.collection(r, quire.RoleAdmin)
-	if err != nil {
-		return err
-	}
-	parent, pos, err := s.moveTarget(w, r, c.OrgID, c.ParentID)
-	if err != nil {
-		return err
-	}
-	if c, err = s.db.MoveCollection(r.Context(), c.ID, parent, pos); err != nil {
-		return err
-	}
-	role, err := s.collectionRole(r, c)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
+	return collections.move(s, w, r, (*store.DB).MoveCollection)
 }
 
 func (s *Server) transferCollection(w http.ResponseWriter, r *http.Request) error {
-	c, _, err := s.collection(r, quire.RoleAdmin)
-	if err != nil {
-		return err
-	}
-	target, err := s.transferTarget(w, r, c.OrgID)
-	if err != nil {
-		return err
-	}
-	if c, err = s.db.TransferCollection(r.Context(), c.ID, target); err != nil {
-		return err
-	}
-	role, err := s.collectionRole(r, c)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
+	return collections.transfer(s, w, r, (*store.DB).TransferCollection)
 }
 
 func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
@@ -162,21 +100,13 @@ func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	f := store.CollectionFilter{VisibleTo: v}
-	nested, err := boolParam(r, "nested", true)
-	if err != nil {
-		return err
-	}
-	f.TopLevelOnly = !nested
-	list, err := s.db.ListCollections(r.Context(), r.PathValue("organizationId"), f, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(c *quire.Collection) collectionJSON {
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Collection], error) {
+		nested, err := boolParam(r, "nested", true)
+		if err != nil {
+			return nil, err
+		}
+		return s.db.ListCollections(ctx, r.PathValue("organizationId"), store.CollectionFilter{VisibleTo: v, TopLevelOnly: !nested}, p)
+	}, func(c *quire.Collection) collectionJSON {
 		return s.collectionJSON(c, v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors))
 	})
 }
@@ -219,11 +149,5 @@ func (s *Server) createCollection(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	role, err := s.collectionRole(r, c)
-	if err != nil {
-		return err
-	}
-	out := s.collectionJSON(c, role)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return collections.write(s, w, r, http.StatusCreated, c)
 }

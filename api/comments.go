@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -139,6 +140,20 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return s.writeComments(w, r, p, false, func(ctx context.Context, pg store.Page) (*store.CommentList, error) {
+		filter, err := commentFilter(r)
+		if err != nil {
+			return nil, err
+		}
+		return s.db.ListComments(ctx, p.scope, filter, pg)
+	})
+}
+
+// writeComments answers the page that r asks for of the comments (or the
+// replies) that list finds in p, their bodies in the format r asks for. The
+// page and format parameters are checked first, then list may check its own.
+func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commentPlace, replies bool,
+	list func(ctx context.Context, pg store.Page) (*store.CommentList, error)) error {
 	pg, err := pageParams(r)
 	if err != nil {
 		return err
@@ -147,19 +162,15 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	filter, err := commentFilter(r)
+	l, err := list(r.Context(), pg)
 	if err != nil {
 		return err
 	}
-	list, err := s.db.ListComments(r.Context(), p.scope, filter, pg)
+	out, err := s.commentWriter(r, p, f, l.Items)
 	if err != nil {
 		return err
 	}
-	out, err := s.commentWriter(r, p, f, list.Items)
-	if err != nil {
-		return err
-	}
-	return out.writeList(w, list, false)
+	return out.writeList(w, l, replies)
 }
 
 // commentRequest is the body of POST …/comments. Whether page is in the
@@ -336,23 +347,9 @@ func mayDelete(p *commentPlace, c *quire.Comment, me *quire.User) bool {
 }
 
 func (s *Server) listCommentReplies(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
-	pg, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	f, err := formatParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListCommentReplies(r.Context(), p.scope, c.ID, pg)
-	if err != nil {
-		return err
-	}
-	out, err := s.commentWriter(r, p, f, list.Items)
-	if err != nil {
-		return err
-	}
-	return out.writeList(w, list, true)
+	return s.writeComments(w, r, p, true, func(ctx context.Context, pg store.Page) (*store.CommentList, error) {
+		return s.db.ListCommentReplies(ctx, p.scope, c.ID, pg)
+	})
 }
 
 // replyRequest is the body of POST …/comments/{commentId}/replies.

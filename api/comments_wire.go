@@ -131,19 +131,16 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 	b = append(b, `,"replies":`...)
 	b = strconv.AppendInt(b, int64(c.Replies), 10)
 	b = append(b, `,"repliers":[`...)
-	for i := range c.Repliers {
+	b = appendEach(b, len(c.Repliers), func(b []byte, i int) []byte {
 		rp := &c.Repliers[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
 		b = append(b, `{"updatedAt":`...)
 		b = appendTime(b, rp.UpdatedAt)
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(rp.Count), 10)
 		b = append(b, `,"user":`...)
 		b = o.user(b, &rp.User)
-		b = append(b, '}')
-	}
+		return append(b, '}')
+	})
 	b = append(b, `],"target":{`...)
 	if c.NodeID != "" {
 		b = append(b, `"node":{"id":`...)
@@ -206,29 +203,34 @@ func (o *commentOut) permissions(b []byte, c *quire.Comment) []byte {
 
 func (o *commentOut) reactions(b []byte, c *quire.Comment) []byte {
 	b = append(b, '[')
-	for i := range c.Reactions {
+	b = appendEach(b, len(c.Reactions), func(b []byte, i int) []byte {
 		re := &c.Reactions[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
 		b = append(b, `{"emoji":`...)
 		b = appendString(b, re.Emoji)
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(len(re.Users)), 10)
 		b = append(b, `,"users":[`...)
-		for k := range re.Users {
-			if k > 0 {
-				b = append(b, ',')
-			}
+		b = appendEach(b, len(re.Users), func(b []byte, k int) []byte {
 			b = append(b, `{"user":`...)
 			b = o.user(b, &re.Users[k].User)
 			b = append(b, `,"reactedAt":`...)
 			b = appendTime(b, re.Users[k].ReactedAt)
-			b = append(b, '}')
-		}
-		b = append(b, `]}`...)
-	}
+			return append(b, '}')
+		})
+		return append(b, `]}`...)
+	})
 	return append(b, ']')
+}
+
+// appendEach appends n items, comma separated, each appended by item.
+func appendEach(b []byte, n int, item func(b []byte, i int) []byte) []byte {
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = item(b, i)
+	}
+	return b
 }
 
 // body is the markdown as written, or with format=document its JSON

@@ -63,24 +63,20 @@ var inheritMergeRules = json.RawMessage(`{"type":"inherit"}`)
 // spaceJSON renders a space for a caller whose role on it is role.
 func (s *Server) spaceJSON(sp *quire.Space, role quire.Role) spaceJSON {
 	p := quire.SpacePermissionsOf(role)
-	j := spaceJSON{
+	return spaceJSON{
 		Object: "space", ID: sp.ID, Title: sp.Title, Emoji: sp.Emoji, Visibility: string(sp.Visibility),
 		CreatedAt: timeJSON(sp.CreatedAt), UpdatedAt: timeJSON(sp.UpdatedAt), EditMode: string(sp.EditMode),
 		MergeRules:   inheritMergeRules,
 		URLs:         spaceURLsJSON{Location: s.url("/spaces/" + sp.ID), App: s.publicURL + "/s/" + sp.ID},
 		Organization: sp.OrgID, Parent: sp.ParentID, Revision: sp.RevisionID, DefaultLevel: levelJSON(sp.DefaultLevel),
 		Comments: sp.Comments, ChangeRequests: sp.ChangeRequests, ChangeRequestsOpen: sp.ChangeRequestsOpen,
-		ChangeRequestsDraft: sp.ChangeRequestsDraft,
+		ChangeRequestsDraft: sp.ChangeRequestsDraft, DeletedAt: optTimeJSON(sp.DeletedAt),
 		Permissions: spacePermsJSON{
 			View: p.View, Access: p.Access, Admin: p.Admin, ViewInviteLinks: p.ViewInviteLinks, Edit: p.Edit,
 			TriggerGitSync: p.TriggerGitSync, Comment: p.Comment, Merge: p.Merge, Review: p.Review,
 			InstallIntegration: p.InstallIntegration,
 		},
 	}
-	if !sp.DeletedAt.IsZero() {
-		j.DeletedAt = timeJSON(sp.DeletedAt)
-	}
-	return j
 }
 
 type collectionPermsJSON struct {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -109,15 +110,9 @@ func (s *Server) listUserGrants(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListUserGrants(r.Context(), c.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(g *store.UserGrant) userPermissionJSON {
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.UserGrant], error) {
+		return s.db.ListUserGrants(ctx, c.ID, p)
+	}, func(g *store.UserGrant) userPermissionJSON {
 		return userPermissionJSON{Permission: g.Role, User: s.userJSON(&g.User)}
 	})
 }
@@ -127,24 +122,20 @@ func (s *Server) listTeamGrants(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListTeamGrants(r.Context(), c.ID, p)
-	if err != nil {
-		return err
-	}
-	me, err := s.db.Membership(r.Context(), c.OrgID, caller(r.Context()).ID)
-	if err != nil {
-		return err
-	}
-	owned, err := s.db.OwnedTeams(r.Context(), c.OrgID, me.User.ID)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(g *store.TeamGrant) teamPermissionJSON {
-		return teamPermissionJSON{Permission: g.Role, Team: s.teamJSON(&g.Team, me, ownerRole(owned[g.Team.ID]))}
+	var team func(*quire.Team) teamJSON
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.TeamGrant], error) {
+		list, err := s.db.ListTeamGrants(ctx, c.ID, p)
+		if err != nil {
+			return nil, err
+		}
+		me, err := s.db.Membership(ctx, c.OrgID, caller(ctx).ID)
+		if err != nil {
+			return nil, err
+		}
+		team, err = s.teamsJSON(ctx, me)
+		return list, err
+	}, func(g *store.TeamGrant) teamPermissionJSON {
+		return teamPermissionJSON{Permission: g.Role, Team: team(&g.Team)}
 	})
 }
 
@@ -155,23 +146,17 @@ func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	var only *quire.Role
-	if q := r.URL.Query(); q.Has("role") {
-		role, ok := quire.ParseRole(q.Get("role"))
-		if !ok {
-			return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read")
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.Access], error) {
+		var only *quire.Role
+		if q := r.URL.Query(); q.Has("role") {
+			role, ok := quire.ParseRole(q.Get("role"))
+			if !ok {
+				return nil, errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read")
+			}
+			only = &role
 		}
-		only = &role
-	}
-	list, err := s.db.ListContentAccess(r.Context(), c, only, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(a *store.Access) userPermissionJSON {
+		return s.db.ListContentAccess(ctx, c, only, p)
+	}, func(a *store.Access) userPermissionJSON {
 		return userPermissionJSON{Permission: a.Role, User: s.userJSON(&a.User)}
 	})
 }

@@ -14,6 +14,12 @@ import (
 // MaxBodyBytes bounds every request body.
 const MaxBodyBytes = 1 << 20
 
+// writeCreated answers 201 Created with v, which is at location.
+func writeCreated(w http.ResponseWriter, location string, v any) error {
+	w.Header().Set("Location", location)
+	return writeJSON(w, http.StatusCreated, v)
+}
+
 // writeJSON writes v with status.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
 	b, err := json.Marshal(v)

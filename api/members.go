@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -15,38 +16,39 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Member], error) {
+		f, err := memberFilter(r)
+		if err != nil {
+			return nil, err
+		}
+		return s.db.ListMembers(ctx, me.OrgID, f, p)
+	}, s.memberJSON)
+}
+
+// memberFilter reads the role, search, sort and order parameters of a list
+// of members.
+func memberFilter(r *http.Request) (f store.MemberFilter, err error) {
 	q := r.URL.Query()
-	var f store.MemberFilter
 	if q.Has("role") {
 		v := q.Get("role")
 		role, ok := quire.ParseRole(v)
 		if !ok && v != "guest" {
-			return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read, guest")
+			return f, errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read, guest")
 		}
 		f.Role = &role
 	}
 	f.Search = q.Get("search")
 	if err := quire.CheckLen("search", f.Search, 0, 256); err != nil {
-		return err
+		return f, err
 	}
 	switch sort := store.MemberSort(q.Get("sort")); sort {
 	case "", store.SortJoinedAt, store.SortLastSeenAt, store.SortName:
 		f.Sort = sort
 	default:
-		return errorf(quire.CodeInvalid, "sort: must be joinedAt, lastSeenAt or name")
+		return f, errorf(quire.CodeInvalid, "sort: must be joinedAt, lastSeenAt or name")
 	}
-	if f.Ascending, err = orderParam(r); err != nil {
-		return err
-	}
-	list, err := s.db.ListMembers(r.Context(), me.OrgID, f, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.memberJSON)
+	f.Ascending, err = orderParam(r)
+	return f, err
 }
 
 // orderParam reads order: desc (the reference's default) or asc.
@@ -70,6 +72,26 @@ func (s *Server) member(r *http.Request) (me, m *quire.Member, err error) {
 	return me, m, err
 }
 
+// orgAdmin is the caller's membership of the organization in the path, for
+// operations only its admins may do.
+func (s *Server) orgAdmin(r *http.Request) (*quire.Member, error) {
+	me, err := s.membership(r)
+	if err != nil {
+		return nil, err
+	}
+	return me, requireAdmin(me)
+}
+
+// memberFor is member for an action on the member named in the path that
+// needs the admin role, unless self allows it on oneself.
+func (s *Server) memberFor(r *http.Request, self bool) (me, m *quire.Member, err error) {
+	me, m, err = s.member(r)
+	if err == nil && (!self || m.User.ID != me.User.ID) {
+		err = requireAdmin(me)
+	}
+	return me, m, err
+}
+
 func (s *Server) getMember(w http.ResponseWriter, r *http.Request) error {
 	_, m, err := s.member(r)
 	if err != nil {
@@ -81,14 +103,9 @@ func (s *Server) getMember(w http.ResponseWriter, r *http.Request) error {
 // removeMember: admins remove anyone; any member may leave. The last admin
 // stays (409).
 func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
-	me, m, err := s.member(r)
+	me, m, err := s.memberFor(r, true)
 	if err != nil {
 		return err
-	}
-	if m.User.ID != me.User.ID {
-		if err := requireAdmin(me); err != nil {
-			return err
-		}
 	}
 	if err := s.db.RemoveMember(r.Context(), me.OrgID, m.User.ID); err != nil {
 		return err
@@ -110,11 +127,8 @@ func (b *memberUpdateRequest) validate() error {
 }
 
 func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
-	me, m, err := s.member(r)
+	me, m, err := s.memberFor(r, false)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body memberUpdateRequest
@@ -165,11 +179,8 @@ func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) setMemberSSO(w http.ResponseWriter, r *http.Request) error {
-	me, m, err := s.member(r)
+	me, m, err := s.memberFor(r, false)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	if m, err = s.db.SetMemberSSO(r.Context(), me.OrgID, m.User.ID); err != nil {
@@ -181,32 +192,23 @@ func (s *Server) setMemberSSO(w http.ResponseWriter, r *http.Request) error {
 // listMemberSpaces lists the spaces a member can access with their role in
 // each. Admins may list anyone's; members their own.
 func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error {
-	me, m, err := s.member(r)
+	me, m, err := s.memberFor(r, true)
 	if err != nil {
 		return err
 	}
-	if m.User.ID != me.User.ID {
-		if err := requireAdmin(me); err != nil {
-			return err
+	var v *quire.Viewer
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.MemberSpace], error) {
+		if _, err := orderParam(r); err != nil {
+			return nil, err
 		}
-	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	if _, err := orderParam(r); err != nil {
-		return err
-	}
-	list, err := s.db.ListMemberSpaces(r.Context(), me.OrgID, m.User.ID, p)
-	if err != nil {
-		return err
-	}
-	// The permission shown is the member's; the space's flags are the caller's.
-	v, err := s.db.Viewer(r.Context(), me.OrgID, me.User.ID, nil)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(ms *store.MemberSpace) memberSpaceJSON {
+		list, err := s.db.ListMemberSpaces(ctx, me.OrgID, m.User.ID, p)
+		if err != nil {
+			return nil, err
+		}
+		// The permission shown is the member's; the space's flags are the caller's.
+		v, err = s.db.Viewer(ctx, me.OrgID, me.User.ID, nil)
+		return list, err
+	}, func(ms *store.MemberSpace) memberSpaceJSON {
 		return memberSpaceJSON{Permission: ms.Role, Space: s.spaceJSON(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
 	})
 }
@@ -230,20 +232,16 @@ func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListMemberTeams(r.Context(), me.OrgID, m.User.ID, r.URL.Query().Get("title"), p)
-	if err != nil {
-		return err
-	}
-	owned, err := s.db.OwnedTeams(r.Context(), me.OrgID, me.User.ID)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(tm *quire.TeamMembership) memberTeamJSON {
-		return memberTeamJSON{Team: s.teamJSON(&tm.Team, me, ownerRole(owned[tm.Team.ID])), Member: teamMemberJSON{Role: tm.Role}}
+	var team func(*quire.Team) teamJSON
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TeamMembership], error) {
+		list, err := s.db.ListMemberTeams(ctx, me.OrgID, m.User.ID, r.URL.Query().Get("title"), p)
+		if err != nil {
+			return nil, err
+		}
+		team, err = s.teamsJSON(ctx, me)
+		return list, err
+	}, func(tm *quire.TeamMembership) memberTeamJSON {
+		return memberTeamJSON{Team: team(&tm.Team), Member: teamMemberJSON{Role: tm.Role}}
 	})
 }
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -48,16 +49,13 @@ type specPermsJSON struct {
 func (s *Server) specJSON(p *quire.OpenAPISpec, me *quire.Member) specJSON {
 	out := specJSON{
 		Object: "openapi-spec", ID: p.ID, CreatedAt: timeJSON(p.CreatedAt), UpdatedAt: timeJSON(p.UpdatedAt),
-		Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), LastVersion: p.LastVersion,
+		LastProcessedAt: optTimeJSON(p.LastProcessedAt), Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), LastVersion: p.LastVersion,
 		LastProcessErrorCode: string(p.LastErrorCode), LastProcessedErrorCount: p.LastErrorCount,
 		Permissions: specPermsJSON{View: true, Edit: quire.PermissionsOf(me).CreateContent},
 		URLs: urlsJSON{
 			Location: s.url("/orgs/" + p.OrgID + "/openapi/" + p.Slug),
 			App:      s.publicURL + "/o/" + p.OrgID + "/openapi/" + p.Slug,
 		},
-	}
-	if !p.LastProcessedAt.IsZero() {
-		out.LastProcessedAt = timeJSON(p.LastProcessedAt)
 	}
 	for _, m := range p.LastErrors {
 		out.LastProcessedErrors = append(out.LastProcessedErrors, specErrorJSON{Message: m})
@@ -147,15 +145,9 @@ func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListOpenAPISpecs(r.Context(), me.OrgID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(spec *quire.OpenAPISpec) specJSON { return s.specJSON(spec, me) })
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.OpenAPISpec], error) {
+		return s.db.ListOpenAPISpecs(ctx, me.OrgID, p)
+	}, func(spec *quire.OpenAPISpec) specJSON { return s.specJSON(spec, me) })
 }
 
 // specPutRequest is the body of PUT O/openapi/{specSlug}.
@@ -200,8 +192,7 @@ func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := s.specJSON(p, me)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getSpec(w http.ResponseWriter, r *http.Request) error {
@@ -239,8 +230,7 @@ func (s *Server) putSpec(w http.ResponseWriter, r *http.Request) error {
 	if !created {
 		return writeJSON(w, http.StatusOK, out)
 	}
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 // deleteSpec answers as the reference does: 205 when the spec was deleted,

@@ -111,8 +111,7 @@ func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := s.orgJSON(org, member)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getOrg(w http.ResponseWriter, r *http.Request) error {
@@ -221,11 +220,8 @@ func (b *orgUpdateRequest) update() store.OrganizationUpdate {
 }
 
 func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body orgUpdateRequest

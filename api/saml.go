@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -119,19 +120,9 @@ func (b *samlProviderBody) update() (u store.SAMLProviderUpdate, err error) {
 	return u, nil
 }
 
-// samlAdmin is the caller's membership of the organization in the
-// path, for operations only its admins may do.
-func (s *Server) samlAdmin(r *http.Request) (*quire.Member, error) {
-	me, err := s.membership(r)
-	if err != nil {
-		return nil, err
-	}
-	return me, requireAdmin(me)
-}
-
 // samlProvider loads the provider in the path for an organization admin.
 func (s *Server) samlProvider(r *http.Request) (*quire.SAMLProvider, *quire.Member, error) {
-	me, err := s.samlAdmin(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,23 +131,17 @@ func (s *Server) samlProvider(r *http.Request) (*quire.SAMLProvider, *quire.Memb
 }
 
 func (s *Server) listSAMLProviders(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.samlAdmin(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSAMLProviders(r.Context(), me.OrgID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(p *quire.SAMLProvider) samlProviderJSON { return s.samlProviderJSON(p, me) })
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SAMLProvider], error) {
+		return s.db.ListSAMLProviders(ctx, me.OrgID, p)
+	}, func(p *quire.SAMLProvider) samlProviderJSON { return s.samlProviderJSON(p, me) })
 }
 
 func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.samlAdmin(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
 		return err
 	}
@@ -188,8 +173,7 @@ func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	out := s.samlProviderJSON(created, me)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getSAMLProvider(w http.ResponseWriter, r *http.Request) error {

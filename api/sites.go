@@ -356,8 +356,7 @@ func (s *Server) createSite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := s.siteJSON(site, v.OrgRole)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getSite(w http.ResponseWriter, r *http.Request) error {

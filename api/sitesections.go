@@ -121,15 +121,9 @@ func (s *Server) listSiteSections(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSiteSections(r.Context(), site.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.siteRenderer(site, v).section)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSection], error) {
+		return s.db.ListSiteSections(ctx, site.ID, p)
+	}, s.siteRenderer(site, v).section)
 }
 
 // spaceSourceJSON is the spaceId of POST SITE/sections and SITE/site-spaces:
@@ -179,8 +173,7 @@ func checkSitePath(o quire.Optional[string]) error {
 
 // createdInSite answers 201 with item, served at path below the site.
 func (s *Server) createdInSite(w http.ResponseWriter, site *quire.Site, path string, item any) error {
-	w.Header().Set("Location", s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+path))
-	return writeJSON(w, http.StatusCreated, item)
+	return writeCreated(w, s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+path), item)
 }
 
 // siteForWrite starts a write to a site's structure: the site, managers only
@@ -191,6 +184,27 @@ func (s *Server) siteForWrite(w http.ResponseWriter, r *http.Request, body valid
 		return nil, nil, err
 	}
 	return site, v, readRequest(w, r, body)
+}
+
+// writeSiteItem answers a create or update of an item of a site: managers
+// only (role create), body read and validated, then write in the store; 201
+// at the path where says, or 200 when where is nil, with the item as show
+// shapes it.
+func writeSiteItem[T, J any](s *Server, w http.ResponseWriter, r *http.Request, body validator,
+	write func(ctx context.Context, site *quire.Site) (T, error), show func(*siteRenderer, T) J, where func(T) string) error {
+	site, v, err := s.siteForWrite(w, r, body)
+	if err != nil {
+		return err
+	}
+	item, err := write(r.Context(), site)
+	if err != nil {
+		return err
+	}
+	out := show(s.siteRenderer(site, v), item)
+	if where != nil {
+		return s.createdInSite(w, site, where(item), out)
+	}
+	return writeJSON(w, http.StatusOK, out)
 }
 
 // deleteSiteItem answers the DELETE of an item of a site, named by the path
@@ -232,15 +246,9 @@ func (b *siteSectionCreateRequest) newSection() store.NewSiteSection {
 // after the section) to publish.
 func (s *Server) createSiteSection(w http.ResponseWriter, r *http.Request) error {
 	var body siteSectionCreateRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	sec, err := s.db.CreateSiteSection(r.Context(), site, body.newSection())
-	if err != nil {
-		return err
-	}
-	return s.createdInSite(w, site, "/sections/"+sec.ID, s.siteRenderer(site, v).section(sec))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSection, error) {
+		return s.db.CreateSiteSection(ctx, site, body.newSection())
+	}, (*siteRenderer).section, func(sec *quire.SiteSection) string { return "/sections/" + sec.ID })
 }
 
 // siteSectionUpdateRequest is the body of PATCH SITE/sections/{siteSectionId}.
@@ -276,15 +284,9 @@ func (b *siteSectionUpdateRequest) update() store.SiteSectionUpdate {
 // string sets, null removes, absent keeps.
 func (s *Server) updateSiteSection(w http.ResponseWriter, r *http.Request) error {
 	var body siteSectionUpdateRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	sec, err := s.db.UpdateSiteSection(r.Context(), site.ID, r.PathValue("siteSectionId"), body.update())
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.siteRenderer(site, v).section(sec))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSection, error) {
+		return s.db.UpdateSiteSection(ctx, site.ID, r.PathValue("siteSectionId"), body.update())
+	}, (*siteRenderer).section, nil)
 }
 
 func (s *Server) deleteSiteSection(w http.ResponseWriter, r *http.Request) error {
@@ -300,15 +302,9 @@ func (s *Server) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSiteSectionGroups(r.Context(), site.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.siteRenderer(site, v).group)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSectionGroup], error) {
+		return s.db.ListSiteSectionGroups(ctx, site.ID, p)
+	}, s.siteRenderer(site, v).group)
 }
 
 func checkGroupTitle(v string) error { return quire.CheckLen("title", v, 1, 100) }
@@ -339,15 +335,9 @@ func (b *sectionGroupCreateRequest) validate() error {
 
 func (s *Server) createSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
 	var body sectionGroupCreateRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	g, err := s.db.CreateSiteSectionGroup(r.Context(), site.ID, *body.Title, body.Icon.Value, body.Sections)
-	if err != nil {
-		return err
-	}
-	return s.createdInSite(w, site, "/section-groups/"+g.ID, s.siteRenderer(site, v).group(g))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
+		return s.db.CreateSiteSectionGroup(ctx, site.ID, *body.Title, body.Icon.Value, body.Sections)
+	}, (*siteRenderer).group, func(g *quire.SiteSectionGroup) string { return "/section-groups/" + g.ID })
 }
 
 // sectionGroupUpdateRequest is the body of PATCH SITE/section-groups/{id}:
@@ -363,15 +353,9 @@ func (b *sectionGroupUpdateRequest) validate() error {
 
 func (s *Server) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
 	var body sectionGroupUpdateRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	g, err := s.db.UpdateSiteSectionGroup(r.Context(), site.ID, r.PathValue("siteSectionGroupId"), setValue(body.Title), setValue(body.Icon))
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.siteRenderer(site, v).group(g))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
+		return s.db.UpdateSiteSectionGroup(ctx, site.ID, r.PathValue("siteSectionGroupId"), setValue(body.Title), setValue(body.Icon))
+	}, (*siteRenderer).group, nil)
 }
 
 func (s *Server) deleteSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
@@ -391,15 +375,9 @@ func (b *sectionGroupAddRequest) validate() error {
 // adding it to another moves it there, at the end.
 func (s *Server) addSectionToGroup(w http.ResponseWriter, r *http.Request) error {
 	var body sectionGroupAddRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	g, err := s.db.AddSectionToGroup(r.Context(), site.ID, r.PathValue("siteSectionGroupId"), *body.SectionID)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.siteRenderer(site, v).group(g))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
+		return s.db.AddSectionToGroup(ctx, site.ID, r.PathValue("siteSectionGroupId"), *body.SectionID)
+	}, (*siteRenderer).group, nil)
 }
 
 // removeSectionFromGroup puts the section back at the top level of the

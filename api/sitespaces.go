@@ -2,6 +2,7 @@ package api
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -15,19 +16,13 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	var f store.SiteSpaceFilter
-	if f.Default, err = optBoolParam(r, "default"); err != nil {
-		return err
-	}
-	list, err := s.db.ListSiteSpaces(r.Context(), site.ID, f, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.siteRenderer(site, v).siteSpace)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSpace], error) {
+		f, err := store.SiteSpaceFilter{}, error(nil)
+		if f.Default, err = optBoolParam(r, "default"); err != nil {
+			return nil, err
+		}
+		return s.db.ListSiteSpaces(ctx, site.ID, f, p)
+	}, s.siteRenderer(site, v).siteSpace)
 }
 
 // siteSpaceCreateRequest is the body of POST SITE/site-spaces.
@@ -56,15 +51,9 @@ func (b *siteSpaceCreateRequest) newSiteSpace() store.NewSiteSpace {
 // (titled by title) to publish.
 func (s *Server) createSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	var body siteSpaceCreateRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	ss, err := s.db.CreateSiteSpace(r.Context(), site, body.newSiteSpace())
-	if err != nil {
-		return err
-	}
-	return s.createdInSite(w, site, "/site-spaces/"+ss.ID, s.siteRenderer(site, v).siteSpace(ss))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
+		return s.db.CreateSiteSpace(ctx, site, body.newSiteSpace())
+	}, (*siteRenderer).siteSpace, func(ss *quire.SiteSpace) string { return "/site-spaces/" + ss.ID })
 }
 
 // siteSpaceUpdateRequest is the body of PATCH SITE/site-spaces/{siteSpaceId}.
@@ -81,16 +70,10 @@ func (b *siteSpaceUpdateRequest) validate() error {
 // a string sets it, null removes it, absent keeps it.
 func (s *Server) updateSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	var body siteSpaceUpdateRequest
-	site, v, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	u := store.SiteSpaceUpdate{Path: setValue(body.Path), Condition: setValue(body.Condition)}
-	ss, err := s.db.UpdateSiteSpace(r.Context(), site.ID, r.PathValue("siteSpaceId"), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.siteRenderer(site, v).siteSpace(ss))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
+		u := store.SiteSpaceUpdate{Path: setValue(body.Path), Condition: setValue(body.Condition)}
+		return s.db.UpdateSiteSpace(ctx, site.ID, r.PathValue("siteSpaceId"), u)
+	}, (*siteRenderer).siteSpace, nil)
 }
 
 // deleteSiteSpace unpublishes a space from the site; the space stays.
@@ -122,14 +105,10 @@ type redirectDestinationJSON struct {
 }
 
 func siteRedirectOut(rd *quire.SiteRedirect) siteRedirectJSON {
-	j := siteRedirectJSON{
-		Object: "site-redirect", ID: rd.ID, Source: rd.Source, CreatedAt: timeJSON(rd.CreatedAt),
+	return siteRedirectJSON{
+		Object: "site-redirect", ID: rd.ID, Source: rd.Source, CreatedAt: timeJSON(rd.CreatedAt), UpdatedAt: optTimeJSON(rd.UpdatedAt),
 		Destination: redirectDestinationJSON{Kind: "site-section", SiteSectionID: rd.SectionID},
 	}
-	if !rd.UpdatedAt.IsZero() {
-		j.UpdatedAt = timeJSON(rd.UpdatedAt)
-	}
-	return j
 }
 
 func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error {
@@ -137,15 +116,9 @@ func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSiteRedirects(r.Context(), site.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, siteRedirectOut)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteRedirect], error) {
+		return s.db.ListSiteRedirects(ctx, site.ID, p)
+	}, siteRedirectOut)
 }
 
 // redirectBody is the body of the redirect writes.
@@ -186,28 +159,22 @@ func (b *redirectBody) section() *string {
 
 func (s *Server) createSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 	body := redirectBody{required: true}
-	site, _, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	rd, err := s.db.CreateSiteRedirect(r.Context(), site.ID, *body.Source, *body.section())
-	if err != nil {
-		return err
-	}
-	return s.createdInSite(w, site, "/redirects/"+rd.ID, siteRedirectOut(rd))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteRedirect, error) {
+		return s.db.CreateSiteRedirect(ctx, site.ID, *body.Source, *body.section())
+	}, showRedirect, func(rd *quire.SiteRedirect) string { return "/redirects/" + rd.ID })
 }
 
 func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 	var body redirectBody
-	site, _, err := s.siteForWrite(w, r, &body)
-	if err != nil {
-		return err
-	}
-	rd, err := s.db.UpdateSiteRedirect(r.Context(), site.ID, r.PathValue("siteRedirectId"), body.Source, body.section())
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, siteRedirectOut(rd))
+	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteRedirect, error) {
+		return s.db.UpdateSiteRedirect(ctx, site.ID, r.PathValue("siteRedirectId"), body.Source, body.section())
+	}, showRedirect, nil)
+}
+
+// showRedirect is siteRedirectOut in the shape writeSiteItem takes: a
+// redirect's form is the same for every caller.
+func showRedirect(_ *siteRenderer, rd *quire.SiteRedirect) siteRedirectJSON {
+	return siteRedirectOut(rd)
 }
 
 func (s *Server) deleteSiteRedirect(w http.ResponseWriter, r *http.Request) error {

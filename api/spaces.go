@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -11,18 +12,7 @@ import (
 // answering 404 unless the caller can see it and 403 unless their role is at
 // least need.
 func (s *Server) space(r *http.Request, need quire.Role) (*quire.Space, quire.Role, error) {
-	sp, err := s.db.Space(r.Context(), r.PathValue("spaceId"))
-	if err != nil {
-		return nil, "", err
-	}
-	if !sp.DeletedAt.IsZero() {
-		return nil, "", errorf(quire.CodeNotFound, "space not found")
-	}
-	role, err := s.spaceRole(r, sp)
-	if err != nil {
-		return nil, "", err
-	}
-	return sp, role, quire.RequireRole(role, need, "space")
+	return spaces.load(s, r, need)
 }
 
 // roleOn computes the caller's role on a space or collection, loading only
@@ -33,10 +23,6 @@ func (s *Server) roleOn(r *http.Request, orgID, id string, level quire.DefaultLe
 		return "", err
 	}
 	return v.RoleOn(id, level, ancestors), nil
-}
-
-func (s *Server) spaceRole(r *http.Request, sp *quire.Space) (quire.Role, error) {
-	return s.roleOn(r, sp.OrgID, sp.ID, sp.DefaultLevel, sp.Ancestors)
 }
 
 // orgViewer loads the caller's viewer for all content of the organization in
@@ -54,15 +40,24 @@ func (s *Server) listSpaces(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListSpaces(r.Context(), r.PathValue("organizationId"), store.SpaceFilter{VisibleTo: v}, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(sp *quire.Space) spaceJSON {
+	return s.listSpacesOf(w, r, r.PathValue("organizationId"), func(context.Context) (store.SpaceFilter, error) {
+		return store.SpaceFilter{VisibleTo: v}, nil
+	})
+}
+
+// listSpacesOf answers a page of the organization's spaces that the filter
+// from filter (made once the page parameters are checked) selects, each with
+// the role of its viewer on it.
+func (s *Server) listSpacesOf(w http.ResponseWriter, r *http.Request, orgID string, filter func(context.Context) (store.SpaceFilter, error)) error {
+	var v *quire.Viewer
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Space], error) {
+		f, err := filter(ctx)
+		if err != nil {
+			return nil, err
+		}
+		v = f.VisibleTo
+		return s.db.ListSpaces(ctx, orgID, f, p)
+	}, func(sp *quire.Space) spaceJSON {
 		return s.spaceJSON(sp, v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors))
 	})
 }
@@ -156,13 +151,7 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	role, err := s.spaceRole(r, sp)
-	if err != nil {
-		return err
-	}
-	out := s.spaceJSON(sp, role)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return spaces.write(s, w, r, http.StatusCreated, sp)
 }
 
 func parseEditMode(v string) (quire.EditMode, error) {
@@ -185,14 +174,7 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {
-	sp, _, err := s.space(r, quire.RoleAdmin)
-	if err != nil {
-		return err
-	}
-	if err := s.db.DeleteSpace(r.Context(), sp.ID); err != nil {
-		return err
-	}
-	return noContent(w)
+	return spaces.delete(s, w, r, (*store.DB).DeleteSpace)
 }
 
 func parseLevel(field string, v quire.Optional[string]) (quire.DefaultLevel, error) {
@@ -306,13 +288,7 @@ func (s *Server) duplicateSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	role, err := s.spaceRole(r, dup)
-	if err != nil {
-		return err
-	}
-	out := s.spaceJSON(dup, role)
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return spaces.write(s, w, r, http.StatusCreated, dup)
 }
 
 // restoreSpace brings back a space deleted within the last 7 days; it needs
@@ -322,7 +298,7 @@ func (s *Server) restoreSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	role, err := s.spaceRole(r, sp)
+	role, err := spaces.role(s, r, sp)
 	if err != nil {
 		return err
 	}
@@ -332,10 +308,7 @@ func (s *Server) restoreSpace(w http.ResponseWriter, r *http.Request) error {
 	if sp, err = s.db.RestoreSpace(r.Context(), sp.ID); err != nil {
 		return err
 	}
-	if role, err = s.spaceRole(r, sp); err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+	return spaces.write(s, w, r, http.StatusOK, sp)
 }
 
 // moveBody is the body of the move operations. Contract §4.6, §4.7.
@@ -407,22 +380,7 @@ func (s *Server) moveTarget(w http.ResponseWriter, r *http.Request, orgID, curre
 }
 
 func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request) error {
-	sp, _, err := s.space(r, quire.RoleAdmin)
-	if err != nil {
-		return err
-	}
-	parent, pos, err := s.moveTarget(w, r, sp.OrgID, sp.ParentID)
-	if err != nil {
-		return err
-	}
-	if sp, err = s.db.MoveSpace(r.Context(), sp.ID, parent, pos); err != nil {
-		return err
-	}
-	role, err := s.spaceRole(r, sp)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+	return spaces.move(s, w, r, (*store.DB).MoveSpace)
 }
 
 // transferRequest is the body of the transfer operations.
@@ -460,20 +418,5 @@ func (s *Server) transferTarget(w http.ResponseWriter, r *http.Request, fromOrg 
 }
 
 func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request) error {
-	sp, _, err := s.space(r, quire.RoleAdmin)
-	if err != nil {
-		return err
-	}
-	target, err := s.transferTarget(w, r, sp.OrgID)
-	if err != nil {
-		return err
-	}
-	if sp, err = s.db.TransferSpace(r.Context(), sp.ID, target); err != nil {
-		return err
-	}
-	role, err := s.spaceRole(r, sp)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+	return spaces.transfer(s, w, r, (*store.DB).TransferSpace)
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"maps"
 	"net/http"
 	"slices"
@@ -114,41 +115,54 @@ func (s *Server) managedTeam(r *http.Request) (*quire.Team, *quire.Member, error
 	return t, me, err
 }
 
+// adminTeam is team for changes to the team itself: org admins only.
+func (s *Server) adminTeam(r *http.Request) (*quire.Team, *quire.Member, quire.TeamRole, error) {
+	t, me, role, err := s.team(r)
+	if err == nil {
+		err = requireAdmin(me)
+	}
+	return t, me, role, err
+}
+
 func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.membership(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	f := store.TeamFilter{Title: r.URL.Query().Get("title")}
-	if r.URL.Query().Has("owner") {
-		if f.ManagedBy, err = s.db.Member(r.Context(), me.OrgID, r.URL.Query().Get("owner")); err != nil {
-			if quire.ErrorCode(err) == quire.CodeNotFound {
-				return errorf(quire.CodeInvalid, "owner: not a member of the organization")
+	var team func(*quire.Team) teamJSON
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Team], error) {
+		f := store.TeamFilter{Title: r.URL.Query().Get("title")}
+		var err error
+		if r.URL.Query().Has("owner") {
+			if f.ManagedBy, err = s.db.Member(ctx, me.OrgID, r.URL.Query().Get("owner")); err != nil {
+				if quire.ErrorCode(err) == quire.CodeNotFound {
+					return nil, errorf(quire.CodeInvalid, "owner: not a member of the organization")
+				}
+				return nil, err
 			}
-			return err
 		}
-	}
-	list, err := s.db.ListTeams(r.Context(), me.OrgID, f, p)
+		list, err := s.db.ListTeams(ctx, me.OrgID, f, p)
+		if err != nil {
+			return nil, err
+		}
+		team, err = s.teamsJSON(ctx, me)
+		return list, err
+	}, func(t *quire.Team) teamJSON { return team(t) })
+}
+
+// teamsJSON shapes the teams of a list as me sees them: each with whether
+// me owns it.
+func (s *Server) teamsJSON(ctx context.Context, me *quire.Member) (func(*quire.Team) teamJSON, error) {
+	owned, err := s.db.OwnedTeams(ctx, me.OrgID, me.User.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	owned, err := s.db.OwnedTeams(r.Context(), me.OrgID, me.User.ID)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(t *quire.Team) teamJSON { return s.teamJSON(t, me, ownerRole(owned[t.ID])) })
+	return func(t *quire.Team) teamJSON { return s.teamJSON(t, me, ownerRole(owned[t.ID])) }, nil
 }
 
 func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.membership(r)
+	me, err := s.orgAdmin(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body teamCreateRequest
@@ -160,8 +174,7 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := s.teamJSON(t, me, "")
-	w.Header().Set("Location", out.URLs.Location)
-	return writeJSON(w, http.StatusCreated, out)
+	return writeCreated(w, out.URLs.Location, out)
 }
 
 func (s *Server) getTeam(w http.ResponseWriter, r *http.Request) error {
@@ -173,11 +186,8 @@ func (s *Server) getTeam(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteTeam(w http.ResponseWriter, r *http.Request) error {
-	t, me, _, err := s.team(r)
+	t, me, _, err := s.adminTeam(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	if err := s.db.DeleteTeam(r.Context(), me.OrgID, t.ID); err != nil {
@@ -187,11 +197,8 @@ func (s *Server) deleteTeam(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) error {
-	t, me, role, err := s.team(r)
+	t, me, role, err := s.adminTeam(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body teamUpdateRequest
@@ -217,15 +224,9 @@ func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListTeamMembers(r.Context(), me.OrgID, t.ID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(tm *quire.TeamMembership) teamMemberItemJSON {
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TeamMembership], error) {
+		return s.db.ListTeamMembers(ctx, me.OrgID, t.ID, p)
+	}, func(tm *quire.TeamMembership) teamMemberItemJSON {
 		item := teamMemberItemJSON{Organization: s.memberJSON(&tm.Member), Team: teamMemberJSON{Role: tm.Role}}
 		item.Permissions.View = true
 		return item

@@ -13,6 +13,14 @@ import (
 // timeJSON formats a timestamp as ISO 8601 in UTC with milliseconds.
 func timeJSON(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
+// optTimeJSON is timeJSON, or "" (omitted) for the zero time: never.
+func optTimeJSON(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return timeJSON(t)
+}
+
 // roleJSON is a role, or null for guests.
 func roleJSON(r quire.Role) *string {
 	if r == quire.RoleGuest {
@@ -118,15 +126,11 @@ type memberJSON struct {
 }
 
 func (s *Server) memberJSON(m *quire.Member) memberJSON {
-	j := memberJSON{
+	return memberJSON{
 		Object: "member", ID: m.User.ID, Role: roleJSON(m.Role), User: s.userJSON(&m.User), Disabled: m.Disabled,
 		JoinedAt: timeJSON(m.JoinedAt), SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams, Sites: m.Sites,
-		URLs: urlsJSON{Location: s.url("/orgs/" + m.OrgID + "/members/" + m.User.ID)},
+		URLs: urlsJSON{Location: s.url("/orgs/" + m.OrgID + "/members/" + m.User.ID)}, LastSeenAt: optTimeJSON(m.LastSeenAt),
 	}
-	if !m.LastSeenAt.IsZero() {
-		j.LastSeenAt = timeJSON(m.LastSeenAt)
-	}
-	return j
 }
 
 type teamJSON struct {

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/quiredocs/quire"
 )
@@ -34,17 +33,11 @@ func (r *collectionRow) value() *quire.Collection {
 	return &c
 }
 
+func (r *collectionRow) cursor() Cursor { return Cursor{Str: r.path, Num: r.position, ID: r.c.ID} }
+
 // Collection returns a collection by id, deleted or not.
 func (r reader) Collection(ctx context.Context, id string) (*quire.Collection, error) {
-	var row collectionRow
-	err := r.q.queryRow(ctx, "SELECT "+collectionColumns+" FROM collections c WHERE c.id = ?", id).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "collection not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return row.value(), nil
+	return scanOne[collectionRow, *quire.Collection](ctx, r.q, "collection", "SELECT "+collectionColumns+" FROM collections c WHERE c.id = ?", id)
 }
 
 // CollectionFilter narrows a collection list.
@@ -60,28 +53,7 @@ func (r reader) ListCollections(ctx context.Context, orgID string, f CollectionF
 		where += " AND c.parent_id IS NULL"
 	}
 	vis, visArgs := visibleClause("c", f.VisibleTo)
-	where, args = where+vis, append(args, visArgs...)
-	list := &List[*quire.Collection]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM collections c"+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after := ""
-	if p.After != nil {
-		after = " AND (c.path, c.position, c.id) > (?, ?, ?)"
-		args = append(args, p.After.Str, p.After.Num, p.After.ID)
-	}
-	rows, err := r.q.query(ctx, "SELECT "+collectionColumns+" FROM collections c"+where+after+" ORDER BY c.path, c.position, c.id LIMIT ?", append(args, p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Collection, Cursor, error) {
-		var row collectionRow
-		if err := rows.Scan(row.dest()...); err != nil {
-			return nil, Cursor{}, err
-		}
-		return row.value(), Cursor{Str: row.path, Num: row.position, ID: row.c.ID}, nil
-	})
-	return list, err
+	return listInTree[collectionRow, *quire.Collection](ctx, r.q, "collections", "c", collectionColumns, where+vis, append(args, visArgs...), p)
 }
 
 // CreateCollection creates a collection at the end of its parent's children.

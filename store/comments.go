@@ -312,11 +312,7 @@ func (tx *Tx) CreateComment(ctx context.Context, n NewComment) (string, error) {
 // replies or reactions lock it first, so that on PostgreSQL they take turns
 // and each summary is rebuilt from what the one before committed.
 func (tx *Tx) lockComment(ctx context.Context, where string, args []any) error {
-	res, err := tx.q.exec(ctx, "UPDATE comments SET replies = replies WHERE id IN (SELECT k.id FROM comments k"+where+" AND k.id = ?)", args...)
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
+	n, err := tx.q.affected(ctx, "UPDATE comments SET replies = replies WHERE id IN (SELECT k.id FROM comments k"+where+" AND k.id = ?)", args...)
 	if err == nil && n == 0 {
 		err = quire.Errorf(quire.CodeNotFound, "comment not found")
 	}
@@ -531,11 +527,7 @@ func (tx *Tx) resolveComment(ctx context.Context, s CommentScope, id, userID str
 		query, args, open = "UPDATE comments SET resolved_at = ?, resolved_by = ?, version = ? WHERE id = ? AND resolved_at IS NULL",
 			[]any{micros(tx.Now), userID, newVersion(), id}, -1
 	}
-	res, err := tx.q.exec(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
+	if n, err := tx.q.affected(ctx, query, args...); err != nil || n == 0 {
 		return err
 	}
 	return tx.countComment(ctx, s, 0, open)

@@ -17,6 +17,8 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+
+	"github.com/quiredocs/quire"
 )
 
 // DB is the store. Reads go through a pool; on SQLite, writes go through a
@@ -177,6 +179,49 @@ type querier struct {
 func (q querier) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	res, err := q.ex.ExecContext(ctx, q.d.rebind(query), args...)
 	return res, q.d.translate(err)
+}
+
+// scannedRow is a row type R as a pointer: where a row of a table is scanned to,
+// and the T it holds.
+type scannedRow[R, T any] interface {
+	*R
+	dest() []any
+	value() T
+}
+
+// scanOne returns the T held by the one row that query selects, as row type
+// R; no row is a not found error naming what.
+func scanOne[R, T any, P scannedRow[R, T]](ctx context.Context, q querier, what, query string, args ...any) (T, error) {
+	var r R
+	var zero T
+	err := q.queryRow(ctx, query, args...).Scan(P(&r).dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return zero, quire.Errorf(quire.CodeNotFound, "%s not found", what)
+	}
+	if err != nil {
+		return zero, err
+	}
+	return P(&r).value(), nil
+}
+
+// affected runs a write and reports how many rows it changed.
+func (q querier) affected(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := q.exec(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// deleteSome runs a DELETE in a transaction of its own and reports whether
+// it removed any row.
+func (db *DB) deleteSome(ctx context.Context, query string, args ...any) (deleted bool, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		n, err := tx.q.affected(ctx, query, args...)
+		deleted = n > 0
+		return err
+	})
+	return deleted, err
 }
 
 func (q querier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {

@@ -184,26 +184,20 @@ func (db *DB) PublishIntegration(ctx context.Context, p IntegrationPublish) (in 
 			secrets = sql.NullString{String: base64.StdEncoding.EncodeToString(p.Secrets), Valid: true}
 		}
 		now := micros(tx.Now)
-		res, err := tx.q.exec(ctx, "INSERT INTO integrations (name, org_id, version, "+strings.Join(names, ", ")+
+		n, err := tx.q.affected(ctx, "INSERT INTO integrations (name, org_id, version, "+strings.Join(names, ", ")+
 			", secrets, created_at, updated_at) VALUES (?, ?, 1"+strings.Repeat(", ?", len(cols))+", ?, ?, ?) ON CONFLICT (name) DO NOTHING",
 			append(append([]any{i.Name, i.OrgID}, vals...), secrets, now, now)...)
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
+		if n == 0 {
 			set := strings.Join(names, " = ?, ") + " = ?, version = version + 1, updated_at = ?"
 			args := append(vals, now)
 			if p.SetSecrets {
 				set += ", secrets = ?"
 				args = append(args, secrets)
 			}
-			res, err := tx.q.exec(ctx, "UPDATE integrations SET "+set+" WHERE name = ? AND org_id = ?", append(args, i.Name, i.OrgID)...)
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err != nil {
+			if n, err := tx.q.affected(ctx, "UPDATE integrations SET "+set+" WHERE name = ? AND org_id = ?", append(args, i.Name, i.OrgID)...); err != nil {
 				return err
 			} else if n == 0 {
 				return quire.Errorf(quire.CodeConflict, "name: %q is published by another organization", i.Name)
@@ -287,16 +281,7 @@ func (r reader) IntegrationSecrets(ctx context.Context, name string) ([]byte, er
 // installations, and reports whether there was one. Its images and script
 // stay in the blob store, which other content may share.
 func (db *DB) DeleteIntegration(ctx context.Context, orgID, name string) (deleted bool, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		res, err := tx.q.exec(ctx, "DELETE FROM integrations WHERE name = ? AND org_id = ?", name, orgID)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		deleted = n > 0
-		return err
-	})
-	return deleted, err
+	return db.deleteSome(ctx, "DELETE FROM integrations WHERE name = ? AND org_id = ?", name, orgID)
 }
 
 // OrganizationByRef finds an organization by id or hostname: how a publish

@@ -41,15 +41,10 @@ func (r *memberRow) value() *quire.Member {
 
 // Member returns a user's membership of an organization.
 func (r reader) Member(ctx context.Context, orgID, userID string) (*quire.Member, error) {
-	var row memberRow
-	err := r.q.queryRow(ctx, memberSelect+" WHERE m.org_id = ? AND m.user_id = ?", orgID, userID).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "member not found")
-	}
+	m, err := scanOne[memberRow, *quire.Member](ctx, r.q, "member", memberSelect+" WHERE m.org_id = ? AND m.user_id = ?", orgID, userID)
 	if err != nil {
 		return nil, err
 	}
-	m := row.value()
 	return m, r.fillSpaceCounts(ctx, orgID, m)
 }
 

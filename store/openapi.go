@@ -112,13 +112,9 @@ func (db *DB) PutOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAP
 		now := micros(tx.Now)
 		// ON CONFLICT DO NOTHING rather than look then insert: two PUTs of a
 		// new slug at once on PostgreSQL then create one spec and update it.
-		res, err := tx.q.exec(ctx, `INSERT INTO openapi_specs (id, org_id, slug, source_url, source_text, state, created_at, updated_at, job_due)
+		n, err := tx.q.affected(ctx, `INSERT INTO openapi_specs (id, org_id, slug, source_url, source_text, state, created_at, updated_at, job_due)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (org_id, slug) DO NOTHING`,
 			newID(), orgID, slug, url, text, string(quire.SpecPending), now, now, now)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
 		if err != nil {
 			return err
 		}
@@ -138,16 +134,7 @@ func (db *DB) PutOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAP
 // DeleteOpenAPISpec deletes a spec with its versions, and reports whether
 // there was one. A job in progress for it finishes for nothing.
 func (db *DB) DeleteOpenAPISpec(ctx context.Context, orgID, slug string) (deleted bool, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		res, err := tx.q.exec(ctx, "DELETE FROM openapi_specs WHERE org_id = ? AND slug = ?", orgID, slug)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		deleted = n > 0
-		return err
-	})
-	return deleted, err
+	return db.deleteSome(ctx, "DELETE FROM openapi_specs WHERE org_id = ? AND slug = ?", orgID, slug)
 }
 
 // OpenAPISpecVersions lists a spec's versions, newest first, without their

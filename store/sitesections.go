@@ -19,14 +19,21 @@ func sectionOf(st *quire.SiteStructure, id string) *quire.SiteSection {
 
 // SiteSection returns a section of a site with its site spaces.
 func (r reader) SiteSection(ctx context.Context, siteID, id string) (*quire.SiteSection, error) {
+	return siteItem(ctx, r, siteID, "site section", func(st *quire.SiteStructure) *quire.SiteSection { return sectionOf(st, id) })
+}
+
+// siteItem is what find finds in the structure of a site; nil is a not
+// found error naming what.
+func siteItem[T comparable](ctx context.Context, r reader, siteID, what string, find func(*quire.SiteStructure) T) (T, error) {
+	var none T
 	st, err := r.SiteStructure(ctx, siteID)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	if sec := sectionOf(st, id); sec != nil {
-		return sec, nil
+	if it := find(st); it != none {
+		return it, nil
 	}
-	return nil, quire.Errorf(quire.CodeNotFound, "site section not found")
+	return none, quire.Errorf(quire.CodeNotFound, "%s not found", what)
 }
 
 // NewSiteSection is what creating a section takes: the space of its first
@@ -209,16 +216,14 @@ func (db *DB) MoveSiteSection(ctx context.Context, siteID, id string, pos quire.
 
 // SiteSectionGroup returns a group of a site with its sections.
 func (r reader) SiteSectionGroup(ctx context.Context, siteID, id string) (*quire.SiteSectionGroup, error) {
-	st, err := r.SiteStructure(ctx, siteID)
-	if err != nil {
-		return nil, err
-	}
-	for _, it := range st.Items {
-		if it.Group != nil && it.Group.ID == id {
-			return it.Group, nil
+	return siteItem(ctx, r, siteID, "site section group", func(st *quire.SiteStructure) *quire.SiteSectionGroup {
+		for _, it := range st.Items {
+			if it.Group != nil && it.Group.ID == id {
+				return it.Group
+			}
 		}
-	}
-	return nil, quire.Errorf(quire.CodeNotFound, "site section group not found")
+		return nil
+	})
 }
 
 // ListSiteSectionGroups lists the groups of a site in their order.

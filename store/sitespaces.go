@@ -70,14 +70,7 @@ func siteSpaceOf(st *quire.SiteStructure, id string) *quire.SiteSpace {
 
 // SiteSpace returns a site space of a site, with its space.
 func (r reader) SiteSpace(ctx context.Context, siteID, id string) (*quire.SiteSpace, error) {
-	st, err := r.SiteStructure(ctx, siteID)
-	if err != nil {
-		return nil, err
-	}
-	if ss := siteSpaceOf(st, id); ss != nil {
-		return ss, nil
-	}
-	return nil, quire.Errorf(quire.CodeNotFound, "site space not found")
+	return siteItem(ctx, r, siteID, "site space", func(st *quire.SiteStructure) *quire.SiteSpace { return siteSpaceOf(st, id) })
 }
 
 // SiteSpaceFilter narrows a site space list.
@@ -161,15 +154,8 @@ type SiteSpaceUpdate struct {
 }
 
 // UpdateSiteSpace applies u to a site space. Its path is unique in its section.
-func (db *DB) UpdateSiteSpace(ctx context.Context, siteID, id string, u SiteSpaceUpdate) (ss *quire.SiteSpace, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		if err := tx.touchSite(ctx, siteID); err != nil {
-			return err
-		}
-		section, err := tx.siteSpaceSection(ctx, siteID, id)
-		if err != nil {
-			return err
-		}
+func (db *DB) UpdateSiteSpace(ctx context.Context, siteID, id string, u SiteSpaceUpdate) (*quire.SiteSpace, error) {
+	return db.changeSiteSpace(ctx, siteID, id, func(tx *Tx, section string) error {
 		set := map[string]any{"updated_at": micros(tx.Now)}
 		if u.Path != nil {
 			cond, args := siteSpacesIn(siteID, section)
@@ -186,17 +172,21 @@ func (db *DB) UpdateSiteSpace(ctx context.Context, siteID, id string, u SiteSpac
 		if u.Condition != nil {
 			set["cond"] = nullString(*u.Condition)
 		}
-		if err := tx.update(ctx, "site_spaces", "id", id, set); err != nil {
-			return err
-		}
-		ss, err = tx.SiteSpace(ctx, siteID, id)
-		return err
+		return tx.update(ctx, "site_spaces", "id", id, set)
 	})
-	return ss, err
 }
 
 // MoveSiteSpace moves a site space among those of its section (or root).
-func (db *DB) MoveSiteSpace(ctx context.Context, siteID, id string, pos quire.Position) (ss *quire.SiteSpace, err error) {
+func (db *DB) MoveSiteSpace(ctx context.Context, siteID, id string, pos quire.Position) (*quire.SiteSpace, error) {
+	return db.changeSiteSpace(ctx, siteID, id, func(tx *Tx, section string) error {
+		return tx.placeSiteSpace(ctx, siteID, section, id, pos)
+	})
+}
+
+// changeSiteSpace runs change on a site space, given its section ("" for
+// the root), in a transaction that marks the site changed, and returns the
+// site space as it then is.
+func (db *DB) changeSiteSpace(ctx context.Context, siteID, id string, change func(tx *Tx, section string) error) (ss *quire.SiteSpace, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
@@ -205,7 +195,7 @@ func (db *DB) MoveSiteSpace(ctx context.Context, siteID, id string, pos quire.Po
 		if err != nil {
 			return err
 		}
-		if err := tx.placeSiteSpace(ctx, siteID, section, id, pos); err != nil {
+		if err := change(tx, section); err != nil {
 			return err
 		}
 		ss, err = tx.SiteSpace(ctx, siteID, id)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"errors"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -52,15 +51,7 @@ func (r *spaceRow) cursor() Cursor { return Cursor{Str: r.path, Num: r.position,
 
 // Space returns a space by id, deleted or not.
 func (r reader) Space(ctx context.Context, id string) (*quire.Space, error) {
-	var row spaceRow
-	err := r.q.queryRow(ctx, "SELECT "+spaceColumns+" FROM spaces s WHERE s.id = ?", id).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "space not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return row.value(), nil
+	return scanOne[spaceRow, *quire.Space](ctx, r.q, "space", "SELECT "+spaceColumns+" FROM spaces s WHERE s.id = ?", id)
 }
 
 // SpaceFilter narrows a space list.
@@ -103,26 +94,41 @@ func (r reader) ListSpaces(ctx context.Context, orgID string, f SpaceFilter, p P
 		args = append(args, f.ParentID)
 	}
 	vis, visArgs := visibleClause("s", f.VisibleTo)
-	where, args = where+vis, append(args, visArgs...)
-	list := &List[*quire.Space]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM spaces s"+where, args...).Scan(&list.Count); err != nil {
+	return listInTree[spaceRow, *quire.Space](ctx, r.q, "spaces", "s", spaceColumns, where+vis, append(args, visArgs...), p)
+}
+
+// treeRow is a row type of spaces or collections: scannedRow, and where the
+// row stands in tree order.
+type treeRow[R, T any] interface {
+	scannedRow[R, T]
+	cursor() Cursor
+}
+
+// listInTree lists the rows of table (as alias) that where selects, with
+// args, in tree order (path, position, id): how many there are, and page p.
+func listInTree[R, T any, P treeRow[R, T]](ctx context.Context, q querier, table, alias, columns, where string, args []any, p Page) (*List[T], error) {
+	from := " FROM " + table + " " + alias
+	list := &List[T]{}
+	if err := q.queryRow(ctx, "SELECT COUNT(*)"+from+where, args...).Scan(&list.Count); err != nil {
 		return nil, err
 	}
+	order := alias + ".path, " + alias + ".position, " + alias + ".id"
 	after := ""
 	if p.After != nil {
-		after = " AND (s.path, s.position, s.id) > (?, ?, ?)"
+		after = " AND (" + order + ") > (?, ?, ?)"
 		args = append(args, p.After.Str, p.After.Num, p.After.ID)
 	}
-	rows, err := r.q.query(ctx, "SELECT "+spaceColumns+" FROM spaces s"+where+after+" ORDER BY s.path, s.position, s.id LIMIT ?", append(args, p.Limit+1)...)
+	rows, err := q.query(ctx, "SELECT "+columns+from+where+after+" ORDER BY "+order+" LIMIT ?", append(args, p.Limit+1)...)
 	if err != nil {
 		return nil, err
 	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Space, Cursor, error) {
-		var row spaceRow
-		if err := rows.Scan(row.dest()...); err != nil {
-			return nil, Cursor{}, err
+	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (T, Cursor, error) {
+		var row R
+		if err := rows.Scan(P(&row).dest()...); err != nil {
+			var none T
+			return none, Cursor{}, err
 		}
-		return row.value(), row.cursor(), nil
+		return P(&row).value(), P(&row).cursor(), nil
 	})
 	return list, err
 }

@@ -63,12 +63,8 @@ func (r reader) ListTranslationLanguages(ctx context.Context, orgID, settingsID 
 func (db *DB) PutTranslationLanguage(ctx context.Context, orgID, settingsID, language string, instructions json.RawMessage) (t *quire.TranslationLanguage, created bool, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		now := micros(tx.Now)
-		res, err := tx.q.exec(ctx, "INSERT INTO translation_languages ("+translationColumns+") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+		n, err := tx.q.affected(ctx, "INSERT INTO translation_languages ("+translationColumns+") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
 			orgID, settingsID, language, string(instructions), now, now)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
 		if err != nil {
 			return err
 		}
@@ -88,11 +84,7 @@ func (db *DB) PutTranslationLanguage(ctx context.Context, orgID, settingsID, lan
 // configuration.
 func (db *DB) DeleteTranslationLanguage(ctx context.Context, orgID, settingsID, language string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
-		res, err := tx.q.exec(ctx, "DELETE FROM translation_languages WHERE org_id = ? AND settings_id = ? AND language = ?", orgID, settingsID, language)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
+		if n, err := tx.q.affected(ctx, "DELETE FROM translation_languages WHERE org_id = ? AND settings_id = ? AND language = ?", orgID, settingsID, language); err != nil {
 			return err
 		} else if n == 0 {
 			return quire.Errorf(quire.CodeNotFound, "translation language not found")
