@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
@@ -60,42 +59,16 @@ func changesLimit(r *http.Request) (int, error) {
 
 // changesJSON renders what changed from before to after (the view's tree).
 func (s *Server) changesJSON(before, after *revision.View, limit int) changesJSON {
-	all := content.Diff(before.Tree, after.Tree)
-	out := changesJSON{Changes: []changeJSON{}}
-	if len(all) > limit {
-		out.More = len(all) - limit
-		all = all[:limit]
-	}
-	page := func(v *revision.View, id string) *changedPageJSON {
-		p, ok := v.Tree.Pages[id]
-		if !ok {
-			return nil
+	changes, more := revision.Changes(before, after, limit)
+	out := changesJSON{Changes: make([]changeJSON, 0, len(changes)), More: more}
+	for _, c := range changes {
+		j := changeJSON{Type: c.Type, Page: changedPage(c.Page)}
+		if c.File != nil {
+			f := s.revisionFileJSON(c.File.View.Space.ID, c.File.View.Revision.ID, c.File.File)
+			j.File = &changedFileJSON{ID: f.ID, Name: f.Name, ContentType: f.ContentType, DownloadURL: f.DownloadURL}
 		}
-		typ := "document"
-		if p.Kind == content.KindGroup {
-			typ = "group"
-		}
-		return &changedPageJSON{ID: id, Type: typ, Title: p.Title, Path: v.Path(id)}
-	}
-	file := func(v *revision.View, id string) *changedFileJSON {
-		f := v.Tree.Files[id]
-		j := s.revisionFileJSON(v.Space.ID, v.Revision.ID, f)
-		return &changedFileJSON{ID: j.ID, Name: j.Name, ContentType: j.ContentType, DownloadURL: j.DownloadURL}
-	}
-	for _, c := range all {
-		j := changeJSON{Type: c.Type}
-		switch c.Type {
-		case content.PageDeleted:
-			j.Page = page(before, c.PageID)
-		case content.FileDeleted:
-			j.File = file(before, c.FileID)
-		case content.FileCreated, content.FileEdited:
-			j.File = file(after, c.FileID)
-		default:
-			j.Page = page(after, c.PageID)
-		}
-		if c.Type == content.PageMoved {
-			j.Parent = &changedParentJSON{Before: page(before, c.ParentBefore), After: page(after, c.ParentAfter)}
+		if c.Moved != nil {
+			j.Parent = &changedParentJSON{Before: changedPage(c.Moved[0]), After: changedPage(c.Moved[1])}
 		}
 		if c.Attributes != nil {
 			j.Attributes = map[string]any{}
@@ -106,6 +79,18 @@ func (s *Server) changesJSON(before, after *revision.View, limit int) changesJSO
 		out.Changes = append(out.Changes, j)
 	}
 	return out
+}
+
+// changedPage renders a page one side of a change shows; nil for none.
+func changedPage(p *revision.ChangedPage) *changedPageJSON {
+	if p == nil {
+		return nil
+	}
+	typ := "document"
+	if p.Group {
+		typ = "group"
+	}
+	return &changedPageJSON{ID: p.ID, Type: typ, Title: p.Title, Path: p.Path}
 }
 
 // attributeJSON renders one changed attribute; empty sides are left out.
@@ -134,12 +119,9 @@ func (s *Server) getRevisionChanges(w http.ResponseWriter, r *http.Request, v *r
 	if err != nil {
 		return err
 	}
-	// A first revision changed everything from the empty tree (root "").
-	before := s.reader.Empty(v.Space, v.Revision.ID)
-	if len(v.Revision.Parents) > 0 {
-		if before, err = s.reader.Open(r.Context(), v.Space, v.Revision.Parents[0], nil); err != nil {
-			return err
-		}
+	before, err := s.reader.Parent(r.Context(), v)
+	if err != nil {
+		return err
 	}
 	out := s.changesJSON(before, v, limit)
 	if v.Revision.Type == store.RevisionMerge {
