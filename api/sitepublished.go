@@ -9,6 +9,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/internal/lru"
+	"github.com/quiredocs/quire/revision"
 )
 
 // GET SITE/published (Contract §4.8): the site, its structure and its
@@ -89,12 +90,12 @@ func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.Site
 func (s *Server) getPublishedSite(w http.ResponseWriter, r *http.Request) error {
 	commits := s.db.Commits() // before reading: a write after this is noticed next time
 	site, v, err := s.sharedSiteWith(r, func(ctx context.Context, id string) (*quire.Site, error) {
-		return s.published.site(ctx, s, id, commits)
+		return s.reader.PublishedSite(ctx, id, commits)
 	})
 	if err != nil {
 		return err
 	}
-	st, err := s.published.structure(r, s, site, commits)
+	st, err := s.reader.PublishedStructure(r.Context(), site, commits)
 	if err != nil {
 		return err
 	}
@@ -116,33 +117,12 @@ func (s *Server) getPublishedSite(w http.ResponseWriter, r *http.Request) error 
 	return err
 }
 
-// publishedTTL bounds how stale a cached published profile may be. Writes
-// through this server are seen at once (store.DB.Commits); those of other
-// servers sharing the database (to the site or the spaces it shows) may
-// take this long to appear.
-const publishedTTL = time.Second
-
-// publishedCache keeps, per site, its structure and the answers built from
-// it for each combination of the caller's roles. Entries are keyed by the
-// site's version and the store's commit count, so a change makes new keys
-// and the old entries age out.
+// publishedCache keeps the answers built from a site's structure for each
+// combination of the caller's roles, keyed by publishedKey; the site and its
+// structure are cached by revision.Reader.
 type publishedCache struct {
-	sites      *lru.Cache[string, cachedSite]
-	structures *lru.Cache[string, cachedStructure]
-	bodies     *lru.Cache[string, cachedBody]
-	now        func() time.Time
-}
-
-type cachedSite struct {
-	commits uint64
-	site    *quire.Site // read-only
-	built   time.Time
-}
-
-type cachedStructure struct {
-	key   string
-	st    *quire.SiteStructure
-	built time.Time
+	bodies *lru.Cache[string, cachedBody]
+	now    func() time.Time
 }
 
 type cachedBody struct {
@@ -151,51 +131,12 @@ type cachedBody struct {
 }
 
 func newPublishedCache() *publishedCache {
-	return &publishedCache{
-		sites:      lru.New[string, cachedSite](1 << 20),
-		structures: lru.New[string, cachedStructure](16 << 20),
-		bodies:     lru.New[string, cachedBody](64 << 20),
-		now:        time.Now,
-	}
-}
-
-// site returns the site (without counts, see store.SiteHeader) as of
-// commits, from the cache when no write committed through this server since
-// it was read, less than publishedTTL ago.
-func (c *publishedCache) site(ctx context.Context, s *Server, id string, commits uint64) (*quire.Site, error) {
-	now := c.now()
-	if e, ok := c.sites.Get(id); ok && e.commits == commits && now.Sub(e.built) < publishedTTL {
-		copied := *e.site
-		return &copied, nil
-	}
-	site, err := s.db.SiteHeader(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	copied := *site
-	c.sites.Add(id, cachedSite{commits: commits, site: &copied, built: now}, 512)
-	return site, nil
-}
-
-// structure returns the site's structure as of commits, from the cache when
-// it is fresh.
-func (c *publishedCache) structure(r *http.Request, s *Server, site *quire.Site, commits uint64) (*quire.SiteStructure, error) {
-	key := strconv.FormatInt(site.Version, 10) + ":" + strconv.FormatUint(commits, 10)
-	now := c.now()
-	if e, ok := c.structures.Get(site.ID); ok && e.key == key && now.Sub(e.built) < publishedTTL {
-		return e.st, nil
-	}
-	st, err := s.db.SiteStructure(r.Context(), site.ID)
-	if err != nil {
-		return nil, err
-	}
-	c.structures.Add(site.ID, cachedStructure{key: key, st: st, built: now}, 2048+1024*len(st.AllSiteSpaces()))
-	return st, nil
+	return &publishedCache{bodies: lru.New[string, cachedBody](64 << 20), now: time.Now}
 }
 
 func (c *publishedCache) body(key string) ([]byte, bool) {
 	e, ok := c.bodies.Get(key)
-	if !ok || c.now().Sub(e.built) >= publishedTTL {
+	if !ok || c.now().Sub(e.built) >= revision.PublishedTTL {
 		return nil, false
 	}
 	return e.body, true

@@ -7,7 +7,9 @@
 // Trees are immutable and named by their root hash, so everything cached
 // here is keyed by a root or by the text it was derived from and never goes
 // stale: a commit makes a new root rather than invalidating an old one, and
-// the least recently used entries make room. Answers shaped for one
+// the least recently used entries make room. The one exception is what a
+// published site shows (PublishedSite, PublishedStructure): keyed by the
+// store's commit count and kept at most PublishedTTL. Answers shaped for one
 // transport (the API's published-site answers, a model's suggested
 // questions) are cached by that transport, not here.
 package revision
@@ -19,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
@@ -35,6 +38,10 @@ type Reader struct {
 	infos     *lru.Cache[string, *treeInfo]       // derived data of trees, by root
 	documents *lru.Cache[string, json.RawMessage] // JSON documents of pages and comment bodies; read-only
 	sections  *lru.Cache[string, []search.WordSection]
+
+	sites      *lru.Cache[string, cachedSite]      // published site headers, by id
+	structures *lru.Cache[string, cachedStructure] // published site structures, by site id
+	now        func() time.Time
 }
 
 // New returns a Reader of db. appHost is the host of the app itself
@@ -47,6 +54,10 @@ func New(db *store.DB, appHost string) *Reader {
 		infos:     lru.New[string, *treeInfo](64 << 20),
 		documents: lru.New[string, json.RawMessage](64 << 20),
 		sections:  lru.New[string, []search.WordSection](32 << 20),
+
+		sites:      lru.New[string, cachedSite](1 << 20),
+		structures: lru.New[string, cachedStructure](16 << 20),
+		now:        time.Now,
 	}
 }
 

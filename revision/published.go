@@ -1,0 +1,66 @@
+package revision
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/quiredocs/quire"
+)
+
+// PublishedTTL bounds how stale a cached published site may be. Writes
+// through this server are seen at once (store.DB.Commits); those of other
+// servers sharing the database (to the site or the spaces it shows) may
+// take this long to appear.
+const PublishedTTL = time.Second
+
+// The site and structure caches of a published site are keyed by the
+// site's version and the store's commit count, so a change makes new keys
+// and the old entries age out.
+
+type cachedSite struct {
+	commits uint64
+	site    *quire.Site // read-only
+	built   time.Time
+}
+
+type cachedStructure struct {
+	key   string
+	st    *quire.SiteStructure
+	built time.Time
+}
+
+// PublishedSite returns the site id (without counts, see store.SiteHeader)
+// as of commits (store.DB.Commits, read before), from the cache when no
+// write committed through this server since it was read, less than
+// PublishedTTL ago. The site returned is the caller's to change.
+func (r *Reader) PublishedSite(ctx context.Context, id string, commits uint64) (*quire.Site, error) {
+	now := r.now()
+	if e, ok := r.sites.Get(id); ok && e.commits == commits && now.Sub(e.built) < PublishedTTL {
+		copied := *e.site
+		return &copied, nil
+	}
+	site, err := r.db.SiteHeader(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	copied := *site
+	r.sites.Add(id, cachedSite{commits: commits, site: &copied, built: now}, 512)
+	return site, nil
+}
+
+// PublishedStructure returns the structure of site as of commits, from the
+// cache when it is fresh. It is shared: never modify it.
+func (r *Reader) PublishedStructure(ctx context.Context, site *quire.Site, commits uint64) (*quire.SiteStructure, error) {
+	key := strconv.FormatInt(site.Version, 10) + ":" + strconv.FormatUint(commits, 10)
+	now := r.now()
+	if e, ok := r.structures.Get(site.ID); ok && e.key == key && now.Sub(e.built) < PublishedTTL {
+		return e.st, nil
+	}
+	st, err := r.db.SiteStructure(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	r.structures.Add(site.ID, cachedStructure{key: key, st: st, built: now}, 2048+1024*len(st.AllSiteSpaces()))
+	return st, nil
+}
