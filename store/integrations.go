@@ -60,15 +60,7 @@ func (r *integrationRow) value() (*quire.Integration, error) {
 
 // Integration returns a published integration by name.
 func (r reader) Integration(ctx context.Context, name string) (*quire.Integration, error) {
-	var row integrationRow
-	err := r.q.queryRow(ctx, "SELECT "+integrationColumns+" FROM integrations i WHERE i.name = ?", name).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "integration not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return row.value()
+	return scanOneChecked[integrationRow, *quire.Integration](ctx, r.q, "integration", "SELECT "+integrationColumns+" FROM integrations i WHERE i.name = ?", name)
 }
 
 // IntegrationFilter narrows an integration list. Contract §4.17.

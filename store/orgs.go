@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 
 	"github.com/quiredocs/quire"
 )
@@ -39,15 +38,7 @@ func (r *orgRow) value() (*quire.Organization, error) {
 
 // Organization returns an organization by id.
 func (r reader) Organization(ctx context.Context, id string) (*quire.Organization, error) {
-	var row orgRow
-	err := r.q.queryRow(ctx, "SELECT "+orgColumns+" FROM organizations o WHERE o.id = ?", id).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "organization not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return row.value()
+	return scanOneChecked[orgRow, *quire.Organization](ctx, r.q, "organization", "SELECT "+orgColumns+" FROM organizations o WHERE o.id = ?", id)
 }
 
 // ListUserOrganizations lists the organizations a user belongs to, oldest
