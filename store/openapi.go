@@ -63,24 +63,9 @@ func (r reader) OpenAPISpec(ctx context.Context, orgID, slug string) (*quire.Ope
 // ListOpenAPISpecs lists an organization's specs, oldest first. (Not by
 // slug: PostgreSQL's collation may weigh hyphens unlike SQLite's bytes.)
 func (r reader) ListOpenAPISpecs(ctx context.Context, orgID string, p Page) (*List[*quire.OpenAPISpec], error) {
-	list := &List[*quire.OpenAPISpec]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM openapi_specs WHERE org_id = ?", orgID).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("p.created_at", "p.id", false, p.After, true)
-	rows, err := r.q.query(ctx, "SELECT "+openAPISpecColumns+" FROM openapi_specs p WHERE p.org_id = ?"+after+order+" LIMIT ?",
-		append(append([]any{orgID}, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.OpenAPISpec, Cursor, error) {
-		s, err := scanOpenAPISpec(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return s, Cursor{Num: micros(s.CreatedAt), ID: s.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM openapi_specs p", "SELECT "+openAPISpecColumns+" FROM openapi_specs p", " WHERE p.org_id = ?", []any{orgID},
+		keysetOrder{key: "p.created_at", id: "p.id", numeric: true}, p,
+		scanWithCursor(scanOpenAPISpec, func(s *quire.OpenAPISpec) Cursor { return Cursor{Num: micros(s.CreatedAt), ID: s.ID} }))
 }
 
 // CreateOpenAPISpec creates a spec and queues its processing. A slug the

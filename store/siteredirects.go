@@ -41,24 +41,9 @@ func (r reader) SiteRedirectBySource(ctx context.Context, siteID, source string)
 
 // ListSiteRedirects lists the redirects of a site by source.
 func (r reader) ListSiteRedirects(ctx context.Context, siteID string, p Page) (*List[*quire.SiteRedirect], error) {
-	list := &List[*quire.SiteRedirect]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM site_redirects WHERE site_id = ?", siteID).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("source", "id", false, p.After, false)
-	rows, err := r.q.query(ctx, "SELECT "+siteRedirectColumns+" FROM site_redirects WHERE site_id = ?"+after+order+" LIMIT ?",
-		append(append([]any{siteID}, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.SiteRedirect, Cursor, error) {
-		rd, err := scanSiteRedirect(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return rd, Cursor{Str: rd.Source, ID: rd.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM site_redirects", "SELECT "+siteRedirectColumns+" FROM site_redirects", " WHERE site_id = ?", []any{siteID},
+		keysetOrder{key: "source", id: "id"}, p,
+		scanWithCursor(scanSiteRedirect, func(rd *quire.SiteRedirect) Cursor { return Cursor{Str: rd.Source, ID: rd.ID} }))
 }
 
 // checkRedirect checks that a source is free in the site (but for the

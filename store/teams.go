@@ -92,24 +92,9 @@ func (r reader) listTeamsWhere(ctx context.Context, where string, args []any, p 
 	if join != "" {
 		from += " JOIN team_members " + join + " ON " + join + ".team_id = t.id"
 	}
-	list := &List[*quire.Team]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*)"+from+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("t.created_at", "t.id", false, p.After, true)
-	query := "SELECT " + teamColumns + from + where + after + order + " LIMIT ?"
-	rows, err := r.q.query(ctx, query, append(append(args, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Team, Cursor, error) {
-		t, err := scanTeam(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return t, Cursor{Num: micros(t.CreatedAt), ID: t.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*)"+from, "SELECT "+teamColumns+from, where, args,
+		keysetOrder{key: "t.created_at", id: "t.id", numeric: true}, p,
+		scanWithCursor(scanTeam, func(t *quire.Team) Cursor { return Cursor{Num: micros(t.CreatedAt), ID: t.ID} }))
 }
 
 // TeamRole returns a user's role in a team, or "" when they are not in it.
