@@ -112,32 +112,24 @@ func (r reader) ListMembers(ctx context.Context, orgID string, f MemberFilter, p
 	case SortName:
 		keyCol, numeric = "m.name_key", false
 	}
-	list := &List[*quire.Member]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM members m JOIN users u ON u.id = m.user_id"+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset(keyCol, "m.user_id", !f.Ascending, p.After, numeric)
-	rows, err := r.q.query(ctx, memberSelect+where+after+order+" LIMIT ?", append(append(args, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Member, Cursor, error) {
-		var row memberRow
-		if err := rows.Scan(row.dest()...); err != nil {
-			return nil, Cursor{}, err
-		}
-		m := row.value()
-		c := Cursor{ID: m.User.ID}
-		switch f.Sort {
-		case SortLastSeenAt:
-			c.Num = *row.lastSeen
-		case SortName:
-			c.Str = strings.ToLower(m.User.DisplayName)
-		default:
-			c.Num = row.joined
-		}
-		return m, c, nil
-	})
+	list, err := listKeyset(ctx, r.q, "SELECT COUNT(*) FROM members m JOIN users u ON u.id = m.user_id", memberSelect, where, args,
+		keysetOrder{key: keyCol, id: "m.user_id", desc: !f.Ascending, numeric: numeric}, p, func(rows *sql.Rows) (*quire.Member, Cursor, error) {
+			var row memberRow
+			if err := rows.Scan(row.dest()...); err != nil {
+				return nil, Cursor{}, err
+			}
+			m := row.value()
+			c := Cursor{ID: m.User.ID}
+			switch f.Sort {
+			case SortLastSeenAt:
+				c.Num = *row.lastSeen
+			case SortName:
+				c.Str = strings.ToLower(m.User.DisplayName)
+			default:
+				c.Num = row.joined
+			}
+			return m, c, nil
+		})
 	if err != nil {
 		return nil, err
 	}

@@ -44,29 +44,19 @@ func (r reader) Organization(ctx context.Context, id string) (*quire.Organizatio
 // ListUserOrganizations lists the organizations a user belongs to, oldest
 // membership first.
 func (r reader) ListUserOrganizations(ctx context.Context, userID string, p Page) (*List[*quire.Organization], error) {
-	where, args, order := keyset("m.joined_at", "o.id", false, p.After, true)
-	list := &List[*quire.Organization]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE user_id = ?", userID).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	rows, err := r.q.query(ctx, "SELECT "+orgColumns+", m.joined_at FROM organizations o JOIN members m ON m.org_id = o.id WHERE m.user_id = ?"+
-		where+order+" LIMIT ?", append(append([]any{userID}, args...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Organization, Cursor, error) {
-		var row orgRow
-		var joined int64
-		if err := rows.Scan(append(row.dest(), &joined)...); err != nil {
-			return nil, Cursor{}, err
-		}
-		o, err := row.value()
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return o, Cursor{Num: joined, ID: o.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM members m", "SELECT "+orgColumns+", m.joined_at FROM organizations o JOIN members m ON m.org_id = o.id",
+		" WHERE m.user_id = ?", []any{userID}, keysetOrder{key: "m.joined_at", id: "o.id", numeric: true}, p, func(rows *sql.Rows) (*quire.Organization, Cursor, error) {
+			var row orgRow
+			var joined int64
+			if err := rows.Scan(append(row.dest(), &joined)...); err != nil {
+				return nil, Cursor{}, err
+			}
+			o, err := row.value()
+			if err != nil {
+				return nil, Cursor{}, err
+			}
+			return o, Cursor{Num: joined, ID: o.ID}, nil
+		})
 }
 
 // CreateOrganization creates an organization whose first member, ownerID, is
