@@ -378,3 +378,16 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	}
 	return nil
 }
+
+// writeThenRead runs write in a transaction of its own and, when it
+// succeeds, read in the same transaction: what it wrote, as it now is.
+func writeThenRead[T any](ctx context.Context, db *DB, write func(tx *Tx) error, read func(tx *Tx) (T, error)) (out T, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if err := write(tx); err != nil {
+			return err
+		}
+		out, err = read(tx)
+		return err
+	})
+	return out, err
+}

@@ -197,15 +197,10 @@ func (tx *Tx) setMemberRole(ctx context.Context, orgID, userID string, role quir
 
 // UpdateMemberRole changes a member's role (RoleGuest for guest). The last
 // admin cannot be demoted.
-func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role quire.Role) (m *quire.Member, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		if err := tx.setMemberRole(ctx, orgID, userID, role); err != nil {
-			return err
-		}
-		m, err = tx.Member(ctx, orgID, userID)
-		return err
-	})
-	return m, err
+func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role quire.Role) (*quire.Member, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
+		return tx.setMemberRole(ctx, orgID, userID, role)
+	}, func(tx *Tx) (*quire.Member, error) { return tx.Member(ctx, orgID, userID) })
 }
 
 // RemoveMember removes a user from an organization and from its teams. The
@@ -236,18 +231,16 @@ func (db *DB) TouchMember(ctx context.Context, orgID, userID string) error {
 }
 
 // SetMemberSSO marks a member as one who signs in with SSO.
-func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) (m *quire.Member, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) (*quire.Member, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if _, err := tx.Member(ctx, orgID, userID); err != nil {
 			return err
 		}
 		if _, err := tx.q.exec(ctx, "UPDATE members SET sso = TRUE WHERE org_id = ? AND user_id = ?", orgID, userID); err != nil {
 			return err
 		}
-		m, err = tx.Member(ctx, orgID, userID)
-		return err
-	})
-	return m, err
+		return nil
+	}, func(tx *Tx) (*quire.Member, error) { return tx.Member(ctx, orgID, userID) })
 }
 
 // fillSpaceCounts sets each member's counts of the spaces and sites they

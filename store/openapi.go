@@ -70,8 +70,8 @@ func (r reader) ListOpenAPISpecs(ctx context.Context, orgID string, p Page) (*Li
 
 // CreateOpenAPISpec creates a spec and queues its processing. A slug the
 // organization already uses is CodeConflict.
-func (db *DB) CreateOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (p *quire.OpenAPISpec, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) CreateOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (*quire.OpenAPISpec, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		url, text := src.args()
 		_, err := tx.q.exec(ctx, `INSERT INTO openapi_specs (id, org_id, slug, source_url, source_text, state, created_at, updated_at, job_due)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -82,10 +82,8 @@ func (db *DB) CreateOpenAPISpec(ctx context.Context, orgID, slug string, src Ope
 		if err != nil {
 			return err
 		}
-		p, err = tx.OpenAPISpec(ctx, orgID, slug)
-		return err
-	})
-	return p, err
+		return nil
+	}, func(tx *Tx) (*quire.OpenAPISpec, error) { return tx.OpenAPISpec(ctx, orgID, slug) })
 }
 
 // PutOpenAPISpec creates the spec named slug, or gives an existing one a new

@@ -61,12 +61,12 @@ func (r reader) ListUserOrganizations(ctx context.Context, userID string, p Page
 
 // CreateOrganization creates an organization whose first member, ownerID, is
 // its admin.
-func (db *DB) CreateOrganization(ctx context.Context, title string, emailDomains []string, ownerID string) (org *quire.Organization, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		org, err = tx.createOrganization(ctx, title, emailDomains, ownerID)
-		return err
+func (db *DB) CreateOrganization(ctx context.Context, title string, emailDomains []string, ownerID string) (*quire.Organization, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
+		return nil
+	}, func(tx *Tx) (*quire.Organization, error) {
+		return tx.createOrganization(ctx, title, emailDomains, ownerID)
 	})
-	return org, err
 }
 
 func (tx *Tx) createOrganization(ctx context.Context, title string, emailDomains []string, ownerID string) (*quire.Organization, error) {
@@ -98,8 +98,8 @@ type OrganizationUpdate struct {
 }
 
 // UpdateOrganization applies u and returns the organization as it now is.
-func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationUpdate) (org *quire.Organization, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationUpdate) (*quire.Organization, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		set := map[string]any{}
 		if u.Title != nil {
 			set["title"] = *u.Title
@@ -132,8 +132,6 @@ func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationU
 			}
 			return err
 		}
-		org, err = tx.Organization(ctx, id)
-		return err
-	})
-	return org, err
+		return nil
+	}, func(tx *Tx) (*quire.Organization, error) { return tx.Organization(ctx, id) })
 }

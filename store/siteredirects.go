@@ -90,8 +90,8 @@ func (db *DB) CreateSiteRedirect(ctx context.Context, siteID, source, sectionID 
 }
 
 // UpdateSiteRedirect changes a redirect's source or destination section (nil: unchanged).
-func (db *DB) UpdateSiteRedirect(ctx context.Context, siteID, id string, source, sectionID *string) (rd *quire.SiteRedirect, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateSiteRedirect(ctx context.Context, siteID, id string, source, sectionID *string) (*quire.SiteRedirect, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
 		}
@@ -108,13 +108,8 @@ func (db *DB) UpdateSiteRedirect(ctx context.Context, siteID, id string, source,
 		if sectionID != nil {
 			set["section_id"] = *sectionID
 		}
-		if err := tx.update(ctx, "site_redirects", "id", id, set); err != nil {
-			return err
-		}
-		rd, err = tx.SiteRedirect(ctx, siteID, id)
-		return err
-	})
-	return rd, err
+		return tx.update(ctx, "site_redirects", "id", id, set)
+	}, func(tx *Tx) (*quire.SiteRedirect, error) { return tx.SiteRedirect(ctx, siteID, id) })
 }
 
 // DeleteSiteRedirect removes a redirect of a site.

@@ -156,8 +156,8 @@ type SiteUpdate struct {
 }
 
 // UpdateSite applies u to a site.
-func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (site *quire.Site, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (*quire.Site, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, id); err != nil {
 			return err
 		}
@@ -205,10 +205,8 @@ func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (site *qu
 				return err
 			}
 		}
-		site, err = tx.Site(ctx, id)
-		return err
-	})
-	return site, err
+		return nil
+	}, func(tx *Tx) (*quire.Site, error) { return tx.Site(ctx, id) })
 }
 
 // setSiteDefaultSiteSpace makes a site space the default of the site's root,

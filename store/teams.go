@@ -166,15 +166,13 @@ func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []s
 }
 
 // RenameTeam sets a team's title.
-func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) (t *quire.Team, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) (*quire.Team, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if _, err := tx.q.exec(ctx, "UPDATE teams SET title = ?, title_key = ? WHERE org_id = ? AND id = ?", title, strings.ToLower(title), orgID, teamID); err != nil {
 			return err
 		}
-		t, err = tx.Team(ctx, orgID, teamID)
-		return err
-	})
-	return t, err
+		return nil
+	}, func(tx *Tx) (*quire.Team, error) { return tx.Team(ctx, orgID, teamID) })
 }
 
 // DeleteTeam deletes a team, its memberships and its grants.
