@@ -125,6 +125,11 @@ func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if _, ok := v.Tree.Pages[id]; !ok {
 		return errorf(quire.CodeNotFound, "page not found")
 	}
+	return s.writePage(w, v, id, f)
+}
+
+// writePage answers the page id of v, in full, in format f.
+func (s *Server) writePage(w http.ResponseWriter, v *revision.View, id string, f format) error {
 	page, err := s.pageJSON(v, id, f, true)
 	if err != nil {
 		return err
@@ -146,11 +151,7 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *revisi
 	if !ok {
 		return errorf(quire.CodeNotFound, "no page at path %q", content.SlugPath(raw))
 	}
-	page, err := s.pageJSON(v, id, f, true)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, page)
+	return s.writePage(w, v, id, f)
 }
 
 // listFiles lists a revision's files by name.
