@@ -18,10 +18,12 @@ type Bootstrap struct {
 // InitOrganization creates an organization whose owner, found or created by
 // e-mail, is its admin, and issues the owner a token. An account another
 // organization manages cannot own it.
-func (db *DB) InitOrganization(ctx context.Context, title, email, name string) (*Bootstrap, error) {
-	return writeThenRead(ctx, db, func(tx *Tx) error {
-		return nil
-	}, func(tx *Tx) (*Bootstrap, error) { return tx.initOrganization(ctx, title, email, name) })
+func (db *DB) InitOrganization(ctx context.Context, title, email, name string) (b *Bootstrap, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		b, err = tx.initOrganization(ctx, title, email, name)
+		return err
+	})
+	return b, err
 }
 
 func (tx *Tx) initOrganization(ctx context.Context, title, email, name string) (*Bootstrap, error) {
@@ -43,8 +45,8 @@ func (tx *Tx) initOrganization(ctx context.Context, title, email, name string) (
 // InitIfEmpty creates the first organization, owner and token when the store
 // has no organization yet; it returns nil when there was one already. Safe
 // when several servers start at once on one PostgreSQL database.
-func (db *DB) InitIfEmpty(ctx context.Context, title, email, name string) (*Bootstrap, error) {
-	return writeThenRead(ctx, db, func(tx *Tx) error {
+func (db *DB) InitIfEmpty(ctx context.Context, title, email, name string) (b *Bootstrap, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
 		if err := db.lockMigrations(ctx, tx); err != nil {
 			return err
 		}
@@ -52,8 +54,10 @@ func (db *DB) InitIfEmpty(ctx context.Context, title, email, name string) (*Boot
 		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM organizations").Scan(&n); err != nil || n > 0 {
 			return err
 		}
-		return nil
-	}, func(tx *Tx) (*Bootstrap, error) { return tx.initOrganization(ctx, title, email, name) })
+		b, err = tx.initOrganization(ctx, title, email, name)
+		return err
+	})
+	return b, err
 }
 
 // AddUser adds the user with this e-mail address (created if new) to an

@@ -71,12 +71,12 @@ func (r reader) ListChangeRequests(ctx context.Context, spaceID string, f Change
 
 // CreateChangeRequest forks a change request, as a draft, from the space's
 // current revision; its number is the space's next.
-func (db *DB) CreateChangeRequest(ctx context.Context, spaceID, subject, userID string) (*quire.ChangeRequest, error) {
-	return writeThenRead(ctx, db, func(tx *Tx) error {
-		return nil
-	}, func(tx *Tx) (*quire.ChangeRequest, error) {
-		return tx.CreateChangeRequest(ctx, spaceID, subject, userID)
+func (db *DB) CreateChangeRequest(ctx context.Context, spaceID, subject, userID string) (c *quire.ChangeRequest, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		c, err = tx.CreateChangeRequest(ctx, spaceID, subject, userID)
+		return err
 	})
+	return c, err
 }
 
 // CreateChangeRequest is DB.CreateChangeRequest within tx.

@@ -16,12 +16,12 @@ type EditFunc func(now time.Time, head *content.Tree) (*content.Tree, error)
 
 // EditChangeRequest stores edit's result as the request's next revision and
 // records the user as a contributor. Edits of one request are serialized.
-func (db *DB) EditChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (*quire.ChangeRequest, error) {
-	return writeThenRead(ctx, db, func(tx *Tx) error {
-		return nil
-	}, func(tx *Tx) (*quire.ChangeRequest, error) {
-		return tx.EditChangeRequest(ctx, spaceID, ref, userID, edit)
+func (db *DB) EditChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (c *quire.ChangeRequest, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		c, err = tx.EditChangeRequest(ctx, spaceID, ref, userID, edit)
+		return err
 	})
+	return c, err
 }
 
 // EditChangeRequest is DB.EditChangeRequest within tx.
@@ -131,10 +131,12 @@ func (e *ConflictError) Unwrap() error {
 // request is merged. The space and the request are each read once, under
 // their locks; the checks come in the order the API answers them: a missing
 // request (404), a locked space, a request already merged.
-func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (*quire.ChangeRequest, error) {
-	return writeThenRead(ctx, db, func(tx *Tx) error {
-		return nil
-	}, func(tx *Tx) (*quire.ChangeRequest, error) { return tx.MergeChangeRequest(ctx, spaceID, ref, userID) })
+func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		c, err = tx.MergeChangeRequest(ctx, spaceID, ref, userID)
+		return err
+	})
+	return c, err
 }
 
 // MergeChangeRequest is DB.MergeChangeRequest within tx.

@@ -61,12 +61,12 @@ func (r reader) ListUserOrganizations(ctx context.Context, userID string, p Page
 
 // CreateOrganization creates an organization whose first member, ownerID, is
 // its admin.
-func (db *DB) CreateOrganization(ctx context.Context, title string, emailDomains []string, ownerID string) (*quire.Organization, error) {
-	return writeThenRead(ctx, db, func(tx *Tx) error {
-		return nil
-	}, func(tx *Tx) (*quire.Organization, error) {
-		return tx.createOrganization(ctx, title, emailDomains, ownerID)
+func (db *DB) CreateOrganization(ctx context.Context, title string, emailDomains []string, ownerID string) (org *quire.Organization, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		org, err = tx.createOrganization(ctx, title, emailDomains, ownerID)
+		return err
 	})
+	return org, err
 }
 
 func (tx *Tx) createOrganization(ctx context.Context, title string, emailDomains []string, ownerID string) (*quire.Organization, error) {

@@ -153,10 +153,12 @@ func newShareKey() string { return strings.ToLower(rand.Text()) }
 
 // CreateSpace creates a private space with an initial empty revision, at the
 // end of its parent's children.
-func (db *DB) CreateSpace(ctx context.Context, orgID string, n NewSpace) (*quire.Space, error) {
-	return writeThenRead(ctx, db, func(tx *Tx) error {
-		return nil
-	}, func(tx *Tx) (*quire.Space, error) { return tx.createSpace(ctx, orgID, n) })
+func (db *DB) CreateSpace(ctx context.Context, orgID string, n NewSpace) (sp *quire.Space, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		sp, err = tx.createSpace(ctx, orgID, n)
+		return err
+	})
+	return sp, err
 }
 
 func (tx *Tx) createSpace(ctx context.Context, orgID string, n NewSpace) (*quire.Space, error) {
