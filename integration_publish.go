@@ -214,24 +214,9 @@ func checkURL(field, v string) error {
 }
 
 func checkBlocks(blocks []IntegrationBlock) error {
-	if len(blocks) > maxBlocks {
-		return Errorf(CodeInvalid, "blocks: at most %d blocks", maxBlocks)
-	}
-	seen := map[string]bool{}
-	for i, b := range blocks {
-		at := fmt.Sprintf("blocks[%d]", i)
-		if err := FirstError(
-			CheckLen(at+".id", b.ID, 1, 100),
-			CheckLen(at+".title", b.Title, 2, 40),
-			CheckText(at+".description", b.Description, 0, 150),
-			CheckLen(at+".icon", b.Icon, 0, 2048),
-		); err != nil {
-			return err
-		}
-		if seen[b.ID] {
-			return Errorf(CodeInvalid, "%s.id: %q is the id of an earlier block", at, b.ID)
-		}
-		seen[b.ID] = true
+	return checkEntries(blocks, "blocks", "block", "blocks", func(b IntegrationBlock) (id, title, description, icon string) {
+		return b.ID, b.Title, b.Description, b.Icon
+	}, func(at string, b IntegrationBlock) error {
 		if len(b.URLUnfurl) > maxURLUnfurls {
 			return Errorf(CodeInvalid, "%s.urlUnfurl: at most %d patterns", at, maxURLUnfurls)
 		}
@@ -243,31 +228,46 @@ func checkBlocks(blocks []IntegrationBlock) error {
 		if m := b.Markdown; m != nil && (m.Codeblock == "" || m.Body == "") {
 			return Errorf(CodeInvalid, "%s.markdown: must have codeblock and body", at)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func checkSources(sources []IntegrationContentSource) error {
-	if len(sources) > maxBlocks {
-		return Errorf(CodeInvalid, "contentSources: at most %d content sources", maxBlocks)
+	return checkEntries(sources, "contentSources", "content source", "content sources", func(c IntegrationContentSource) (id, title, description, icon string) {
+		return c.ID, c.Title, c.Description, c.Icon
+	}, func(at string, c IntegrationContentSource) error {
+		if c.Configuration == nil || c.Configuration.ComponentID == "" {
+			return Errorf(CodeInvalid, "%s.configuration.componentId: is required", at)
+		}
+		return nil
+	})
+}
+
+// checkEntries checks a list of at most maxBlocks entries (blocks, content
+// sources) named field: each entry's id, title, description and icon as
+// head reads them, ids unique, then the rest of it with more.
+func checkEntries[T any](entries []T, field, noun, nouns string, head func(T) (id, title, description, icon string), more func(at string, e T) error) error {
+	if len(entries) > maxBlocks {
+		return Errorf(CodeInvalid, "%s: at most %d %s", field, maxBlocks, nouns)
 	}
 	seen := map[string]bool{}
-	for i, c := range sources {
-		at := fmt.Sprintf("contentSources[%d]", i)
+	for i, e := range entries {
+		at := fmt.Sprintf("%s[%d]", field, i)
+		id, title, description, icon := head(e)
 		if err := FirstError(
-			CheckLen(at+".id", c.ID, 1, 100),
-			CheckLen(at+".title", c.Title, 2, 40),
-			CheckText(at+".description", c.Description, 0, 150),
-			CheckLen(at+".icon", c.Icon, 0, 2048),
+			CheckLen(at+".id", id, 1, 100),
+			CheckLen(at+".title", title, 2, 40),
+			CheckText(at+".description", description, 0, 150),
+			CheckLen(at+".icon", icon, 0, 2048),
 		); err != nil {
 			return err
 		}
-		if seen[c.ID] {
-			return Errorf(CodeInvalid, "%s.id: %q is the id of an earlier content source", at, c.ID)
+		if seen[id] {
+			return Errorf(CodeInvalid, "%s.id: %q is the id of an earlier %s", at, id, noun)
 		}
-		seen[c.ID] = true
-		if c.Configuration == nil || c.Configuration.ComponentID == "" {
-			return Errorf(CodeInvalid, "%s.configuration.componentId: is required", at)
+		seen[id] = true
+		if err := more(at, e); err != nil {
+			return err
 		}
 	}
 	return nil

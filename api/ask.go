@@ -96,22 +96,35 @@ func (b *askBody) validate() error {
 	return nil
 }
 
-// ask answers POST O/ask.
-func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
+// askedSources reads an ask operation's caller, format and details, then
+// its question (read), and finds the sources that answer it.
+func (s *Server) askedSources(r *http.Request, read func() (askRequest, error)) (askRequest, []search.Source, error) {
 	v, err := s.orgViewer(r)
 	if err != nil {
-		return err
+		return askRequest{}, nil, err
 	}
 	doc, err := askParams(r)
 	if err != nil {
-		return err
+		return askRequest{}, nil, err
 	}
-	var body askBody
-	if err := readRequest(w, r, &body); err != nil {
-		return err
+	req, err := read()
+	if err != nil {
+		return askRequest{}, nil, err
 	}
-	req := askRequest{question: body.Query, previous: body.PreviousQueries, document: doc}
+	req.document = doc
 	sources, err := s.retrieve(r, v, req.question)
+	return req, sources, err
+}
+
+// ask answers POST O/ask.
+func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
+	req, sources, err := s.askedSources(r, func() (askRequest, error) {
+		var body askBody
+		if err := readRequest(w, r, &body); err != nil {
+			return askRequest{}, err
+		}
+		return askRequest{question: body.Query, previous: body.PreviousQueries}, nil
+	})
 	if err != nil {
 		return err
 	}
@@ -126,19 +139,10 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 // the answer as it is written (each event holds all of it so far), and the
 // whole answer last.
 func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.orgViewer(r)
-	if err != nil {
-		return err
-	}
-	doc, err := askParams(r)
-	if err != nil {
-		return err
-	}
-	req := askRequest{question: r.URL.Query().Get("query"), document: doc}
-	if err := checkQuestion("query", req.question); err != nil {
-		return err
-	}
-	sources, err := s.retrieve(r, v, req.question)
+	req, sources, err := s.askedSources(r, func() (askRequest, error) {
+		q := r.URL.Query().Get("query")
+		return askRequest{question: q}, checkQuestion("query", q)
+	})
 	if err != nil {
 		return err
 	}

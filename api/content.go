@@ -125,6 +125,11 @@ func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if _, ok := v.Tree.Pages[id]; !ok {
 		return errorf(quire.CodeNotFound, "page not found")
 	}
+	return s.writePage(w, v, id, f)
+}
+
+// writePage answers the page id of v, in full, in format f.
+func (s *Server) writePage(w http.ResponseWriter, v *revision.View, id string, f format) error {
 	page, err := s.pageJSON(v, id, f, true)
 	if err != nil {
 		return err
@@ -146,11 +151,7 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *revisi
 	if !ok {
 		return errorf(quire.CodeNotFound, "no page at path %q", content.SlugPath(raw))
 	}
-	page, err := s.pageJSON(v, id, f, true)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, page)
+	return s.writePage(w, v, id, f)
 }
 
 // listFiles lists a revision's files by name.
@@ -204,19 +205,29 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *revisio
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	body, err := s.blobs.Open(r.Context(), f.Blob)
+	// Uploaded HTML or SVG must not run as a page of this origin.
+	return s.serveBlob(w, r, f.Blob, f.ContentType, mimeDisposition(f.Name),
+		"sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "private, max-age=31536000, immutable")
+}
+
+// serveBlob serves a stored blob's bytes, never sniffed, with its content
+// type, disposition (when not empty), content security policy and cache
+// control, and the blob as its ETag.
+func (s *Server) serveBlob(w http.ResponseWriter, r *http.Request, blob, contentType, disposition, csp, cache string) error {
+	body, err := s.blobs.Open(r.Context(), blob)
 	if err != nil {
 		return err
 	}
 	defer body.Close()
 	h := w.Header()
-	h.Set("Content-Type", f.ContentType)
-	h.Set("Content-Disposition", mimeDisposition(f.Name))
+	h.Set("Content-Type", contentType)
+	if disposition != "" {
+		h.Set("Content-Disposition", disposition)
+	}
 	h.Set("X-Content-Type-Options", "nosniff")
-	// Uploaded HTML or SVG must not run as a page of this origin.
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
-	h.Set("Cache-Control", "private, max-age=31536000, immutable")
-	h.Set("ETag", `"`+f.Blob+`"`)
+	h.Set("Content-Security-Policy", csp)
+	h.Set("Cache-Control", cache)
+	h.Set("ETag", `"`+blob+`"`)
 	http.ServeContent(w, r, "", time.Time{}, body)
 	return nil
 }

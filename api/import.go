@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 )
 
 // Imports (contract §4.4, §4.5): a website's pages become pages of a change
@@ -49,12 +50,9 @@ func (b *importRequest) validate() error {
 	return nil
 }
 
-// importIntoChangeRequest answers POST CR/content/import: edit role.
-func (s *Server) importIntoChangeRequest(w http.ResponseWriter, r *http.Request) error {
-	sp, c, err := s.changeRequest(r, quire.RoleEdit)
-	if err != nil {
-		return err
-	}
+// runImport holds an import slot for sp, reads the import's body and runs
+// the import into, answering with the revision that revision picks.
+func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Space, into func(start string) (*authoring.Import, error), revision func(*quire.ChangeRequest) string) error {
 	done, err := s.startImport(w, sp)
 	if err != nil {
 		return err
@@ -64,11 +62,22 @@ func (s *Server) importIntoChangeRequest(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	im, err := s.author.ImportIntoChangeRequest(r.Context(), sp, c, caller(r.Context()).ID, start)
+	im, err := into(start)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, importResultJSON{Revision: im.ChangeRequest.RevisionID, ImportedResources: im.Imported, TotalResources: im.Found})
+	return writeJSON(w, http.StatusOK, importResultJSON{Revision: revision(im.ChangeRequest), ImportedResources: im.Imported, TotalResources: im.Found})
+}
+
+// importIntoChangeRequest answers POST CR/content/import: edit role.
+func (s *Server) importIntoChangeRequest(w http.ResponseWriter, r *http.Request) error {
+	sp, c, err := s.changeRequest(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	return s.runImport(w, r, sp, func(start string) (*authoring.Import, error) {
+		return s.author.ImportIntoChangeRequest(r.Context(), sp, c, caller(r.Context()).ID, start)
+	}, func(c *quire.ChangeRequest) string { return c.RevisionID })
 }
 
 // importIntoSpace answers POST S/content/import: the pages go through a
@@ -79,18 +88,7 @@ func (s *Server) importIntoSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	done, err := s.startImport(w, sp)
-	if err != nil {
-		return err
-	}
-	defer done()
-	start, err := readImport(w, r, sp)
-	if err != nil {
-		return err
-	}
-	im, err := s.author.ImportIntoSpace(r.Context(), sp, caller(r.Context()).ID, start)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, importResultJSON{Revision: im.ChangeRequest.RevisionMerged, ImportedResources: im.Imported, TotalResources: im.Found})
+	return s.runImport(w, r, sp, func(start string) (*authoring.Import, error) {
+		return s.author.ImportIntoSpace(r.Context(), sp, caller(r.Context()).ID, start)
+	}, func(c *quire.ChangeRequest) string { return c.RevisionMerged })
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -394,17 +393,5 @@ func (s *Server) getIntegrationAsset(w http.ResponseWriter, r *http.Request) err
 	if !ok {
 		return notFound
 	}
-	body, err := s.blobs.Open(r.Context(), a.Blob)
-	if err != nil {
-		return err
-	}
-	defer body.Close()
-	h := w.Header()
-	h.Set("Content-Type", a.ContentType)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	h.Set("ETag", `"`+a.Blob+`"`)
-	http.ServeContent(w, r, "", time.Time{}, body)
-	return nil
+	return s.serveBlob(w, r, a.Blob, a.ContentType, "", "sandbox; default-src 'none'", "public, max-age=31536000, immutable")
 }

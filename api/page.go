@@ -76,12 +76,7 @@ func writeList[T, J any](w http.ResponseWriter, list *store.List[T], toJSON func
 // TestListJSONAppend keeps the two in step.
 func (l listJSON[T]) appendJSON(b []byte, appendItem func([]byte, T) []byte) []byte {
 	b = append(b, `{"items":[`...)
-	for i, it := range l.Items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendItem(b, it)
-	}
+	b = appendEach(b, len(l.Items), func(b []byte, i int) []byte { return appendItem(b, l.Items[i]) })
 	b = append(b, `],"count":`...)
 	b = strconv.AppendInt(b, int64(l.Count), 10)
 	if l.Next != nil {

@@ -242,30 +242,31 @@ func parseTeamRole(field, v string) (quire.TeamRole, error) {
 }
 
 func (s *Server) updateTeamMembers(w http.ResponseWriter, r *http.Request) error {
-	t, me, err := s.managedTeam(r)
-	if err != nil {
-		return err
-	}
 	var body teamMembersRequest
-	if err := readRequest(w, r, &body); err != nil {
-		return err
-	}
-	if err := s.db.UpdateTeamMembers(r.Context(), me.OrgID, t.ID, body.update()); err != nil {
-		return err
-	}
-	return noContent(w)
+	return s.writeTeamMembers(w, r, &body, func(ctx context.Context, orgID, teamID string) error {
+		return s.db.UpdateTeamMembers(ctx, orgID, teamID, body.update())
+	})
 }
 
 func (s *Server) putTeamMember(w http.ResponseWriter, r *http.Request) error {
+	var body teamMemberRequest
+	return s.writeTeamMembers(w, r, &body, func(ctx context.Context, orgID, teamID string) error {
+		return s.db.PutTeamMember(ctx, orgID, teamID, r.PathValue("userId"), body.role())
+	})
+}
+
+// writeTeamMembers checks that the caller manages the team in the path,
+// reads the request into body, changes the team's members with write and
+// answers 204.
+func (s *Server) writeTeamMembers(w http.ResponseWriter, r *http.Request, body validator, write func(ctx context.Context, orgID, teamID string) error) error {
 	t, me, err := s.managedTeam(r)
 	if err != nil {
 		return err
 	}
-	var body teamMemberRequest
-	if err := readRequest(w, r, &body); err != nil {
+	if err := readRequest(w, r, body); err != nil {
 		return err
 	}
-	if err := s.db.PutTeamMember(r.Context(), me.OrgID, t.ID, r.PathValue("userId"), body.role()); err != nil {
+	if err := write(r.Context(), me.OrgID, t.ID); err != nil {
 		return err
 	}
 	return noContent(w)

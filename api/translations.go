@@ -2,10 +2,12 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
 )
 
 // Contract §4.18 Translation languages. A translation settings id names one
@@ -48,20 +50,26 @@ func (s *Server) translationSettings(r *http.Request, withLanguage bool) (me *qu
 	return me, settingsID, language, nil
 }
 
+// adminTranslationSettings is translationSettings with a language, for an
+// admin of the organization.
+func (s *Server) adminTranslationSettings(r *http.Request) (me *quire.Member, settingsID, language string, err error) {
+	if me, settingsID, language, err = s.translationSettings(r, true); err != nil {
+		return nil, "", "", err
+	}
+	if err = requireAdmin(me); err != nil {
+		return nil, "", "", err
+	}
+	return me, settingsID, language, nil
+}
+
 func (s *Server) listTranslationLanguages(w http.ResponseWriter, r *http.Request) error {
 	me, settingsID, _, err := s.translationSettings(r, false)
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListTranslationLanguages(r.Context(), me.OrgID, settingsID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, s.translationLanguageJSON)
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TranslationLanguage], error) {
+		return s.db.ListTranslationLanguages(ctx, me.OrgID, settingsID, p)
+	}, s.translationLanguageJSON)
 }
 
 func (s *Server) getTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
@@ -95,11 +103,8 @@ func (b *translationLanguageRequest) validate() error {
 // putTranslationLanguage creates (201, with Location) or replaces (200) a
 // language's instructions.
 func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
-	me, settingsID, language, err := s.translationSettings(r, true)
+	me, settingsID, language, err := s.adminTranslationSettings(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	var body translationLanguageRequest
@@ -116,18 +121,14 @@ func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 	}
 	out := s.translationLanguageJSON(t)
 	if created {
-		w.Header().Set("Location", out.URLs.Location)
-		return writeJSON(w, http.StatusCreated, out)
+		return writeCreated(w, out.URLs.Location, out)
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) deleteTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
-	me, settingsID, language, err := s.translationSettings(r, true)
+	me, settingsID, language, err := s.adminTranslationSettings(r)
 	if err != nil {
-		return err
-	}
-	if err := requireAdmin(me); err != nil {
 		return err
 	}
 	if err := s.db.DeleteTranslationLanguage(r.Context(), me.OrgID, settingsID, language); err != nil {

@@ -305,19 +305,29 @@ func (r *Resolver) resolveID(p string) (res Resolution, ok bool) {
 	return Resolution{}, false
 }
 
+// fromRootOr is path p from the root when it starts with "/", else from the
+// directory dir gives; ok is false when dir has none.
+func fromRootOr(p string, dir func() (string, bool)) (full string, ok bool) {
+	if strings.HasPrefix(p, "/") {
+		return path.Clean(p)[1:], true
+	}
+	d, ok := dir()
+	if !ok {
+		return "", false
+	}
+	return path.Join(d, p), true
+}
+
 // resolveGitPath resolves a path to a ".md" file: the page with that Git path,
 // from the space root when it starts with "/", else from the linking page's
 // own Git path.
 func (r *Resolver) resolveGitPath(fromPageID, p string) Resolution {
-	var full string
-	if strings.HasPrefix(p, "/") {
-		full = path.Clean(p)[1:]
-	} else {
+	full, ok := fromRootOr(p, func() (string, bool) {
 		from, ok := r.Paths[fromPageID]
-		if !ok {
-			return page("", false)
-		}
-		full = path.Join(path.Dir(from), p)
+		return path.Dir(from), ok
+	})
+	if !ok {
+		return page("", false)
 	}
 	id, found := r.byGit[full]
 	return page(id, found && r.hasPage(id))
@@ -327,15 +337,12 @@ func (r *Resolver) resolveGitPath(fromPageID, p string) Resolution {
 // the root when it starts with "/", else from the linking page's parent;
 // failing that, the file with the path's last segment as its name.
 func (r *Resolver) resolveSlugPath(fromPageID, p string) Resolution {
-	var full string
-	if strings.HasPrefix(p, "/") {
-		full = path.Clean(p)[1:]
-	} else {
+	full, ok := fromRootOr(p, func() (string, bool) {
 		parent, placed := r.parent[fromPageID]
-		if !placed {
-			return page("", false)
-		}
-		full = path.Join(r.slugPath[parent], p)
+		return r.slugPath[parent], placed
+	})
+	if !ok {
+		return page("", false)
 	}
 	if id, ok := r.bySlug[full]; ok && full != "" && full != "." && !strings.HasPrefix(full, "../") && full != ".." {
 		return page(id, true)

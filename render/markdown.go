@@ -115,6 +115,21 @@ func nodesOf(m map[string]any, path *nodePath) ([]any, error) {
 }
 
 // object is n as a node: an object with a string "object".
+// eachObject runs fn on each node of nodes, an object at path's item i.
+func eachObject(nodes []any, path *nodePath, fn func(m map[string]any, p *nodePath) error) error {
+	for i, n := range nodes {
+		p := path.item(i)
+		m, _, err := object(n, p)
+		if err != nil {
+			return err
+		}
+		if err := fn(m, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func object(n any, path *nodePath) (map[string]any, string, error) {
 	m, ok := n.(map[string]any)
 	if !ok {

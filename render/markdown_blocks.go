@@ -71,17 +71,15 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		return listMD(out, []any{n}, []*nodePath{path}, "list-unordered", nil)
 	case "code":
 		var lines []string
-		for i, l := range kids {
-			p := path.field("nodes").item(i)
-			lm, _, err := object(l, p)
-			if err != nil {
-				return err
-			}
+		if err := eachObject(kids, path.field("nodes"), func(lm map[string]any, p *nodePath) error {
 			var spans []span
 			if err := spanMD(&spans, lm, p); err != nil {
 				return err
 			}
 			lines = append(lines, plain(spans))
+			return nil
+		}); err != nil {
+			return err
 		}
 		syntax, _ := data["syntax"].(string)
 		*out = append(*out, codeMD(strings.Join(lines, "\n"), syntax))

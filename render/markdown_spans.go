@@ -69,17 +69,7 @@ const (
 
 // spansMD appends the spans of inline nodes (texts and inlines) to out.
 func spansMD(out *[]span, nodes []any, path *nodePath) error {
-	for i, n := range nodes {
-		p := path.item(i)
-		m, _, err := object(n, p)
-		if err != nil {
-			return err
-		}
-		if err := spanMD(out, m, p); err != nil {
-			return err
-		}
-	}
-	return nil
+	return eachObject(nodes, path, func(m map[string]any, p *nodePath) error { return spanMD(out, m, p) })
 }
 
 // spanMD appends the spans of node m: a text's leaves, an inline, or the
@@ -96,17 +86,7 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 		if !ok {
 			return fmt.Errorf("%s.leaves: must be an array", path)
 		}
-		for i, l := range leaves {
-			p := path.field("leaves").item(i)
-			lm, _, err := object(l, p)
-			if err != nil {
-				return err
-			}
-			if err := leafMD(out, lm, p); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachObject(leaves, path.field("leaves"), func(lm map[string]any, p *nodePath) error { return leafMD(out, lm, p) })
 	case "leaf":
 		return leafMD(out, m, path)
 	case "mark":

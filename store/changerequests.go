@@ -64,24 +64,9 @@ func (r reader) ListChangeRequests(ctx context.Context, spaceID string, f Change
 		where += " AND EXISTS (SELECT 1 FROM change_request_contributors k WHERE k.change_request_id = c.id AND k.user_id = ?)"
 		args = append(args, f.Contributor)
 	}
-	list := &List[*quire.ChangeRequest]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM change_requests c"+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("c.number", "c.id", true, p.After, true)
-	rows, err := r.q.query(ctx, "SELECT "+changeRequestColumns+changeRequestFrom+where+after+order+" LIMIT ?",
-		append(append(args, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.ChangeRequest, Cursor, error) {
-		c, err := scanChangeRequest(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return c, Cursor{Num: int64(c.Number), ID: c.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM change_requests c", "SELECT "+changeRequestColumns+changeRequestFrom, where, args,
+		keysetOrder{key: "c.number", id: "c.id", desc: true, numeric: true}, p,
+		scanWithCursor(scanChangeRequest, func(c *quire.ChangeRequest) Cursor { return Cursor{Num: int64(c.Number), ID: c.ID} }))
 }
 
 // CreateChangeRequest forks a change request, as a draft, from the space's

@@ -87,8 +87,8 @@ type CollectionUpdate struct {
 }
 
 // UpdateCollection applies u to a collection.
-func (db *DB) UpdateCollection(ctx context.Context, id string, u CollectionUpdate) (c *quire.Collection, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateCollection(ctx context.Context, id string, u CollectionUpdate) (*quire.Collection, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		set := map[string]any{"updated_at": micros(tx.Now)}
 		if u.Title != nil {
 			set["title"] = *u.Title
@@ -99,13 +99,8 @@ func (db *DB) UpdateCollection(ctx context.Context, id string, u CollectionUpdat
 		if u.DefaultLevel != nil {
 			set["default_level"] = nullLevel(*u.DefaultLevel)
 		}
-		if err := tx.update(ctx, "collections", "id", id, set); err != nil {
-			return err
-		}
-		c, err = tx.Collection(ctx, id)
-		return err
-	})
-	return c, err
+		return tx.update(ctx, "collections", "id", id, set)
+	}, func(tx *Tx) (*quire.Collection, error) { return tx.Collection(ctx, id) })
 }
 
 // DeleteCollection marks a collection deleted together with every live

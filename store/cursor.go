@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
@@ -91,4 +92,40 @@ func collectPage[T any](rows *sql.Rows, limit int, scan func(*sql.Rows) (T, Curs
 		last = c
 	}
 	return items, nil, rows.Err()
+}
+
+// keysetOrder orders a list by a key column then an id column (keyset).
+type keysetOrder struct {
+	key, id       string
+	desc, numeric bool
+}
+
+// listKeyset lists the page p of the rows that where (with args) keeps:
+// count (a SELECT COUNT(*) … FROM clause) counts them all, and selectFrom
+// (a SELECT … FROM clause) reads the page in order, each row read by scan.
+func listKeyset[T any](ctx context.Context, q querier, count, selectFrom, where string, args []any, order keysetOrder, p Page, scan func(*sql.Rows) (T, Cursor, error)) (*List[T], error) {
+	list := &List[T]{}
+	if err := q.queryRow(ctx, count+where, args...).Scan(&list.Count); err != nil {
+		return nil, err
+	}
+	after, afterArgs, orderBy := keyset(order.key, order.id, order.desc, p.After, order.numeric)
+	rows, err := q.query(ctx, selectFrom+where+after+orderBy+" LIMIT ?", append(append(args, afterArgs...), p.Limit+1)...)
+	if err != nil {
+		return nil, err
+	}
+	list.Items, list.Next, err = collectPage(rows, p.Limit, scan)
+	return list, err
+}
+
+// scanWithCursor reads a row with scan and its cursor with cursor, for
+// collectPage.
+func scanWithCursor[T any](scan func(interface{ Scan(...any) error }) (T, error), cursor func(T) Cursor) func(*sql.Rows) (T, Cursor, error) {
+	return func(rows *sql.Rows) (T, Cursor, error) {
+		it, err := scan(rows)
+		if err != nil {
+			var zero T
+			return zero, Cursor{}, err
+		}
+		return it, cursor(it), nil
+	}
 }

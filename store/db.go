@@ -193,15 +193,38 @@ type scannedRow[R, T any] interface {
 // R; no row is a not found error naming what.
 func scanOne[R, T any, P scannedRow[R, T]](ctx context.Context, q querier, what, query string, args ...any) (T, error) {
 	var r R
-	var zero T
-	err := q.queryRow(ctx, query, args...).Scan(P(&r).dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return zero, quire.Errorf(quire.CodeNotFound, "%s not found", what)
-	}
-	if err != nil {
+	if err := scanFound(ctx, q, what, P(&r).dest(), query, args...); err != nil {
+		var zero T
 		return zero, err
 	}
 	return P(&r).value(), nil
+}
+
+// checkedRow is scannedRow for a row type whose value can fail to decode.
+type checkedRow[R, T any] interface {
+	*R
+	dest() []any
+	value() (T, error)
+}
+
+// scanOneChecked is scanOne for a row type whose value can fail to decode.
+func scanOneChecked[R, T any, P checkedRow[R, T]](ctx context.Context, q querier, what, query string, args ...any) (T, error) {
+	var r R
+	if err := scanFound(ctx, q, what, P(&r).dest(), query, args...); err != nil {
+		var zero T
+		return zero, err
+	}
+	return P(&r).value()
+}
+
+// scanFound scans the one row that query selects into dest; no row is a not
+// found error naming what.
+func scanFound(ctx context.Context, q querier, what string, dest []any, query string, args ...any) error {
+	err := q.queryRow(ctx, query, args...).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return quire.Errorf(quire.CodeNotFound, "%s not found", what)
+	}
+	return err
 }
 
 // affected runs a write and reports how many rows it changed.
@@ -354,4 +377,17 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		f()
 	}
 	return nil
+}
+
+// writeThenRead runs write in a transaction of its own and, when it
+// succeeds, read in the same transaction: what it wrote, as it now is.
+func writeThenRead[T any](ctx context.Context, db *DB, write func(tx *Tx) error, read func(tx *Tx) (T, error)) (out T, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if err := write(tx); err != nil {
+			return err
+		}
+		out, err = read(tx)
+		return err
+	})
+	return out, err
 }

@@ -77,26 +77,17 @@ type TeamGrant struct {
 
 // ListUserGrants lists the users granted a role on content, in grant order.
 func (r reader) ListUserGrants(ctx context.Context, contentID string, p Page) (*List[*UserGrant], error) {
-	list := &List[*UserGrant]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM content_grants WHERE content_id = ? AND principal_kind = 'user'", contentID).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, args, order := keyset("g.created_at", "g.principal_id", false, p.After, true)
-	rows, err := r.q.query(ctx, "SELECT g.role, g.created_at, "+userColumns+` FROM content_grants g JOIN users u ON u.id = g.principal_id
-		WHERE g.content_id = ? AND g.principal_kind = 'user'`+after+order+" LIMIT ?", append(append([]any{contentID}, args...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*UserGrant, Cursor, error) {
-		var g UserGrant
-		var at, created int64
-		if err := rows.Scan(append([]any{&g.Role, &at}, scanUser(&g.User, &created)...)...); err != nil {
-			return nil, Cursor{}, err
-		}
-		g.User.CreatedAt = fromMicros(created)
-		return &g, Cursor{Num: at, ID: g.User.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM content_grants g", "SELECT g.role, g.created_at, "+userColumns+" FROM content_grants g JOIN users u ON u.id = g.principal_id",
+		" WHERE g.content_id = ? AND g.principal_kind = 'user'", []any{contentID}, keysetOrder{key: "g.created_at", id: "g.principal_id", numeric: true}, p,
+		func(rows *sql.Rows) (*UserGrant, Cursor, error) {
+			var g UserGrant
+			var at, created int64
+			if err := rows.Scan(append([]any{&g.Role, &at}, scanUser(&g.User, &created)...)...); err != nil {
+				return nil, Cursor{}, err
+			}
+			g.User.CreatedAt = fromMicros(created)
+			return &g, Cursor{Num: at, ID: g.User.ID}, nil
+		})
 }
 
 // ListTeamGrants lists the teams granted a role on content, in grant order.

@@ -60,15 +60,7 @@ func (r *integrationRow) value() (*quire.Integration, error) {
 
 // Integration returns a published integration by name.
 func (r reader) Integration(ctx context.Context, name string) (*quire.Integration, error) {
-	var row integrationRow
-	err := r.q.queryRow(ctx, "SELECT "+integrationColumns+" FROM integrations i WHERE i.name = ?", name).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "integration not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return row.value()
+	return scanOneChecked[integrationRow, *quire.Integration](ctx, r.q, "integration", "SELECT "+integrationColumns+" FROM integrations i WHERE i.name = ?", name)
 }
 
 // IntegrationFilter narrows an integration list. Contract §4.17.
@@ -130,28 +122,18 @@ func (r reader) ListIntegrations(ctx context.Context, f IntegrationFilter, p Pag
 		where += " AND i.org_id = ?"
 		args = append(args, f.Owner)
 	}
-	list := &List[*quire.Integration]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM integrations i"+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("i.name", "i.name", false, p.After, false)
-	rows, err := r.q.query(ctx, "SELECT "+integrationColumns+" FROM integrations i"+where+after+order+" LIMIT ?",
-		append(append(args, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Integration, Cursor, error) {
-		var row integrationRow
-		if err := rows.Scan(row.dest()...); err != nil {
-			return nil, Cursor{}, err
-		}
-		in, err := row.value()
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return in, Cursor{Str: in.Name, ID: in.Name}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM integrations i", "SELECT "+integrationColumns+" FROM integrations i", where, args,
+		keysetOrder{key: "i.name", id: "i.name"}, p, func(rows *sql.Rows) (*quire.Integration, Cursor, error) {
+			var row integrationRow
+			if err := rows.Scan(row.dest()...); err != nil {
+				return nil, Cursor{}, err
+			}
+			in, err := row.value()
+			if err != nil {
+				return nil, Cursor{}, err
+			}
+			return in, Cursor{Str: in.Name, ID: in.Name}, nil
+		})
 }
 
 // IntegrationPublish is what publishing an integration writes: every field
@@ -313,27 +295,18 @@ func (r reader) ListIntegrationInstallations(ctx context.Context, name, external
 		where += " AND EXISTS (SELECT 1 FROM integration_installation_external_ids x WHERE x.installation_id = n.id AND x.external_id = ?)"
 		args = append(args, externalID)
 	}
-	list := &List[*quire.IntegrationInstallation]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM integration_installations n"+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("n.created_at", "n.id", false, p.After, true)
-	rows, err := r.q.query(ctx, "SELECT "+installationColumns+" FROM integration_installations n"+where+after+order+" LIMIT ?",
-		append(append(args, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.IntegrationInstallation, Cursor, error) {
-		var in quire.IntegrationInstallation
-		var config string
-		var created, updated int64
-		if err := rows.Scan(&in.ID, &in.Integration, &in.OrgID, &in.Status, &in.SpaceSelection, &in.SiteSelection,
-			&config, &created, &updated); err != nil {
-			return nil, Cursor{}, err
-		}
-		in.Configuration, in.CreatedAt, in.UpdatedAt = json.RawMessage(config), fromMicros(created), fromMicros(updated)
-		return &in, Cursor{Num: created, ID: in.ID}, nil
-	})
+	list, err := listKeyset(ctx, r.q, "SELECT COUNT(*) FROM integration_installations n", "SELECT "+installationColumns+" FROM integration_installations n", where, args,
+		keysetOrder{key: "n.created_at", id: "n.id", numeric: true}, p, func(rows *sql.Rows) (*quire.IntegrationInstallation, Cursor, error) {
+			var in quire.IntegrationInstallation
+			var config string
+			var created, updated int64
+			if err := rows.Scan(&in.ID, &in.Integration, &in.OrgID, &in.Status, &in.SpaceSelection, &in.SiteSelection,
+				&config, &created, &updated); err != nil {
+				return nil, Cursor{}, err
+			}
+			in.Configuration, in.CreatedAt, in.UpdatedAt = json.RawMessage(config), fromMicros(created), fromMicros(updated)
+			return &in, Cursor{Num: created, ID: in.ID}, nil
+		})
 	if err != nil {
 		return nil, err
 	}

@@ -112,32 +112,24 @@ func (r reader) ListMembers(ctx context.Context, orgID string, f MemberFilter, p
 	case SortName:
 		keyCol, numeric = "m.name_key", false
 	}
-	list := &List[*quire.Member]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM members m JOIN users u ON u.id = m.user_id"+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset(keyCol, "m.user_id", !f.Ascending, p.After, numeric)
-	rows, err := r.q.query(ctx, memberSelect+where+after+order+" LIMIT ?", append(append(args, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Member, Cursor, error) {
-		var row memberRow
-		if err := rows.Scan(row.dest()...); err != nil {
-			return nil, Cursor{}, err
-		}
-		m := row.value()
-		c := Cursor{ID: m.User.ID}
-		switch f.Sort {
-		case SortLastSeenAt:
-			c.Num = *row.lastSeen
-		case SortName:
-			c.Str = strings.ToLower(m.User.DisplayName)
-		default:
-			c.Num = row.joined
-		}
-		return m, c, nil
-	})
+	list, err := listKeyset(ctx, r.q, "SELECT COUNT(*) FROM members m JOIN users u ON u.id = m.user_id", memberSelect, where, args,
+		keysetOrder{key: keyCol, id: "m.user_id", desc: !f.Ascending, numeric: numeric}, p, func(rows *sql.Rows) (*quire.Member, Cursor, error) {
+			var row memberRow
+			if err := rows.Scan(row.dest()...); err != nil {
+				return nil, Cursor{}, err
+			}
+			m := row.value()
+			c := Cursor{ID: m.User.ID}
+			switch f.Sort {
+			case SortLastSeenAt:
+				c.Num = *row.lastSeen
+			case SortName:
+				c.Str = strings.ToLower(m.User.DisplayName)
+			default:
+				c.Num = row.joined
+			}
+			return m, c, nil
+		})
 	if err != nil {
 		return nil, err
 	}
@@ -205,15 +197,10 @@ func (tx *Tx) setMemberRole(ctx context.Context, orgID, userID string, role quir
 
 // UpdateMemberRole changes a member's role (RoleGuest for guest). The last
 // admin cannot be demoted.
-func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role quire.Role) (m *quire.Member, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		if err := tx.setMemberRole(ctx, orgID, userID, role); err != nil {
-			return err
-		}
-		m, err = tx.Member(ctx, orgID, userID)
-		return err
-	})
-	return m, err
+func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role quire.Role) (*quire.Member, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
+		return tx.setMemberRole(ctx, orgID, userID, role)
+	}, func(tx *Tx) (*quire.Member, error) { return tx.Member(ctx, orgID, userID) })
 }
 
 // RemoveMember removes a user from an organization and from its teams. The
@@ -244,18 +231,16 @@ func (db *DB) TouchMember(ctx context.Context, orgID, userID string) error {
 }
 
 // SetMemberSSO marks a member as one who signs in with SSO.
-func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) (m *quire.Member, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) (*quire.Member, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if _, err := tx.Member(ctx, orgID, userID); err != nil {
 			return err
 		}
 		if _, err := tx.q.exec(ctx, "UPDATE members SET sso = TRUE WHERE org_id = ? AND user_id = ?", orgID, userID); err != nil {
 			return err
 		}
-		m, err = tx.Member(ctx, orgID, userID)
-		return err
-	})
-	return m, err
+		return nil
+	}, func(tx *Tx) (*quire.Member, error) { return tx.Member(ctx, orgID, userID) })
 }
 
 // fillSpaceCounts sets each member's counts of the spaces and sites they

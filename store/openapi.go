@@ -63,30 +63,15 @@ func (r reader) OpenAPISpec(ctx context.Context, orgID, slug string) (*quire.Ope
 // ListOpenAPISpecs lists an organization's specs, oldest first. (Not by
 // slug: PostgreSQL's collation may weigh hyphens unlike SQLite's bytes.)
 func (r reader) ListOpenAPISpecs(ctx context.Context, orgID string, p Page) (*List[*quire.OpenAPISpec], error) {
-	list := &List[*quire.OpenAPISpec]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM openapi_specs WHERE org_id = ?", orgID).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("p.created_at", "p.id", false, p.After, true)
-	rows, err := r.q.query(ctx, "SELECT "+openAPISpecColumns+" FROM openapi_specs p WHERE p.org_id = ?"+after+order+" LIMIT ?",
-		append(append([]any{orgID}, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.OpenAPISpec, Cursor, error) {
-		s, err := scanOpenAPISpec(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return s, Cursor{Num: micros(s.CreatedAt), ID: s.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM openapi_specs p", "SELECT "+openAPISpecColumns+" FROM openapi_specs p", " WHERE p.org_id = ?", []any{orgID},
+		keysetOrder{key: "p.created_at", id: "p.id", numeric: true}, p,
+		scanWithCursor(scanOpenAPISpec, func(s *quire.OpenAPISpec) Cursor { return Cursor{Num: micros(s.CreatedAt), ID: s.ID} }))
 }
 
 // CreateOpenAPISpec creates a spec and queues its processing. A slug the
 // organization already uses is CodeConflict.
-func (db *DB) CreateOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (p *quire.OpenAPISpec, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) CreateOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (*quire.OpenAPISpec, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		url, text := src.args()
 		_, err := tx.q.exec(ctx, `INSERT INTO openapi_specs (id, org_id, slug, source_url, source_text, state, created_at, updated_at, job_due)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -97,10 +82,8 @@ func (db *DB) CreateOpenAPISpec(ctx context.Context, orgID, slug string, src Ope
 		if err != nil {
 			return err
 		}
-		p, err = tx.OpenAPISpec(ctx, orgID, slug)
-		return err
-	})
-	return p, err
+		return nil
+	}, func(tx *Tx) (*quire.OpenAPISpec, error) { return tx.OpenAPISpec(ctx, orgID, slug) })
 }
 
 // PutOpenAPISpec creates the spec named slug, or gives an existing one a new

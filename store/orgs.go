@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 
 	"github.com/quiredocs/quire"
 )
@@ -39,43 +38,25 @@ func (r *orgRow) value() (*quire.Organization, error) {
 
 // Organization returns an organization by id.
 func (r reader) Organization(ctx context.Context, id string) (*quire.Organization, error) {
-	var row orgRow
-	err := r.q.queryRow(ctx, "SELECT "+orgColumns+" FROM organizations o WHERE o.id = ?", id).Scan(row.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "organization not found")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return row.value()
+	return scanOneChecked[orgRow, *quire.Organization](ctx, r.q, "organization", "SELECT "+orgColumns+" FROM organizations o WHERE o.id = ?", id)
 }
 
 // ListUserOrganizations lists the organizations a user belongs to, oldest
 // membership first.
 func (r reader) ListUserOrganizations(ctx context.Context, userID string, p Page) (*List[*quire.Organization], error) {
-	where, args, order := keyset("m.joined_at", "o.id", false, p.After, true)
-	list := &List[*quire.Organization]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE user_id = ?", userID).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	rows, err := r.q.query(ctx, "SELECT "+orgColumns+", m.joined_at FROM organizations o JOIN members m ON m.org_id = o.id WHERE m.user_id = ?"+
-		where+order+" LIMIT ?", append(append([]any{userID}, args...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Organization, Cursor, error) {
-		var row orgRow
-		var joined int64
-		if err := rows.Scan(append(row.dest(), &joined)...); err != nil {
-			return nil, Cursor{}, err
-		}
-		o, err := row.value()
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return o, Cursor{Num: joined, ID: o.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM members m", "SELECT "+orgColumns+", m.joined_at FROM organizations o JOIN members m ON m.org_id = o.id",
+		" WHERE m.user_id = ?", []any{userID}, keysetOrder{key: "m.joined_at", id: "o.id", numeric: true}, p, func(rows *sql.Rows) (*quire.Organization, Cursor, error) {
+			var row orgRow
+			var joined int64
+			if err := rows.Scan(append(row.dest(), &joined)...); err != nil {
+				return nil, Cursor{}, err
+			}
+			o, err := row.value()
+			if err != nil {
+				return nil, Cursor{}, err
+			}
+			return o, Cursor{Num: joined, ID: o.ID}, nil
+		})
 }
 
 // CreateOrganization creates an organization whose first member, ownerID, is
@@ -117,8 +98,8 @@ type OrganizationUpdate struct {
 }
 
 // UpdateOrganization applies u and returns the organization as it now is.
-func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationUpdate) (org *quire.Organization, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationUpdate) (*quire.Organization, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		set := map[string]any{}
 		if u.Title != nil {
 			set["title"] = *u.Title
@@ -151,8 +132,6 @@ func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationU
 			}
 			return err
 		}
-		org, err = tx.Organization(ctx, id)
-		return err
-	})
-	return org, err
+		return nil
+	}, func(tx *Tx) (*quire.Organization, error) { return tx.Organization(ctx, id) })
 }

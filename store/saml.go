@@ -149,8 +149,8 @@ func (tx *Tx) setSAMLDefaultTeam(ctx context.Context, orgID, id, teamID string) 
 }
 
 // UpdateSAMLProvider applies u to a SAML provider.
-func (db *DB) UpdateSAMLProvider(ctx context.Context, orgID, id string, u SAMLProviderUpdate) (p *quire.SAMLProvider, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateSAMLProvider(ctx context.Context, orgID, id string, u SAMLProviderUpdate) (*quire.SAMLProvider, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if _, err := tx.SAMLProvider(ctx, orgID, id); err != nil {
 			return err
 		}
@@ -175,10 +175,8 @@ func (db *DB) UpdateSAMLProvider(ctx context.Context, orgID, id string, u SAMLPr
 				return err
 			}
 		}
-		p, err = tx.SAMLProvider(ctx, orgID, id)
-		return err
-	})
-	return p, err
+		return nil
+	}, func(tx *Tx) (*quire.SAMLProvider, error) { return tx.SAMLProvider(ctx, orgID, id) })
 }
 
 // DeleteSAMLProvider deletes a SAML provider with its pending requests and

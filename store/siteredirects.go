@@ -41,24 +41,9 @@ func (r reader) SiteRedirectBySource(ctx context.Context, siteID, source string)
 
 // ListSiteRedirects lists the redirects of a site by source.
 func (r reader) ListSiteRedirects(ctx context.Context, siteID string, p Page) (*List[*quire.SiteRedirect], error) {
-	list := &List[*quire.SiteRedirect]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM site_redirects WHERE site_id = ?", siteID).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("source", "id", false, p.After, false)
-	rows, err := r.q.query(ctx, "SELECT "+siteRedirectColumns+" FROM site_redirects WHERE site_id = ?"+after+order+" LIMIT ?",
-		append(append([]any{siteID}, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.SiteRedirect, Cursor, error) {
-		rd, err := scanSiteRedirect(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return rd, Cursor{Str: rd.Source, ID: rd.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM site_redirects", "SELECT "+siteRedirectColumns+" FROM site_redirects", " WHERE site_id = ?", []any{siteID},
+		keysetOrder{key: "source", id: "id"}, p,
+		scanWithCursor(scanSiteRedirect, func(rd *quire.SiteRedirect) Cursor { return Cursor{Str: rd.Source, ID: rd.ID} }))
 }
 
 // checkRedirect checks that a source is free in the site (but for the
@@ -105,8 +90,8 @@ func (db *DB) CreateSiteRedirect(ctx context.Context, siteID, source, sectionID 
 }
 
 // UpdateSiteRedirect changes a redirect's source or destination section (nil: unchanged).
-func (db *DB) UpdateSiteRedirect(ctx context.Context, siteID, id string, source, sectionID *string) (rd *quire.SiteRedirect, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateSiteRedirect(ctx context.Context, siteID, id string, source, sectionID *string) (*quire.SiteRedirect, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
 		}
@@ -123,13 +108,8 @@ func (db *DB) UpdateSiteRedirect(ctx context.Context, siteID, id string, source,
 		if sectionID != nil {
 			set["section_id"] = *sectionID
 		}
-		if err := tx.update(ctx, "site_redirects", "id", id, set); err != nil {
-			return err
-		}
-		rd, err = tx.SiteRedirect(ctx, siteID, id)
-		return err
-	})
-	return rd, err
+		return tx.update(ctx, "site_redirects", "id", id, set)
+	}, func(tx *Tx) (*quire.SiteRedirect, error) { return tx.SiteRedirect(ctx, siteID, id) })
 }
 
 // DeleteSiteRedirect removes a redirect of a site.

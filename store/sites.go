@@ -83,24 +83,9 @@ func (r reader) ListSites(ctx context.Context, orgID string, f SiteFilter, p Pag
 			args = append(args, string(typ))
 		}
 	}
-	list := &List[*quire.Site]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM sites t"+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("t.created_at", "t.id", false, p.After, true)
-	rows, err := r.q.query(ctx, "SELECT "+siteColumns+" FROM sites t"+where+after+order+" LIMIT ?",
-		append(append(args, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Site, Cursor, error) {
-		s, err := scanSite(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return s, Cursor{Num: micros(s.CreatedAt), ID: s.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM sites t", "SELECT "+siteColumns+" FROM sites t", where, args,
+		keysetOrder{key: "t.created_at", id: "t.id", numeric: true}, p,
+		scanWithCursor(scanSite, func(s *quire.Site) Cursor { return Cursor{Num: micros(s.CreatedAt), ID: s.ID} }))
 }
 
 // NewSite is what creating a site takes.
@@ -171,8 +156,8 @@ type SiteUpdate struct {
 }
 
 // UpdateSite applies u to a site.
-func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (site *quire.Site, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (*quire.Site, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, id); err != nil {
 			return err
 		}
@@ -220,10 +205,8 @@ func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (site *qu
 				return err
 			}
 		}
-		site, err = tx.Site(ctx, id)
-		return err
-	})
-	return site, err
+		return nil
+	}, func(tx *Tx) (*quire.Site, error) { return tx.Site(ctx, id) })
 }
 
 // setSiteDefaultSiteSpace makes a site space the default of the site's root,

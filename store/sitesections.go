@@ -131,8 +131,8 @@ type SiteSectionUpdate struct {
 }
 
 // UpdateSiteSection applies u to a section of a site.
-func (db *DB) UpdateSiteSection(ctx context.Context, siteID, id string, u SiteSectionUpdate) (sec *quire.SiteSection, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateSiteSection(ctx context.Context, siteID, id string, u SiteSectionUpdate) (*quire.SiteSection, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
 		}
@@ -170,10 +170,8 @@ func (db *DB) UpdateSiteSection(ctx context.Context, siteID, id string, u SiteSe
 				return err
 			}
 		}
-		sec, err = tx.SiteSection(ctx, siteID, id)
-		return err
-	})
-	return sec, err
+		return nil
+	}, func(tx *Tx) (*quire.SiteSection, error) { return tx.SiteSection(ctx, siteID, id) })
 }
 
 // DeleteSiteSection removes a section with its site spaces and the redirects
@@ -196,8 +194,8 @@ func (db *DB) DeleteSiteSection(ctx context.Context, siteID, id string) error {
 
 // MoveSiteSection moves a section among the items of its container (its
 // group, or the top level of the site) to pos.
-func (db *DB) MoveSiteSection(ctx context.Context, siteID, id string, pos quire.Position) (sec *quire.SiteSection, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) MoveSiteSection(ctx context.Context, siteID, id string, pos quire.Position) (*quire.SiteSection, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
 		}
@@ -205,13 +203,8 @@ func (db *DB) MoveSiteSection(ctx context.Context, siteID, id string, pos quire.
 		if err != nil {
 			return err
 		}
-		if err := tx.placeSiteItem(ctx, siteID, group, quire.Sibling{Kind: kindSection, ID: id}, pos); err != nil {
-			return err
-		}
-		sec, err = tx.SiteSection(ctx, siteID, id)
-		return err
-	})
-	return sec, err
+		return tx.placeSiteItem(ctx, siteID, group, quire.Sibling{Kind: kindSection, ID: id}, pos)
+	}, func(tx *Tx) (*quire.SiteSection, error) { return tx.SiteSection(ctx, siteID, id) })
 }
 
 // SiteSectionGroup returns a group of a site with its sections.
@@ -328,8 +321,8 @@ func (tx *Tx) groupExists(ctx context.Context, siteID, id string) error {
 
 // UpdateSiteSectionGroup changes a group's title or icon (nil: unchanged; an
 // empty icon removes it).
-func (db *DB) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, title, icon *string) (g *quire.SiteSectionGroup, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, title, icon *string) (*quire.SiteSectionGroup, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
 		}
@@ -343,19 +336,14 @@ func (db *DB) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, tit
 		if icon != nil {
 			set["icon"] = nullString(*icon)
 		}
-		if err := tx.update(ctx, "site_section_groups", "id", id, set); err != nil {
-			return err
-		}
-		g, err = tx.SiteSectionGroup(ctx, siteID, id)
-		return err
-	})
-	return g, err
+		return tx.update(ctx, "site_section_groups", "id", id, set)
+	}, func(tx *Tx) (*quire.SiteSectionGroup, error) { return tx.SiteSectionGroup(ctx, siteID, id) })
 }
 
 // AddSectionToGroup moves a section of the site to the end of a group; a
 // section is in at most one group, so it leaves the one it was in.
-func (db *DB) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionID string) (g *quire.SiteSectionGroup, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionID string) (*quire.SiteSectionGroup, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
 		}
@@ -368,13 +356,8 @@ func (db *DB) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionID 
 			}
 			return err
 		}
-		if err := tx.placeSiteItem(ctx, siteID, groupID, quire.Sibling{Kind: kindSection, ID: sectionID}, quire.Position{}); err != nil {
-			return err
-		}
-		g, err = tx.SiteSectionGroup(ctx, siteID, groupID)
-		return err
-	})
-	return g, err
+		return tx.placeSiteItem(ctx, siteID, groupID, quire.Sibling{Kind: kindSection, ID: sectionID}, quire.Position{})
+	}, func(tx *Tx) (*quire.SiteSectionGroup, error) { return tx.SiteSectionGroup(ctx, siteID, groupID) })
 }
 
 // RemoveSectionFromGroup takes a section out of its group, to the top level
@@ -400,21 +383,16 @@ func (db *DB) RemoveSectionFromGroup(ctx context.Context, siteID, groupID, secti
 }
 
 // MoveSiteSectionGroup moves a group among the top-level items of the site.
-func (db *DB) MoveSiteSectionGroup(ctx context.Context, siteID, id string, pos quire.Position) (g *quire.SiteSectionGroup, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) MoveSiteSectionGroup(ctx context.Context, siteID, id string, pos quire.Position) (*quire.SiteSectionGroup, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
 		}
 		if err := tx.groupExists(ctx, siteID, id); err != nil {
 			return err
 		}
-		if err := tx.placeSiteItem(ctx, siteID, "", quire.Sibling{Kind: kindGroup, ID: id}, pos); err != nil {
-			return err
-		}
-		g, err = tx.SiteSectionGroup(ctx, siteID, id)
-		return err
-	})
-	return g, err
+		return tx.placeSiteItem(ctx, siteID, "", quire.Sibling{Kind: kindGroup, ID: id}, pos)
+	}, func(tx *Tx) (*quire.SiteSectionGroup, error) { return tx.SiteSectionGroup(ctx, siteID, id) })
 }
 
 // DeleteSiteSectionGroup removes a group; its sections stay, ungrouped, in

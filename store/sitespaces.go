@@ -186,8 +186,8 @@ func (db *DB) MoveSiteSpace(ctx context.Context, siteID, id string, pos quire.Po
 // changeSiteSpace runs change on a site space, given its section ("" for
 // the root), in a transaction that marks the site changed, and returns the
 // site space as it then is.
-func (db *DB) changeSiteSpace(ctx context.Context, siteID, id string, change func(tx *Tx, section string) error) (ss *quire.SiteSpace, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) changeSiteSpace(ctx context.Context, siteID, id string, change func(tx *Tx, section string) error) (*quire.SiteSpace, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
 			return err
 		}
@@ -195,13 +195,8 @@ func (db *DB) changeSiteSpace(ctx context.Context, siteID, id string, change fun
 		if err != nil {
 			return err
 		}
-		if err := change(tx, section); err != nil {
-			return err
-		}
-		ss, err = tx.SiteSpace(ctx, siteID, id)
-		return err
-	})
-	return ss, err
+		return change(tx, section)
+	}, func(tx *Tx) (*quire.SiteSpace, error) { return tx.SiteSpace(ctx, siteID, id) })
 }
 
 // DeleteSiteSpace removes a site space; its space stays.

@@ -204,8 +204,8 @@ type SpaceUpdate struct {
 }
 
 // UpdateSpace applies u to a live space.
-func (db *DB) UpdateSpace(ctx context.Context, id string, u SpaceUpdate) (sp *quire.Space, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) UpdateSpace(ctx context.Context, id string, u SpaceUpdate) (*quire.Space, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		set := map[string]any{"updated_at": micros(tx.Now)}
 		if u.Title != nil {
 			set["title"] = *u.Title
@@ -222,13 +222,8 @@ func (db *DB) UpdateSpace(ctx context.Context, id string, u SpaceUpdate) (sp *qu
 		if u.Visibility != nil {
 			set["visibility"] = string(*u.Visibility)
 		}
-		if err := tx.update(ctx, "spaces", "id", id, set); err != nil {
-			return err
-		}
-		sp, err = tx.Space(ctx, id)
-		return err
-	})
-	return sp, err
+		return tx.update(ctx, "spaces", "id", id, set)
+	}, func(tx *Tx) (*quire.Space, error) { return tx.Space(ctx, id) })
 }
 
 // DeleteSpace marks a space deleted; it can be restored for RestoreWindow.

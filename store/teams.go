@@ -92,24 +92,9 @@ func (r reader) listTeamsWhere(ctx context.Context, where string, args []any, p 
 	if join != "" {
 		from += " JOIN team_members " + join + " ON " + join + ".team_id = t.id"
 	}
-	list := &List[*quire.Team]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*)"+from+where, args...).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("t.created_at", "t.id", false, p.After, true)
-	query := "SELECT " + teamColumns + from + where + after + order + " LIMIT ?"
-	rows, err := r.q.query(ctx, query, append(append(args, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.Team, Cursor, error) {
-		t, err := scanTeam(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return t, Cursor{Num: micros(t.CreatedAt), ID: t.ID}, nil
-	})
-	return list, err
+	return listKeyset(ctx, r.q, "SELECT COUNT(*)"+from, "SELECT "+teamColumns+from, where, args,
+		keysetOrder{key: "t.created_at", id: "t.id", numeric: true}, p,
+		scanWithCursor(scanTeam, func(t *quire.Team) Cursor { return Cursor{Num: micros(t.CreatedAt), ID: t.ID} }))
 }
 
 // TeamRole returns a user's role in a team, or "" when they are not in it.
@@ -181,15 +166,13 @@ func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []s
 }
 
 // RenameTeam sets a team's title.
-func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) (t *quire.Team, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) (*quire.Team, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if _, err := tx.q.exec(ctx, "UPDATE teams SET title = ?, title_key = ? WHERE org_id = ? AND id = ?", title, strings.ToLower(title), orgID, teamID); err != nil {
 			return err
 		}
-		t, err = tx.Team(ctx, orgID, teamID)
-		return err
-	})
-	return t, err
+		return nil
+	}, func(tx *Tx) (*quire.Team, error) { return tx.Team(ctx, orgID, teamID) })
 }
 
 // DeleteTeam deletes a team, its memberships and its grants.

@@ -36,25 +36,10 @@ func (r reader) TranslationLanguage(ctx context.Context, orgID, settingsID, lang
 // ListTranslationLanguages lists the languages of a translation
 // configuration by language code; an id with none lists nothing.
 func (r reader) ListTranslationLanguages(ctx context.Context, orgID, settingsID string, p Page) (*List[*quire.TranslationLanguage], error) {
-	const where = " FROM translation_languages WHERE org_id = ? AND settings_id = ?"
-	list := &List[*quire.TranslationLanguage]{}
-	if err := r.q.queryRow(ctx, "SELECT COUNT(*)"+where, orgID, settingsID).Scan(&list.Count); err != nil {
-		return nil, err
-	}
-	after, afterArgs, order := keyset("language", "language", false, p.After, false)
-	rows, err := r.q.query(ctx, "SELECT "+translationColumns+where+after+order+" LIMIT ?",
-		append(append([]any{orgID, settingsID}, afterArgs...), p.Limit+1)...)
-	if err != nil {
-		return nil, err
-	}
-	list.Items, list.Next, err = collectPage(rows, p.Limit, func(rows *sql.Rows) (*quire.TranslationLanguage, Cursor, error) {
-		t, err := scanTranslationLanguage(rows)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		return t, Cursor{Str: t.Language, ID: t.Language}, nil
-	})
-	return list, err
+	const from = " FROM translation_languages"
+	return listKeyset(ctx, r.q, "SELECT COUNT(*)"+from, "SELECT "+translationColumns+from, " WHERE org_id = ? AND settings_id = ?", []any{orgID, settingsID},
+		keysetOrder{key: "language", id: "language"}, p,
+		scanWithCursor(scanTranslationLanguage, func(t *quire.TranslationLanguage) Cursor { return Cursor{Str: t.Language, ID: t.Language} }))
 }
 
 // PutTranslationLanguage sets a language's instructions in a translation

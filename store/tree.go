@@ -191,8 +191,8 @@ func contains(list []string, s string) bool {
 
 // TransferSpace moves a live space to the top level of another organization.
 // Its grants, given to people and teams of the old one, are dropped.
-func (db *DB) TransferSpace(ctx context.Context, id, orgID string) (sp *quire.Space, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
+func (db *DB) TransferSpace(ctx context.Context, id, orgID string) (*quire.Space, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.move(ctx, quire.Sibling{Kind: "space", ID: id}, orgID, "", quire.Position{}); err != nil {
 			return err
 		}
@@ -206,10 +206,8 @@ func (db *DB) TransferSpace(ctx context.Context, id, orgID string) (sp *quire.Sp
 		if err := tx.unpublishSpaces(ctx, "s.id = ?", id); err != nil { // sites of the old organization
 			return err
 		}
-		sp, err = tx.Space(ctx, id)
-		return err
-	})
-	return sp, err
+		return nil
+	}, func(tx *Tx) (*quire.Space, error) { return tx.Space(ctx, id) })
 }
 
 // TransferCollection moves a live collection, with everything in it, to the

@@ -52,6 +52,16 @@ func required(fs *flag.FlagSet, names ...string) error {
 	return nil
 }
 
+// parseAdmin adds the store flags to fs, parses args as parse does and
+// checks that the flags names are set.
+func parseAdmin(fs *flag.FlagSet, cfg *Config, args []string, stdout io.Writer, names ...string) (helped bool, err error) {
+	cfg.storeFlags(fs)
+	if helped, err := parse(fs, args, stdout); helped || err != nil {
+		return helped, err
+	}
+	return false, required(fs, names...)
+}
+
 func withStore(ctx context.Context, cfg Config, fn func(db *store.DB) (any, error), stdout io.Writer) error {
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {
@@ -80,11 +90,7 @@ func adminInit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	org := fs.String("org", "", "title of the new organization")
 	email := fs.String("email", "", "e-mail address of its admin")
 	name := fs.String("name", "", "display name of its admin")
-	cfg.storeFlags(fs)
-	if helped, err := parse(fs, args, stdout); helped || err != nil {
-		return err
-	}
-	if err := required(fs, "org", "email", "name"); err != nil {
+	if helped, err := parseAdmin(fs, &cfg, args, stdout, "org", "email", "name"); helped || err != nil {
 		return err
 	}
 	if err := quire.FirstError(quire.CheckLen("--org", *org, 2, 255), checkEmailName(*email, *name)); err != nil {
@@ -110,11 +116,7 @@ func adminAddUser(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	email := fs.String("email", "", "e-mail address of the user; an existing user is added, not duplicated")
 	name := fs.String("name", "", "display name of a new user")
 	roleName := fs.String("role", "", "admin, create, review, edit, comment, read, or guest")
-	cfg.storeFlags(fs)
-	if helped, err := parse(fs, args, stdout); helped || err != nil {
-		return err
-	}
-	if err := required(fs, "org", "email", "name", "role"); err != nil {
+	if helped, err := parseAdmin(fs, &cfg, args, stdout, "org", "email", "name", "role"); helped || err != nil {
 		return err
 	}
 	role, ok := quire.ParseRole(*roleName)
@@ -145,11 +147,7 @@ func adminTokenCreate(ctx context.Context, args []string, stdout, stderr io.Writ
 	cfg := defaultConfig()
 	fs := newFlagSet("admin token create", "quire admin token create --email E [--data DIR] [--db URL]", stderr)
 	email := fs.String("email", "", "e-mail address of the user")
-	cfg.storeFlags(fs)
-	if helped, err := parse(fs, args, stdout); helped || err != nil {
-		return err
-	}
-	if err := required(fs, "email"); err != nil {
+	if helped, err := parseAdmin(fs, &cfg, args, stdout, "email"); helped || err != nil {
 		return err
 	}
 	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
