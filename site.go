@@ -210,3 +210,16 @@ func CheckSitePath(field, v string) error {
 
 // CheckCondition validates a visibility condition of a section or site space.
 func CheckCondition(field, v string) error { return CheckText(field, v, 1, 1024) }
+
+// Address is where site is served: the root of its hostname (under its
+// basename when it has one), else /sites/{id}/ on the main address
+// publicURL (no trailing slash). It ends with a slash.
+func (s *Site) Address(publicURL string) string {
+	if s.Hostname == "" {
+		return publicURL + "/sites/" + s.ID + "/"
+	}
+	if s.Basename != "" {
+		return "https://" + s.Hostname + "/" + s.Basename + "/"
+	}
+	return "https://" + s.Hostname + "/"
+}

@@ -43,6 +43,9 @@ type Config struct {
 	// OrgCreation says who may create organizations with POST /v1/orgs:
 	// anyone ("" too), members (not guests) of some organization, or none.
 	OrgCreation OrgCreation
+	// Reader reads revisions; the published sites share it so that both
+	// share its caches. When nil, New makes one.
+	Reader *revision.Reader
 }
 
 // Server is the HTTP API.
@@ -90,7 +93,10 @@ func New(db *store.DB, cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.reader = revision.New(db, s.appHost())
+	s.reader = cfg.Reader
+	if s.reader == nil {
+		s.reader = revision.New(db, s.appHost())
+	}
 	s.author = newAuthor(db, cfg, s.appHost())
 	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
 	s.routes()

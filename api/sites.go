@@ -146,15 +146,8 @@ func siteFeaturesOf(t quire.SiteType) []siteFeatureJSON {
 	return out
 }
 
-// siteAddress is where the site is served (and would be, unpublished): at
-// its hostname's root, else under /sites/{siteId}/ of this server. The next
-// issue serves it.
-func (s *Server) siteAddress(site *quire.Site) string {
-	if site.Hostname != "" {
-		return "https://" + site.Hostname + "/"
-	}
-	return s.publicURL + "/sites/" + site.ID + "/"
-}
+// siteAddress is where the site is served (and would be, unpublished).
+func (s *Server) siteAddress(site *quire.Site) string { return site.Address(s.publicURL) }
 
 // sitePublicURL is where visitors reach the site: through its proxy when it
 // has one, else at its address.

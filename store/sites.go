@@ -270,3 +270,13 @@ func (db *DB) SetAdaptiveSchema(ctx context.Context, siteID string, schema json.
 	})
 	return updated, err
 }
+
+// SiteIDByHostname returns the id of the site served at hostname.
+func (r reader) SiteIDByHostname(ctx context.Context, hostname string) (string, error) {
+	var id string
+	err := r.q.queryRow(ctx, "SELECT id FROM sites WHERE hostname = ?", hostname).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", quire.Errorf(quire.CodeNotFound, "site not found")
+	}
+	return id, err
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,6 +18,8 @@ import (
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/site"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -66,14 +69,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
+	reader := revision.New(db, appHost(cfg.publicURL()))
+	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log})
 	srv := &http.Server{
-		Handler: api.New(db, api.Config{
+		Handler: sites.Wrap(api.New(db, api.Config{
 			PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
-			Blobs:     blob.Dir{Path: filepath.Join(cfg.Data, "blobs")},
+			Blobs:     blobs,
 			Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
 			SecretKey: secretKey,
 			Model:     model,
-		}),
+			Reader:    reader,
+		})),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
@@ -83,6 +90,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
 	return serveUntilDone(ctx, srv, ln, log)
+}
+
+// appHost is the host (and port) of publicURL, "" when it has none.
+func appHost(publicURL string) string {
+	if u, err := url.Parse(publicURL); err == nil {
+		return u.Host
+	}
+	return ""
 }
 
 // startJobs runs the background jobs until the returned function stops them

@@ -1,0 +1,134 @@
+package site_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/outbound"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/site"
+	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/store/storetest"
+)
+
+// env is one test's Quire: a fresh store, the API and the published sites
+// on one real server, and an organization whose admin holds token.
+type env struct {
+	db    *store.DB
+	srv   *httptest.Server
+	org   string
+	token string
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	db := storetest.Open(t)
+	e := &env{db: db}
+	mux := http.NewServeMux()
+	e.srv = httptest.NewServer(mux)
+	t.Cleanup(e.srv.Close)
+	reader := revision.New(db, strings.TrimPrefix(e.srv.URL, "http://"))
+	blobs := blob.Dir{Path: t.TempDir()}
+	apiSrv := api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true}, Reader: reader})
+	sites := site.New(db, site.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs})
+	mux.Handle("/", sites.Wrap(apiSrv))
+	b, err := db.InitOrganization(t.Context(), "Test Org", "admin@example.com", "Ada Admin")
+	if err != nil {
+		t.Fatalf("init organization: %v", err)
+	}
+	e.org, e.token = b.Organization.ID, b.Token
+	return e
+}
+
+// api calls the API as the admin and decodes the answer into out (when not
+// nil), failing the test unless it answers want.
+func (e *env) api(t testing.TB, method, path string, body any, want int, out any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), method, e.srv.URL+path, rd)
+	req.Header.Set("Authorization", "Bearer "+e.token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: status %d, want %d: %s", method, path, resp.StatusCode, want, got)
+	}
+	if out != nil {
+		if err := json.Unmarshal(got, out); err != nil {
+			t.Fatalf("%s %s: decode %s: %v", method, path, got, err)
+		}
+	}
+}
+
+// page is a page to write: its title, markdown and, for a nested page, the
+// ref of its parent; ref names it for its children.
+type page struct {
+	ref, parent, title, markdown string
+}
+
+// space creates a space titled title holding pages, merged through a
+// change request, and returns its id.
+func (e *env) space(t testing.TB, title string, pages ...page) string {
+	t.Helper()
+	var sp struct{ ID string }
+	e.api(t, "POST", "/v1/orgs/"+e.org+"/spaces", map[string]any{"title": title}, http.StatusCreated, &sp)
+	var cr struct{ ID string }
+	e.api(t, "POST", "/v1/spaces/"+sp.ID+"/change-requests", map[string]any{"subject": "Write"}, http.StatusCreated, &cr)
+	var changes []map[string]any
+	for _, p := range pages {
+		c := map[string]any{"operation": "insert_page", "title": p.title, "document": map[string]any{"markdown": p.markdown}}
+		if p.ref != "" {
+			c["ref"] = p.ref
+		}
+		if p.parent != "" {
+			c["into"] = p.parent
+		}
+		changes = append(changes, c)
+	}
+	crPath := "/v1/spaces/" + sp.ID + "/change-requests/" + cr.ID
+	e.api(t, "POST", crPath+"/content", map[string]any{"changes": changes}, http.StatusOK, nil)
+	e.api(t, "POST", crPath+"/merge", nil, http.StatusOK, nil)
+	return sp.ID
+}
+
+// site creates a site publishing spaceID with visibility and publishes it;
+// it returns the site's id and its published URL.
+func (e *env) site(t testing.TB, title, visibility, spaceID string) (id, url string) {
+	t.Helper()
+	var s struct {
+		ID   string
+		URLs struct{ Published string }
+	}
+	e.api(t, "POST", "/v1/orgs/"+e.org+"/sites", map[string]any{"title": title, "visibility": visibility, "spaces": []string{spaceID}}, http.StatusCreated, &s)
+	e.api(t, "PATCH", "/v1/orgs/"+e.org+"/sites/"+s.ID, map[string]any{"published": true}, http.StatusOK, &s)
+	return s.ID, s.URLs.Published
+}
+
+// get fetches url as an anonymous visitor and returns the status and body.
+func get(t testing.TB, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}

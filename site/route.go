@@ -1,0 +1,149 @@
+package site
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/quiredocs/quire"
+)
+
+// request is one request to a published site, resolved and admitted.
+type request struct {
+	site    *quire.Site
+	st      *quire.SiteStructure // shared: never modify
+	commits uint64               // the store's commit count when the site was read
+	base    string               // the site's root path as reached: "/sites/{id}", "/{basename}" or ""
+	rest    string               // the path below base, without its leading slash
+	visitor *Visitor
+}
+
+// serveSite serves a request to site id, reached under prefix ("" when
+// reached at its hostname).
+func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix string) {
+	ctx := r.Context()
+	commits := s.db.Commits()
+	site, err := s.cfg.Reader.PublishedSite(ctx, id, commits)
+	if err != nil || !site.Published {
+		s.fail(w, r, nil, err)
+		return
+	}
+	if prefix == "" && site.Basename != "" {
+		prefix = "/" + site.Basename
+		if r.URL.Path == "/" {
+			http.Redirect(w, r, prefix+"/", http.StatusFound)
+			return
+		}
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
+	if !ok || (rest != "" && rest[0] != '/') {
+		s.fail(w, r, nil, quire.Errorf(quire.CodeNotFound, "page not found"))
+		return
+	}
+	if rest == "" { // the site's root always ends with a slash
+		http.Redirect(w, r, prefix+"/", http.StatusMovedPermanently)
+		return
+	}
+	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:]}
+	if rq.visitor, err = s.access.admit(w, r, site); err != nil {
+		s.fail(w, r, rq, err)
+		return
+	}
+	if rq.st, err = s.cfg.Reader.PublishedStructure(ctx, site, commits); err != nil {
+		s.fail(w, r, rq, err)
+		return
+	}
+	s.dispatch(w, r, rq)
+}
+
+// location is where a page path of a site leads.
+type location struct {
+	section   *quire.SiteSection // nil on a site without sections
+	siteSpace *quire.SiteSpace
+	pagePath  string // the page's slug path in its space; "" for the space's first page
+}
+
+// locate resolves path (below the site's root, without the leading slash)
+// to a section, a site space and a page path, among what the visitor sees:
+// a first segment naming a section's path selects it (else the default
+// section), then one naming a site space's path in it (else its default).
+func (rq *request) locate(path string) (location, bool) {
+	path = strings.Trim(path, "/")
+	var loc location
+	spaces := rq.st.SiteSpaces
+	if len(rq.st.Items) > 0 {
+		sections := rq.visibleSections()
+		loc.section = defaultOf(sections, func(sec *quire.SiteSection) bool { return sec.Default })
+		first, after, _ := strings.Cut(path, "/")
+		for _, sec := range sections {
+			if !sec.Default && sec.Path == first {
+				loc.section, path = sec, after
+			}
+		}
+		if loc.section == nil {
+			return location{}, false
+		}
+		spaces = loc.section.SiteSpaces
+	}
+	spaces = rq.visibleSiteSpaces(spaces)
+	first, after, _ := strings.Cut(path, "/")
+	loc.siteSpace = defaultOf(spaces, func(ss *quire.SiteSpace) bool { return ss.Default })
+	for _, ss := range spaces {
+		if !ss.Default && ss.Path == first {
+			loc.siteSpace, path = ss, after
+		}
+	}
+	if loc.siteSpace == nil {
+		return location{}, false
+	}
+	loc.pagePath = path
+	return loc, true
+}
+
+// visibleSections lists the sections the visitor sees, in order.
+func (rq *request) visibleSections() []*quire.SiteSection {
+	var out []*quire.SiteSection
+	for _, sec := range rq.st.Sections() {
+		if rq.visitor.Sees(sec.Condition) && len(rq.visibleSiteSpaces(sec.SiteSpaces)) > 0 {
+			out = append(out, sec)
+		}
+	}
+	return out
+}
+
+// visibleSiteSpaces filters spaces to those the visitor sees.
+func (rq *request) visibleSiteSpaces(spaces []*quire.SiteSpace) []*quire.SiteSpace {
+	var out []*quire.SiteSpace
+	for _, ss := range spaces {
+		if rq.visitor.Sees(ss.Condition) {
+			out = append(out, ss)
+		}
+	}
+	return out
+}
+
+// url is the path of a location's page from the site's root as reached:
+// the default section and site space left out.
+func (rq *request) url(sec *quire.SiteSection, ss *quire.SiteSpace, pagePath string) string {
+	u := rq.base + "/"
+	if sec != nil && !sec.Default {
+		u += sec.Path + "/"
+	}
+	if ss != nil && !ss.Default {
+		u += ss.Path + "/"
+	}
+	return u + pagePath
+}
+
+// defaultOf is the default item of items, or the first when the default is
+// not among them (a condition hides it from this visitor); nil for none.
+func defaultOf[T any](items []*T, isDefault func(*T) bool) *T {
+	for _, it := range items {
+		if isDefault(it) {
+			return it
+		}
+	}
+	if len(items) > 0 {
+		return items[0]
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+// Package site serves published docs sites as HTML: each published site at
+// /sites/{siteId}/ of the main address and at the root of its hostname
+// (under its basename), with navigation, search, ask, llms.txt, sitemaps
+// and an MCP server, for the visitors its visibility admits. It reads
+// content through package revision and never imports api.
+package site
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/internal/llm"
+	"github.com/quiredocs/quire/internal/lru"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/store"
+)
+
+// Config configures the published sites.
+type Config struct {
+	// PublicURL is the main address, e.g. https://quire.example.com (no
+	// trailing slash); sites without a hostname are under its /sites/.
+	PublicURL string
+	Reader    *revision.Reader // shared with the API, so both share its caches
+	Blobs     blob.Store       // the bytes of files and images
+	Model     *llm.Model       // answers Ask; nil answers extractively
+	Logger    *slog.Logger
+}
+
+// Server serves published sites; it is safe for concurrent use.
+type Server struct {
+	db       *store.DB
+	cfg      Config
+	mainHost string // host of PublicURL, lower case, without port
+	hosts    *lru.Cache[string, cachedHost]
+	access   *access
+	now      func() time.Time
+}
+
+// cachedHost is the site served at a hostname ("" for none), as of commits.
+type cachedHost struct {
+	siteID  string
+	commits uint64
+	built   time.Time
+}
+
+// New returns the published-site server of db.
+func New(db *store.DB, cfg Config) *Server {
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Reader == nil {
+		cfg.Reader = revision.New(db, "")
+	}
+	s := &Server{db: db, cfg: cfg, hosts: lru.New[string, cachedHost](1 << 20), access: newAccess(db), now: time.Now}
+	if u, err := url.Parse(cfg.PublicURL); err == nil {
+		s.mainHost = strings.ToLower(u.Hostname())
+	}
+	return s
+}
+
+// Wrap returns a handler that serves the published sites and passes every
+// other request to next: requests for a site's hostname, and those under
+// /sites/ of the main address.
+func (s *Server) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if host := requestHost(r); host != s.mainHost && host != "" {
+			id, err := s.siteAtHost(r.Context(), host)
+			if err == nil && id != "" {
+				s.serveSite(w, r, id, "")
+				return
+			}
+		}
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/sites/"); ok {
+			id, _, _ := strings.Cut(rest, "/")
+			if id != "" {
+				s.serveSite(w, r, id, "/sites/"+id)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requestHost is the lower-case host of r without its port.
+func requestHost(r *http.Request) string {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.ToLower(strings.TrimSuffix(host, "."))
+}
+
+// siteAtHost returns the id of the site whose hostname is host, "" when
+// none; answers are cached as published sites are (revision.PublishedTTL).
+func (s *Server) siteAtHost(ctx context.Context, host string) (string, error) {
+	commits, now := s.db.Commits(), s.now()
+	if e, ok := s.hosts.Get(host); ok && e.commits == commits && now.Sub(e.built) < revision.PublishedTTL {
+		return e.siteID, nil
+	}
+	id, err := s.db.SiteIDByHostname(ctx, host)
+	if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
+		return "", err
+	}
+	s.hosts.Add(host, cachedHost{siteID: id, commits: commits, built: now}, len(host)+64)
+	return id, nil
+}
