@@ -105,6 +105,19 @@ minutes. Everything below works the same on every plan.
 - Choose **Settings**, then the tab named after %[1]s.
 - Keep the defaults unless the table below says otherwise.
 
+## How it works
+
+Each space keeps its own settings, and a change request can change them like
+any page: reviewers see the old and the new values side by side, and the
+change applies when the request is merged. Settings are read at every
+request, so there is nothing to restart; a setting missing from a space
+takes the organization's value, and the organization's takes the default.
+Removing a setting brings the default back.
+
+1. Write the change in a change request.
+2. Ask a reviewer, who sees the difference.
+3. Merge it: the next request reads the new value.
+
 ## Settings
 
 | Setting | Default | What it changes |
