@@ -57,7 +57,7 @@ func (s *Server) chrome(rq *request, sec *quire.SiteSection, ss *quire.SiteSpace
 	d := &pageData{
 		Lang: "en", SiteTitle: rq.site.Title, Root: rq.base, Home: rq.base + "/",
 		ThemeScript: template.JS(themeScript), Assets: s.assets.urls(rq.base),
-		NoIndex:     rq.site.Visibility != quire.VisibilityPublic,
+		NoIndex: rq.site.Visibility != quire.VisibilityPublic,
 	}
 	if rq.st != nil && rq.visitor != nil {
 		d.Searchable = true
