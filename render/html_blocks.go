@@ -186,8 +186,8 @@ func (liquidParser) Continue(node ast.Node, reader text.Reader, pc gparser.Conte
 }
 
 func (liquidParser) Close(ast.Node, text.Reader, gparser.Context) {}
-func (liquidParser) CanInterruptParagraph() bool                 { return true }
-func (liquidParser) CanAcceptIndentedLine() bool                 { return false }
+func (liquidParser) CanInterruptParagraph() bool                  { return true }
+func (liquidParser) CanAcceptIndentedLine() bool                  { return false }
 
 func isKind(n ast.Node, k ast.NodeKind) bool { return n != nil && n.Kind() == k }
 
@@ -389,8 +389,8 @@ func (detailsParser) Continue(node ast.Node, reader text.Reader, pc gparser.Cont
 }
 
 func (detailsParser) Close(ast.Node, text.Reader, gparser.Context) {}
-func (detailsParser) CanInterruptParagraph() bool                 { return true }
-func (detailsParser) CanAcceptIndentedLine() bool                 { return false }
+func (detailsParser) CanInterruptParagraph() bool                  { return true }
+func (detailsParser) CanAcceptIndentedLine() bool                  { return false }
 
 // addSummary gives b the summary line s, at offset off in the source, when
 // it is one: "<summary>title</summary>".
@@ -445,13 +445,13 @@ func (figureParser) Continue(ast.Node, text.Reader, gparser.Context) gparser.Sta
 }
 
 func (figureParser) Close(ast.Node, text.Reader, gparser.Context) {}
-func (figureParser) CanInterruptParagraph() bool                 { return true }
-func (figureParser) CanAcceptIndentedLine() bool                 { return false }
+func (figureParser) CanInterruptParagraph() bool                  { return true }
+func (figureParser) CanAcceptIndentedLine() bool                  { return false }
 
 // figure is a parsed <figure>: its image's attributes, and where its
 // caption's text is in the line.
 type figure struct {
-	img                map[string]string
+	img               map[string]string
 	capStart, capStop int
 }
 
