@@ -183,9 +183,12 @@
     });
   }
 
-  // Tabs blocks of pages: buttons switch panels; arrow keys move along.
+  // Tabs blocks of pages (render.HTML's markup): without script every
+  // panel shows under its title; with it, the tab list switches panels.
   function initTabs() {
-    $$(".markdown [role=tablist]").forEach(function (list) {
+    $$(".markdown .tabs").forEach(function (box) {
+      var list = $(".tabs-list", box);
+      if (!list) return;
       var tabs = $$("[role=tab]", list);
       var select = function (tab, focus) {
         tabs.forEach(function (t) {
@@ -200,16 +203,22 @@
         t.addEventListener("click", function () { select(t, false); });
         t.addEventListener("keydown", function (e) {
           var d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+          if (e.key === "Home") { e.preventDefault(); select(tabs[0], true); return; }
+          if (e.key === "End") { e.preventDefault(); select(tabs[tabs.length - 1], true); return; }
           if (d) { e.preventDefault(); select(tabs[(i + d + tabs.length) % tabs.length], true); }
         });
       });
+      box.classList.add("tabs-ready");
+      list.hidden = false;
+      select(tabs.filter(function (t) { return t.getAttribute("aria-selected") === "true"; })[0] || tabs[0], false);
     });
   }
 
   // Code blocks get a copy button.
   function initCopy() {
     if (!navigator.clipboard) return;
-    $$(".markdown pre").forEach(function (pre) {
+    $$(".markdown pre.chroma, .markdown pre").forEach(function (pre) {
+      if (pre.querySelector(".copy-code")) return;
       var b = el("button", "copy-code", "Copy");
       b.type = "button";
       b.setAttribute("aria-label", "Copy the code");
