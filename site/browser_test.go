@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -57,7 +59,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("keyboard", func(t *testing.T) {
 		b.open(t, docs.root)
-		b.do(t, chromedp.KeyEvent("\t"))
+		b.do(t, press("Tab", "Tab", "", 9, 0))
 		if got := b.eval(t, `document.activeElement && document.activeElement.matches('a.skip-link[href="#content"]')`); got != "true" {
 			t.Errorf("first Tab: focus is not on a.skip-link[href=\"#content\"]")
 		}
@@ -65,10 +67,10 @@ func TestBrowser(t *testing.T) {
 			name string
 			key  chromedp.Action[chromedp.Void]
 		}{
-			{"/", chromedp.KeyEvent("/")},
-			{"Ctrl-K", chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl))},
+			{"/", press("/", "Slash", "/", 191, 0)},
+			{"Ctrl-K", press("k", "KeyK", "", 75, 2)},
 		} {
-			b.eval(t, `document.activeElement && document.activeElement.blur(), true`)
+			b.eval(t, `document.activeElement && document.activeElement.blur(), document.querySelector('#search-input').value = '', true`)
 			b.do(t, key.key)
 			if got := b.eval(t, `document.activeElement && document.activeElement.id`); got != `"search-input"` {
 				t.Errorf("%s: focus on %s, want #search-input", key.name, got)
@@ -103,7 +105,8 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("breadcrumbs of On Linux: %s, want Getting started and Install", crumbs)
 		}
 		b.screenshot(t, "nested-page")
-		b.follow(t, "nav.pagination", "Configuration", "Configuration")
+		b.clickAndWait(t, "nav.pagination a[rel=next]", "Configuration")
+		b.clickAndWait(t, "nav.pagination a[rel=prev]", "On Linux")
 	})
 
 	t.Run("section tabs", func(t *testing.T) {
@@ -184,7 +187,7 @@ func TestBrowser(t *testing.T) {
 		}
 		b.open(t, docs.root)
 		b.screenshot(t, "mobile")
-		if b.eval(t, visibleJS+`visible(document.querySelector('nav.sidebar'))`) == "true" {
+		if b.eval(t, visible("nav.sidebar")) == "true" {
 			t.Errorf("at 360px the sidebar shows before the menu is opened")
 		}
 		toggle := b.eval(t, `(() => {
@@ -201,7 +204,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("at 360px: no menu toggle (button[aria-controls] naming nav.sidebar)")
 		}
 		b.do(t, chromedp.Click(chromedp.CSS(`[data-browser-test=menu]`)))
-		b.waitFor(t, "sidebar shown by the menu toggle", visibleJS+`visible(document.querySelector('nav.sidebar'))`)
+		b.waitFor(t, "sidebar shown by the menu toggle", visible("nav.sidebar"))
 		if exp := b.eval(t, `document.querySelector('[data-browser-test=menu]').getAttribute('aria-expanded')`); exp != `"true"` {
 			t.Errorf("menu toggle aria-expanded %s after opening, want true (was %s)", exp, toggle)
 		}
@@ -759,12 +762,35 @@ func (b *browser) screenshot(t *testing.T, name string) {
 	}
 }
 
-// visibleJS defines visible(el): el takes room on screen and is not hidden.
-const visibleJS = `var visible = el => {
-	if (!el) return false;
-	const r = el.getBoundingClientRect(), s = getComputedStyle(el);
-	return r.width > 0 && r.height > 0 && r.right > 0 && r.left < innerWidth && s.visibility !== 'hidden' && s.display !== 'none';
-}; `
+// visible is a JavaScript expression: the element sel takes room on
+// screen and is not hidden.
+func visible(sel string) string {
+	return `((el) => {
+		if (!el) return false;
+		const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+		return r.width > 0 && r.height > 0 && r.right > 0 && r.left < innerWidth && s.visibility !== 'hidden' && s.display !== 'none';
+	})(document.querySelector(` + jsString(sel) + `))`
+}
+
+// press presses and releases a key as a keyboard does: the keydown
+// carries the text, so a page that prevents the keydown gets no text
+// (chromedp.KeyEvent sends a separate char event that it cannot prevent).
+// modifiers: Alt 1, Ctrl 2, Meta 4, Shift 8.
+func press(key, code, text string, keyCode, modifiers int64) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp} {
+			p := input.DispatchKeyEventParams{Type: typ, Key: key, Code: code, Modifiers: modifiers,
+				WindowsVirtualKeyCode: keyCode, NativeVirtualKeyCode: keyCode}
+			if typ == input.DispatchKeyEventTypeKeyDown {
+				p.Text, p.UnmodifiedText = text, text
+			}
+			if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
 
 // jsString quotes s as a JavaScript string literal.
 func jsString(s string) string {
