@@ -209,6 +209,14 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("menu toggle aria-expanded %s after opening, want true (was %s)", exp, toggle)
 		}
 		b.screenshot(t, "mobile-menu")
+		if covered := b.eval(t, `[...document.querySelectorAll('nav.sidebar a')].filter(a => {
+			const r = a.getBoundingClientRect();
+			if (r.bottom > innerHeight) return false; // below the fold: scrolls into view
+			const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			return !hit || !a.contains(hit);
+		}).map(a => a.textContent.trim())`); covered != "[]" {
+			t.Errorf("at 360px the open menu's links %s are covered by another element", covered)
+		}
 		u := b.follow(t, "nav.sidebar[aria-label=Pages]", "Configuration", "Configuration")
 		if want := docs.root + "configuration"; u != want {
 			t.Errorf("mobile menu link led to %s, want %s", u, want)
