@@ -150,6 +150,26 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("ask", func(t *testing.T) {
+		b.waitSearchable(t, docs.root)
+		b.open(t, docs.root+"configuration")
+		b.do(t, chromedp.Click(chromedp.CSS("form#ask-form input#ask-input")),
+			chromedp.SendKeys(chromedp.CSS("form#ask-form input#ask-input"), "How do I install the "+searchWord+" package?"),
+			press("Enter", "Enter", "\r", 13, 0))
+		b.waitFor(t, "the answer's sources", `document.querySelector('#ask-answer a.ask-source') !== null || /not available|No answer/.test(document.querySelector('#ask-answer').textContent)`)
+		if answer := b.eval(t, `document.querySelector('#ask-answer').textContent`); !strings.Contains(answer, "Sources") {
+			t.Fatalf("ask answered without sources: %s", answer)
+		}
+		b.screenshot(t, "ask")
+		if src := b.eval(t, `[...document.querySelectorAll('#ask-answer a.ask-source')].map(a => a.textContent.trim())`); !strings.Contains(src, "On Linux") {
+			t.Errorf("ask sources %s, want On Linux among them", src)
+		}
+		b.eval(t, `(() => { const a = [...document.querySelectorAll('#ask-answer a.ask-source')].find(a => a.textContent.includes('On Linux')); a && a.setAttribute('data-browser-test', 'source'); return true })()`)
+		if u := b.clickAndWait(t, "[data-browser-test=source]", "On Linux"); !strings.HasPrefix(u, docs.root+"getting-started/install/on-linux") {
+			t.Errorf("ask source led to %s", u)
+		}
+	})
+
 	t.Run("dark theme", func(t *testing.T) {
 		b.open(t, docs.root)
 		light := b.state(t)
@@ -534,7 +554,7 @@ func (b *browser) listen(ev any) {
 		}
 		b.problems = append(b.problems, fmt.Sprintf("uncaught exception at %s:%d: %s", d.URL, d.LineNumber+1, msg))
 	case *log.EventEntryAdded:
-		if ev.Entry.Level == log.EntryLevelError && ev.Entry.URL != b.ok404 {
+		if ev.Entry.Level == log.EntryLevelError && ev.Entry.URL != b.ok404 && ev.Entry.URL != b.origin+"/favicon.ico" {
 			b.problems = append(b.problems, fmt.Sprintf("browser log (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
 		}
 	case *network.EventRequestWillBeSent:
@@ -542,7 +562,9 @@ func (b *browser) listen(ev any) {
 	case *network.EventResponseReceived:
 		delete(b.urls, ev.RequestID)
 		u := ev.Response.URL
-		if ev.Response.Status >= 400 && b.sameOrigin(u) && u != b.ok404 {
+		// The browser asks for /favicon.ico by itself at times although
+		// the page names its icon: not one of the page's requests.
+		if ev.Response.Status >= 400 && b.sameOrigin(u) && u != b.ok404 && u != b.origin+"/favicon.ico" {
 			b.problems = append(b.problems, fmt.Sprintf("%s %s: status %d", ev.Type, u, ev.Response.Status))
 		}
 	case *network.EventLoadingFailed:
