@@ -500,6 +500,9 @@ type browser struct {
 	problems []string                     // console errors, exceptions, failed requests
 	urls     map[network.RequestID]string // requests in flight, by id
 	ok404    string                       // the URL whose 404 is expected
+
+	searchOnce sync.Once
+	searchErr  error // why the site search does not find the pages
 }
 
 func newBrowser(t *testing.T, chromium string, q *quireProcess) *browser {
@@ -745,25 +748,38 @@ func (b *browser) checkChrome(t *testing.T) {
 }
 
 // waitSearchable waits until the search index has the site's pages: the
-// server indexes changed spaces in the background.
+// server indexes changed spaces in the background. It waits once; later
+// calls repeat the first outcome.
 func (b *browser) waitSearchable(t *testing.T, root string) {
 	t.Helper()
+	b.searchOnce.Do(func() { b.searchErr = searchable(root) })
+	if b.searchErr != nil {
+		t.Fatal(b.searchErr)
+	}
+}
+
+func searchable(root string) error {
 	deadline := time.Now().Add(30 * time.Second) // the indexer runs every 5 s
 	for {
 		resp, err := http.Get(root + "~search?q=" + url.QueryEscape(searchWord))
-		if err == nil {
-			var out struct{ Results []struct{ Title string } }
-			err = json.NewDecoder(resp.Body).Decode(&out)
-			resp.Body.Close()
-			if err == nil && resp.StatusCode == http.StatusOK && len(out.Results) > 0 {
-				return
-			}
-			if err == nil {
-				err = fmt.Errorf("status %d, %d results", resp.StatusCode, len(out.Results))
-			}
+		if err != nil {
+			return err
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var out struct{ Results []struct{ Title string } }
+		switch {
+		case resp.StatusCode != http.StatusOK:
+			err = fmt.Errorf("status %d: %.200s", resp.StatusCode, body)
+		case json.Unmarshal(body, &out) != nil:
+			err = fmt.Errorf("not JSON: %.200s", body)
+		case len(out.Results) > 0:
+			return nil
+		default:
+			err = errors.New("no results yet")
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("site search never found %q: %v", searchWord, err)
+			return fmt.Errorf("site search never found %q: %v", searchWord, err)
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
