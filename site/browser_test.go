@@ -134,6 +134,20 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("section group", func(t *testing.T) {
+		b.open(t, docs.root+"getting-started")
+		b.do(t, chromedp.Click(chromedp.CSS("nav.section-tabs details.section-group summary")))
+		b.waitFor(t, "the Libraries menu", visible("details.section-group[open] a.section-tab"))
+		b.screenshot(t, "group-open")
+		u := b.follow(t, "nav.section-tabs details.section-group", "Go SDK", "Go client")
+		if want := docs.root + "go-sdk/"; u != want && u != want+"go-client" {
+			t.Errorf("Go SDK led to %s, want %s", u, want)
+		}
+		if cur := b.eval(t, `document.querySelector('details.section-group a.section-tab[aria-current=page]')?.textContent.trim()`); cur != `"Go SDK"` {
+			t.Errorf("current section in the group: %s, want Go SDK", cur)
+		}
+	})
+
 	t.Run("search", func(t *testing.T) {
 		b.waitSearchable(t, docs.root)
 		b.open(t, docs.root+"configuration")
@@ -423,7 +437,8 @@ type publishedDocs struct {
 
 // publishDocs creates "Acme Docs": the Guide space in its default section
 // (titled after the site) and the API space in a second section, "API
-// Reference", each with nested pages, and publishes it publicly.
+// Reference", each with nested pages, and a third section, "Go SDK", in a
+// section group, "Libraries"; it publishes the site publicly.
 func (q *quireProcess) publishDocs(t *testing.T) publishedDocs {
 	t.Helper()
 	guide := q.space(t, "Guide",
@@ -438,6 +453,9 @@ func (q *quireProcess) publishDocs(t *testing.T) publishedDocs {
 		page{ref: "auth", title: "Authentication", markdown: "Send a bearer token with every request.\n"},
 		page{parent: "auth", title: "Tokens", markdown: "## Creating tokens\n\nTokens are created in the settings.\n"},
 	)
+	sdks := q.space(t, "SDKs",
+		page{title: "Go client", markdown: "Install it with `go get`.\n"},
+	)
 	var site struct {
 		ID   string
 		URLs struct{ Published string }
@@ -445,6 +463,9 @@ func (q *quireProcess) publishDocs(t *testing.T) publishedDocs {
 	sites := "/v1/orgs/" + q.org + "/sites"
 	q.call(t, "POST", sites, map[string]any{"title": "Acme Docs", "visibility": "public", "spaces": []string{guide}}, http.StatusCreated, &site)
 	q.call(t, "POST", sites+"/"+site.ID+"/sections", map[string]any{"spaceId": api, "title": "API Reference"}, http.StatusCreated, nil)
+	var sdk struct{ ID string }
+	q.call(t, "POST", sites+"/"+site.ID+"/sections", map[string]any{"spaceId": sdks, "title": "Go SDK"}, http.StatusCreated, &sdk)
+	q.call(t, "POST", sites+"/"+site.ID+"/section-groups", map[string]any{"title": "Libraries", "sections": []string{sdk.ID}}, http.StatusCreated, nil)
 	q.call(t, "PATCH", sites+"/"+site.ID, map[string]any{"published": true}, http.StatusOK, &site)
 	if !strings.HasPrefix(site.URLs.Published, q.base+"/sites/") || !strings.HasSuffix(site.URLs.Published, "/") {
 		t.Fatalf("published URL %q", site.URLs.Published)
