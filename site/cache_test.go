@@ -87,7 +87,7 @@ func TestServesFiles(t *testing.T) {
 			{"ref": "logo", "name": "logo.png", "contentType": "image/png", "base64": png},
 			{"ref": "page", "name": "page.html", "contentType": "text/html", "base64": page},
 		}},
-		map[string]any{"operation": "insert_page", "title": "Pictures", "document": map[string]any{"markdown": "![The logo](logo.png)\n\n[Download](page.html)\n"}},
+		map[string]any{"operation": "insert_page", "title": "Pictures", "document": map[string]any{"markdown": "![The logo](logo.png)\n\n[Download](page.html)\n\nSee [Linux](install/on-linux.md#steps).\n"}},
 	)
 	p := parse(t, fetch(t, nil, "GET", d.url+"pictures").body)
 	img := p.one("img", "alt", "The logo")
@@ -103,6 +103,15 @@ func TestServesFiles(t *testing.T) {
 		if text(l) == "Download" {
 			download = attrOf(l, "href")
 		}
+	}
+	var linux string
+	for _, l := range p.all("a", "href", "*") {
+		if text(l) == "Linux" {
+			linux = attrOf(l, "href")
+		}
+	}
+	if want := strings.TrimPrefix(d.url, d.e.srv.URL) + "install/on-linux#steps"; linux != want {
+		t.Errorf("link to a page: %q, want %q", linux, want)
 	}
 	a = fetch(t, nil, "GET", d.e.srv.URL+download)
 	if a.status != http.StatusOK || !strings.HasPrefix(a.header.Get("Content-Disposition"), "attachment") || !strings.Contains(a.header.Get("Content-Security-Policy"), "sandbox") {
