@@ -113,6 +113,10 @@ func TestServesFiles(t *testing.T) {
 	if want := strings.TrimPrefix(d.url, d.e.srv.URL) + "install/on-linux#steps"; linux != want {
 		t.Errorf("link to a page: %q, want %q", linux, want)
 	}
+	md := fetch(t, nil, "GET", d.url+"pictures.md")
+	if want := "See [Linux](" + d.url + "install/on-linux.md#steps)."; !strings.Contains(md.body, want) || !strings.Contains(md.body, "](http") {
+		t.Errorf("pictures.md: %q, want %q", md.body, want)
+	}
 	a = fetch(t, nil, "GET", d.e.srv.URL+download)
 	if a.status != http.StatusOK || !strings.HasPrefix(a.header.Get("Content-Disposition"), "attachment") || !strings.Contains(a.header.Get("Content-Security-Policy"), "sandbox") {
 		t.Errorf("HTML file %q: %d %v", download, a.status, a.header)
