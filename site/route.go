@@ -161,6 +161,7 @@ func (rq *request) sees(condition string) bool {
 	if condition == "" {
 		return true
 	}
+	rq.conditional = true // what is answered depends on who asks
 	if ok, asked := rq.seen[condition]; asked {
 		return ok
 	}
@@ -180,7 +181,6 @@ func (rq *request) visKey(pageConditions []string) string {
 	var b []byte
 	bit := func(cond string) {
 		if cond != "" {
-			rq.conditional = true
 			b = append(b, "01"[boolInt(rq.sees(cond))])
 		}
 	}
