@@ -1,89 +1,105 @@
 package site
 
 import (
-	"html/template"
 	"net/http"
 	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
-	"github.com/quiredocs/quire/revision"
 )
 
-// dispatch serves an admitted request by the shape of its path.
+// dispatch serves an admitted request by the shape of its path: special
+// paths below the site's root begin with "~", which slugs never hold.
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, rq *request) {
+	special, isSpecial := strings.CutPrefix(rq.rest, "~")
+	name, _, _ := strings.Cut(special, "/")
+	if isSpecial && (name == "search" || name == "ask" || name == "mcp") {
+		switch name {
+		case "search":
+			s.serveSearch(w, r, rq)
+		case "ask":
+			s.serveAsk(w, r, rq)
+		default:
+			s.serveMCP(w, r, rq)
+		}
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	switch {
+	case isSpecial && name == "files":
+		s.serveFile(w, r, rq, strings.TrimPrefix(special, "files/"))
+	case isSpecial:
+		s.fail(w, r, rq, errNotFound)
+	case rq.rest == "robots.txt":
+		s.serveRobots(w, r, rq)
+	case rq.rest == "sitemap.xml":
+		s.serveSitemap(w, r, rq)
+	case rq.rest == "llms.txt":
+		s.serveLLMs(w, r, rq, false)
+	case rq.rest == "llms-full.txt":
+		s.serveLLMs(w, r, rq, true)
+	case s.redirect(w, r, rq):
+	default:
+		s.servePath(w, r, rq)
+	}
+}
+
+var errNotFound = quire.Errorf(quire.CodeNotFound, "page not found")
+
+// servePath answers a page, or its markdown for a path ending in .md.
+func (s *Server) servePath(w http.ResponseWriter, r *http.Request, rq *request) {
 	path, asMarkdown := strings.CutSuffix(rq.rest, ".md")
 	loc, ok := rq.locate(path)
 	if !ok {
-		s.fail(w, r, rq, quire.Errorf(quire.CodeNotFound, "page not found"))
+		s.fail(w, r, rq, errNotFound)
 		return
 	}
-	v, err := s.open(r, loc.siteSpace)
+	n, err := s.nav(r.Context(), rq, loc.section, loc.siteSpace)
 	if err != nil {
 		s.fail(w, r, rq, err)
 		return
 	}
-	id, ok := pageAt(v, loc.pagePath)
-	if !ok {
-		s.fail(w, r, rq, quire.Errorf(quire.CodeNotFound, "page not found"))
+	id := n.first
+	if loc.pagePath != "" {
+		id, _ = n.v.PageAt(loc.pagePath)
+	}
+	if id == "" || !n.visible(id) {
+		s.fail(w, r, rq, errNotFound)
 		return
 	}
-	p := v.Page(id)
-	if asMarkdown {
-		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-		_, _ = w.Write([]byte("# " + p.Title + "\n\n" + p.Markdown))
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = pageTemplate.Execute(w, map[string]string{"Site": rq.site.Title, "Title": p.Title, "Markdown": p.Markdown})
-}
-
-var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Title}} - {{.Site}}</title></head>
-<body><main><h1>{{.Title}}</h1><pre>{{.Markdown}}</pre></main></body></html>
-`))
-
-// open reads the current revision of the space that ss publishes.
-func (s *Server) open(r *http.Request, ss *quire.SiteSpace) (*revision.View, error) {
-	return s.cfg.Reader.Open(r.Context(), ss.Space, ss.Space.RevisionID, nil)
-}
-
-// pageAt finds the page at path of v: "" is its first document page.
-func pageAt(v *revision.View, path string) (string, bool) {
-	if path != "" {
-		return v.PageAt(path)
-	}
-	var first func(ids []string) (string, bool)
-	first = func(ids []string) (string, bool) {
-		for _, id := range ids {
-			p := v.Page(id)
-			if p.Hidden {
-				continue
-			}
-			if p.Kind != content.KindGroup {
-				return id, true
-			}
-			if id, ok := first(p.Children); ok {
-				return id, true
-			}
+	if p := n.v.Page(id); p.Kind == content.KindGroup {
+		// A group is a heading, not a page: lead to its first page.
+		if first := n.firstBelow(p.Children); first != "" && !asMarkdown {
+			http.Redirect(w, r, n.url(first), http.StatusFound)
+			return
 		}
-		return "", false
-	}
-	return first(v.Tree.Root)
-}
-
-// fail answers err: a missing or refused site or page is 404, anything
-// else 500 (logged).
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, rq *request, err error) {
-	if err != nil && quire.ErrorCode(err) == quire.CodeInternal {
-		s.cfg.Logger.Error("published site", "path", r.URL.Path, "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+		s.fail(w, r, rq, errNotFound)
 		return
 	}
-	http.Error(w, "page not found", http.StatusNotFound)
+	if asMarkdown {
+		s.serveMarkdown(w, r, rq, n, id)
+		return
+	}
+	s.servePage(w, r, rq, n, id)
+}
+
+// firstBelow is the first visible document among ids and their children.
+func (n *spaceNav) firstBelow(ids []string) string {
+	for _, id := range ids {
+		p := n.v.Page(id)
+		if p == nil || !n.rq.sees(p.Condition) {
+			continue
+		}
+		if p.Kind != content.KindGroup {
+			return id
+		}
+		if id := n.firstBelow(p.Children); id != "" {
+			return id
+		}
+	}
+	return ""
 }

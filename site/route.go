@@ -14,7 +14,11 @@ type request struct {
 	commits uint64               // the store's commit count when the site was read
 	base    string               // the site's root path as reached: "/sites/{id}", "/{basename}" or ""
 	rest    string               // the path below base, without its leading slash
+	address string               // the site's canonical root URL, ending with a slash
 	visitor *Visitor
+
+	seen        map[string]bool // outcomes of the conditions asked so far
+	conditional bool            // whether what is served depends on a condition
 }
 
 // serveSite serves a request to site id, reached under prefix ("" when
@@ -43,7 +47,10 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix st
 		http.Redirect(w, r, prefix+"/", http.StatusMovedPermanently)
 		return
 	}
-	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:]}
+	if asset, ok := strings.CutPrefix(rest, "/~assets/"); ok && s.assets.serve(w, r, asset) {
+		return // the same for every site and visitor: error pages need them too
+	}
+	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:], address: site.Address(s.cfg.PublicURL)}
 	if rq.visitor, err = s.access.admit(w, r, site); err != nil {
 		s.fail(w, r, rq, err)
 		return
@@ -103,7 +110,7 @@ func (rq *request) locate(path string) (location, bool) {
 func (rq *request) visibleSections() []*quire.SiteSection {
 	var out []*quire.SiteSection
 	for _, sec := range rq.st.Sections() {
-		if rq.visitor.Sees(sec.Condition) && len(rq.visibleSiteSpaces(sec.SiteSpaces)) > 0 {
+		if rq.sees(sec.Condition) && len(rq.visibleSiteSpaces(sec.SiteSpaces)) > 0 {
 			out = append(out, sec)
 		}
 	}
@@ -114,7 +121,7 @@ func (rq *request) visibleSections() []*quire.SiteSection {
 func (rq *request) visibleSiteSpaces(spaces []*quire.SiteSpace) []*quire.SiteSpace {
 	var out []*quire.SiteSpace
 	for _, ss := range spaces {
-		if rq.visitor.Sees(ss.Condition) {
+		if rq.sees(ss.Condition) {
 			out = append(out, ss)
 		}
 	}
@@ -146,4 +153,57 @@ func defaultOf[T any](items []*T, isDefault func(*T) bool) *T {
 		return items[0]
 	}
 	return nil
+}
+
+// sees reports whether the visitor sees what condition guards, asking the
+// visitor once per condition and request.
+func (rq *request) sees(condition string) bool {
+	if condition == "" {
+		return true
+	}
+	rq.conditional = true // what is answered depends on who asks
+	if ok, asked := rq.seen[condition]; asked {
+		return ok
+	}
+	if rq.seen == nil {
+		rq.seen = map[string]bool{}
+	}
+	ok := rq.visitor.Sees(condition)
+	rq.seen[condition] = ok
+	return ok
+}
+
+// visKey is the outcomes, for this visitor, of the conditions of the
+// site's sections and site spaces and of the page conditions given, in a
+// fixed order: what is rendered from them depends on no more. It is ""
+// when none has a condition.
+func (rq *request) visKey(pageConditions []string) string {
+	var b []byte
+	bit := func(cond string) {
+		if cond != "" {
+			b = append(b, "01"[boolInt(rq.sees(cond))])
+		}
+	}
+	for _, sec := range rq.st.Sections() {
+		bit(sec.Condition)
+	}
+	for _, ss := range rq.st.AllSiteSpaces() {
+		bit(ss.Condition)
+	}
+	for _, c := range pageConditions {
+		bit(c)
+	}
+	return string(b)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// absolute is the canonical URL of path, a path below rq.base.
+func (rq *request) absolute(path string) string {
+	return rq.address + strings.TrimPrefix(path, rq.base+"/")
 }

@@ -41,6 +41,11 @@ type Server struct {
 	hosts    *lru.Cache[string, cachedHost]
 	access   *access
 	now      func() time.Time
+
+	assets    assetSet
+	answers   *lru.Cache[string, *cachedAnswer] // rendered pages and text answers, see cache.go
+	redirects *lru.Cache[string, string]        // redirect lookups: section id, "" for none
+	conds     *lru.Cache[string, []string]      // page conditions of trees, by root
 }
 
 // cachedHost is the site served at a hostname ("" for none), as of commits.
@@ -59,7 +64,13 @@ func New(db *store.DB, cfg Config) *Server {
 	if cfg.Reader == nil {
 		cfg.Reader = revision.New(db, "")
 	}
-	s := &Server{db: db, cfg: cfg, hosts: lru.New[string, cachedHost](1 << 20), access: newAccess(db), now: time.Now}
+	s := &Server{
+		db: db, cfg: cfg, hosts: lru.New[string, cachedHost](1 << 20), access: newAccess(db), now: time.Now,
+		assets:    loadAssets(highlightCSS()),
+		answers:   lru.New[string, *cachedAnswer](128 << 20),
+		redirects: lru.New[string, string](1 << 20),
+		conds:     lru.New[string, []string](4 << 20),
+	}
 	if u, err := url.Parse(cfg.PublicURL); err == nil {
 		s.mainHost = strings.ToLower(u.Hostname())
 	}
@@ -71,17 +82,20 @@ func New(db *store.DB, cfg Config) *Server {
 // /sites/ of the main address.
 func (s *Server) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if asset, ok := strings.CutPrefix(r.URL.Path, "/sites/~assets/"); ok && s.assets.serve(w, r, asset) {
+			return // on every host, for the error pages of sites that cannot be read
+		}
 		if host := requestHost(r); host != s.mainHost && host != "" {
 			id, err := s.siteAtHost(r.Context(), host)
 			if err == nil && id != "" {
-				s.serveSite(w, r, id, "")
+				s.observe(w, r, func(w http.ResponseWriter) { s.serveSite(w, r, id, "") })
 				return
 			}
 		}
 		if rest, ok := strings.CutPrefix(r.URL.Path, "/sites/"); ok {
 			id, _, _ := strings.Cut(rest, "/")
 			if id != "" {
-				s.serveSite(w, r, id, "/sites/"+id)
+				s.observe(w, r, func(w http.ResponseWriter) { s.serveSite(w, r, id, "/sites/"+id) })
 				return
 			}
 		}

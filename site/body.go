@@ -1,0 +1,37 @@
+package site
+
+import (
+	"github.com/quiredocs/quire/render"
+)
+
+// renderBody renders page id of n as HTML: links to pages the visitor
+// finds lead to their published URLs (others become plain text), files to
+// ~files; its h2 and h3 make the table of contents.
+func (s *Server) renderBody(rq *request, n *spaceNav, id string) (string, []heading, error) {
+	out, err := render.HTML(n.v.Page(id).Markdown, render.HTMLOptions{
+		PageID:   id,
+		Resolver: n.v.Resolver(),
+		PageURL: func(pageID, anchor string) (string, bool) {
+			if !n.visible(pageID) {
+				return "", false
+			}
+			u := n.url(pageID)
+			if anchor != "" {
+				u += "#" + anchor
+			}
+			return u, true
+		},
+		FileURL: n.fileURL,
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	heads := make([]heading, len(out.Headings))
+	for i, h := range out.Headings {
+		heads[i] = heading{Level: h.Level, ID: h.ID, Text: h.Text}
+	}
+	return out.Body, heads, nil
+}
+
+// highlightCSS styles the highlighted code of rendered pages.
+func highlightCSS() string { return render.HighlightCSS() }

@@ -1,0 +1,98 @@
+package site
+
+import (
+	"errors"
+	"io/fs"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/quiredocs/quire"
+)
+
+// serveFile answers rest, "{siteSpaceId}/{fileId}/{name}": a file of the
+// current revision of a site space the visitor sees, from the blob store.
+// Types a browser shows safely are served inline; anything else, HTML
+// and scripts above all, is an attachment, and SVG is sandboxed.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, rq *request, rest string) {
+	ssID, rest, _ := strings.Cut(rest, "/")
+	fileID, _, _ := strings.Cut(rest, "/")
+	var sec *quire.SiteSection
+	ss := rq.siteSpaceByID(ssID, &sec)
+	if ss == nil {
+		s.fail(w, r, rq, errNotFound)
+		return
+	}
+	v, err := s.cfg.Reader.Open(r.Context(), ss.Space, ss.Space.RevisionID, nil)
+	if err != nil {
+		s.fail(w, r, rq, err)
+		return
+	}
+	f := v.Tree.Files[fileID]
+	if f == nil || s.cfg.Blobs == nil {
+		s.fail(w, r, rq, errNotFound)
+		return
+	}
+	body, err := s.cfg.Blobs.Open(r.Context(), f.Blob)
+	if errors.Is(err, fs.ErrNotExist) {
+		s.fail(w, r, rq, errNotFound)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, rq, err)
+		return
+	}
+	defer body.Close()
+	h := w.Header()
+	rq.cacheHeaders(h)
+	h.Set("ETag", `"`+f.Blob+`"`)
+	ctype, disposition := fileType(f.ContentType)
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
+	if disposition == "attachment" || strings.HasPrefix(ctype, "image/svg+xml") {
+		h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'")
+	}
+	http.ServeContent(w, r, "", time.Time{}, body)
+}
+
+// inlineTypes are the types shown in the browser rather than downloaded.
+var inlineTypes = map[string]bool{
+	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/avif": true,
+	"image/bmp": true, "image/x-icon": true, "image/vnd.microsoft.icon": true, "image/svg+xml": true,
+	"application/pdf": true, "text/plain": true, "text/csv": true, "text/markdown": true,
+	"audio/mpeg": true, "audio/ogg": true, "audio/wav": true, "video/mp4": true, "video/webm": true, "video/ogg": true,
+}
+
+// fileType is the Content-Type and disposition a file is served with.
+func fileType(stored string) (ctype, disposition string) {
+	mt, params, err := mime.ParseMediaType(stored)
+	if err != nil || mt == "" {
+		return "application/octet-stream", "attachment"
+	}
+	if !inlineTypes[mt] {
+		return mime.FormatMediaType(mt, params), "attachment"
+	}
+	if strings.HasPrefix(mt, "text/") {
+		return mt + "; charset=utf-8", "inline"
+	}
+	return mt, "inline"
+}
+
+// siteSpaceByID finds a site space the visitor sees, and its section.
+func (rq *request) siteSpaceByID(id string, sec **quire.SiteSection) *quire.SiteSpace {
+	for _, ss := range rq.visibleSiteSpaces(rq.st.SiteSpaces) {
+		if ss.ID == id {
+			return ss
+		}
+	}
+	for _, s := range rq.visibleSections() {
+		for _, ss := range rq.visibleSiteSpaces(s.SiteSpaces) {
+			if ss.ID == id {
+				*sec = s
+				return ss
+			}
+		}
+	}
+	return nil
+}
