@@ -53,6 +53,9 @@ type Site struct {
 	Published       bool
 	ShareKey        string // what share-link visitors must show
 	AdaptiveContent bool
+	// PublishingAuth is how visitor-auth visitors are checked; its Key is a
+	// secret that only the site's publishing-auth answer shows.
+	PublishingAuth SitePublishingAuth
 	// Version counts the changes of the site and of everything in it, so
 	// that what is derived from it can tell when it is stale.
 	Version    int64
