@@ -79,8 +79,11 @@ func TestSitePublishingAuth(t *testing.T) {
 	}
 
 	for name, call := range map[string]func() error{
-		"read":       func() error { _, err := db.SitePublishingAuth(ctx, "nosuchsite"); return err },
-		"update":     func() error { _, err := db.UpdateSitePublishingAuth(ctx, "nosuchsite", store.SitePublishingAuthUpdate{Issuer: &issuer}); return err },
+		"read": func() error { _, err := db.SitePublishingAuth(ctx, "nosuchsite"); return err },
+		"update": func() error {
+			_, err := db.UpdateSitePublishingAuth(ctx, "nosuchsite", store.SitePublishingAuthUpdate{Issuer: &issuer})
+			return err
+		},
 		"regenerate": func() error { _, err := db.RegenerateSitePublishingAuth(ctx, "nosuchsite"); return err },
 	} {
 		if err := call(); quire.ErrorCode(err) != quire.CodeNotFound {
