@@ -85,5 +85,16 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, rq *request, err e
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
+	if quire.ErrorCode(err) == quire.CodeUnauthorized {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusUnauthorized)
+		_ = signInTemplate.Execute(w, signInURL(err))
+		return
+	}
 	http.Error(w, "page not found", http.StatusNotFound)
 }
+
+var signInTemplate = template.Must(template.New("sign-in").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Sign-in needed</title></head>
+<body><main><h1>Sign-in needed</h1>{{if .}}<p><a href="{{.}}">Sign in</a> to read this site.</p>{{end}}</main></body></html>
+`))
