@@ -17,8 +17,9 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-// MaxLen bounds a condition's length, as the contract bounds the condition
-// of a section or site space (string 1-1024).
+// MaxLen bounds a condition's length in characters, as the contract bounds
+// the condition of a section or site space (string 1-1024;
+// quire.CheckCondition).
 const MaxLen = 1024
 
 // memoryBudget bounds what one evaluation may allocate, in expr's units
@@ -44,11 +45,8 @@ func Compile(src string) (*Program, error) {
 }
 
 func compile(field, src string) (*Program, error) {
-	if err := quire.CheckCondition(field, src); err != nil {
+	if err := quire.CheckCondition(field, src); err != nil { // at most MaxLen characters
 		return nil, err
-	}
-	if len(src) > MaxLen {
-		return nil, quire.Errorf(quire.CodeInvalid, "%s: must be 1 to %d characters", field, MaxLen)
 	}
 	p, err := expr.Compile(src, expr.Env(compileEnv), expr.AsBool(), expr.MaxNodes(500))
 	if err != nil {
