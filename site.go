@@ -211,7 +211,8 @@ func CheckSitePath(field, v string) error {
 	return nil
 }
 
-// CheckCondition validates a visibility condition of a section or site space.
+// CheckCondition validates the length of a visibility condition of a
+// section, site space or page; package condition also compiles it.
 func CheckCondition(field, v string) error { return CheckText(field, v, 1, 1024) }
 
 // Address is where site is served: the root of its hostname (under its
