@@ -20,4 +20,3 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, rq *request) {
 	http.Error(w, "MCP is not implemented yet", http.StatusNotImplemented)
 }
 
-func signInURL(err error) string { return "" }

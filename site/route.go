@@ -52,6 +52,11 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix st
 	}
 	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:], address: site.Address(s.cfg.PublicURL)}
 	if rq.visitor, err = s.access.admit(w, r, site); err != nil {
+		if to := redirectURL(err); to != "" { // a key or token taken from the URL
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, to, http.StatusFound)
+			return
+		}
 		s.fail(w, r, rq, err)
 		return
 	}
