@@ -12,6 +12,17 @@ import (
 
 // dispatch serves an admitted request by the shape of its path.
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, rq *request) {
+	switch rq.rest {
+	case "~search":
+		s.serveSearch(w, r, rq)
+		return
+	case "~ask":
+		s.serveAsk(w, r, rq)
+		return
+	case "~mcp":
+		s.serveMCP(w, r, rq)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
