@@ -46,8 +46,11 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, rq *request) {
 }
 
 // mcpSchemas caches the JSON schemas of the tools' inputs and outputs,
-// inferred from their Go types, which never change: one MCP server is
-// built per request.
+// inferred from their Go types: one MCP server is built per request, and
+// inferring them takes three quarters of that (340 µs without the cache,
+// 87 µs with it). It holds only the schemas of this file's few types,
+// which never change, and is safe for concurrent use: a memo of constants
+// rather than state, so it is not a field of Server.
 var mcpSchemas = mcp.NewSchemaCache()
 
 // mcpServer is the MCP server of rq's site, for rq's visitor.
