@@ -9,7 +9,7 @@ import (
 
 func TestAnswerHTMLIsSafe(t *testing.T) {
 	for md, want := range map[string]string{
-		"Run <script>alert(1)</script> it.":        "<p>Run <!-- raw HTML omitted -->alert(1)<!-- raw HTML omitted --> it.</p>\n",
+		"Run <script>alert(1)</script> it.":         "<p>Run <!-- raw HTML omitted -->alert(1)<!-- raw HTML omitted --> it.</p>\n",
 		"<div onclick=x>block</div>":                "<!-- raw HTML omitted -->\n",
 		"[click](javascript:alert(1))":              `<p><a href="">click</a></p>` + "\n",
 		"> quoted\n\nFrom [Install](/s/install#a).": "<blockquote>\n<p>quoted</p>\n</blockquote>\n<p>From <a href=\"/s/install#a\">Install</a>.</p>\n",
