@@ -66,7 +66,9 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request, rq *request) {
 
 // ask answers question from what the visitor sees of the site.
 func (s *Server) ask(ctx context.Context, rq *request, question string) (*askAnswer, error) {
-	sources, err := s.askSources(ctx, rq, question)
+	found, cancel := context.WithTimeout(ctx, readTimeout) // the model has its own bound
+	defer cancel()
+	sources, err := s.askSources(found, rq, question)
 	if err != nil {
 		return nil, err
 	}

@@ -89,6 +89,10 @@ func TestMCP(t *testing.T) {
 			t.Errorf("read_page %s: %q (error %v), want the page's markdown", u, text, isErr)
 		}
 	}
+	// A hidden page is left out of search and lists, not hidden from its URL.
+	if text, isErr := callTool(t, cs, "read_page", map[string]any{"url": "secret"}); isErr || !strings.Contains(text, "zanzibar") {
+		t.Errorf("read_page secret: %q (error %v), want the hidden page", text, isErr)
+	}
 	for _, u := range []string{"beta", "beta/beta-details", "internal/plans", "nowhere", "https://elsewhere.example.com/" + d.path} {
 		if text, isErr := callTool(t, cs, "read_page", map[string]any{"url": u}); !isErr || strings.Contains(text, "quokka") || strings.Contains(text, "wombat") {
 			t.Errorf("read_page %s: %q, want an error", u, text)
