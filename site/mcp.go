@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -66,6 +67,10 @@ func (s *Server) mcpServer(r *http.Request, rq *request) *mcp.Server {
 		SchemaCache:  mcpSchemas,
 		Logger:       s.cfg.Logger,
 	})
+	// Tools read rq, whose caches are its goroutine's: an older client's
+	// JSON-RPC batch could otherwise run its calls at once.
+	var one sync.Mutex
+	tool := func() func() { one.Lock(); return one.Unlock }
 	readOnly := func(title string) *mcp.ToolAnnotations {
 		closed := false
 		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
@@ -75,6 +80,7 @@ func (s *Server) mcpServer(r *http.Request, rq *request) *mcp.Server {
 		Description: "Search the documentation of " + rq.site.Title + ": pages holding every word of the query, best first, with their URLs and a snippet of the matching text.",
 		Annotations: readOnly("Search the documentation"),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in mcpSearchInput) (*mcp.CallToolResult, mcpSearchOutput, error) {
+		defer tool()()
 		return s.mcpSearch(ctx, rq, origin, in)
 	})
 	mcp.AddTool(server, &mcp.Tool{
@@ -82,6 +88,7 @@ func (s *Server) mcpServer(r *http.Request, rq *request) *mcp.Server {
 		Description: "Read a page of the documentation of " + rq.site.Title + " as markdown, by its URL (or its path below the site).",
 		Annotations: readOnly("Read a page"),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in mcpReadInput) (*mcp.CallToolResult, any, error) {
+		defer tool()()
 		return s.mcpRead(ctx, rq, origin, in)
 	})
 	mcp.AddTool(server, &mcp.Tool{
@@ -89,6 +96,7 @@ func (s *Server) mcpServer(r *http.Request, rq *request) *mcp.Server {
 		Description: "List the pages of the documentation of " + rq.site.Title + " in reading order, with their URLs and descriptions.",
 		Annotations: readOnly("List the pages"),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, mcpListOutput, error) {
+		defer tool()()
 		return s.mcpList(ctx, rq, origin)
 	})
 	return server

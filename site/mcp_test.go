@@ -2,8 +2,10 @@ package site_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -158,5 +160,43 @@ func TestMCPRefusesLargeBodies(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("100 KiB body: %d, want 413", resp.StatusCode)
+	}
+}
+
+// An older client may send a JSON-RPC batch: its calls all answer.
+func TestMCPBatch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	d := newDocs(t, e, "public")
+	call := func(id int, name, args string) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `}}`
+	}
+	body := "[" + call(1, "search", `{"query":"installer"}`) + "," + call(2, "read_page", `{"url":"install"}`) + "," +
+		call(3, "list_pages", `{}`) + "," + call(4, "read_page", `{"url":"beta"}`) + "]"
+	req, _ := http.NewRequestWithContext(t.Context(), "POST", d.url+"~mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-03-26")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	type answer struct {
+		ID     int
+		Result struct{ IsError bool }
+	}
+	var answers []answer
+	b, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(b, &answers); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("batch: %d %s: %v", resp.StatusCode, b, err)
+	}
+	slices.SortFunc(answers, func(a, b answer) int { return a.ID - b.ID })
+	var got []bool
+	for _, a := range answers {
+		got = append(got, a.Result.IsError)
+	}
+	if diff := cmp.Diff([]bool{false, false, false, true}, got); diff != "" {
+		t.Errorf("tool errors (-want +got):\n%s\n%s", diff, b)
 	}
 }
