@@ -44,7 +44,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 func TestMCP(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d := newDocs(t, e, "public")
+	d := newSiteDocs(t, e, "public")
 	cs, err := mcpSession(t, d.url+"~mcp")
 	if err != nil {
 		t.Fatalf("connect: %v", err)
@@ -118,7 +118,7 @@ func TestMCP(t *testing.T) {
 func TestMCPOfShareLinkSite(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d := newDocs(t, e, "share-link")
+	d := newSiteDocs(t, e, "share-link")
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
 	for _, endpoint := range []string{d.url + "~mcp", d.url + "~mcp?share=wrong"} {
 		req, _ := http.NewRequestWithContext(t.Context(), "POST", endpoint, strings.NewReader(initialize))
@@ -148,7 +148,7 @@ func TestMCPOfShareLinkSite(t *testing.T) {
 func TestMCPRefusesLargeBodies(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d := newDocs(t, e, "public")
+	d := newSiteDocs(t, e, "public")
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"` + strings.Repeat("a", 100<<10) + `"}}}`
 	req, _ := http.NewRequestWithContext(t.Context(), "POST", d.url+"~mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -167,7 +167,7 @@ func TestMCPRefusesLargeBodies(t *testing.T) {
 func TestMCPBatch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d := newDocs(t, e, "public")
+	d := newSiteDocs(t, e, "public")
 	call := func(id int, name, args string) string {
 		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `}}`
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// docs is a published site of three sections for the search, ask and MCP
+// siteDocs is a published site of three sections for the search, ask and MCP
 // tests: Guide (the default section), Reference and Internal, which a
 // condition hides from anonymous visitors. Guide holds a hidden page and a
 // page (with a child) whose condition anonymous visitors do not meet.
-type docs struct {
+type siteDocs struct {
 	id, url   string // the site's id and published URL
 	path      string // the path of its published URL, as search and ask answer URLs
 	reference string // the path of the Reference section
@@ -27,14 +27,14 @@ type docs struct {
 // evaluated or, as before, hide all they guard from non-members.
 const hiddenCondition = `visitor.claims.plan == "enterprise"`
 
-func newDocs(t *testing.T, e *env, visibility string) docs {
+func newSiteDocs(t *testing.T, e *env, visibility string) siteDocs {
 	t.Helper()
-	var d docs
+	var d siteDocs
 	d.guide = e.space(t, "Guide",
 		page{ref: "intro", title: "Introduction", markdown: "Welcome to the guide.\n"},
 		page{ref: "install", title: "Install", markdown: "Run the installer.\n\n## Upgrading\n\nUpgrade with the flux capacitor.\n"},
 	)
-	e.change(t, d.guide,
+	e.changeSpace(t, d.guide,
 		map[string]any{"operation": "insert_page", "title": "Secret", "hidden": true,
 			"document": map[string]any{"markdown": "The zanzibar key opens the vault.\n"}},
 		map[string]any{"operation": "insert_page", "ref": "beta", "title": "Beta", "condition": hiddenCondition,
@@ -57,8 +57,8 @@ func newDocs(t *testing.T, e *env, visibility string) docs {
 	return d
 }
 
-// change writes changes to a space through a merged change request.
-func (e *env) change(t testing.TB, spaceID string, changes ...map[string]any) {
+// changeSpace writes changes to a space through a merged change request.
+func (e *env) changeSpace(t testing.TB, spaceID string, changes ...map[string]any) {
 	t.Helper()
 	var cr struct{ ID string }
 	e.api(t, "POST", "/v1/spaces/"+spaceID+"/change-requests", map[string]any{"subject": "Change"}, http.StatusCreated, &cr)
@@ -102,7 +102,7 @@ func siteSearch(t testing.TB, site, q string) []searchResult {
 func TestSearch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d := newDocs(t, e, "public")
+	d := newSiteDocs(t, e, "public")
 	for _, tc := range []struct {
 		q    string
 		want []searchResult
@@ -135,7 +135,7 @@ func TestSearch(t *testing.T) {
 func TestSearchRefusesBadQueries(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d := newDocs(t, e, "public")
+	d := newSiteDocs(t, e, "public")
 	type errorJSON struct {
 		Error struct {
 			Code    int
@@ -173,7 +173,7 @@ type askAnswer struct {
 func TestAsk(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d := newDocs(t, e, "public")
+	d := newSiteDocs(t, e, "public")
 	var got askAnswer
 	getJSON(t, d.url+"~ask?q="+url.QueryEscape("How do I deploy to kubernetes?"), http.StatusOK, &got)
 	source := d.path + d.reference + "/deploying#kubernetes"
@@ -199,7 +199,7 @@ func TestAsk(t *testing.T) {
 func TestSearchAndAskOfShareLinkSite(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d := newDocs(t, e, "share-link")
+	d := newSiteDocs(t, e, "share-link")
 	key := e.shareKey(t, d.id)
 	for _, path := range []string{"~search?q=installer", "~ask?q=installer", "~search?q=installer&share=wrong"} {
 		if status, body := get(t, d.url+path); status != http.StatusNotFound || strings.Contains(body, "install") {
