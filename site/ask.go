@@ -66,7 +66,7 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request, rq *request) {
 
 // ask answers question from what the visitor sees of the site.
 func (s *Server) ask(ctx context.Context, rq *request, question string) (*askAnswer, error) {
-	found, cancel := context.WithTimeout(ctx, readTimeout) // the model has its own bound
+	found, cancel := context.WithTimeout(ctx, lookupTimeout) // the model has its own bound
 	defer cancel()
 	sources, err := s.askSources(found, rq, question)
 	if err != nil {

@@ -133,7 +133,7 @@ func (s *Server) mcpSearch(ctx context.Context, rq *request, origin string, in m
 	if in.Limit > 0 {
 		limit = min(in.Limit, maxMCPResults)
 	}
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
 	results, err := s.search(ctx, rq, in.Query, limit)
 	if err != nil {
@@ -161,7 +161,7 @@ func (s *Server) mcpRead(ctx context.Context, rq *request, origin string, in mcp
 	if !ok {
 		return nil, nil, notFound
 	}
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
 	v, err := s.cfg.Reader.Open(ctx, loc.siteSpace.Space, loc.siteSpace.Space.RevisionID, nil)
 	if err != nil {
@@ -187,7 +187,7 @@ func (rq *request) pathOf(origin, raw string) (string, error) {
 	if err != nil || raw == "" {
 		return "", quire.Errorf(quire.CodeInvalid, "url: must be a URL or path of a page of this site")
 	}
-	if u.Host != "" && !strings.EqualFold(u.Scheme+"://"+u.Host, origin) && !strings.EqualFold(u.Host, hostOf(origin)) {
+	if u.Host != "" && !strings.EqualFold(u.Host, hostOf(origin)) {
 		return "", quire.Errorf(quire.CodeNotFound, "url: %q is not a page of this site", raw)
 	}
 	path := u.Path
@@ -221,7 +221,7 @@ type mcpListOutput struct {
 // mcpList is the list_pages tool: the pages the visitor sees, as the
 // sidebars show them (hidden pages left out), in reading order.
 func (s *Server) mcpList(ctx context.Context, rq *request, origin string) (*mcp.CallToolResult, mcpListOutput, error) {
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
 	out := mcpListOutput{Pages: []mcpPage{}}
 	for _, vs := range rq.visibleSpaces() {

@@ -26,7 +26,7 @@ const (
 	maxSiteQuery   = 256 // characters of q
 	searchResults  = 20  // results answered
 	searchSnippet  = 200 // characters of a result's snippet
-	readTimeout    = 5 * time.Second
+	lookupTimeout    = 5 * time.Second
 	maxSearchSpace = 50 // site spaces searched, in structure order
 )
 
@@ -52,7 +52,7 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request, rq *request
 		s.failJSON(w, r, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), readTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), lookupTimeout)
 	defer cancel()
 	results, err := s.search(ctx, rq, q, searchResults)
 	if err != nil {
