@@ -26,7 +26,7 @@ const (
 	maxSiteQuery   = 256 // characters of q
 	searchResults  = 20  // results answered
 	searchSnippet  = 200 // characters of a result's snippet
-	lookupTimeout    = 5 * time.Second
+	lookupTimeout  = 5 * time.Second
 	maxSearchSpace = 50 // site spaces searched, in structure order
 )
 
