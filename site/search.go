@@ -23,11 +23,11 @@ import (
 // dropped.
 
 const (
-	maxSiteQuery   = 256 // characters of q
-	searchResults  = 20  // results answered
-	searchSnippet  = 200 // characters of a result's snippet
-	lookupTimeout  = 5 * time.Second
-	maxSearchSpace = 50 // site spaces searched, in structure order
+	maxSiteQuery   = 256             // characters of q
+	searchResults  = 20              // results answered
+	searchSnippet  = 200             // characters of a result's snippet
+	lookupTimeout  = 5 * time.Second // what a search, or finding an answer's sources, may take
+	maxSearchSpace = 50              // site spaces searched, in structure order
 )
 
 // searchResult is a page found by a site search.
