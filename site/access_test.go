@@ -129,7 +129,7 @@ func (e *env) siteOf(t *testing.T, title, visibility string, spaceIDs ...string)
 }
 
 // shareKey reads a site's share key as its admin does.
-func (e *env) shareKey(t *testing.T, siteID string) string {
+func (e *env) shareKey(t testing.TB, siteID string) string {
 	t.Helper()
 	var links struct{ Items []struct{ Key string } }
 	e.api(t, "GET", "/v1/orgs/"+e.org+"/sites/"+siteID+"/share-links", nil, http.StatusOK, &links)
