@@ -91,7 +91,7 @@ func (s *Server) ask(ctx context.Context, rq *request, question string) (*askAns
 // the words of question, among the pages the visitor sees.
 func (s *Server) askSources(ctx context.Context, rq *request, question string) ([]search.Source, error) {
 	spaces := rq.distinctSpaces()
-	at := map[string]visibleSpace{}
+	at := map[string]location{}
 	var list []*quire.Space
 	for _, vs := range spaces[:min(len(spaces), maxSearchSpace)] {
 		at[vs.siteSpace.Space.ID] = vs

@@ -223,7 +223,7 @@ func (s *Server) mcpList(ctx context.Context, rq *request, origin string) (*mcp.
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
 	out := mcpListOutput{Pages: []mcpPage{}}
-	for _, vs := range rq.visibleSpaces() {
+	for _, vs := range rq.visibleLocations() {
 		v, err := s.cfg.Reader.Open(ctx, vs.siteSpace.Space, vs.siteSpace.Space.RevisionID, nil)
 		if err != nil {
 			return nil, mcpListOutput{}, s.toolError(err)

@@ -101,7 +101,7 @@ func (s *Server) search(ctx context.Context, rq *request, query string, limit in
 
 // searchResult shows a ranked page of v by its best section: one that
 // matches by its own words, or else the one the page's title found.
-func (s *Server) searchResult(rq *request, vs visibleSpace, v *revision.View, rp search.RankedPage, terms []string) searchResult {
+func (s *Server) searchResult(rq *request, vs location, v *revision.View, rp search.RankedPage, terms []string) searchResult {
 	pg := v.Page(rp.PageID)
 	res := searchResult{
 		Title: revision.PageTitle(pg), URL: rq.pageURL(vs, v, pg.ID), Space: vs.siteSpace.Space.Title,

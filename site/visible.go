@@ -1,7 +1,6 @@
 package site
 
 import (
-	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
 )
 
@@ -10,37 +9,13 @@ import (
 // conditions they meet. Contract §2: what a condition hides is hidden
 // everywhere.
 
-// visibleSpace is a site space the visitor sees, with its section (nil on
-// a site without sections).
-type visibleSpace struct {
-	section   *quire.SiteSection
-	siteSpace *quire.SiteSpace
-}
-
-// visibleSpaces lists the site spaces the visitor sees, in structure order.
-func (rq *request) visibleSpaces() []visibleSpace {
-	var out []visibleSpace
-	if len(rq.st.Items) == 0 {
-		for _, ss := range rq.visibleSiteSpaces(rq.st.SiteSpaces) {
-			out = append(out, visibleSpace{siteSpace: ss})
-		}
-		return out
-	}
-	for _, sec := range rq.visibleSections() {
-		for _, ss := range rq.visibleSiteSpaces(sec.SiteSpaces) {
-			out = append(out, visibleSpace{section: sec, siteSpace: ss})
-		}
-	}
-	return out
-}
-
 // distinctSpaces are the visible site spaces of distinct spaces, each the
 // first that publishes its space: a space published twice (in two
 // sections) is searched once, and found where it is first published.
-func (rq *request) distinctSpaces() []visibleSpace {
+func (rq *request) distinctSpaces() []location {
 	seen := map[string]bool{}
-	var out []visibleSpace
-	for _, vs := range rq.visibleSpaces() {
+	var out []location
+	for _, vs := range rq.visibleLocations() {
 		if id := vs.siteSpace.Space.ID; !seen[id] {
 			seen[id] = true
 			out = append(out, vs)
@@ -65,6 +40,6 @@ func (rq *request) seesPage(v *revision.View, id string) bool {
 }
 
 // pageURL is the path of page id of v as this request reaches it, in vs.
-func (rq *request) pageURL(vs visibleSpace, v *revision.View, id string) string {
+func (rq *request) pageURL(vs location, v *revision.View, id string) string {
 	return rq.url(vs.section, vs.siteSpace, v.Path(id))
 }
