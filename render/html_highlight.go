@@ -186,8 +186,8 @@ type highlightClass struct {
 func highlightClasses(styles ...*chroma.Style) []highlightClass {
 	var out []highlightClass
 	for t, class := range chroma.StandardTypes {
-		if class == "" || t < chroma.Error || t == chroma.Text {
-			continue // structural types (background, line numbers…) are written apart
+		if class == "" || chroma.CodeLine <= t && t <= chroma.Background {
+			continue // plain text, and structural types (background, line numbers…) written apart
 		}
 		props := 0
 		for _, s := range styles {
@@ -228,7 +228,9 @@ func entryProps(e, text chroma.StyleEntry) int {
 func writeTheme(b *strings.Builder, scope string, style *chroma.Style, classes []highlightClass) {
 	text := style.Get(chroma.Text)
 	bg := style.Get(chroma.Background)
-	b.WriteString(scope + " .chroma{" + cssDecls(bg, propColor|propBackground) + "}\n")
+	wrapper := text
+	wrapper.Background = bg.Background
+	b.WriteString(scope + " .chroma{" + cssDecls(wrapper, propColor|propBackground) + "}\n")
 	ln := style.Get(chroma.LineNumbers)
 	b.WriteString(scope + " .chroma .ln{" + cssDecls(ln, propColor) + "}\n")
 	for _, c := range classes {
