@@ -47,8 +47,8 @@ type HTMLPage struct {
 
 // htmlParser parses GitHub-flavoured markdown (tables, task lists,
 // strikethrough, linkify) within the bounds of NewGFMParser and
-// paragraphBound, footnotes and the blocks of blockForms. Raw HTML is parsed but never rendered. It is
-// safe for concurrent use.
+// paragraphBound, footnotes and the blocks of blockForms. Raw HTML is
+// parsed but never rendered. It is safe for concurrent use.
 var htmlParser = NewGFMParser(append(blockForms(),
 	gparser.WithBlockParsers(
 		util.Prioritized(footnoteDefs{extension.NewFootnoteBlockParser()}, 999),
