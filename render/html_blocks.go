@@ -40,7 +40,7 @@ func blockForms() []gparser.Option {
 	}
 }
 
-// Node kinds of block. goldmark numbers kinds in a registry of its own, so
+// Node kinds of formNode. goldmark numbers kinds in a registry of its own, so
 // they are taken once, here.
 var (
 	kindHint       = ast.NewNodeKind("QuireHint")
