@@ -202,6 +202,10 @@ func (s *idSet) unique(base string) string {
 	return id
 }
 
+// HeadingID is the id HTML gives the first heading whose text is text, so
+// that others (search results) can link to it.
+func HeadingID(text string) string { return slug(text) }
+
 // slug is GitHub's heading slug: lower case, letters, digits, "-" and "_"
 // kept, spaces made "-", anything else dropped; "section" when nothing is
 // left.

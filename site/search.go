@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
 )
@@ -118,8 +119,8 @@ func (s *Server) searchResult(rq *request, vs location, v *revision.View, rp sea
 	if sec.Body != "" {
 		res.Snippet = search.Snippet(sec.Body, terms, searchSnippet)
 	}
-	if sec.Own && sec.ID != "" {
-		res.URL += "#" + sec.ID
+	if sec.Own && sec.Title != "" {
+		res.URL += "#" + render.HeadingID(sec.Title) // as the page's HTML names it
 		res.Heading = sec.Title
 	}
 	return res

@@ -209,3 +209,23 @@ func TestSearchAndAskOfShareLinkSite(t *testing.T) {
 		t.Errorf("ask with the key: %+v, want the Install page as source", got)
 	}
 }
+
+// A search result's anchor is the id its heading has on the page, whatever
+// letters the heading holds.
+func TestSearchAnchorsMatchHeadingIDs(t *testing.T) {
+	e := newEnv(t)
+	sp := e.space(t, "Guide", page{title: "Intro", markdown: "Hello.\n\n## Überblick der_Zwerge\n\nThe wyvern lives here.\n"})
+	_, u := e.site(t, "Docs", "public", sp)
+	var got struct{ Results []searchResult }
+	getJSON(t, u+"~search?q=wyvern", http.StatusOK, &got)
+	if len(got.Results) != 1 {
+		t.Fatalf("results %+v", got.Results)
+	}
+	page, anchor, ok := strings.Cut(got.Results[0].URL, "#")
+	if !ok {
+		t.Fatalf("result URL %q has no anchor", got.Results[0].URL)
+	}
+	if _, body := get(t, e.srv.URL+page); !strings.Contains(body, `id="`+anchor+`"`) {
+		t.Errorf("page %s has no heading with id %q", page, anchor)
+	}
+}
