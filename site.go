@@ -53,6 +53,9 @@ type Site struct {
 	Published       bool
 	ShareKey        string // what share-link visitors must show
 	AdaptiveContent bool
+	// PublishingAuth is how visitor-auth visitors are checked; its Key is a
+	// secret that only the site's publishing-auth answer shows.
+	PublishingAuth SitePublishingAuth
 	// Version counts the changes of the site and of everything in it, so
 	// that what is derived from it can tell when it is stale.
 	Version    int64
@@ -208,7 +211,8 @@ func CheckSitePath(field, v string) error {
 	return nil
 }
 
-// CheckCondition validates a visibility condition of a section or site space.
+// CheckCondition validates the length of a visibility condition of a
+// section, site space or page; package condition also compiles it.
 func CheckCondition(field, v string) error { return CheckText(field, v, 1, 1024) }
 
 // Address is where site is served: the root of its hostname (under its

@@ -118,6 +118,10 @@ func (s *Server) routes() {
 	s.handle("GET "+site+"/published", s.getPublishedSite)
 	// Not in the reference's subset: the site's share link, with its key.
 	s.handle("GET "+site+"/share-links", s.listSiteShareLinks)
+	// Not in the reference's subset: how visitor-auth visitors are admitted.
+	s.handle("GET "+site+"/publishing/auth", s.getSitePublishingAuth)
+	s.handle("PATCH "+site+"/publishing/auth", s.updateSitePublishingAuth)
+	s.handle("POST "+site+"/publishing/auth/regenerate", s.regenerateSitePublishingAuth)
 	s.handle("GET "+site+"/sections", s.listSiteSections)
 	s.handle("POST "+site+"/sections", s.createSiteSection)
 	s.handle("DELETE "+site+"/sections/{siteSectionId}", s.deleteSiteSection)

@@ -251,7 +251,7 @@ func TestSitePatch(t *testing.T) {
 			"proxy": "example.com/docs", "adaptiveContent": map[string]any{"enabled": true}, "published": true,
 		}, want: []check{
 			field("title", "Docs 2"), field("visibility", "share-link"), field("hostname", "docs.example.com"), field("basename", "docs"),
-			field("proxy.origin", "example.com/docs"), field("proxy.target", "https://docs.example.com/"),
+			field("proxy.origin", "example.com/docs"), field("proxy.target", "https://docs.example.com/docs/"),
 			field("adaptiveContent.enabled", true), field("published", true), field("urls.published", "https://example.com/docs/"),
 		}},
 		{name: "remove proxy and hostname", method: "PATCH", path: path, body: map[string]any{"proxy": nil, "hostname": nil},

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -151,7 +152,7 @@ func spaceSource(id spaceSourceJSON, title string) (string, *store.NewSpace) {
 }
 
 func checkIcon(v string) error      { return quire.CheckLen("icon", v, 1, 50) }
-func checkCondition(v string) error { return quire.CheckCondition("condition", v) }
+func checkCondition(v string) error { return condition.Check("condition", v) }
 
 // checkGiven checks an optional string field of a create body: absent or
 // null is "" (its Value), a value must pass check.

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/render"
 )
 
@@ -378,6 +379,11 @@ func checkMeta(r *rawChange) error {
 	}
 	if r.Description != nil && utf8.RuneCountInString(*r.Description) > 1000 {
 		return fmt.Errorf("description: at most 1000 characters")
+	}
+	if r.Condition != nil && *r.Condition != "" { // "" removes it
+		if err := condition.Check("condition", *r.Condition); err != nil {
+			return errors.New(quire.ErrorMessage(err))
+		}
 	}
 	return nil
 }

@@ -180,6 +180,9 @@ func TestParseErrors(t *testing.T) {
 		{"long emoji", ins(M{"emoji": strings.Repeat("🎉", 51)}), "changes[1].emoji: at most 50 characters"},
 		{"long icon", ins(M{"icon": strings.Repeat("i", 51)}), "changes[1].icon: at most 50 characters"},
 		{"long description", ins(M{"description": strings.Repeat("d", 1001)}), "changes[1].description: at most 1000 characters"},
+		{"condition that does not compile", ins(M{"condition": "visitor.claims.plan =="}), "changes[1].condition: does not compile"},
+		{"condition naming an unknown variable", ins(M{"condition": `plan == "pro"`}), "changes[1].condition: does not compile as an expression over visitor.claims: unknown name plan"},
+		{"condition too long", ins(M{"condition": strings.Repeat("x", 1025)}), "changes[1].condition: must be 1 to 1024 characters"},
 		{"hidden not a bool", ins(M{"hidden": "yes"}), "changes[1].hidden: must be true or false"},
 		{"noIndex not a bool", M{"operation": "update_page", "page": "a", "noIndex": 1}, "changes[1].noIndex: must be true or false"},
 
@@ -244,7 +247,7 @@ func TestParseErrors(t *testing.T) {
 func TestParseChanges(t *testing.T) {
 	changes := mustParse(t, `{"changes": [
 		{"operation": "insert_page", "ref": "intro", "into": "p1", "at": 0, "title": "Intro", "slug": "intro",
-		 "emoji": "", "icon": "gear", "description": "d", "condition": "c", "hidden": true, "noIndex": false,
+		 "emoji": "", "icon": "gear", "description": "d", "condition": "visitor.claims.c", "hidden": true, "noIndex": false,
 		 "noRobotsIndex": true, "document": {"markdown": "# Intro\n"}},
 		{"operation": "insert_page", "document": {}},
 		{"operation": "update_page", "page": "p2", "into": null},
@@ -266,7 +269,7 @@ func TestParseChanges(t *testing.T) {
 	c := changes[0]
 	if c.Op != OpInsertPage || c.Ref != "intro" || c.Page != "" || c.Into != "p1" || !c.IntoSet || c.At == nil || *c.At != 0 ||
 		*c.Title != "Intro" || *c.Slug != "intro" || *c.Emoji != "" || *c.Icon != "gear" || *c.Description != "d" ||
-		*c.Condition != "c" || !*c.Hidden || *c.NoIndex || !*c.NoRobotsIndex || *c.Markdown != "# Intro\n" {
+		*c.Condition != "visitor.claims.c" || !*c.Hidden || *c.NoIndex || !*c.NoRobotsIndex || *c.Markdown != "# Intro\n" {
 		t.Errorf("change 0 = %+v", c)
 	}
 	c = changes[1]

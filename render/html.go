@@ -8,11 +8,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/alecthomas/chroma/v2"
 	"github.com/quiredocs/quire/content"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
 	gparser "github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
@@ -48,72 +46,16 @@ type HTMLPage struct {
 }
 
 // htmlParser parses GitHub-flavoured markdown (tables, task lists,
-// strikethrough, linkify) within the bounds of NewGFMParser, footnotes and
-// the blocks of blockForms. Raw HTML is parsed but never rendered. It is
-// safe for concurrent use.
+// strikethrough, linkify) within the bounds of NewGFMParser and
+// paragraphBound, footnotes and the blocks of blockForms. Raw HTML is
+// parsed but never rendered. It is safe for concurrent use.
 var htmlParser = NewGFMParser(append(blockForms(),
-	gparser.WithBlockParsers(util.Prioritized(footnoteDefs{extension.NewFootnoteBlockParser()}, 999)),
+	gparser.WithBlockParsers(
+		util.Prioritized(footnoteDefs{extension.NewFootnoteBlockParser()}, 999),
+		util.Prioritized(paragraphBound{gparser.NewParagraphParser()}, 999)),
 	gparser.WithInlineParsers(util.Prioritized(footnoteRefs{extension.NewFootnoteParser()}, 101)),
 	gparser.WithASTTransformers(util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),
 )...)
-
-// footnoteDefsKey holds, per parse, the first footnote definition of each
-// label.
-var footnoteDefsKey = gparser.NewContextKey()
-
-func footnoteDefsOf(pc gparser.Context) map[string]*east.Footnote {
-	m, ok := pc.Get(footnoteDefsKey).(map[string]*east.Footnote)
-	if !ok {
-		m = map[string]*east.Footnote{}
-		pc.Set(footnoteDefsKey, m)
-	}
-	return m
-}
-
-// footnoteDefs is goldmark's footnote definition parser, indexing the
-// definitions by label for footnoteRefs.
-type footnoteDefs struct{ gparser.BlockParser }
-
-func (f footnoteDefs) Close(node ast.Node, reader text.Reader, pc gparser.Context) {
-	f.BlockParser.Close(node, reader, pc)
-	m := footnoteDefsOf(pc)
-	if d, ok := node.(*east.Footnote); ok && m[string(d.Ref)] == nil {
-		m[string(d.Ref)] = d
-	}
-}
-
-// footnoteRefs is goldmark's footnote reference parser made linear:
-// goldmark looks a reference's label up through the definitions in turn,
-// so n references to the last of n definitions cost n². The definition
-// referred to is moved first, where goldmark finds it at once (the list is
-// sorted by first reference afterwards anyway), and a label with no
-// definition is no reference, as in goldmark.
-type footnoteRefs struct{ gparser.InlineParser }
-
-func (f footnoteRefs) Parse(parent ast.Node, block text.Reader, pc gparser.Context) ast.Node {
-	line, seg := block.PeekLine()
-	pos := 1
-	if len(line) > 0 && line[0] == '!' {
-		pos++
-	}
-	if pos+1 >= len(line) || line[pos] != '^' {
-		return nil
-	}
-	pos++
-	closure := util.FindClosure(line[pos:min(len(line), pos+999)], '[', ']', false, false) //nolint:staticcheck // as goldmark does
-	if closure < 0 {
-		return nil
-	}
-	d := footnoteDefsOf(pc)[string(block.Value(text.NewSegment(seg.Start+pos, seg.Start+pos+closure)))]
-	if d == nil {
-		return nil
-	}
-	if list := d.Parent(); list != nil && list.FirstChild() != d {
-		list.RemoveChild(list, d)
-		list.InsertBefore(list, list.FirstChild(), d)
-	}
-	return f.InlineParser.Parse(parent, block, pc)
-}
 
 // HTML renders a page's markdown as HTML safe to publish: raw HTML is
 // dropped (but for the forms blockForms reads and "<br>"), links and
@@ -153,7 +95,7 @@ func HTML(markdown string, opt HTMLOptions) (HTMLPage, error) {
 	src := []byte(NormalizeLineEndings(markdown))
 	doc := htmlParser.Parse(text.NewReader(src))
 	headings := assignIDs(doc, src)
-	r := &htmlRenderer{opt: opt, lexers: map[string]chroma.Lexer{}}
+	r := &htmlRenderer{opt: opt}
 	var b bytes.Buffer
 	b.Grow(len(src) + len(src)/2)
 	if err := r.renderer().Render(&b, src, doc); err != nil {
@@ -162,14 +104,12 @@ func HTML(markdown string, opt HTMLOptions) (HTMLPage, error) {
 	return HTMLPage{Body: b.String(), Headings: headings}, nil
 }
 
-// htmlRenderer renders one page: it holds the options and what rendering
-// the page has learnt (lexers looked up, code highlighted so far, the
-// elements left open by links).
+// htmlRenderer renders one page: it holds the options, the bytes of code
+// highlighted so far and the ends of the links entered and not yet left.
 type htmlRenderer struct {
 	opt         HTMLOptions
-	lexers      map[string]chroma.Lexer // language → lexer (nil: unknown)
-	highlighted int                     // bytes of code highlighted
-	closers     []string                // what ends each link entered and not yet left
+	highlighted int
+	closers     []string
 }
 
 // renderer is goldmark's HTML renderer with r's functions for the nodes
@@ -262,6 +202,10 @@ func (s *idSet) unique(base string) string {
 	return id
 }
 
+// HeadingID is the id HTML gives the first heading whose text is text, so
+// that others (search results) can link to it.
+func HeadingID(text string) string { return slug(text) }
+
 // slug is GitHub's heading slug: lower case, letters, digits, "-" and "_"
 // kept, spaces made "-", anything else dropped; "section" when nothing is
 // left.
@@ -281,6 +225,14 @@ func slug(s string) string {
 	return b.String()
 }
 
+// decodeText is decode, without its cost when v holds nothing to decode.
+func decodeText(v []byte) string {
+	if bytes.IndexAny(v, "\\&\x00") < 0 {
+		return string(v)
+	}
+	return decode(v)
+}
+
 // textOf is the text of inline node n and its children, as a reader sees it.
 func textOf(n ast.Node, src []byte) string {
 	var b strings.Builder
@@ -290,7 +242,7 @@ func textOf(n ast.Node, src []byte) string {
 		}
 		switch c := c.(type) {
 		case *ast.Text:
-			b.WriteString(decode(c.Segment.Value(src)))
+			b.WriteString(decodeText(c.Segment.Value(src)))
 			if c.SoftLineBreak() || c.HardLineBreak() {
 				b.WriteByte(' ')
 			}
@@ -450,7 +402,7 @@ func (r *htmlRenderer) closeLink(w util.BufWriter) {
 func (r *htmlRenderer) link(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.Link)
 	if entering {
-		r.openLink(w, r.target(decode(n.Destination), false), decode(n.Title), "")
+		r.openLink(w, r.target(decodeText(n.Destination), false), decodeText(n.Title), "")
 	} else {
 		r.closeLink(w)
 	}
@@ -479,7 +431,7 @@ func (r *htmlRenderer) image(w util.BufWriter, src []byte, node ast.Node, enteri
 		return ast.WalkContinue, nil
 	}
 	n := node.(*ast.Image)
-	r.writeImage(w, r.target(decode(n.Destination), true), textOf(n, src), decode(n.Title), nil)
+	r.writeImage(w, r.target(decodeText(n.Destination), true), textOf(n, src), decodeText(n.Title), nil)
 	return ast.WalkSkipChildren, nil
 }
 
@@ -518,177 +470,4 @@ func (r *htmlRenderer) file(id string) *content.File {
 		return nil
 	}
 	return r.opt.Resolver.Tree.Files[id]
-}
-
-// registerBlocks registers the renderers of blockForms' nodes.
-func (r *htmlRenderer) registerBlocks(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(kindHint, hint)
-	reg.Register(kindTabs, tabs)
-	reg.Register(kindTab, tab)
-	reg.Register(kindCodeFrame, codeFrame)
-	reg.Register(kindEmbed, r.embed)
-	reg.Register(kindDetails, details)
-	reg.Register(kindSummary, wrap(`<summary>`, "</summary>\n"))
-	reg.Register(kindFigure, r.figure)
-	reg.Register(kindFigCaption, wrap(`<figcaption>`, "</figcaption>\n"))
-	reg.Register(kindDropped, skip)
-}
-
-// wrap renders a node as its content between open and end.
-func wrap(open, end string) renderer.NodeRendererFunc {
-	return func(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
-		if entering {
-			_, _ = w.WriteString(open)
-		} else {
-			_, _ = w.WriteString(end)
-		}
-		return ast.WalkContinue, nil
-	}
-}
-
-// hintStyles are the hint styles; any other is info, so that a style
-// attribute never reaches the markup as written.
-var hintStyles = map[string]string{"info": "Info", "success": "Success", "warning": "Warning", "danger": "Danger"}
-
-func hint(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		_, _ = w.WriteString("</div>\n")
-		return ast.WalkContinue, nil
-	}
-	b := node.(*formNode)
-	style := strings.ToLower(b.attrs["style"])
-	label, ok := hintStyles[style]
-	if !ok {
-		style, label = "info", "Info"
-	}
-	if l := b.attrs["label"]; l != "" { // a GitHub alert's own name
-		label = l
-	}
-	fmt.Fprintf(w, `<div class="hint hint-%s" role="note" aria-label="%s">`+"\n", style, html.EscapeString(label))
-	return ast.WalkContinue, nil
-}
-
-// tabs writes the tab list, hidden until the site's script shows it, then
-// the panels (the tabs' own nodes).
-func tabs(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		_, _ = w.WriteString("</div>\n")
-		return ast.WalkContinue, nil
-	}
-	_, _ = w.WriteString(`<div class="tabs">` + "\n" + `<div class="tabs-list" role="tablist" hidden>`)
-	first := true
-	for c := node.FirstChild(); c != nil; c = c.NextSibling() {
-		t, ok := c.(*formNode)
-		if !ok || t.kind != kindTab {
-			continue
-		}
-		selected, index := "false", "-1"
-		if first {
-			selected, index, first = "true", "0", false
-		}
-		id := html.EscapeString(t.id)
-		fmt.Fprintf(w, `<button type="button" class="tab" role="tab" id="%s" aria-controls="%s-panel" aria-selected="%s" tabindex="%s">%s</button>`,
-			id, id, selected, index, html.EscapeString(t.attrs["title"]))
-	}
-	_, _ = w.WriteString("</div>\n")
-	return ast.WalkContinue, nil
-}
-
-func tab(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		_, _ = w.WriteString("</div>\n")
-		return ast.WalkContinue, nil
-	}
-	b := node.(*formNode)
-	id := html.EscapeString(b.id)
-	fmt.Fprintf(w, `<div class="tab-panel" role="tabpanel" id="%s-panel" aria-labelledby="%s" tabindex="0">`+"\n"+
-		`<div class="tab-title">%s</div>`+"\n", id, id, html.EscapeString(b.attrs["title"]))
-	return ast.WalkContinue, nil
-}
-
-// codeFrame writes a code block's frame and title bar; the code inside
-// writes only its <pre> (see htmlRenderer.code).
-func codeFrame(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		_, _ = w.WriteString("</div>\n")
-		return ast.WalkContinue, nil
-	}
-	_, _ = w.WriteString(`<div class="code-block">`)
-	if t := node.(*formNode).attrs["title"]; t != "" {
-		fmt.Fprintf(w, `<div class="code-title">%s</div>`, html.EscapeString(t))
-	}
-	_ = w.WriteByte('\n')
-	return ast.WalkContinue, nil
-}
-
-func details(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		_, _ = w.WriteString("</details>\n")
-		return ast.WalkContinue, nil
-	}
-	_, _ = w.WriteString(`<details class="expandable"`)
-	if _, open := node.(*formNode).attrs["open"]; open {
-		_, _ = w.WriteString(" open")
-	}
-	_, _ = w.WriteString(">\n")
-	return ast.WalkContinue, nil
-}
-
-// embed writes a card linking to the URL or file embedded, never the page
-// itself: an iframe would run another site's script in ours.
-func (r *htmlRenderer) embed(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	b := node.(*formNode)
-	if !entering {
-		if b.HasChildren() {
-			_, _ = w.WriteString("</div>")
-		}
-		_, _ = w.WriteString("</div>\n")
-		return ast.WalkContinue, nil
-	}
-	dest := b.attrs["url"]
-	if b.tag == "file" {
-		dest = b.attrs["src"]
-	}
-	t := r.target(dest, false)
-	name := embedName(dest)
-	class := "embed"
-	if t.fileID != "" || b.tag == "file" {
-		class = "embed embed-file"
-		if n := r.file(t.fileID); n != nil && n.Name != "" {
-			name = n.Name
-		}
-	}
-	fmt.Fprintf(w, `<div class="%s">`, class)
-	r.openLink(w, t, "", "embed-card")
-	fmt.Fprintf(w, `<span class="embed-title">%s</span><span class="embed-url">%s</span>`,
-		html.EscapeString(name), html.EscapeString(dest))
-	r.closeLink(w)
-	if b.HasChildren() {
-		_, _ = w.WriteString(`<div class="embed-caption">` + "\n")
-	}
-	return ast.WalkContinue, nil
-}
-
-// embedName is what an embed card is called: the URL's host, or the last
-// segment of a path.
-func embedName(dest string) string {
-	rest, _, _ := strings.Cut(dest, "#")
-	rest, _, _ = strings.Cut(rest, "?")
-	if i := strings.Index(rest, "//"); i >= 0 {
-		host, _, _ := strings.Cut(rest[i+2:], "/")
-		return host
-	}
-	return rest[strings.LastIndex(rest, "/")+1:]
-}
-
-func (r *htmlRenderer) figure(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		_, _ = w.WriteString("</figure>\n")
-		return ast.WalkContinue, nil
-	}
-	a := node.(*formNode).attrs
-	_, _ = w.WriteString(`<figure class="figure">`)
-	r.writeImage(w, r.target(a["src"], true), a["alt"], a["title"], a)
-	_ = w.WriteByte('\n')
-	return ast.WalkContinue, nil
 }

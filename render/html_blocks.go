@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"html"
-	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -41,7 +40,7 @@ func blockForms() []gparser.Option {
 	}
 }
 
-// Node kinds of block. goldmark numbers kinds in a registry of its own, so
+// Node kinds of formNode. goldmark numbers kinds in a registry of its own, so
 // they are taken once, here.
 var (
 	kindHint       = ast.NewNodeKind("QuireHint")
@@ -79,22 +78,6 @@ func (b *formNode) Dump(source []byte, level int) {
 		kv[k] = v
 	}
 	ast.DumpHelper(b, source, level, kv, nil)
-}
-
-// maxNesting bounds how deep these blocks nest. goldmark offers every line
-// to every open block, so with a block per line nesting unbounded would
-// make parsing quadratic.
-const maxNesting = 32
-
-// tooDeep reports whether parent is maxNesting blocks of ours deep.
-func tooDeep(parent ast.Node) bool {
-	n := 0
-	for p := parent; p != nil && n < maxNesting; p = p.Parent() {
-		if _, ok := p.(*formNode); ok {
-			n++
-		}
-	}
-	return n >= maxNesting
 }
 
 // innerOpen reports whether a block opened inside b with b's tag is still
@@ -173,12 +156,13 @@ func (liquidParser) Continue(node ast.Node, reader text.Reader, pc gparser.Conte
 		return gparser.Close
 	}
 	if line, _, ok := lineAt(reader); ok {
-		name, _, ok := liquidTag(line)
-		if ok && name == "end"+b.tag && !innerOpen(pc, b) {
+		// Every open block sees every line: the name alone is read here.
+		name, _, ok := tagName(line)
+		if ok && string(name) == "end"+b.tag && !innerOpen(pc, b) {
 			reader.AdvanceToEOL()
 			return gparser.Close
 		}
-		if ok && name == "tab" && b.tag == "tab" {
+		if ok && string(name) == "tab" && b.tag == "tab" {
 			return gparser.Close // the next tab, its end tag left out: the tabs open it
 		}
 	}
@@ -202,13 +186,24 @@ func isEndTag(name string) bool {
 // liquidTag parses a line that is one "{% name key="value" … %}" tag and
 // nothing else.
 func liquidTag(line []byte) (name string, attrs map[string]string, ok bool) {
-	s := bytes.TrimSpace(line)
-	inner, ok := bytes.CutPrefix(s, []byte("{%"))
+	n, rest, ok := tagName(line)
 	if !ok {
 		return "", nil, false
 	}
+	attrs, end, ok := tagAttrs(rest, 0)
+	return string(n), attrs, ok && end == len(rest)
+}
+
+// tagName splits a line that is one "{% … %}" tag into its name and the
+// rest, its attributes.
+func tagName(line []byte) (name, rest []byte, ok bool) {
+	s := bytes.TrimSpace(line)
+	inner, ok := bytes.CutPrefix(s, []byte("{%"))
+	if !ok {
+		return nil, nil, false
+	}
 	if inner, ok = bytes.CutSuffix(inner, []byte("%}")); !ok {
-		return "", nil, false
+		return nil, nil, false
 	}
 	inner = bytes.TrimSpace(inner)
 	i := 0
@@ -216,10 +211,9 @@ func liquidTag(line []byte) (name string, attrs map[string]string, ok bool) {
 		i++
 	}
 	if i == 0 || i < len(inner) && inner[i] != ' ' && inner[i] != '\t' {
-		return "", nil, false
+		return nil, nil, false
 	}
-	attrs, end, ok := tagAttrs(inner[i:], 0)
-	return string(inner[:i]), attrs, ok && end == len(inner)-i
+	return inner[:i], inner[i:], true
 }
 
 // tagAttrs parses attributes, key="value", key='value', key=value or key
@@ -277,62 +271,6 @@ func attrValue(s []byte, i int, stop byte) (v string, next int, ok bool) {
 		j++
 	}
 	return html.UnescapeString(string(s[i:j])), j, true
-}
-
-// tagIndex records where end tags and embeds are, so that a block is opened
-// only when its end tag follows: a tag left open would otherwise hold the
-// rest of the page. It is built once per parse, in one pass.
-type tagIndex struct {
-	ends  map[string][]int // tag → offsets of the lines ending it, ascending
-	opens map[string][]int // "embed", "file" → offsets of their lines, ascending
-}
-
-var tagIndexKey = gparser.NewContextKey()
-
-func tagsOf(pc gparser.Context, source []byte) *tagIndex {
-	if v, ok := pc.Get(tagIndexKey).(*tagIndex); ok {
-		return v
-	}
-	idx := &tagIndex{ends: map[string][]int{}, opens: map[string][]int{}}
-	for off := 0; off < len(source); {
-		end := bytes.IndexByte(source[off:], '\n')
-		if end < 0 {
-			end = len(source) - off
-		}
-		// Inside blockquotes and list items a tag follows "> " or indentation.
-		line := bytes.TrimLeft(source[off:off+end], " \t>")
-		if name, _, ok := liquidTag(line); ok {
-			if e, ok := strings.CutPrefix(name, "end"); ok {
-				idx.ends[e] = append(idx.ends[e], off)
-			} else if name == "embed" || name == "file" {
-				idx.opens[name] = append(idx.opens[name], off)
-			}
-		} else if isDetailsEnd(line) {
-			idx.ends["details"] = append(idx.ends["details"], off)
-		}
-		off += end + 1
-	}
-	pc.Set(tagIndexKey, idx)
-	return idx
-}
-
-// next returns the first of offs after off, or -1.
-func next(offs []int, off int) int {
-	if i := sort.SearchInts(offs, off+1); i < len(offs) {
-		return offs[i]
-	}
-	return -1
-}
-
-// hasEnd reports whether an end tag of tag follows offset off.
-func (t *tagIndex) hasEnd(tag string, off int) bool { return next(t.ends[tag], off) >= 0 }
-
-// hasBody reports whether the embed or file tag at off has a caption: its
-// end tag follows before the next tag of its kind.
-func (t *tagIndex) hasBody(tag string, off int) bool {
-	end := next(t.ends[tag], off)
-	following := next(t.opens[tag], off)
-	return end >= 0 && (following < 0 || end < following)
 }
 
 func isDetailsEnd(line []byte) bool {

@@ -3,8 +3,10 @@ package render
 import (
 	"html"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -18,7 +20,7 @@ import (
 // highlighted, per block and per page; the rest is shown plain.
 const (
 	maxHighlightBlock = 64 << 10
-	maxHighlightPage  = 512 << 10
+	maxHighlightPage  = 256 << 10
 )
 
 // code writes a fenced or indented code block, highlighted when its
@@ -97,15 +99,7 @@ func (r *htmlRenderer) highlight(lang, code string) []chroma.Token {
 	if lang == "" || len(code) > maxHighlightBlock || r.highlighted+len(code) > maxHighlightPage {
 		return nil
 	}
-	lexer, seen := r.lexers[lang]
-	if !seen {
-		// lexers.Get tries every lexer's file patterns for a name it does not
-		// know: once per language and page is enough.
-		if lexer = lexers.Get(lang); lexer != nil {
-			lexer = chroma.Coalesce(lexer)
-		}
-		r.lexers[lang] = lexer
-	}
+	lexer := lexerIndex()[strings.ToLower(lang)]
 	if lexer == nil {
 		return nil
 	}
@@ -116,6 +110,36 @@ func (r *htmlRenderer) highlight(lang, code string) []chroma.Token {
 	r.highlighted += len(code)
 	return it.Tokens()
 }
+
+// lexerIndex maps the names, aliases and file extensions of chroma's
+// lexers, in lower case, to the lexer (coalescing tokens). lexers.Get would
+// do, but for a name it does not know it matches every lexer's file
+// patterns (some milliseconds: 20,000 code blocks of made-up languages
+// took minutes). Built once, it is never changed.
+var lexerIndex = sync.OnceValue(func() map[string]chroma.Lexer {
+	idx := map[string]chroma.Lexer{}
+	byExt := map[string]chroma.PrioritisedLexers{}
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		c := l.Config()
+		for _, name := range append([]string{c.Name}, c.Aliases...) {
+			if k := strings.ToLower(name); idx[k] == nil {
+				idx[k] = chroma.Coalesce(l)
+			}
+		}
+		for _, glob := range c.Filenames {
+			if ext, ok := strings.CutPrefix(glob, "*."); ok && !strings.ContainsAny(ext, "*?[") {
+				byExt[strings.ToLower(ext)] = append(byExt[strings.ToLower(ext)], l)
+			}
+		}
+	}
+	for ext, ls := range byExt {
+		if idx[ext] == nil {
+			sort.Sort(ls)
+			idx[ext] = chroma.Coalesce(ls[0])
+		}
+	}
+	return idx
+})
 
 // langClass is lang for a "language-" class, "" when it has characters a
 // class name should not.
@@ -186,8 +210,8 @@ type highlightClass struct {
 func highlightClasses(styles ...*chroma.Style) []highlightClass {
 	var out []highlightClass
 	for t, class := range chroma.StandardTypes {
-		if class == "" || t < chroma.Error || t == chroma.Text {
-			continue // structural types (background, line numbers…) are written apart
+		if class == "" || chroma.CodeLine <= t && t <= chroma.Background {
+			continue // plain text, and structural types (background, line numbers…) written apart
 		}
 		props := 0
 		for _, s := range styles {
@@ -228,7 +252,9 @@ func entryProps(e, text chroma.StyleEntry) int {
 func writeTheme(b *strings.Builder, scope string, style *chroma.Style, classes []highlightClass) {
 	text := style.Get(chroma.Text)
 	bg := style.Get(chroma.Background)
-	b.WriteString(scope + " .chroma{" + cssDecls(bg, propColor|propBackground) + "}\n")
+	wrapper := text
+	wrapper.Background = bg.Background
+	b.WriteString(scope + " .chroma{" + cssDecls(wrapper, propColor|propBackground) + "}\n")
 	ln := style.Get(chroma.LineNumbers)
 	b.WriteString(scope + " .chroma .ln{" + cssDecls(ln, propColor) + "}\n")
 	for _, c := range classes {

@@ -46,6 +46,10 @@ type SourceLimits struct {
 	Hits    int // sections the index ranks
 	Sources int // sections returned
 	PerPage int // sections returned of one page
+	// Keep, when not nil, tells which pages may be sources (a published
+	// site's visitor may not see every page); the others are passed over
+	// without counting against Sources.
+	Keep func(v *View, pageID string) bool
 }
 
 // Sources finds the sections of the spaces' current content that best
@@ -78,7 +82,7 @@ func (r *Reader) Sources(ctx context.Context, spaces []*quire.Space, question st
 		v := views[sp.ID]
 		pg := v.Tree.Pages[h.PageID]
 		pageKey := sp.ID + "/" + h.PageID // duplicated spaces share page ids
-		if pg == nil || perPage[pageKey] == lim.PerPage {
+		if pg == nil || perPage[pageKey] == lim.PerPage || (lim.Keep != nil && !lim.Keep(v, pg.ID)) {
 			continue
 		}
 		sections := r.Sections(pg)

@@ -13,7 +13,7 @@ import (
 var templateFiles embed.FS
 
 // templates are the layout, page and error templates, parsed once.
-var templates = template.Must(template.ParseFS(templateFiles, "templates/*.html"))
+var templates = template.Must(template.New("").Funcs(template.FuncMap{"sidebar": sidebarHTML}).ParseFS(templateFiles, "templates/*.html"))
 
 // themeScript runs before the first paint, so a dark-theme reader never
 // sees the light theme flash: the stored choice, else the system's.

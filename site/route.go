@@ -52,6 +52,11 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix st
 	}
 	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:], address: site.Address(s.cfg.PublicURL)}
 	if rq.visitor, err = s.access.admit(w, r, site); err != nil {
+		if to := redirectURL(err); to != "" { // a key or token taken from the URL
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, to, http.StatusFound)
+			return
+		}
 		s.fail(w, r, rq, err)
 		return
 	}
@@ -161,6 +166,7 @@ func (rq *request) sees(condition string) bool {
 	if condition == "" {
 		return true
 	}
+	rq.conditional = true // what is answered depends on who asks
 	if ok, asked := rq.seen[condition]; asked {
 		return ok
 	}
@@ -180,7 +186,6 @@ func (rq *request) visKey(pageConditions []string) string {
 	var b []byte
 	bit := func(cond string) {
 		if cond != "" {
-			rq.conditional = true
 			b = append(b, "01"[boolInt(rq.sees(cond))])
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
 )
 
 // What robots and language models read: robots.txt, sitemap.xml (public
@@ -73,7 +74,7 @@ func (s *Server) serveLLMs(w http.ResponseWriter, r *http.Request, rq *request, 
 			for _, id := range n.documents(0) {
 				p := n.v.Page(id)
 				if full {
-					b.WriteString("\n---\n\n" + pageMarkdown(p.Title, p.Description, p.Markdown, rq.absolute(n.url(id))))
+					b.WriteString("\n---\n\n" + pageMarkdown(p.Title, p.Description, n.markdown(id), rq.absolute(n.url(id))))
 					continue
 				}
 				b.WriteString("- [" + escapeLinkText(p.Title) + "](" + rq.absolute(n.mdURL(id)) + ")")
@@ -92,8 +93,32 @@ func (s *Server) serveMarkdown(w http.ResponseWriter, r *http.Request, rq *reque
 	key := rq.answerKey("md", rq.visKey(n.conditions()), n.ss.ID, n.v.Revision.ID, id)
 	s.serveCached(w, r, rq, key, func() ([]byte, string, error) {
 		p := n.v.Page(id)
-		return []byte(pageMarkdown(p.Title, p.Description, p.Markdown, "")), "text/markdown; charset=utf-8", nil
+		return []byte(pageMarkdown(p.Title, p.Description, n.markdown(id), "")), "text/markdown; charset=utf-8", nil
 	})
+}
+
+// markdown is page id's markdown with its links to pages and files made
+// their published URLs (pages' markdown ones); a link to a page the
+// visitor does not see loses its target, so not even its path shows.
+func (n *spaceNav) markdown(id string) string {
+	md := n.v.Page(id).Markdown
+	resolver := n.v.Resolver()
+	repl := map[string]string{}
+	for _, l := range render.Links(md) {
+		res := resolver.Resolve(id, l.Target)
+		_, frag, _ := strings.Cut(l.Target, "#")
+		switch {
+		case res.Kind == render.KindPage && res.PageID != "" && n.visible(res.PageID):
+			if repl[l.Target] = n.rq.absolute(n.mdURL(res.PageID)); frag != "" {
+				repl[l.Target] += "#" + frag
+			}
+		case res.Kind == render.KindPage && res.PageID != "":
+			repl[l.Target] = ""
+		case res.Kind == render.KindFile && res.FileID != "":
+			repl[l.Target] = n.rq.absolute(n.fileURL(res.FileID))
+		}
+	}
+	return render.RewriteLinks(md, repl)
 }
 
 // pageMarkdown is a page as one markdown document: its title as heading,

@@ -82,6 +82,9 @@ func New(db *store.DB, cfg Config) *Server {
 // /sites/ of the main address.
 func (s *Server) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if asset, ok := strings.CutPrefix(r.URL.Path, "/sites/~assets/"); ok && s.assets.serve(w, r, asset) {
+			return // on every host, for the error pages of sites that cannot be read
+		}
 		if host := requestHost(r); host != s.mainHost && host != "" {
 			id, err := s.siteAtHost(r.Context(), host)
 			if err == nil && id != "" {
@@ -91,9 +94,6 @@ func (s *Server) Wrap(next http.Handler) http.Handler {
 		}
 		if rest, ok := strings.CutPrefix(r.URL.Path, "/sites/"); ok {
 			id, _, _ := strings.Cut(rest, "/")
-			if asset, ok := strings.CutPrefix(rest, "~assets/"); ok && s.assets.serve(w, r, asset) {
-				return // for the error pages of sites that cannot be read
-			}
 			if id != "" {
 				s.observe(w, r, func(w http.ResponseWriter) { s.serveSite(w, r, id, "/sites/"+id) })
 				return

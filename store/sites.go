@@ -16,7 +16,8 @@ import (
 // site, for callers that count from its structure.
 const (
 	siteBaseColumns = `t.id, t.org_id, t.type, t.title, t.hostname, t.basename, t.proxy, t.visibility, t.published,
-	t.share_key, t.adaptive_content, t.version, t.created_at, t.updated_at, `
+	t.share_key, t.adaptive_content, t.visitor_key, t.visitor_fallback_url, t.visitor_logout_url, t.visitor_issuer,
+	t.version, t.created_at, t.updated_at, `
 	siteColumns = siteBaseColumns + `(SELECT COUNT(*) FROM site_spaces x WHERE x.site_id = t.id),
 	(SELECT COUNT(*) FROM site_sections x WHERE x.site_id = t.id)`
 	siteHeaderColumns = siteBaseColumns + "-1, -1"
@@ -24,13 +25,15 @@ const (
 
 func scanSite(row interface{ Scan(...any) error }) (*quire.Site, error) {
 	var s quire.Site
-	var hostname, basename, proxy sql.NullString
+	var hostname, basename, proxy, key, fallback, logout, issuer sql.NullString
 	var created, updated int64
 	if err := row.Scan(&s.ID, &s.OrgID, &s.Type, &s.Title, &hostname, &basename, &proxy, &s.Visibility, &s.Published,
-		&s.ShareKey, &s.AdaptiveContent, &s.Version, &created, &updated, &s.SiteSpaces, &s.Sections); err != nil {
+		&s.ShareKey, &s.AdaptiveContent, &key, &fallback, &logout, &issuer,
+		&s.Version, &created, &updated, &s.SiteSpaces, &s.Sections); err != nil {
 		return nil, err
 	}
 	s.Hostname, s.Basename, s.Proxy = hostname.String, basename.String, proxy.String
+	s.PublishingAuth = quire.SitePublishingAuth{Key: key.String, FallbackURL: fallback.String, LogoutURL: logout.String, Issuer: issuer.String}
 	s.CreatedAt, s.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return &s, nil
 }
@@ -104,8 +107,9 @@ func (db *DB) CreateSite(ctx context.Context, orgID string, n NewSite) (site *qu
 	err = db.Tx(ctx, func(tx *Tx) error {
 		id := newID()
 		if _, err := tx.q.exec(ctx, `INSERT INTO sites (id, org_id, type, title, title_key, visibility, published, share_key,
-			adaptive_content, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-			id, orgID, string(n.Type), n.Title, strings.ToLower(n.Title), string(n.Visibility), false, newShareKey(), false, micros(tx.Now), micros(tx.Now)); err != nil {
+			adaptive_content, visitor_key, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+			id, orgID, string(n.Type), n.Title, strings.ToLower(n.Title), string(n.Visibility), false, newShareKey(), false,
+			newVisitorKey(), micros(tx.Now), micros(tx.Now)); err != nil {
 			return err
 		}
 		if n.NewSpace != nil {

@@ -1,0 +1,162 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"html/template"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/search"
+)
+
+// Ask: GET {site}/~ask?q= answers a question from the sections of the
+// visible site spaces that hold its words, with the ask engine the API
+// uses (search.Ask): by the configured model, or by quoting the best
+// section without one. Sources link to the published pages.
+
+const (
+	maxSiteQuestion  = 1000 // characters of q, as the API's ask takes
+	askHits          = 50   // sections ranked
+	askSources       = 5    // sections an answer draws on
+	askSourcesOfPage = 2
+)
+
+// askSourceJSON is a page an answer draws on.
+type askSourceJSON struct {
+	Title string `json:"title"`
+	URL   string `json:"url"` // the page's path as reached, with #anchor for a heading's section
+}
+
+// askAnswer is the answer to a question asked of a site.
+type askAnswer struct {
+	Answer  string          `json:"answer"` // markdown
+	HTML    string          `json:"html"`   // the answer as HTML, raw HTML of the markdown escaped
+	Sources []askSourceJSON `json:"sources"`
+}
+
+// serveAsk answers GET {site}/~ask?q=: JSON {"answer", "html", "sources"}.
+func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request, rq *request) {
+	if !allowGetJSON(w, r) {
+		return
+	}
+	q, err := requiredParam(r, "q", maxSiteQuestion)
+	if err != nil {
+		s.failJSON(w, r, err)
+		return
+	}
+	a, err := s.ask(r.Context(), rq, q)
+	if err != nil {
+		s.failJSON(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "private, no-cache")
+	answerJSON(w, http.StatusOK, a)
+}
+
+// ask answers question from what the visitor sees of the site.
+func (s *Server) ask(ctx context.Context, rq *request, question string) (*askAnswer, error) {
+	found, cancel := context.WithTimeout(ctx, lookupTimeout) // the model has its own bound
+	defer cancel()
+	sources, err := s.askSources(found, rq, question)
+	if err != nil {
+		return nil, err
+	}
+	a, err := search.Ask(ctx, s.cfg.Model, search.Question{Text: question}, sources, nil)
+	if err != nil {
+		return nil, err
+	}
+	md := a.Markdown
+	if s.cfg.Model != nil { // a model cites sources as [n]: link them
+		md = linkCitations(md, sources)
+	}
+	out := &askAnswer{Answer: md, HTML: answerHTML(md), Sources: []askSourceJSON{}}
+	for _, i := range a.Used {
+		out.Sources = append(out.Sources, askSourceJSON{Title: sources[i].Label(), URL: sources[i].URL})
+	}
+	return out, nil
+}
+
+// askSources finds the sections of the visible site spaces that best hold
+// the words of question, among the pages the visitor sees.
+func (s *Server) askSources(ctx context.Context, rq *request, question string) ([]search.Source, error) {
+	spaces := rq.distinctSpaces()
+	at := map[string]location{}
+	var list []*quire.Space
+	for _, vs := range spaces[:min(len(spaces), maxSearchSpace)] {
+		at[vs.siteSpace.Space.ID] = vs
+		list = append(list, vs.siteSpace.Space)
+	}
+	found, err := s.cfg.Reader.Sources(ctx, list, question, revision.SourceLimits{
+		Hits: askHits, Sources: askSources, PerPage: askSourcesOfPage,
+		Keep: rq.seesPage,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []search.Source
+	for _, f := range found {
+		v, pg, sec := f.View, f.Page, f.Section
+		u := rq.pageURL(at[v.Space.ID], v, pg.ID)
+		if sec.Title != "" {
+			u += "#" + render.HeadingID(sec.Title)
+		}
+		out = append(out, search.Source{
+			SpaceID: v.Space.ID, PageID: pg.ID, RevisionID: v.Revision.ID,
+			PageTitle: revision.PageTitle(pg), Section: sec, URL: u,
+		})
+	}
+	return out, nil
+}
+
+// citation is a model's reference to its nth source.
+var citation = regexp.MustCompile(`\[(\d{1,3})\]`)
+
+// linkCitations makes a model's citations [n] links to their sources,
+// leaving those already links (followed by "(") as they are.
+func linkCitations(md string, sources []search.Source) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range citation.FindAllStringSubmatchIndex(md, -1) {
+		n, _ := strconv.Atoi(md[m[2]:m[3]])
+		if n < 1 || n > len(sources) || strings.HasPrefix(md[m[1]:], "(") {
+			continue
+		}
+		b.WriteString(md[last:m[0]])
+		b.WriteString(`[\[` + md[m[2]:m[3]] + `\]](` + sources[n-1].URL + `)`)
+		last = m[1]
+	}
+	b.WriteString(md[last:])
+	return b.String()
+}
+
+// answerMarkdown renders answers: GFM within render's bounds, and
+// goldmark's safe defaults (raw HTML left out, dangerous link schemes
+// dropped), since a model writes what it likes.
+var answerMarkdown = goldmark.New(
+	goldmark.WithParser(render.NewGFMParser()),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(
+		util.Prioritized(extension.NewTableHTMLRenderer(), 500),
+		util.Prioritized(extension.NewStrikethroughHTMLRenderer(), 500),
+		util.Prioritized(extension.NewTaskCheckBoxHTMLRenderer(), 500),
+	)),
+)
+
+// answerHTML is an answer's markdown as HTML.
+func answerHTML(md string) string {
+	var b bytes.Buffer
+	if err := answerMarkdown.Convert([]byte(md), &b); err != nil {
+		return "<p>" + template.HTMLEscapeString(md) + "</p>"
+	}
+	return b.String()
+}

@@ -1,0 +1,198 @@
+package site
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/search"
+)
+
+// Site search: GET {site}/~search?q= finds the pages of the site spaces the
+// visitor sees through the real index (the one the API's space search
+// reads), best first, each shown by its best section. Pages the index
+// leaves out (hidden, noIndex and those below them) are never found;
+// pages whose condition (or an ancestor's) the visitor does not meet are
+// dropped.
+
+const (
+	maxSiteQuery   = 256             // characters of q
+	searchResults  = 20              // results answered
+	searchSnippet  = 200             // characters of a result's snippet
+	lookupTimeout  = 5 * time.Second // what a search, or finding an answer's sources, may take
+	maxSearchSpace = 50              // site spaces searched, in structure order
+)
+
+// searchResult is a page found by a site search.
+type searchResult struct {
+	Title   string `json:"title"`             // the page's title
+	URL     string `json:"url"`               // the page's path as reached, with #anchor for a heading's section
+	Snippet string `json:"snippet"`           // text of the section around the first match
+	Space   string `json:"space"`             // the title of the page's space
+	Section string `json:"section"`           // the title of the page's site section; "" on a site without sections
+	Heading string `json:"heading,omitempty"` // the heading of the section shown, when it matched by its own text
+
+	score float64
+}
+
+// serveSearch answers GET {site}/~search?q=: JSON {"results": [...]}.
+func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request, rq *request) {
+	if !allowGetJSON(w, r) {
+		return
+	}
+	q, err := requiredParam(r, "q", maxSiteQuery)
+	if err != nil {
+		s.failJSON(w, r, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), lookupTimeout)
+	defer cancel()
+	results, err := s.search(ctx, rq, q, searchResults)
+	if err != nil {
+		s.failJSON(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "private, no-cache")
+	answerJSON(w, http.StatusOK, map[string]any{"results": results})
+}
+
+// search finds up to limit pages of the visible site spaces that hold every
+// word of query, best first.
+func (s *Server) search(ctx context.Context, rq *request, query string, limit int) ([]searchResult, error) {
+	out := []searchResult{}
+	terms := search.Terms(query)
+	if len(terms) == 0 {
+		return out, nil
+	}
+	spaces := rq.distinctSpaces()
+	for _, vs := range spaces[:min(len(spaces), maxSearchSpace)] {
+		v, err := s.cfg.Reader.Open(ctx, vs.siteSpace.Space, vs.siteSpace.Space.RevisionID, nil)
+		if err != nil {
+			return nil, err
+		}
+		ranked, err := v.Search(ctx, terms)
+		if err != nil {
+			return nil, err
+		}
+		found := 0
+		for _, rp := range ranked {
+			if found == limit {
+				break // the rest of this space ranks below what is kept
+			}
+			if !rq.seesPage(v, rp.PageID) {
+				continue
+			}
+			out = append(out, s.searchResult(rq, vs, v, rp, terms))
+			found++
+		}
+	}
+	// Scores of one index compare across spaces; within a space, the order
+	// of the ranking is kept.
+	slices.SortStableFunc(out, func(a, b searchResult) int { return cmp.Compare(b.score, a.score) })
+	return out[:min(len(out), limit)], nil
+}
+
+// searchResult shows a ranked page of v by its best section: one that
+// matches by its own words, or else the one the page's title found.
+func (s *Server) searchResult(rq *request, vs location, v *revision.View, rp search.RankedPage, terms []string) searchResult {
+	pg := v.Page(rp.PageID)
+	res := searchResult{
+		Title: revision.PageTitle(pg), URL: rq.pageURL(vs, v, pg.ID), Space: vs.siteSpace.Space.Title,
+		Snippet: search.Snippet(pg.Description, terms, searchSnippet), score: rp.Hits[0].Score,
+	}
+	if vs.section != nil {
+		res.Section = vs.section.Title
+	}
+	shown := search.ShowSections(rp.Hits, s.cfg.Reader.Sections(pg), terms, 1)
+	if len(shown) == 0 {
+		return res
+	}
+	sec := shown[0]
+	if sec.Body != "" {
+		res.Snippet = search.Snippet(sec.Body, terms, searchSnippet)
+	}
+	if sec.Own && sec.Title != "" {
+		res.URL += "#" + render.HeadingID(sec.Title) // as the page's HTML names it
+		res.Heading = sec.Title
+	}
+	return res
+}
+
+// requiredParam reads the required query parameter name, at most max
+// characters.
+func requiredParam(r *http.Request, name string, max int) (string, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return "", quire.Errorf(quire.CodeInvalid, "%s: is required", name)
+	}
+	if utf8.RuneCountInString(v) > max {
+		return "", quire.Errorf(quire.CodeInvalid, "%s: must be at most %d characters", name, max)
+	}
+	return v, nil
+}
+
+// allowGetJSON answers 405 to a request that is not GET or HEAD, and reports
+// whether it is.
+func allowGetJSON(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	answerJSON(w, http.StatusMethodNotAllowed, jsonError(http.StatusMethodNotAllowed, "method not allowed"))
+	return false
+}
+
+// jsonStatus maps the codes the site's JSON endpoints answer to statuses;
+// anything else is internal.
+var jsonStatus = map[quire.Code]int{
+	quire.CodeInvalid:         http.StatusBadRequest,
+	quire.CodeUnauthorized:    http.StatusUnauthorized,
+	quire.CodeNotFound:        http.StatusNotFound,
+	quire.CodeTooLarge:        http.StatusRequestEntityTooLarge,
+	quire.CodeTooManyRequests: http.StatusTooManyRequests,
+	quire.CodeBadGateway:      http.StatusBadGateway,
+}
+
+// failJSON answers err in the API's error shape; a 500 is logged and tells
+// the client only "internal error". Work that ran out of its time is 503.
+func (s *Server) failJSON(w http.ResponseWriter, r *http.Request, err error) {
+	status, ok := jsonStatus[quire.ErrorCode(err)]
+	if !ok {
+		switch {
+		case r.Context().Err() != nil: // the client left: nobody reads the answer
+			return
+		case errors.Is(err, context.DeadlineExceeded):
+			w.Header().Set("Retry-After", "1")
+			answerJSON(w, http.StatusServiceUnavailable, jsonError(http.StatusServiceUnavailable, "took too long; try again"))
+			return
+		}
+		status = http.StatusInternalServerError
+		s.cfg.Logger.Error("published site", "path", r.URL.Path, "err", err)
+	}
+	answerJSON(w, status, jsonError(status, quire.ErrorMessage(err)))
+}
+
+// jsonError is the API's error shape.
+func jsonError(status int, message string) map[string]any {
+	return map[string]any{"error": map[string]any{"code": status, "message": message}}
+}
+
+// answerJSON answers v as JSON with status.
+func answerJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil { // only our own types are written: a bug
+		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":500,"message":"internal error"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
