@@ -243,6 +243,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("menu toggle aria-expanded %s after opening, want true (was %s)", exp, toggle)
 		}
 		b.screenshot(t, "mobile-menu")
+		b.saveShot(t, "mobile-menu-viewport", chromedp.CaptureScreenshot()) // what the reader sees of the fixed panel
 		if covered := b.eval(t, `[...document.querySelectorAll('nav.sidebar a')].filter(a => {
 			const r = a.getBoundingClientRect();
 			if (r.bottom > innerHeight) return false; // below the fold: scrolls into view
@@ -818,7 +819,13 @@ func searchable(root string) error {
 // test's temp folder and, when QUIRE_SCREENSHOTS is set, there too.
 func (b *browser) screenshot(t *testing.T, name string) {
 	t.Helper()
-	png, err := chromedp.Run(b.timeout(t), chromedp.FullScreenshot(100))
+	b.saveShot(t, name, chromedp.FullScreenshot(100)) // 100: PNG
+}
+
+// saveShot saves the PNG that shot takes as screenshot does.
+func (b *browser) saveShot(t *testing.T, name string, shot chromedp.Action[[]byte]) {
+	t.Helper()
+	png, err := chromedp.Run(b.timeout(t), shot)
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
 		return
