@@ -8,8 +8,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
@@ -236,6 +238,48 @@ func BenchmarkCachedPage(b *testing.B) {
 	b.Run("loopback", func(b *testing.B) {
 		benchLoopback(b, be.srv.URL+path, len(body))
 	})
+	// The same two ways, alternating with BenchmarkBareHandler's handler
+	// request by request, so that both see the same load on the machine:
+	// the ratio the goal is about, measured in one run.
+	bare := bareHandler(body)
+	b.Run("vs-bare-recorder", func(b *testing.B) {
+		req := httptest.NewRequest("GET", path, nil)
+		benchInterleaved(b, func() { serveRecorder(b, be.handler, req, len(body)) }, func() { serveRecorder(b, bare, req, len(body)) })
+	})
+	b.Run("vs-bare-loopback", func(b *testing.B) {
+		srv := httptest.NewServer(bare)
+		defer srv.Close()
+		client := loopbackClient()
+		defer client.CloseIdleConnections()
+		benchInterleaved(b, func() { fetchLoopback(b, client, be.srv.URL+path, len(body)) }, func() { fetchLoopback(b, client, srv.URL+path, len(body)) })
+	})
+}
+
+// benchInterleaved runs cached and bare one after the other in each
+// iteration and reports each one's time per request and cached/bare, the
+// ratio of their rates (the goal: at least 0.5).
+func benchInterleaved(b *testing.B, cached, bare func()) {
+	var tc, tb time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		cached()
+		t1 := time.Now()
+		bare()
+		tc, tb = tc+t1.Sub(t0), tb+time.Since(t1)
+	}
+	b.ReportMetric(float64(tc.Nanoseconds())/float64(b.N), "cached-ns/req")
+	b.ReportMetric(float64(tb.Nanoseconds())/float64(b.N), "bare-ns/req")
+	b.ReportMetric(float64(tb)/float64(tc), "cached/bare")
+}
+
+// bareHandler writes body as an HTML page and does nothing else.
+func bareHandler(body []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	})
 }
 
 // BenchmarkBareHandler serves the bytes of BenchmarkCachedPage's page from
@@ -246,11 +290,7 @@ func BenchmarkBareHandler(b *testing.B) {
 	p := benchTarget(pages)
 	path := be.root + p.path()
 	body := be.get(b, path, p.title)
-	bare := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-		w.Write(body)
-	})
+	bare := bareHandler(body)
 	b.Run("recorder", func(b *testing.B) {
 		benchRecorder(b, bare, path, len(body))
 	})
@@ -268,30 +308,44 @@ func benchRecorder(b *testing.B, h http.Handler, path string, size int) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK || rec.Body.Len() != size {
-			b.Fatalf("GET %s: %d, %d bytes, want 200 and %d", path, rec.Code, rec.Body.Len(), size)
-		}
+		serveRecorder(b, h, req, size)
+	}
+}
+
+func serveRecorder(b *testing.B, h http.Handler, req *http.Request, size int) {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || rec.Body.Len() != size {
+		b.Fatalf("GET %s: %d, %d bytes, want 200 and %d", req.URL.Path, rec.Code, rec.Body.Len(), size)
 	}
 }
 
 // benchLoopback fetches url over a kept-alive loopback connection.
 func benchLoopback(b *testing.B, url string, size int) {
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 1}}
+	client := loopbackClient()
 	defer client.CloseIdleConnections()
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		resp, err := client.Get(url)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n, _ := io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || n != int64(size) {
-			b.Fatalf("GET %s: %d, %d bytes, want 200 and %d", url, resp.StatusCode, n, size)
-		}
+		fetchLoopback(b, client, url, size)
+	}
+}
+
+// loopbackClient keeps its connections and asks for no compression, as
+// the bare handler has none.
+func loopbackClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 1}}
+}
+
+func fetchLoopback(b *testing.B, client *http.Client, url string, size int) {
+	resp, err := client.Get(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || n != int64(size) {
+		b.Fatalf("GET %s: %d, %d bytes, want 200 and %d", url, resp.StatusCode, n, size)
 	}
 }
 
