@@ -159,8 +159,8 @@ type benchEnv struct {
 	root    string // the site's path, "/sites/{id}/"
 }
 
-// newBenchEnv writes pages into one space through the API, one change
-// request of one batch per chapter, and publishes it as a public site.
+// newBenchEnv writes pages into one space through the API, in one change
+// request with a batch per chapter, and publishes it as a public site.
 func newBenchEnv(b *testing.B, pages []benchPage) *benchEnv {
 	b.Helper()
 	db := storetest.Open(b)
@@ -226,6 +226,9 @@ func (be *benchEnv) get(b *testing.B, path, title string) []byte {
 // middle of the site.
 func benchTarget(pages []benchPage) benchPage { return pages[len(pages)/2+3] }
 
+// BenchmarkCachedPage serves a page of the 1,000-page site from the cache
+// of rendered pages through the handler cmd/quire serves (routing,
+// admission, redirects, cache lookup, headers), uncompressed.
 func BenchmarkCachedPage(b *testing.B) {
 	pages := benchPages()
 	be := newBenchEnv(b, pages)
