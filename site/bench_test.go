@@ -390,7 +390,12 @@ func BenchmarkRenderPage2KB(b *testing.B) {
 // BenchmarkRenderAll1000 renders every page of the 1,000-page site once,
 // uncached: the counterpart of a static generator building the site
 // (scripts/bench-hugo.sh times Hugo on the same markdown). One op is the
-// whole site; pages are rendered to memory, not written to files.
+// whole site, one page after the other on one goroutine, rendered to
+// memory, not written to files. warm: the site's structure and revision
+// are read already (revision.Reader keeps them), as on a running server;
+// cold: a new reader and site server each time, so the op also reads the
+// site, its structure and the revision from the database, as Hugo reads
+// its files.
 func BenchmarkRenderAll1000(b *testing.B) {
 	pages := benchPages()
 	be := newBenchEnv(b, pages)
@@ -400,18 +405,32 @@ func BenchmarkRenderAll1000(b *testing.B) {
 		be.get(b, path, p.title)
 		reqs[i] = httptest.NewRequest("GET", path, nil)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		site.ForgetRendered(be.sites)
+	renderAll := func(b *testing.B, h http.Handler) {
 		for _, req := range reqs {
 			rec := httptest.NewRecorder()
-			be.handler.ServeHTTP(rec, req)
+			h.ServeHTTP(rec, req)
 			if rec.Code != http.StatusOK {
 				b.Fatalf("GET %s: %d", req.URL.Path, rec.Code)
 			}
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(pages)), "ns/page")
+	b.Run("warm", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			site.ForgetRendered(be.sites)
+			renderAll(b, be.handler)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(pages)), "ns/page")
+	})
+	b.Run("cold", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			reader := revision.New(be.db, strings.TrimPrefix(be.srv.URL, "http://"))
+			sites := site.New(be.db, site.Config{PublicURL: be.srv.URL, Reader: reader, Blobs: blob.Dir{Path: b.TempDir()}})
+			renderAll(b, sites.Wrap(http.NotFoundHandler()))
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(pages)), "ns/page")
+	})
 }
 
 // TestWriteHugoContent writes the benchmark site's pages as a Hugo content
