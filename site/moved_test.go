@@ -48,11 +48,11 @@ func TestMovedPagesRedirectFromTheirOldPaths(t *testing.T) {
 		{"install/on-linux?tab=apt", http.StatusPermanentRedirect, "setup/on-linux?tab=apt"},
 		{"configure", http.StatusPermanentRedirect, "setup/configure"},
 		{"configure.md", http.StatusPermanentRedirect, "setup/configure.md"},
-		{"draft", http.StatusNotFound, ""},     // deleted
-		{"draft.md", http.StatusNotFound, ""},  // deleted
-		{"pro", http.StatusNotFound, ""},       // hidden by its condition
-		{"pro.md", http.StatusNotFound, ""},    // hidden by its condition
-		{"nowhere", http.StatusNotFound, ""},   // never was
+		{"draft", http.StatusNotFound, ""},    // deleted
+		{"draft.md", http.StatusNotFound, ""}, // deleted
+		{"pro", http.StatusNotFound, ""},      // hidden by its condition
+		{"pro.md", http.StatusNotFound, ""},   // hidden by its condition
+		{"nowhere", http.StatusNotFound, ""},  // never was
 		{"setup/nowhere", http.StatusNotFound, ""},
 	} {
 		a := fetch(t, nil, "GET", d.url+tc.path)
