@@ -51,6 +51,10 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix st
 		return // the same for every site and visitor: error pages need them too
 	}
 	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:], address: site.Address(s.cfg.PublicURL)}
+	if rest == logoutPath {
+		s.serveLogout(w, r, rq)
+		return
+	}
 	if rq.visitor, err = s.access.admit(w, r, site); err != nil {
 		if to := redirectURL(err); to != "" { // a key or token taken from the URL
 			w.Header().Set("Cache-Control", "no-store")
