@@ -61,6 +61,9 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix st
 			http.Redirect(w, r, to, http.StatusFound)
 			return
 		}
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			rq = nil // the plain 404 of no site: not even the site's title
+		}
 		s.fail(w, r, rq, err)
 		return
 	}
