@@ -6,10 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/internal/jsonappend"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
@@ -104,14 +103,14 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 	} else {
 		b = append(b, `{"object":"comment","id":`...)
 	}
-	b = appendString(b, c.ID)
+	b = jsonappend.String(b, c.ID)
 	b = append(b, `,"postedBy":`...)
 	b = o.user(b, &c.PostedBy)
 	b = append(b, `,"postedAt":`...)
-	b = appendTime(b, c.PostedAt)
+	b = jsonappend.Time(b, c.PostedAt)
 	if !c.EditedAt.IsZero() {
 		b = append(b, `,"editedAt":`...)
-		b = appendTime(b, c.EditedAt)
+		b = jsonappend.Time(b, c.EditedAt)
 	}
 	b = append(b, `,"reactions":`...)
 	b = o.reactions(b, c)
@@ -122,7 +121,7 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 		location = o.p.path() + "/" + c.ParentID + "/replies/" + c.ID
 	}
 	b = append(b, `,"urls":{"location":`...)
-	b = appendString(b, o.s.url(location))
+	b = jsonappend.String(b, o.s.url(location))
 	b = append(b, `},"permissions":`...)
 	b = o.permissions(b, c)
 	if reply {
@@ -131,10 +130,10 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 	b = append(b, `,"replies":`...)
 	b = strconv.AppendInt(b, int64(c.Replies), 10)
 	b = append(b, `,"repliers":[`...)
-	b = appendEach(b, len(c.Repliers), func(b []byte, i int) []byte {
+	b = jsonappend.Each(b, len(c.Repliers), func(b []byte, i int) []byte {
 		rp := &c.Repliers[i]
 		b = append(b, `{"updatedAt":`...)
-		b = appendTime(b, rp.UpdatedAt)
+		b = jsonappend.Time(b, rp.UpdatedAt)
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(rp.Count), 10)
 		b = append(b, `,"user":`...)
@@ -144,12 +143,12 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 	b = append(b, `],"target":{`...)
 	if c.NodeID != "" {
 		b = append(b, `"node":{"id":`...)
-		b = appendString(b, c.NodeID)
+		b = jsonappend.String(b, c.NodeID)
 		b = append(b, `},`...)
 	}
 	if c.ChangeRequestID != "" {
 		b = append(b, `"changeRequest":`...)
-		b = appendString(b, c.ChangeRequestID)
+		b = jsonappend.String(b, c.ChangeRequestID)
 		b = append(b, ',')
 	}
 	if c.PageID != "" {
@@ -158,14 +157,14 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"space":`...)
-	b = appendString(b, c.SpaceID)
+	b = jsonappend.String(b, c.SpaceID)
 	b = append(b, `,"revision":`...)
-	b = appendString(b, c.RevisionID)
+	b = jsonappend.String(b, c.RevisionID)
 	b = append(b, `},"status":`...)
-	b = appendString(b, string(c.Status()))
+	b = jsonappend.String(b, string(c.Status()))
 	if c.Status() == quire.CommentResolved {
 		b = append(b, `,"resolvedAt":`...)
-		b = appendTime(b, c.ResolvedAt)
+		b = jsonappend.Time(b, c.ResolvedAt)
 		b = append(b, `,"resolvedBy":`...)
 		b = o.user(b, &c.ResolvedBy)
 	}
@@ -203,34 +202,23 @@ func (o *commentOut) permissions(b []byte, c *quire.Comment) []byte {
 
 func (o *commentOut) reactions(b []byte, c *quire.Comment) []byte {
 	b = append(b, '[')
-	b = appendEach(b, len(c.Reactions), func(b []byte, i int) []byte {
+	b = jsonappend.Each(b, len(c.Reactions), func(b []byte, i int) []byte {
 		re := &c.Reactions[i]
 		b = append(b, `{"emoji":`...)
-		b = appendString(b, re.Emoji)
+		b = jsonappend.String(b, re.Emoji)
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(len(re.Users)), 10)
 		b = append(b, `,"users":[`...)
-		b = appendEach(b, len(re.Users), func(b []byte, k int) []byte {
+		b = jsonappend.Each(b, len(re.Users), func(b []byte, k int) []byte {
 			b = append(b, `{"user":`...)
 			b = o.user(b, &re.Users[k].User)
 			b = append(b, `,"reactedAt":`...)
-			b = appendTime(b, re.Users[k].ReactedAt)
+			b = jsonappend.Time(b, re.Users[k].ReactedAt)
 			return append(b, '}')
 		})
 		return append(b, `]}`...)
 	})
 	return append(b, ']')
-}
-
-// appendEach appends n items, comma separated, each appended by item.
-func appendEach(b []byte, n int, item func(b []byte, i int) []byte) []byte {
-	for i := range n {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = item(b, i)
-	}
-	return b
 }
 
 // body is the markdown as written, or with format=document its JSON
@@ -239,7 +227,7 @@ func appendEach(b []byte, n int, item func(b []byte, i int) []byte) []byte {
 func (o *commentOut) body(b []byte, c *quire.Comment) []byte {
 	if !o.f.document {
 		b = append(b, `{"markdown":`...)
-		b = appendString(b, c.Markdown)
+		b = jsonappend.String(b, c.Markdown)
 		return append(b, '}')
 	}
 	b = append(b, `{"document":`...)
@@ -260,7 +248,7 @@ func (o *commentOut) document(c *quire.Comment) json.RawMessage {
 // markdown bodies yet, so a node's own presence is not checked).
 func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, c.PageID)
+	b = jsonappend.String(b, c.PageID)
 	v, outdated := o.cur, false
 	if v.Tree.Pages[c.PageID] == nil {
 		v, outdated = o.old[c.RevisionID], true
@@ -268,108 +256,23 @@ func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
 	if v != nil && v.Tree.Pages[c.PageID] != nil {
 		pg := v.Tree.Pages[c.PageID]
 		b = append(b, `,"title":`...)
-		b = appendString(b, pageTitle(pg))
+		b = jsonappend.String(b, pageTitle(pg))
 		for _, f := range []struct{ key, v string }{{`,"emoji":`, pg.Emoji}, {`,"icon":`, pg.Icon}, {`,"path":`, v.Path(c.PageID)}} {
 			if f.v != "" {
 				b = append(b, f.key...)
-				b = appendString(b, f.v)
+				b = jsonappend.String(b, f.v)
 			}
 		}
 		if pg.CreatedAt != 0 {
 			b = append(b, `,"createdAt":`...)
-			b = appendTime(b, fromMicros(pg.CreatedAt))
+			b = jsonappend.Time(b, fromMicros(pg.CreatedAt))
 			b = append(b, `,"updatedAt":`...)
-			b = appendTime(b, fromMicros(pg.UpdatedAt))
+			b = jsonappend.Time(b, fromMicros(pg.UpdatedAt))
 		}
 	}
 	b = append(b, `,"outdated":`...)
 	b = strconv.AppendBool(b, outdated)
 	return append(b, '}')
-}
-
-// appendTime appends a timestamp as timeJSON writes it, without parsing a
-// layout each time: lists write hundreds of times.
-func appendTime(b []byte, t time.Time) []byte {
-	t = t.UTC()
-	year, month, day := t.Date()
-	hour, minute, sec := t.Clock()
-	if year < 0 || year > 9999 {
-		return append(append(append(b, '"'), timeJSON(t)...), '"')
-	}
-	b = append(b, '"')
-	b = appendDigits(b, year, 4)
-	b = appendDigits(append(b, '-'), int(month), 2)
-	b = appendDigits(append(b, '-'), day, 2)
-	b = appendDigits(append(b, 'T'), hour, 2)
-	b = appendDigits(append(b, ':'), minute, 2)
-	b = appendDigits(append(b, ':'), sec, 2)
-	b = appendDigits(append(b, '.'), t.Nanosecond()/1e6, 3)
-	return append(b, 'Z', '"')
-}
-
-// appendDigits appends n, 0 ≤ n < 10^width, in exactly width digits.
-func appendDigits(b []byte, n, width int) []byte {
-	for i := width - 1; i >= 0; i-- {
-		b = append(b, 0)
-	}
-	for i := len(b) - 1; i >= len(b)-width; i-- {
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return b
-}
-
-// appendString appends s as a JSON string, escaped as encoding/json does:
-// quotes, backslashes, control characters, <, > and & (for HTML), U+2028
-// and U+2029, and invalid UTF-8 as U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // mentionScheme marks a link to a user: @[Name](user:<userId>).
