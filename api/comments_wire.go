@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/quiredocs/quire"
@@ -27,42 +26,19 @@ type commentOut struct {
 	p     *commentPlace
 	f     format
 	me    *quire.User
-	cur   *revision.View            // the current content; nil when nothing needs it
-	old   map[string]*revision.View // revisions commented on, by id, for pages gone since
-	users map[string][]byte         // JSON by user id
-	known map[string]quire.User     // a list's users, whose comments name them by id only
+	views *revision.CommentViews
+	users map[string][]byte     // JSON by user id
+	known map[string]quire.User // a list's users, whose comments name them by id only
 }
 
-// commentWriter prepares to render cs: it loads the current content when a
-// comment targets a page or bodies are asked as documents (whose links
-// resolve against it), and the revisions commented on of pages gone since.
+// commentWriter prepares to render cs, opening the content they are shown
+// against (revision.Reader.CommentViews).
 func (s *Server) commentWriter(r *http.Request, p *commentPlace, f format, cs []*quire.Comment) (*commentOut, error) {
-	o := &commentOut{s: s, p: p, f: f, me: caller(r.Context()), old: map[string]*revision.View{}, users: map[string][]byte{}}
-	need := f.document
-	for _, c := range cs {
-		need = need || c.PageID != ""
-	}
-	if !need {
-		return o, nil
-	}
-	var err error
-	if o.cur, err = s.reader.Open(r.Context(), p.sp, p.revisionID(), p.cr); err != nil {
+	views, err := s.reader.CommentViews(r.Context(), p.sp, p.revisionID(), p.cr, cs, f.document)
+	if err != nil {
 		return nil, err
 	}
-	for _, c := range cs {
-		if c.PageID == "" || o.cur.Tree.Pages[c.PageID] != nil || o.old[c.RevisionID] != nil {
-			continue
-		}
-		v, err := s.reader.Open(r.Context(), p.sp, c.RevisionID, p.cr)
-		if quire.ErrorCode(err) == quire.CodeNotFound {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		o.old[c.RevisionID] = v
-	}
-	return o, nil
+	return &commentOut{s: s, p: p, f: f, me: caller(r.Context()), views: views, users: map[string][]byte{}}, nil
 }
 
 // buffers keep the bodies of comment responses from one to the next: a page
@@ -190,13 +166,13 @@ func (o *commentOut) user(b []byte, u *quire.User) []byte {
 
 // permissions are what the caller may do with a comment or reply.
 func (o *commentOut) permissions(b []byte, c *quire.Comment) []byte {
-	comment := o.p.role.AtLeast(quire.RoleComment)
+	p := quire.CommentPermissionsOf(o.p.role, c, o.me.ID)
 	b = append(b, `{"view":true,"edit":`...)
-	b = strconv.AppendBool(b, comment && c.PostedBy.ID == o.me.ID)
+	b = strconv.AppendBool(b, p.Edit)
 	b = append(b, `,"reply":`...)
-	b = strconv.AppendBool(b, comment)
+	b = strconv.AppendBool(b, p.Reply)
 	b = append(b, `,"delete":`...)
-	b = strconv.AppendBool(b, mayDelete(o.p, c, o.me))
+	b = strconv.AppendBool(b, p.Delete)
 	return append(b, '}')
 }
 
@@ -231,30 +207,16 @@ func (o *commentOut) body(b []byte, c *quire.Comment) []byte {
 		return append(b, '}')
 	}
 	b = append(b, `{"document":`...)
-	b = append(b, o.document(c)...)
+	b = append(b, o.views.Document(c)...)
 	return append(b, '}')
 }
 
-// document is the JSON document of a body, cached with those of pages: it
-// depends on the markdown and, for its links, on the content and the page
-// commented on.
-func (o *commentOut) document(c *quire.Comment) json.RawMessage {
-	return o.cur.CommentDocument(c.PageID, c.Markdown, func(d map[string]any) { d["nodes"] = mentions(d["nodes"].([]any)) })
-}
-
-// page describes the page a comment targets from the current content, or
-// when the page is gone from the revision commented on. Outdated: the page
-// is no longer in the current content (nodes are not addressable in
-// markdown bodies yet, so a node's own presence is not checked).
+// page describes the page a comment targets (revision.CommentViews.Page).
 func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
 	b = append(b, `{"id":`...)
 	b = jsonappend.String(b, c.PageID)
-	v, outdated := o.cur, false
-	if v.Tree.Pages[c.PageID] == nil {
-		v, outdated = o.old[c.RevisionID], true
-	}
-	if v != nil && v.Tree.Pages[c.PageID] != nil {
-		pg := v.Tree.Pages[c.PageID]
+	v, pg, outdated := o.views.Page(c)
+	if pg != nil {
 		b = append(b, `,"title":`...)
 		b = jsonappend.String(b, pageTitle(pg))
 		for _, f := range []struct{ key, v string }{{`,"emoji":`, pg.Emoji}, {`,"icon":`, pg.Icon}, {`,"path":`, v.Path(c.PageID)}} {
@@ -273,68 +235,4 @@ func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
 	b = append(b, `,"outdated":`...)
 	b = strconv.AppendBool(b, outdated)
 	return append(b, '}')
-}
-
-// mentionScheme marks a link to a user: @[Name](user:<userId>).
-const mentionScheme = "user:"
-
-// mentions turns, in document nodes, links to "user:<id>" into the
-// reference's mention inlines (DocumentInlineMention), taking the "@"
-// written before them out of the text.
-func mentions(nodes []any) []any {
-	out := nodes[:0]
-	for _, n := range nodes {
-		m, ok := n.(map[string]any)
-		if !ok {
-			out = append(out, n)
-			continue
-		}
-		if id, ok := mentionOf(m); ok {
-			if len(out) > 0 {
-				if prev, ok := out[len(out)-1].(map[string]any); ok && trimAt(prev) {
-					out = out[:len(out)-1]
-				}
-			}
-			out = append(out, map[string]any{"object": "inline", "type": "mention", "isVoid": true,
-				"data": map[string]any{"ref": map[string]any{"kind": "user", "user": id}}})
-			continue
-		}
-		if children, ok := m["nodes"].([]any); ok {
-			m["nodes"] = mentions(children)
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-// mentionOf returns the user id of a link inline to "user:<id>".
-func mentionOf(m map[string]any) (string, bool) {
-	if m["object"] != "inline" || m["type"] != "link" {
-		return "", false
-	}
-	data, _ := m["data"].(map[string]any)
-	ref, _ := data["ref"].(map[string]any)
-	url, _ := ref["url"].(string)
-	id, ok := strings.CutPrefix(url, mentionScheme)
-	return id, ok && ref["kind"] == "url" && id != ""
-}
-
-// trimAt removes a trailing "@" from a text node and reports whether the
-// node is left empty.
-func trimAt(text map[string]any) bool {
-	leaves, _ := text["leaves"].([]any)
-	if text["object"] != "text" || len(leaves) == 0 {
-		return false
-	}
-	last, _ := leaves[len(leaves)-1].(map[string]any)
-	s, _ := last["text"].(string)
-	if !strings.HasSuffix(s, "@") {
-		return false
-	}
-	if s = strings.TrimSuffix(s, "@"); s != "" {
-		last["text"] = s
-		return false
-	}
-	text["leaves"] = leaves[:len(leaves)-1]
-	return len(leaves) == 1
 }
