@@ -108,12 +108,9 @@ func (b *samlProviderBody) update() (u store.SAMLProviderUpdate, err error) {
 		u.DefaultTeam = &b.DefaultTeam.Value // null or "": no default team
 	}
 	if b.DefaultRole.Set {
-		role := quire.RoleGuest
-		if !b.DefaultRole.Null {
-			var ok bool
-			if role, ok = quire.ParseRole(b.DefaultRole.Value); !ok {
-				return u, errorf(quire.CodeInvalid, "defaultRole: must be one of admin, create, review, edit, comment, read or null")
-			}
+		role, err := quire.ParseRoleOrNull("defaultRole", b.DefaultRole)
+		if err != nil {
+			return u, err
 		}
 		u.DefaultRole = &role
 	}

@@ -1,0 +1,91 @@
+package quire
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// errText is err's message, or "" for none.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestOrgChecks(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		err  error
+		want string // "" when allowed
+	}{
+		{"title", CheckOrgTitle("title", "Acme"), ""},
+		{"title short", CheckOrgTitle("title", "A"), "title: must be 2 to 255 characters"},
+		{"title blank end", CheckOrgTitle("title", "Acme "), "title: must not start or end with spaces"},
+		{"domains", CheckEmailDomains("emailDomains", []string{"example.com", "mail.example.co.uk"}), ""},
+		{"domains none", CheckEmailDomains("emailDomains", nil), ""},
+		{"domain upper", CheckEmailDomains("emailDomains", []string{"example.com", "Example.com"}),
+			"emailDomains[1]: must be a lower-case domain name such as example.com"},
+		{"domains many", CheckEmailDomains("emailDomains", make([]string, 101)), "emailDomains: must have at most 100 entries"},
+		{"hostname", CheckOrgHostname("hostname", "acme-docs"), ""},
+		{"hostname short", CheckOrgHostname("hostname", "ab"), "hostname: must be 3 to 32 characters"},
+		{"hostname hyphen", CheckOrgHostname("hostname", "-acme"), "hostname: must be lower-case letters, digits and inner hyphens"},
+	}
+	for _, tt := range tests {
+		if got := errText(tt.err); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestCheckMergeRules(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		raw     string
+		null    bool
+		want    string // the rules re-encoded, when allowed
+		wantErr string
+	}{
+		{raw: `{"type":"none","rules":[{"rule":"custom"}]}`, want: `{"type":"none"}`},
+		{raw: `{"type":"rules"}`, want: `{"type":"rules","rules":[]}`},
+		{raw: `{"type":"rules","rules":[{"rule":"allow_bypass","users":["u1"]}, {"rule":"custom","expression":"x"}]}`,
+			want: `{"type":"rules","rules":[{"rule":"allow_bypass","users":["u1"]},{"rule":"custom","expression":"x"}]}`},
+		{null: true, wantErr: `mergeRules: must be {"type":"none"} or {"type":"rules","rules":[…]}`},
+		{raw: `[]`, wantErr: `mergeRules: must be {"type":"none"} or {"type":"rules","rules":[…]}`},
+		{raw: `{"type":"some"}`, wantErr: `mergeRules.type: must be "none" or "rules"`},
+		{raw: `{"type":"rules","rules":[{"rule":"nope"}]}`, wantErr: "mergeRules.rules[0].rule: must be a known merge rule"},
+		{raw: `{"type":"rules","rules":[{"rule":"custom","expression":"x"},{"rule":"allow_bypass"}]}`,
+			wantErr: "mergeRules.rules[1].users: must be an array of user ids"},
+		{raw: `{"type":"rules","rules":[{"rule":"custom","expression":1}]}`,
+			wantErr: "mergeRules.rules[0].expression: must be a string of at most 1024 characters"},
+		{raw: `{"type":"rules","rules":[{"rule":"custom","expression":"x","message":2}]}`,
+			wantErr: "mergeRules.rules[0].message: must be a string"},
+	}
+	for _, tt := range tests {
+		got, err := CheckMergeRules("mergeRules", json.RawMessage(tt.raw), tt.null)
+		if errText(err) != tt.wantErr || string(got) != tt.want {
+			t.Errorf("CheckMergeRules(%s) = %s, %v; want %s, %q", tt.raw, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func TestParseRoleOrNull(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		v       Optional[string]
+		want    Role
+		wantErr string
+	}{
+		{Optional[string]{Set: true, Null: true}, RoleGuest, ""},
+		{Optional[string]{Set: true, Value: "edit"}, RoleEdit, ""},
+		{Optional[string]{Set: true, Value: "owner"}, RoleGuest, "role: must be one of admin, create, review, edit, comment, read or null"},
+		{Optional[string]{Set: true, Value: ""}, RoleGuest, "role: must be one of admin, create, review, edit, comment, read or null"},
+	}
+	for _, tt := range tests {
+		got, err := ParseRoleOrNull("role", tt.v)
+		if got != tt.want || errText(err) != tt.wantErr {
+			t.Errorf("ParseRoleOrNull(%+v) = %q, %v; want %q, %q", tt.v, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
