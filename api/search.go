@@ -67,24 +67,11 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
-	from := 0
-	if p.After != nil { // after the page it names, or its rank if it dropped out
-		from = min(max(int(p.After.Num), 0), len(ranked))
-		for i, pg := range ranked {
-			if pg.PageID == p.After.ID {
-				from = i + 1
-			}
-		}
-	}
-	to := min(from+p.Limit, len(ranked))
-	list := &store.List[searchPageJSON]{Count: len(ranked)}
-	for i := from; i < to; i++ {
-		list.Items = append(list.Items, s.pageResultJSON(v, ranked[i], i+1, terms))
-	}
-	if to < len(ranked) {
-		list.Next = &store.Cursor{Num: int64(to), ID: ranked[to-1].PageID}
-	}
-	return writeJSON(w, http.StatusOK, itemsOf(list))
+	list, rank := store.PageByRank(ranked, p, func(rp search.RankedPage) string { return rp.PageID })
+	return writeList(w, list, func(rp search.RankedPage) searchPageJSON {
+		rank++
+		return s.pageResultJSON(v, rp, rank, terms)
+	})
 }
 
 // pageResultJSON shows a ranked page with up to sectionsPerPage of its
