@@ -73,6 +73,20 @@ type Space struct {
 	Comments, ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
 }
 
+// AppURL is where the web app shows the space, on the main address
+// publicURL (no trailing slash).
+func (sp *Space) AppURL(publicURL string) string { return publicURL + "/s/" + sp.ID }
+
+// PageAppURL is where the web app shows the page at path of the space, or
+// its section anchor when that is not "".
+func (sp *Space) PageAppURL(publicURL, path, anchor string) string {
+	u := sp.AppURL(publicURL) + "/" + path
+	if anchor != "" {
+		u += "#" + anchor
+	}
+	return u
+}
+
 // Collection groups spaces and collections.
 type Collection struct {
 	ID           string

@@ -34,3 +34,16 @@ func TestRoleOnLevels(t *testing.T) {
 		})
 	}
 }
+
+func TestSpaceAppURLs(t *testing.T) {
+	sp := &Space{ID: "s1"}
+	for _, tt := range []struct{ got, want string }{
+		{sp.AppURL("https://docs.example.com"), "https://docs.example.com/s/s1"},
+		{sp.PageAppURL("https://docs.example.com", "guides/install", ""), "https://docs.example.com/s/s1/guides/install"},
+		{sp.PageAppURL("", "guides", "setup"), "/s/s1/guides#setup"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%q, want %q", tt.got, tt.want)
+		}
+	}
+}

@@ -8,28 +8,17 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/render"
-	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
-	"github.com/quiredocs/quire/store"
 )
 
 // AI questions (contract §4.19): a question is answered from the sections
 // of the spaces the caller can read that hold its words. With a model
 // configured (Config.Model), the model writes the answer from them;
 // without, the answer quotes the best one.
-
-const (
-	maxQuestionLength  = 1000 // characters
-	maxPreviousQueries = 10
-	askSpaces          = MaxLimit // spaces searched, in tree order
-	askHits            = 50       // sections ranked
-	askSources         = 5        // sections an answer draws on
-	askSourcesPerPage  = 2
-)
 
 type askSourceJSON struct {
 	Type     string   `json:"type"`
@@ -65,16 +54,6 @@ func askParams(r *http.Request) (document bool, err error) {
 	return f.document, nil
 }
 
-func checkQuestion(field, q string) error {
-	if q == "" {
-		return errorf(quire.CodeInvalid, "%s: is required", field)
-	}
-	if utf8.RuneCountInString(q) > maxQuestionLength {
-		return errorf(quire.CodeInvalid, "%s: must be at most %d characters", field, maxQuestionLength)
-	}
-	return nil
-}
-
 // askBody is the body of POST O/ask.
 type askBody struct {
 	Query           string   `json:"query"`
@@ -82,14 +61,14 @@ type askBody struct {
 }
 
 func (b *askBody) validate() error {
-	if err := checkQuestion("query", b.Query); err != nil {
+	if err := ask.CheckQuestion("query", b.Query); err != nil {
 		return err
 	}
-	if len(b.PreviousQueries) > maxPreviousQueries {
-		return errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", maxPreviousQueries)
+	if len(b.PreviousQueries) > ask.MaxPrevious {
+		return errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", ask.MaxPrevious)
 	}
 	for i, q := range b.PreviousQueries {
-		if err := checkQuestion("previousQueries["+strconv.Itoa(i)+"]", q); err != nil {
+		if err := ask.CheckQuestion("previousQueries["+strconv.Itoa(i)+"]", q); err != nil {
 			return err
 		}
 	}
@@ -112,7 +91,7 @@ func (s *Server) askedSources(r *http.Request, read func() (askRequest, error)) 
 		return askRequest{}, nil, err
 	}
 	req.document = doc
-	sources, err := s.retrieve(r, v, req.question)
+	sources, err := s.asker.Sources(r.Context(), r.PathValue("organizationId"), v, req.question)
 	return req, sources, err
 }
 
@@ -141,7 +120,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
 	req, sources, err := s.askedSources(r, func() (askRequest, error) {
 		q := r.URL.Query().Get("query")
-		return askRequest{question: q}, checkQuestion("query", q)
+		return askRequest{question: q}, ask.CheckQuestion("query", q)
 	})
 	if err != nil {
 		return err
@@ -156,36 +135,14 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
 	return events.end(s, r, err)
 }
 
-// retrieve finds the sections that best answer a question in the spaces
-// the viewer can read: up to askSources of them, at most two of a page.
-func (s *Server) retrieve(r *http.Request, v *quire.Viewer, question string) ([]search.Source, error) {
-	list, err := s.db.ListSpaces(r.Context(), r.PathValue("organizationId"), store.SpaceFilter{VisibleTo: v}, store.Page{Limit: askSpaces})
-	if err != nil {
-		return nil, err
-	}
-	found, err := s.reader.Sources(r.Context(), list.Items, question, revision.SourceLimits{Hits: askHits, Sources: askSources, PerPage: askSourcesPerPage})
-	if err != nil {
-		return nil, err
-	}
-	var out []search.Source
-	for _, f := range found {
-		view, pg, sec := f.View, f.Page, f.Section
-		out = append(out, search.Source{
-			SpaceID: view.Space.ID, PageID: pg.ID, RevisionID: view.Revision.ID, PageTitle: pageTitle(pg), Section: sec,
-			URL: s.pageAppURL(view, view.Path(pg.ID), sec.ID),
-		})
-	}
-	return out, nil
-}
-
-// answer writes the answer to a question from its sources (search.Ask):
+// answer writes the answer to a question from its sources (ask.Asker):
 // progress, when not nil, is told of a model's answer as it grows.
 func (s *Server) answer(ctx context.Context, req askRequest, sources []search.Source, progress func(*askAnswerJSON) error) (*askAnswerJSON, error) {
 	var grow func(search.Answer) error
 	if progress != nil {
 		grow = func(a search.Answer) error { return progress(s.answerJSON(req, a, sources)) }
 	}
-	a, err := search.Ask(ctx, s.model, search.Question{Text: req.question, Previous: req.previous}, sources, grow)
+	a, err := s.asker.Answer(ctx, search.Question{Text: req.question, Previous: req.previous}, sources, grow)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +160,7 @@ func (s *Server) answerJSON(req askRequest, a search.Answer, sources []search.So
 	}
 	out.FollowupQuestions = append(out.FollowupQuestions, a.FollowUps...)
 	reason := "Quoted in the answer."
-	if s.model != nil {
+	if s.asker.Cites() {
 		reason = "Cited in the answer."
 	}
 	for _, i := range a.Used {

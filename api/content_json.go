@@ -143,7 +143,7 @@ func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (pag
 		out.Kind, out.Type = "group", "group"
 	} else {
 		out.Kind, out.Type = "sheet", "document"
-		out.URLs = &pageURLsJSON{App: s.publicURL + "/s/" + v.Space.ID + "/" + info.Path[id]}
+		out.URLs = &pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, info.Path[id], "")}
 		out.Layout = &defaultLayout
 		if f.document {
 			doc, err := s.document(v, id, f)
@@ -218,7 +218,7 @@ func (s *Server) revisionJSON(v *revision.View, f format, mergedFrom *changeRequ
 		Object: "revision", ID: v.Revision.ID, Parents: parents, Pages: pages, Files: files,
 		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.Revision.CreatedAt), Type: v.Revision.Type,
 		MergedFrom: mergedFrom,
-		URLs:       revisionURLsJSON{App: s.publicURL + "/s/" + v.Space.ID + "/revisions/" + v.Revision.ID},
+		URLs:       revisionURLsJSON{App: v.Space.AppURL(s.publicURL) + "/revisions/" + v.Revision.ID},
 	}, nil
 }
 

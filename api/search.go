@@ -83,7 +83,7 @@ func (s *Server) pageResultJSON(v *revision.View, rp search.RankedPage, rank int
 	res := searchPageJSON{
 		ID: pg.ID, Title: pageTitle(pg), Description: pg.Description, Path: path, Score: rp.Hits[0].Score,
 		Rank: rank, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: ancestors(v, pg.ID),
-		URLs: pageURLsJSON{App: s.pageAppURL(v, path, "")},
+		URLs: pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, path, "")},
 	}
 	if search.MatchesAll(search.Words(pg.Title+" "+pg.Description), terms) {
 		res.ResultType = "page"
@@ -109,17 +109,8 @@ func (s *Server) sectionJSON(v *revision.View, res *searchPageJSON, sec search.S
 	}
 	return searchSectionJSON{
 		ID: sec.ID, Title: title, Path: path, Score: score, ResultType: kind,
-		Body: search.Snippet(sec.Body, terms, snippetRunes), URLs: pageURLsJSON{App: s.pageAppURL(v, res.Path, sec.ID)},
+		Body: search.Snippet(sec.Body, terms, snippetRunes), URLs: pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, res.Path, sec.ID)},
 	}
-}
-
-// pageAppURL is where the application shows a page, or a section of it.
-func (s *Server) pageAppURL(v *revision.View, path, anchor string) string {
-	u := s.publicURL + "/s/" + v.Space.ID + "/" + path
-	if anchor != "" {
-		u += "#" + anchor
-	}
-	return u
 }
 
 // ancestors are the titles of the pages above id, from the top.

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/internal/llm"
-	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/sso"
@@ -55,12 +55,11 @@ type Server struct {
 	tokens      tokenCache
 	blobs       blob.Store
 	secretKey   []byte
-	model       *llm.Model
-	author      *authoring.Author            // authoring batches and imports, and the count of those fetching (limits.go)
-	orgCreation *orgCreation                 // who may create organizations, and how many lately (orgcreation.go)
-	reader      *revision.Reader             // reads revisions, with the caches of what is derived from them
-	published   *publishedCache              // answers of GET SITE/published: wire answers, so cached here
-	recommended *lru.Cache[string, []string] // questions the model suggested, by the roots of the spaces asked about: a model's answers, not content
+	author      *authoring.Author // authoring batches and imports, and the count of those fetching (limits.go)
+	orgCreation *orgCreation      // who may create organizations, and how many lately (orgcreation.go)
+	reader      *revision.Reader  // reads revisions, with the caches of what is derived from them
+	published   *publishedCache   // answers of GET SITE/published: wire answers, so cached here
+	asker       *ask.Asker        // answers questions (O/ask)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
@@ -79,10 +78,8 @@ func New(db *store.DB, cfg Config) *Server {
 		mux:         http.NewServeMux(),
 		blobs:       cfg.Blobs,
 		secretKey:   cfg.SecretKey,
-		model:       cfg.Model,
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		published:   newPublishedCache(),
-		recommended: lru.New[string, []string](1 << 20),
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),
@@ -93,6 +90,7 @@ func New(db *store.DB, cfg Config) *Server {
 	s.reader = revision.New(db, s.appHost())
 	s.author = newAuthor(db, cfg, s.appHost())
 	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
+	s.asker = ask.New(db, s.reader, cfg.Model, s.publicURL)
 	s.routes()
 	s.handler = s.withDeadlines(s.withRequestID(s.withLog(s.withRecover(http.HandlerFunc(s.serveMux)))))
 	return s
