@@ -14,6 +14,7 @@ import (
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/integration"
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
@@ -54,12 +55,12 @@ type Server struct {
 	handler     http.Handler
 	tokens      tokenCache
 	blobs       blob.Store
-	secretKey   []byte
-	author      *authoring.Author // authoring batches and imports, and the count of those fetching (limits.go)
-	orgCreation *orgCreation      // who may create organizations, and how many lately (orgcreation.go)
-	reader      *revision.Reader  // reads revisions, with the caches of what is derived from them
-	published   *publishedCache   // answers of GET SITE/published: wire answers, so cached here
-	asker       *ask.Asker        // answers questions (O/ask)
+	publisher   *integration.Publisher // publishes integrations: their images, script and sealed secrets
+	author      *authoring.Author      // authoring batches and imports, and the count of those fetching (limits.go)
+	orgCreation *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
+	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
+	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
+	asker       *ask.Asker             // answers questions (O/ask)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
@@ -77,7 +78,7 @@ func New(db *store.DB, cfg Config) *Server {
 		publicURL:   strings.TrimRight(cfg.PublicURL, "/"),
 		mux:         http.NewServeMux(),
 		blobs:       cfg.Blobs,
-		secretKey:   cfg.SecretKey,
+		publisher:   &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		published:   newPublishedCache(),
 		metrics:     newMetrics(),
