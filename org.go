@@ -89,6 +89,51 @@ func CanManageTeam(m *Member, teamRole TeamRole) bool {
 	return m != nil && (m.Role == RoleAdmin || teamRole == TeamOwner)
 }
 
+// OrgCreation says who may create organizations with the API. Whatever it
+// says, `quire admin init` creates them.
+type OrgCreation string
+
+const (
+	// OrgCreationAnyone lets any token holder, a guest included, create
+	// organizations, as GitBook does. It is the default ("" means it too).
+	OrgCreationAnyone OrgCreation = "anyone"
+	// OrgCreationMembers lets members of some organization create them, but
+	// not guests, nor users who belong to none.
+	OrgCreationMembers OrgCreation = "members"
+	// OrgCreationNone lets nobody create them through the API.
+	OrgCreationNone OrgCreation = "none"
+)
+
+// ParseOrgCreation reads a setting of who may create organizations; "" is
+// anyone.
+func ParseOrgCreation(s string) (OrgCreation, error) {
+	switch o := OrgCreation(s); o {
+	case "":
+		return OrgCreationAnyone, nil
+	case OrgCreationAnyone, OrgCreationMembers, OrgCreationNone:
+		return o, nil
+	}
+	return "", fmt.Errorf("org creation %q: must be anyone, members or none", s)
+}
+
+// Check refuses (CodeForbidden) a user whom the setting does not let create
+// organizations; an unknown setting lets nobody, as none. memberSomewhere
+// reports whether the user is an enabled member, not a guest, of some
+// organization; it is asked only when the setting depends on it.
+func (o OrgCreation) Check(memberSomewhere func() (bool, error)) error {
+	switch o {
+	case OrgCreationAnyone, "":
+		return nil
+	case OrgCreationMembers:
+		member, err := memberSomewhere()
+		if err != nil || member {
+			return err
+		}
+		return Errorf(CodeForbidden, "on this server only members of an organization, not guests, may create organizations")
+	}
+	return Errorf(CodeForbidden, "on this server organizations are not created through the API; its operators create them")
+}
+
 // orgTitlePattern is the reference's OrganizationTitle: no blank ends.
 var orgTitlePattern = regexp.MustCompile(`^\S(.*\S)?$`)
 

@@ -2,6 +2,7 @@ package quire
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -87,5 +88,42 @@ func TestParseRoleOrNull(t *testing.T) {
 		if got != tt.want || errText(err) != tt.wantErr {
 			t.Errorf("ParseRoleOrNull(%+v) = %q, %v; want %q, %q", tt.v, got, err, tt.want, tt.wantErr)
 		}
+	}
+}
+
+// TestOrgCreationCheck: anyone passes without asking; members asks whether
+// the user is a member somewhere; none, and unknown settings, refuse.
+func TestOrgCreationCheck(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		o      OrgCreation
+		member bool
+		want   string // a part of the refusal, "" when allowed
+		asked  bool
+	}{
+		{OrgCreationAnyone, false, "", false},
+		{"", false, "", false},
+		{OrgCreationMembers, true, "", true},
+		{OrgCreationMembers, false, "only members of an organization, not guests", true},
+		{OrgCreationNone, true, "not created through the API", false},
+		{"admins", true, "not created through the API", false},
+	}
+	for _, tt := range tests {
+		asked := false
+		err := tt.o.Check(func() (bool, error) { asked = true; return tt.member, nil })
+		if got := errText(err); (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) || asked != tt.asked {
+			t.Errorf("%q (member %t): %q, asked %t; want %q, asked %t", tt.o, tt.member, got, asked, tt.want, tt.asked)
+		}
+		if err != nil && ErrorCode(err) != CodeForbidden {
+			t.Errorf("%q: code %v, want forbidden", tt.o, ErrorCode(err))
+		}
+	}
+	for in, want := range map[string]OrgCreation{"": OrgCreationAnyone, "members": OrgCreationMembers, "none": OrgCreationNone} {
+		if got, err := ParseOrgCreation(in); got != want || err != nil {
+			t.Errorf("ParseOrgCreation(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseOrgCreation("Anyone"); err == nil {
+		t.Error(`ParseOrgCreation("Anyone") is accepted`)
 	}
 }
