@@ -2,15 +2,13 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/ask"
+	"github.com/quiredocs/quire/internal/sse"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/search"
 )
@@ -127,12 +125,12 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
 	}
 	events := s.startEvents(w)
 	answer, err := s.answer(r.Context(), req, sources, func(partial *askAnswerJSON) error {
-		return events.send(map[string]any{"type": "answer", "answer": partial})
+		return events.Send(map[string]any{"type": "answer", "answer": partial})
 	})
 	if err == nil {
-		err = events.send(map[string]any{"type": "answer", "answer": answer})
+		err = events.Send(map[string]any{"type": "answer", "answer": answer})
 	}
-	return events.end(s, r, err)
+	return s.endEvents(events, r, err)
 }
 
 // answer writes the answer to a question from its sources (ask.Asker):
@@ -179,87 +177,19 @@ func (s *Server) answerJSON(req askRequest, a search.Answer, sources []search.So
 // so that proxies do not close it while a model thinks.
 const keepAliveInterval = 15 * time.Second
 
-// errStreamEnded is writing to an event stream after its end.
-var errStreamEnded = errors.New("event stream ended")
-
-// events writes server-sent events; a comment line every keepAliveInterval
-// keeps a quiet stream open until end. Each write extends the write
-// deadline (deadline.go) by the server's writeTimeout, so a stream lives as
-// long as its client reads it.
-type events struct {
-	mu      sync.Mutex
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	stop    chan struct{}
-	timeout time.Duration
-}
-
 // startEvents answers 200 with an event stream.
-func (s *Server) startEvents(w http.ResponseWriter) *events {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // proxies must not hold events back
-	w.WriteHeader(http.StatusOK)
-	e := &events{w: w, rc: http.NewResponseController(w), stop: make(chan struct{}), timeout: s.writeTimeout}
-	go e.keepAlive(s.keepAlive)
-	return e
+func (s *Server) startEvents(w http.ResponseWriter) *sse.Stream {
+	return sse.Start(w, s.keepAlive, s.writeTimeout)
 }
 
-func (e *events) keepAlive(interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-e.stop:
-			return
-		case <-t.C:
-			if e.write([]byte(": keep-alive\n\n")) != nil {
-				return
-			}
-		}
+// endEvents closes a stream: an error after it started is told as an event
+// of type error (the status is already sent), and logged.
+func (s *Server) endEvents(events *sse.Stream, r *http.Request, err error) error {
+	if err == nil || r.Context().Err() != nil {
+		events.Close("", nil)
+		return nil
 	}
-}
-
-// write writes raw stream text and flushes it to the client.
-func (e *events) write(b []byte) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.w == nil {
-		return errStreamEnded
-	}
-	e.rc.SetWriteDeadline(time.Now().Add(e.timeout)) // not supported: no connection to bound
-	if _, err := e.w.Write(b); err != nil {
-		return err
-	}
-	return e.rc.Flush()
-}
-
-// send writes one event of data v.
-func (e *events) send(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return e.write(append(append([]byte("data: "), b...), '\n', '\n'))
-}
-
-// end closes a stream: an error after it started is told as an event of
-// type error (the status is already sent), and logged. Nothing is written
-// after it.
-func (e *events) end(s *Server, r *http.Request, err error) error {
-	close(e.stop)
-	if err != nil && r.Context().Err() == nil {
-		s.log.Error("event stream failed", "path", r.URL.Path, "err", err)
-		status, ok := statusOf[quire.ErrorCode(err)]
-		if !ok {
-			status = http.StatusInternalServerError
-		}
-		b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": quire.ErrorMessage(err)}})
-		e.write(append(append([]byte("event: error\ndata: "), b...), '\n', '\n'))
-	}
-	e.mu.Lock()
-	e.w = nil
-	e.mu.Unlock()
+	s.log.Error("event stream failed", "path", r.URL.Path, "err", err)
+	events.Close("error", map[string]any{"error": map[string]any{"code": statusFor(err), "message": quire.ErrorMessage(err)}})
 	return nil
 }

@@ -20,11 +20,11 @@ func (s *Server) recommendedQuestionsStream(w http.ResponseWriter, r *http.Reque
 	}
 	events := s.startEvents(w)
 	for _, q := range qs {
-		if err = events.send(map[string]string{"question": q}); err != nil {
+		if err = events.Send(map[string]string{"question": q}); err != nil {
 			break
 		}
 	}
-	return events.end(s, r, err)
+	return s.endEvents(events, r, err)
 }
 
 // recommend suggests questions about the spaces the caller can read
