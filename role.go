@@ -62,8 +62,10 @@ const (
 	TeamMember TeamRole = "member"
 )
 
-// ParseTeamRole accepts "owner" or "member".
-func ParseTeamRole(s string) (TeamRole, bool) {
-	r := TeamRole(s)
-	return r, r == TeamOwner || r == TeamMember
+// ParseTeamRole reads "owner" or "member", in the field field.
+func ParseTeamRole(field, s string) (TeamRole, error) {
+	if r := TeamRole(s); r == TeamOwner || r == TeamMember {
+		return r, nil
+	}
+	return "", Errorf(CodeInvalid, "%s: must be owner or member", field)
 }
