@@ -86,20 +86,29 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
-	var mergedFrom *changeRequestJSON
-	if v.Revision.Type == store.RevisionMerge {
-		c, err := s.db.ChangeRequest(r.Context(), v.Space.ID, v.Revision.MergedFrom)
-		if err != nil {
-			return err
-		}
-		j := s.changeRequestJSON(v.Space, c)
-		mergedFrom = &j
+	mergedFrom, err := s.mergedFrom(r, v)
+	if err != nil {
+		return err
 	}
 	rev, err := s.revisionJSON(v, f, mergedFrom)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, rev)
+}
+
+// mergedFrom is the change request whose merge made v's revision; nil when
+// a merge did not make it.
+func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*changeRequestJSON, error) {
+	if v.Revision.Type != store.RevisionMerge {
+		return nil, nil
+	}
+	c, err := s.db.ChangeRequest(r.Context(), v.Space.ID, v.Revision.MergedFrom)
+	if err != nil {
+		return nil, err
+	}
+	j := s.changeRequestJSON(v.Space, c)
+	return &j, nil
 }
 
 func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.View) error {
