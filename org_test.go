@@ -6,40 +6,6 @@ import (
 	"testing"
 )
 
-// errText is err's message, or "" for none.
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-func TestOrgChecks(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		err  error
-		want string // "" when allowed
-	}{
-		{"title", CheckOrgTitle("title", "Acme"), ""},
-		{"title short", CheckOrgTitle("title", "A"), "title: must be 2 to 255 characters"},
-		{"title blank end", CheckOrgTitle("title", "Acme "), "title: must not start or end with spaces"},
-		{"domains", CheckEmailDomains("emailDomains", []string{"example.com", "mail.example.co.uk"}), ""},
-		{"domains none", CheckEmailDomains("emailDomains", nil), ""},
-		{"domain upper", CheckEmailDomains("emailDomains", []string{"example.com", "Example.com"}),
-			"emailDomains[1]: must be a lower-case domain name such as example.com"},
-		{"domains many", CheckEmailDomains("emailDomains", make([]string, 101)), "emailDomains: must have at most 100 entries"},
-		{"hostname", CheckOrgHostname("hostname", "acme-docs"), ""},
-		{"hostname short", CheckOrgHostname("hostname", "ab"), "hostname: must be 3 to 32 characters"},
-		{"hostname hyphen", CheckOrgHostname("hostname", "-acme"), "hostname: must be lower-case letters, digits and inner hyphens"},
-	}
-	for _, tt := range tests {
-		if got := errText(tt.err); got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
 func TestCheckMergeRules(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -61,7 +61,7 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
-	list, rank := store.PageByRank(ranked, p, func(rp search.RankedPage) string { return rp.PageID })
+	list, rank := store.PageInOrder(ranked, p, func(rp search.RankedPage) string { return rp.PageID })
 	return writeList(w, list, func(rp search.RankedPage) searchPageJSON {
 		rank++
 		return s.pageResultJSON(v, rp, rank, terms)

@@ -8,7 +8,6 @@ package ask
 
 import (
 	"context"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/internal/llm"
@@ -31,15 +30,7 @@ const (
 
 // CheckQuestion validates a question, which field names: given, and at
 // most MaxQuestion characters.
-func CheckQuestion(field, q string) error {
-	if q == "" {
-		return quire.Errorf(quire.CodeInvalid, "%s: is required", field)
-	}
-	if utf8.RuneCountInString(q) > MaxQuestion {
-		return quire.Errorf(quire.CodeInvalid, "%s: must be at most %d characters", field, MaxQuestion)
-	}
-	return nil
-}
+func CheckQuestion(field, q string) error { return quire.CheckQuery(field, q, MaxQuestion) }
 
 // Asker answers questions; it is safe for concurrent use.
 type Asker struct {

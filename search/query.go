@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 )
@@ -17,15 +16,7 @@ const MaxQuery = 512
 
 // CheckQuery validates a query given in the field field: not empty, and at
 // most MaxQuery characters.
-func CheckQuery(field, q string) error {
-	if q == "" {
-		return quire.Errorf(quire.CodeInvalid, "%s: is required", field)
-	}
-	if utf8.RuneCountInString(q) > MaxQuery {
-		return quire.Errorf(quire.CodeInvalid, "%s: must be at most %d characters", field, MaxQuery)
-	}
-	return nil
-}
+func CheckQuery(field, q string) error { return quire.CheckQuery(field, q, MaxQuery) }
 
 // Terms splits a query into the words the index matches, folded, each once,
 // in order: letters, marks and digits only, so that no query syntax of

@@ -138,20 +138,3 @@ func FuzzPageOf(f *testing.F) {
 		}
 	})
 }
-
-func TestCheckQuery(t *testing.T) {
-	for q, want := range map[string]string{
-		"install":                       "",
-		strings.Repeat("é", MaxQuery):   "",
-		"":                              "query: is required",
-		strings.Repeat("é", MaxQuery+1): "query: must be at most 512 characters",
-	} {
-		got := ""
-		if err := CheckQuery("query", q); err != nil {
-			got = err.Error()
-		}
-		if got != want {
-			t.Errorf("CheckQuery(%.10q) = %q, want %q", q, got, want)
-		}
-	}
-}

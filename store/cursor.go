@@ -57,8 +57,9 @@ type List[T any] struct {
 	Next  *Cursor
 }
 
-// The lists below are paged in memory: what a revision holds (files,
-// links, search results) is read whole, and its pages cut out of it.
+// The lists below are paged in memory: what a revision or a site's
+// structure holds (files, links, search results, sections) is read whole,
+// and its pages cut out of it.
 
 // PageOf cuts page p out of items sorted by their cursor (Str, then ID),
 // which key gives.
@@ -86,28 +87,30 @@ func PageByPosition[T any](items []T, p Page) *List[T] {
 	return pageFrom(items, min(max(start, 0), len(items)), p.Limit, func(_ T, end int) Cursor { return Cursor{ID: strconv.Itoa(end)} })
 }
 
-// PageByRank cuts page p out of ranked items, which id names, and returns
-// the index of its first item: a page starts after the item its cursor
-// names, or, when that one dropped out of the ranking, at the index the
-// cursor holds.
-func PageByRank[T any](items []T, p Page, id func(T) string) (*List[T], int) {
+// PageInOrder cuts page p out of items in an order that may change from one
+// page to the next (a ranking, a site's structure), which id names, and
+// returns the index of its first item: a page starts after the item its
+// cursor names, or, when that one is gone, at the index the cursor holds.
+func PageInOrder[T any](items []T, p Page, id func(T) string) (*List[T], int) {
 	start := 0
 	if p.After != nil {
 		start = min(max(int(p.After.Num), 0), len(items))
 		for i, it := range items {
 			if id(it) == p.After.ID {
 				start = i + 1
+				break
 			}
 		}
 	}
 	return pageFrom(items, start, p.Limit, func(last T, end int) Cursor { return Cursor{Num: int64(end), ID: id(last)} }), start
 }
 
-// pageFrom is the page of up to limit items from index start; next makes
-// the next page's cursor from the page's last item and the index after it.
+// pageFrom is the page of up to limit items from index start, a copy; next
+// makes the next page's cursor from the page's last item and the index
+// after it.
 func pageFrom[T any](items []T, start, limit int, next func(last T, end int) Cursor) *List[T] {
 	end := min(start+limit, len(items))
-	list := &List[T]{Items: items[start:end], Count: len(items)}
+	list := &List[T]{Items: append([]T{}, items[start:end]...), Count: len(items)}
 	if end < len(items) {
 		c := next(items[end-1], end)
 		list.Next = &c

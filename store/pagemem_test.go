@@ -36,10 +36,10 @@ func TestPagesInMemory(t *testing.T) {
 	}
 	byPosition := func(p store.Page) *store.List[int] { return store.PageByPosition(items, p) }
 	byRank := func(p store.Page) *store.List[int] {
-		list, _ := store.PageByRank(items, p, strconv.Itoa)
+		list, _ := store.PageInOrder(items, p, strconv.Itoa)
 		return list
 	}
-	for name, page := range map[string]func(store.Page) *store.List[int]{"PageOf": byKey, "PageByPosition": byPosition, "PageByRank": byRank} {
+	for name, page := range map[string]func(store.Page) *store.List[int]{"PageOf": byKey, "PageByPosition": byPosition, "PageInOrder": byRank} {
 		for _, tt := range []struct {
 			limit int
 			want  [][]int
@@ -61,9 +61,9 @@ func TestPagesInMemory(t *testing.T) {
 	}
 }
 
-// TestPageByRank: a page starts after the item its cursor names, wherever
+// TestPageInOrder: a page starts after the item its cursor names, wherever
 // it now ranks, or at the cursor's index when it dropped out.
-func TestPageByRank(t *testing.T) {
+func TestPageInOrder(t *testing.T) {
 	t.Parallel()
 	items := []string{"a", "b", "c", "d"}
 	id := func(s string) string { return s }
@@ -79,7 +79,7 @@ func TestPageByRank(t *testing.T) {
 		{store.Cursor{Num: -1, ID: "x"}, []string{"a", "b"}, 0},
 	}
 	for _, tt := range tests {
-		list, start := store.PageByRank(items, store.Page{After: &tt.after, Limit: 2}, id)
+		list, start := store.PageInOrder(items, store.Page{After: &tt.after, Limit: 2}, id)
 		if diff := cmp.Diff(tt.want, list.Items); diff != "" || start != tt.wantStart {
 			t.Errorf("after %+v: start %d, want %d; (-want +got):\n%s", tt.after, start, tt.wantStart, diff)
 		}
