@@ -91,6 +91,18 @@ func CheckRequired(field string, given bool) error {
 	return nil
 }
 
+// CheckQuery validates what someone types to search or to ask: given, and
+// at most max characters.
+func CheckQuery(field, v string, max int) error {
+	if v == "" {
+		return Errorf(CodeInvalid, "%s: is required", field)
+	}
+	if utf8.RuneCountInString(v) > max {
+		return Errorf(CodeInvalid, "%s: must be at most %d characters", field, max)
+	}
+	return nil
+}
+
 // CheckEmail validates a bare e-mail address.
 func CheckEmail(field, v string) error {
 	if err := CheckChars(field, v, false); err != nil {

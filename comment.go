@@ -46,6 +46,25 @@ func (c *Comment) Status() CommentStatus {
 	return CommentResolved
 }
 
+// CommentPermissions are what a user may do with a comment or a reply.
+// Contract §4.1, §4.2.
+type CommentPermissions struct {
+	Edit   bool // its body: its author, who may comment
+	Reply  bool // who may comment
+	Delete bool // its author or an admin of the space, who may comment
+}
+
+// CommentPermissionsOf computes the permissions on c of user userID, whose
+// role on the space is role.
+func CommentPermissionsOf(role Role, c *Comment, userID string) CommentPermissions {
+	comment := role.AtLeast(RoleComment)
+	return CommentPermissions{
+		Edit:   comment && c.PostedBy.ID == userID,
+		Reply:  comment,
+		Delete: comment && (c.PostedBy.ID == userID || role == RoleAdmin),
+	}
+}
+
 // Reaction is one emoji on a comment and who reacted with it, in order.
 type Reaction struct {
 	Emoji string

@@ -33,6 +33,15 @@ const (
 	EditLocked EditMode = "locked" // every edit of the content is refused
 )
 
+// ParseEditMode reads an edit mode, in the field field.
+func ParseEditMode(field, v string) (EditMode, error) {
+	switch m := EditMode(v); m {
+	case EditLive, EditLocked:
+		return m, nil
+	}
+	return "", Errorf(CodeInvalid, "%s: must be live or locked", field)
+}
+
 // DefaultLevel is the role org members get on content: a role, LevelInherit
 // (the parent collection's level), or LevelNone (null: nothing by default).
 type DefaultLevel string
@@ -50,6 +59,19 @@ func ParseDefaultLevel(s string) (DefaultLevel, bool) {
 	}
 	r, ok := ParseRole(s)
 	return DefaultLevel(r), ok
+}
+
+// ParseDefaultLevelOrNull reads a default level given in the field field as
+// a role, "inherit" or null (LevelNone).
+func ParseDefaultLevelOrNull(field string, v Optional[string]) (DefaultLevel, error) {
+	if v.Null {
+		return LevelNone, nil
+	}
+	l, ok := ParseDefaultLevel(v.Value)
+	if !ok {
+		return "", Errorf(CodeInvalid, "%s: must be a role (admin, create, review, edit, comment, read), inherit or null", field)
+	}
+	return l, nil
 }
 
 // Space is a body of documentation content.
@@ -71,6 +93,20 @@ type Space struct {
 
 	// Counts of what belongs to the space.
 	Comments, ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
+}
+
+// AppURL is where the web app shows the space, on the main address
+// publicURL (no trailing slash).
+func (sp *Space) AppURL(publicURL string) string { return publicURL + "/s/" + sp.ID }
+
+// PageAppURL is where the web app shows the page at path of the space, or
+// its section anchor when that is not "".
+func (sp *Space) PageAppURL(publicURL, path, anchor string) string {
+	u := sp.AppURL(publicURL) + "/" + path
+	if anchor != "" {
+		u += "#" + anchor
+	}
+	return u
 }
 
 // Collection groups spaces and collections.
@@ -125,6 +161,31 @@ func (v *Viewer) RoleOn(id string, level DefaultLevel, ancestors []string) Role 
 		}
 	}
 	return role
+}
+
+// CheckCreateIn checks that the viewer may create content (a space or a
+// collection) of organization orgID in collection parentID, c (nil when
+// not found), or at the top level when parentID is "", where the
+// organization role decides. A parent that is not a live collection of the
+// organization that the viewer sees is a bad request naming it.
+func (v *Viewer) CheckCreateIn(orgID, parentID string, c *Collection) error {
+	if parentID == "" {
+		if !v.OrgRole.AtLeast(RoleCreate) {
+			return Errorf(CodeForbidden, "creating content at the top level needs the create role in the organization")
+		}
+		return nil
+	}
+	role := RoleGuest
+	if c != nil && c.OrgID == orgID && c.DeletedAt.IsZero() {
+		role = v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors)
+	}
+	if !role.AtLeast(RoleRead) {
+		return Errorf(CodeInvalid, "parent: no collection %q in the organization", parentID)
+	}
+	if !role.AtLeast(RoleCreate) {
+		return Errorf(CodeForbidden, "creating content in this collection needs the create role on it")
+	}
+	return nil
 }
 
 // SpacePermissions are the space flags of Contract §5.4, from one role.

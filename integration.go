@@ -56,6 +56,10 @@ func (i *Integration) Asset(blob string) (IntegrationAsset, bool) {
 	return IntegrationAsset{}, false
 }
 
+// VisibleTo reports whether an integration shows to someone: public and
+// unlisted ones to everyone, private ones to members of their organization.
+func (i *Integration) VisibleTo(member bool) bool { return i.Visibility != "private" || member }
+
 // IntegrationInstallation is an integration installed on an organization.
 // Contract §2 Integration installation. Quire records installations but does
 // not serve installing yet.

@@ -1,6 +1,10 @@
 package quire
 
-import "time"
+import (
+	"net/url"
+	"strings"
+	"time"
+)
 
 // OpenAPISpec is an API specification of an organization: an OpenAPI 3.x or
 // Swagger 2 document, given as text or fetched from a URL, processed in the
@@ -90,6 +94,30 @@ func CheckSpecSlug(field, v string) error {
 	}
 	if len(v) == 0 || len(v) > MaxSpecSlug { // all ASCII by now: bytes are characters
 		return Errorf(CodeInvalid, "%s: must be 1 to %d characters", field, MaxSpecSlug)
+	}
+	return nil
+}
+
+// CheckSpecURL validates the URL an API specification is fetched from: an
+// absolute http or https URL of up to 2048 characters (the reference's
+// URL), without credentials. Whether the address may be fetched is the
+// fetcher's to say, when processing.
+func CheckSpecURL(field, v string) error {
+	u, err := url.Parse(v)
+	if err != nil || len(v) > 2048 || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return Errorf(CodeInvalid, "%s: must be an http or https URL of at most 2048 characters, without credentials", field)
+	}
+	return nil
+}
+
+// CheckSpecText validates an API specification given as text: 1 to
+// MaxSpecBytes bytes, without NUL characters.
+func CheckSpecText(field, t string) error {
+	if len(t) == 0 || len(t) > MaxSpecBytes {
+		return Errorf(CodeInvalid, "%s: must be 1 to %d bytes", field, MaxSpecBytes)
+	}
+	if strings.IndexByte(t, 0) >= 0 {
+		return Errorf(CodeInvalid, "%s: must not contain NUL characters", field)
 	}
 	return nil
 }

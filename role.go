@@ -29,6 +29,19 @@ func ParseRole(s string) (Role, bool) {
 	return r, true
 }
 
+// ParseRoleOrNull reads a role given as one of the six names or as null,
+// which stands for guests (RoleGuest).
+func ParseRoleOrNull(field string, v Optional[string]) (Role, error) {
+	if v.Null {
+		return RoleGuest, nil
+	}
+	r, ok := ParseRole(v.Value)
+	if !ok {
+		return RoleGuest, Errorf(CodeInvalid, "%s: must be one of admin, create, review, edit, comment, read or null", field)
+	}
+	return r, nil
+}
+
 // AtLeast reports whether r is as strong as min.
 func (r Role) AtLeast(min Role) bool { return roleRank[r] >= roleRank[min] }
 
@@ -49,8 +62,10 @@ const (
 	TeamMember TeamRole = "member"
 )
 
-// ParseTeamRole accepts "owner" or "member".
-func ParseTeamRole(s string) (TeamRole, bool) {
-	r := TeamRole(s)
-	return r, r == TeamOwner || r == TeamMember
+// ParseTeamRole reads "owner" or "member", in the field field.
+func ParseTeamRole(field, s string) (TeamRole, error) {
+	if r := TeamRole(s); r == TeamOwner || r == TeamMember {
+		return r, nil
+	}
+	return "", Errorf(CodeInvalid, "%s: must be owner or member", field)
 }

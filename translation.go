@@ -1,6 +1,7 @@
 package quire
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -43,6 +44,27 @@ func CheckTranslationSettingsID(field, v string) error {
 		}
 	}
 	return nil
+}
+
+// CheckInstructions validates the instructions of a translation language,
+// a JSON document (CheckDocument) given in the field field, and returns
+// them as sent, numbers and all, without the spaces.
+func CheckInstructions(field string, raw json.RawMessage) (json.RawMessage, error) {
+	if IsNull(raw) {
+		return nil, Errorf(CodeInvalid, "%s: is required", field)
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	if err := CheckDocument(field, doc); err != nil {
+		return nil, err
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return nil, err
+	}
+	return compact.Bytes(), nil
 }
 
 // maxDocumentDepth bounds how deeply a document's nodes may nest.

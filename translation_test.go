@@ -46,3 +46,21 @@ func FuzzCheckDocument(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckInstructions(t *testing.T) {
+	t.Parallel()
+	doc := `{ "object": "document", "data": {}, "nodes": [ {"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Be brief. 1.50"}]}]} ] }`
+	got, err := CheckInstructions("instructions", json.RawMessage(doc))
+	want := `{"object":"document","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Be brief. 1.50"}]}]}]}`
+	if err != nil || string(got) != want {
+		t.Errorf("CheckInstructions = %s, %v; want %s", got, err, want)
+	}
+	for _, tt := range []struct {
+		raw json.RawMessage
+		msg string
+	}{{nil, "instructions: is required"}, {json.RawMessage("null"), "instructions: is required"}, {json.RawMessage(`{"object":"x"}`), "instructions"}} {
+		if _, err := CheckInstructions("instructions", tt.raw); !strings.Contains(errText(err), tt.msg) {
+			t.Errorf("CheckInstructions(%s): %v, want %q", tt.raw, err, tt.msg)
+		}
+	}
+}

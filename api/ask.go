@@ -2,34 +2,21 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
+	"github.com/quiredocs/quire/internal/sse"
 	"github.com/quiredocs/quire/render"
-	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
-	"github.com/quiredocs/quire/store"
 )
 
 // AI questions (contract §4.19): a question is answered from the sections
 // of the spaces the caller can read that hold its words. With a model
 // configured (Config.Model), the model writes the answer from them;
 // without, the answer quotes the best one.
-
-const (
-	maxQuestionLength  = 1000 // characters
-	maxPreviousQueries = 10
-	askSpaces          = MaxLimit // spaces searched, in tree order
-	askHits            = 50       // sections ranked
-	askSources         = 5        // sections an answer draws on
-	askSourcesPerPage  = 2
-)
 
 type askSourceJSON struct {
 	Type     string   `json:"type"`
@@ -65,16 +52,6 @@ func askParams(r *http.Request) (document bool, err error) {
 	return f.document, nil
 }
 
-func checkQuestion(field, q string) error {
-	if q == "" {
-		return errorf(quire.CodeInvalid, "%s: is required", field)
-	}
-	if utf8.RuneCountInString(q) > maxQuestionLength {
-		return errorf(quire.CodeInvalid, "%s: must be at most %d characters", field, maxQuestionLength)
-	}
-	return nil
-}
-
 // askBody is the body of POST O/ask.
 type askBody struct {
 	Query           string   `json:"query"`
@@ -82,14 +59,14 @@ type askBody struct {
 }
 
 func (b *askBody) validate() error {
-	if err := checkQuestion("query", b.Query); err != nil {
+	if err := ask.CheckQuestion("query", b.Query); err != nil {
 		return err
 	}
-	if len(b.PreviousQueries) > maxPreviousQueries {
-		return errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", maxPreviousQueries)
+	if len(b.PreviousQueries) > ask.MaxPrevious {
+		return errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", ask.MaxPrevious)
 	}
 	for i, q := range b.PreviousQueries {
-		if err := checkQuestion("previousQueries["+strconv.Itoa(i)+"]", q); err != nil {
+		if err := ask.CheckQuestion("previousQueries["+strconv.Itoa(i)+"]", q); err != nil {
 			return err
 		}
 	}
@@ -112,7 +89,7 @@ func (s *Server) askedSources(r *http.Request, read func() (askRequest, error)) 
 		return askRequest{}, nil, err
 	}
 	req.document = doc
-	sources, err := s.retrieve(r, v, req.question)
+	sources, err := s.asker.Sources(r.Context(), r.PathValue("organizationId"), v, req.question)
 	return req, sources, err
 }
 
@@ -141,51 +118,29 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
 	req, sources, err := s.askedSources(r, func() (askRequest, error) {
 		q := r.URL.Query().Get("query")
-		return askRequest{question: q}, checkQuestion("query", q)
+		return askRequest{question: q}, ask.CheckQuestion("query", q)
 	})
 	if err != nil {
 		return err
 	}
 	events := s.startEvents(w)
 	answer, err := s.answer(r.Context(), req, sources, func(partial *askAnswerJSON) error {
-		return events.send(map[string]any{"type": "answer", "answer": partial})
+		return events.Send(map[string]any{"type": "answer", "answer": partial})
 	})
 	if err == nil {
-		err = events.send(map[string]any{"type": "answer", "answer": answer})
+		err = events.Send(map[string]any{"type": "answer", "answer": answer})
 	}
-	return events.end(s, r, err)
+	return s.endEvents(events, r, err)
 }
 
-// retrieve finds the sections that best answer a question in the spaces
-// the viewer can read: up to askSources of them, at most two of a page.
-func (s *Server) retrieve(r *http.Request, v *quire.Viewer, question string) ([]search.Source, error) {
-	list, err := s.db.ListSpaces(r.Context(), r.PathValue("organizationId"), store.SpaceFilter{VisibleTo: v}, store.Page{Limit: askSpaces})
-	if err != nil {
-		return nil, err
-	}
-	found, err := s.reader.Sources(r.Context(), list.Items, question, revision.SourceLimits{Hits: askHits, Sources: askSources, PerPage: askSourcesPerPage})
-	if err != nil {
-		return nil, err
-	}
-	var out []search.Source
-	for _, f := range found {
-		view, pg, sec := f.View, f.Page, f.Section
-		out = append(out, search.Source{
-			SpaceID: view.Space.ID, PageID: pg.ID, RevisionID: view.Revision.ID, PageTitle: pageTitle(pg), Section: sec,
-			URL: s.pageAppURL(view, view.Path(pg.ID), sec.ID),
-		})
-	}
-	return out, nil
-}
-
-// answer writes the answer to a question from its sources (search.Ask):
+// answer writes the answer to a question from its sources (ask.Asker):
 // progress, when not nil, is told of a model's answer as it grows.
 func (s *Server) answer(ctx context.Context, req askRequest, sources []search.Source, progress func(*askAnswerJSON) error) (*askAnswerJSON, error) {
 	var grow func(search.Answer) error
 	if progress != nil {
 		grow = func(a search.Answer) error { return progress(s.answerJSON(req, a, sources)) }
 	}
-	a, err := search.Ask(ctx, s.model, search.Question{Text: req.question, Previous: req.previous}, sources, grow)
+	a, err := s.asker.Answer(ctx, search.Question{Text: req.question, Previous: req.previous}, sources, grow)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +158,7 @@ func (s *Server) answerJSON(req askRequest, a search.Answer, sources []search.So
 	}
 	out.FollowupQuestions = append(out.FollowupQuestions, a.FollowUps...)
 	reason := "Quoted in the answer."
-	if s.model != nil {
+	if s.asker.Cites() {
 		reason = "Cited in the answer."
 	}
 	for _, i := range a.Used {
@@ -222,87 +177,19 @@ func (s *Server) answerJSON(req askRequest, a search.Answer, sources []search.So
 // so that proxies do not close it while a model thinks.
 const keepAliveInterval = 15 * time.Second
 
-// errStreamEnded is writing to an event stream after its end.
-var errStreamEnded = errors.New("event stream ended")
-
-// events writes server-sent events; a comment line every keepAliveInterval
-// keeps a quiet stream open until end. Each write extends the write
-// deadline (deadline.go) by the server's writeTimeout, so a stream lives as
-// long as its client reads it.
-type events struct {
-	mu      sync.Mutex
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	stop    chan struct{}
-	timeout time.Duration
-}
-
 // startEvents answers 200 with an event stream.
-func (s *Server) startEvents(w http.ResponseWriter) *events {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // proxies must not hold events back
-	w.WriteHeader(http.StatusOK)
-	e := &events{w: w, rc: http.NewResponseController(w), stop: make(chan struct{}), timeout: s.writeTimeout}
-	go e.keepAlive(s.keepAlive)
-	return e
+func (s *Server) startEvents(w http.ResponseWriter) *sse.Stream {
+	return sse.Start(w, s.keepAlive, s.writeTimeout)
 }
 
-func (e *events) keepAlive(interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-e.stop:
-			return
-		case <-t.C:
-			if e.write([]byte(": keep-alive\n\n")) != nil {
-				return
-			}
-		}
+// endEvents closes a stream: an error after it started is told as an event
+// of type error (the status is already sent), and logged.
+func (s *Server) endEvents(events *sse.Stream, r *http.Request, err error) error {
+	if err == nil || r.Context().Err() != nil {
+		events.Close("", nil)
+		return nil
 	}
-}
-
-// write writes raw stream text and flushes it to the client.
-func (e *events) write(b []byte) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.w == nil {
-		return errStreamEnded
-	}
-	e.rc.SetWriteDeadline(time.Now().Add(e.timeout)) // not supported: no connection to bound
-	if _, err := e.w.Write(b); err != nil {
-		return err
-	}
-	return e.rc.Flush()
-}
-
-// send writes one event of data v.
-func (e *events) send(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return e.write(append(append([]byte("data: "), b...), '\n', '\n'))
-}
-
-// end closes a stream: an error after it started is told as an event of
-// type error (the status is already sent), and logged. Nothing is written
-// after it.
-func (e *events) end(s *Server, r *http.Request, err error) error {
-	close(e.stop)
-	if err != nil && r.Context().Err() == nil {
-		s.log.Error("event stream failed", "path", r.URL.Path, "err", err)
-		status, ok := statusOf[quire.ErrorCode(err)]
-		if !ok {
-			status = http.StatusInternalServerError
-		}
-		b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": quire.ErrorMessage(err)}})
-		e.write(append(append([]byte("event: error\ndata: "), b...), '\n', '\n'))
-	}
-	e.mu.Lock()
-	e.w = nil
-	e.mu.Unlock()
+	s.log.Error("event stream failed", "path", r.URL.Path, "err", err)
+	events.Close("error", map[string]any{"error": map[string]any{"code": statusFor(err), "message": quire.ErrorMessage(err)}})
 	return nil
 }

@@ -32,11 +32,8 @@ type batchResultJSON struct {
 // editChangeRequestContent applies an authoring batch as one new revision
 // of the change request (authoring.Author.Apply).
 func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request) error {
-	sp, c, err := s.changeRequest(r, quire.RoleEdit)
+	sp, c, err := s.editableChangeRequest(r)
 	if err != nil {
-		return err
-	}
-	if err := quire.CheckEditable(sp); err != nil {
 		return err
 	}
 	compat, err := boolParam(r, "compat", true)
@@ -78,6 +75,16 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	return writeJSON(w, http.StatusOK, res)
 }
 
+// editableChangeRequest is changeRequest for edits of its content: the edit
+// role, and a space that is not locked.
+func (s *Server) editableChangeRequest(r *http.Request) (*quire.Space, *quire.ChangeRequest, error) {
+	sp, c, err := s.changeRequest(r, quire.RoleEdit)
+	if err == nil {
+		err = quire.CheckEditable(sp)
+	}
+	return sp, c, err
+}
+
 type mergeResultJSON struct {
 	Revision string `json:"revision"`
 	Result   string `json:"result"`
@@ -101,11 +108,8 @@ func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) erro
 
 // updateChangeRequestFromSpace pulls the space's content into a request.
 func (s *Server) updateChangeRequestFromSpace(w http.ResponseWriter, r *http.Request) error {
-	sp, c, err := s.changeRequest(r, quire.RoleEdit)
+	sp, c, err := s.editableChangeRequest(r)
 	if err != nil {
-		return err
-	}
-	if err := quire.CheckEditable(sp); err != nil {
 		return err
 	}
 	if c, err = s.db.UpdateChangeRequestFromSpace(r.Context(), sp.ID, c.ID, caller(r.Context()).ID); err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/store"
 )
 
 // Wire shape of RevisionSemanticChanges.
@@ -124,13 +123,8 @@ func (s *Server) getRevisionChanges(w http.ResponseWriter, r *http.Request, v *r
 		return err
 	}
 	out := s.changesJSON(before, v, limit)
-	if v.Revision.Type == store.RevisionMerge {
-		c, err := s.db.ChangeRequest(r.Context(), v.Space.ID, v.Revision.MergedFrom)
-		if err != nil {
-			return err
-		}
-		j := s.changeRequestJSON(v.Space, c)
-		out.MergedFrom = &j
+	if out.MergedFrom, err = s.mergedFrom(r, v); err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -44,7 +44,7 @@ func (b *collectionUpdateRequest) validate() error {
 		}
 	}
 	if b.DefaultLevel.Set {
-		if _, err := parseLevel("defaultLevel", b.DefaultLevel); err != nil {
+		if _, err := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel); err != nil {
 			return err
 		}
 	}
@@ -55,7 +55,7 @@ func (b *collectionUpdateRequest) validate() error {
 func (b *collectionUpdateRequest) update() store.CollectionUpdate {
 	u := store.CollectionUpdate{Title: setValue(b.Title), Description: setValue(b.Description)}
 	if b.DefaultLevel.Set {
-		l, _ := parseLevel("defaultLevel", b.DefaultLevel)
+		l, _ := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel)
 		u.DefaultLevel = &l
 	}
 	return u

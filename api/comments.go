@@ -321,7 +321,7 @@ func (s *Server) updateCommentOrReply(w http.ResponseWriter, r *http.Request, p 
 	}
 	me := caller(r.Context())
 	u := body.update()
-	if u.Markdown != nil && c.PostedBy.ID != me.ID {
+	if u.Markdown != nil && !quire.CommentPermissionsOf(p.role, c, me.ID).Edit {
 		return errorf(quire.CodeForbidden, "only its author may edit a comment")
 	}
 	if c, err = s.db.UpdateComment(r.Context(), p.scope, c, me.ID, u); err != nil {
@@ -333,17 +333,13 @@ func (s *Server) updateCommentOrReply(w http.ResponseWriter, r *http.Request, p 
 // deleteCommentOrReply deletes a comment (with its replies) or a reply: its
 // author may, and so may the space's admins.
 func (s *Server) deleteCommentOrReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
-	if !mayDelete(p, c, caller(r.Context())) {
+	if !quire.CommentPermissionsOf(p.role, c, caller(r.Context()).ID).Delete {
 		return errorf(quire.CodeForbidden, "only its author or an admin of the space may delete a comment")
 	}
 	if err := s.db.DeleteComment(r.Context(), p.scope, c); err != nil {
 		return err
 	}
 	return noContent(w)
-}
-
-func mayDelete(p *commentPlace, c *quire.Comment, me *quire.User) bool {
-	return p.role.AtLeast(quire.RoleComment) && (c.PostedBy.ID == me.ID || p.role == quire.RoleAdmin)
 }
 
 func (s *Server) listCommentReplies(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {

@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
-	"time"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/internal/jsonappend"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
@@ -28,42 +26,19 @@ type commentOut struct {
 	p     *commentPlace
 	f     format
 	me    *quire.User
-	cur   *revision.View            // the current content; nil when nothing needs it
-	old   map[string]*revision.View // revisions commented on, by id, for pages gone since
-	users map[string][]byte         // JSON by user id
-	known map[string]quire.User     // a list's users, whose comments name them by id only
+	views *revision.CommentViews
+	users map[string][]byte     // JSON by user id
+	known map[string]quire.User // a list's users, whose comments name them by id only
 }
 
-// commentWriter prepares to render cs: it loads the current content when a
-// comment targets a page or bodies are asked as documents (whose links
-// resolve against it), and the revisions commented on of pages gone since.
+// commentWriter prepares to render cs, opening the content they are shown
+// against (revision.Reader.CommentViews).
 func (s *Server) commentWriter(r *http.Request, p *commentPlace, f format, cs []*quire.Comment) (*commentOut, error) {
-	o := &commentOut{s: s, p: p, f: f, me: caller(r.Context()), old: map[string]*revision.View{}, users: map[string][]byte{}}
-	need := f.document
-	for _, c := range cs {
-		need = need || c.PageID != ""
-	}
-	if !need {
-		return o, nil
-	}
-	var err error
-	if o.cur, err = s.reader.Open(r.Context(), p.sp, p.revisionID(), p.cr); err != nil {
+	views, err := s.reader.CommentViews(r.Context(), p.sp, p.revisionID(), p.cr, cs, f.document)
+	if err != nil {
 		return nil, err
 	}
-	for _, c := range cs {
-		if c.PageID == "" || o.cur.Tree.Pages[c.PageID] != nil || o.old[c.RevisionID] != nil {
-			continue
-		}
-		v, err := s.reader.Open(r.Context(), p.sp, c.RevisionID, p.cr)
-		if quire.ErrorCode(err) == quire.CodeNotFound {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		o.old[c.RevisionID] = v
-	}
-	return o, nil
+	return &commentOut{s: s, p: p, f: f, me: caller(r.Context()), views: views, users: map[string][]byte{}}, nil
 }
 
 // buffers keep the bodies of comment responses from one to the next: a page
@@ -104,14 +79,14 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 	} else {
 		b = append(b, `{"object":"comment","id":`...)
 	}
-	b = appendString(b, c.ID)
+	b = jsonappend.String(b, c.ID)
 	b = append(b, `,"postedBy":`...)
 	b = o.user(b, &c.PostedBy)
 	b = append(b, `,"postedAt":`...)
-	b = appendTime(b, c.PostedAt)
+	b = jsonappend.Time(b, c.PostedAt)
 	if !c.EditedAt.IsZero() {
 		b = append(b, `,"editedAt":`...)
-		b = appendTime(b, c.EditedAt)
+		b = jsonappend.Time(b, c.EditedAt)
 	}
 	b = append(b, `,"reactions":`...)
 	b = o.reactions(b, c)
@@ -122,7 +97,7 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 		location = o.p.path() + "/" + c.ParentID + "/replies/" + c.ID
 	}
 	b = append(b, `,"urls":{"location":`...)
-	b = appendString(b, o.s.url(location))
+	b = jsonappend.String(b, o.s.url(location))
 	b = append(b, `},"permissions":`...)
 	b = o.permissions(b, c)
 	if reply {
@@ -131,10 +106,10 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 	b = append(b, `,"replies":`...)
 	b = strconv.AppendInt(b, int64(c.Replies), 10)
 	b = append(b, `,"repliers":[`...)
-	b = appendEach(b, len(c.Repliers), func(b []byte, i int) []byte {
+	b = jsonappend.Each(b, len(c.Repliers), func(b []byte, i int) []byte {
 		rp := &c.Repliers[i]
 		b = append(b, `{"updatedAt":`...)
-		b = appendTime(b, rp.UpdatedAt)
+		b = jsonappend.Time(b, rp.UpdatedAt)
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(rp.Count), 10)
 		b = append(b, `,"user":`...)
@@ -144,12 +119,12 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 	b = append(b, `],"target":{`...)
 	if c.NodeID != "" {
 		b = append(b, `"node":{"id":`...)
-		b = appendString(b, c.NodeID)
+		b = jsonappend.String(b, c.NodeID)
 		b = append(b, `},`...)
 	}
 	if c.ChangeRequestID != "" {
 		b = append(b, `"changeRequest":`...)
-		b = appendString(b, c.ChangeRequestID)
+		b = jsonappend.String(b, c.ChangeRequestID)
 		b = append(b, ',')
 	}
 	if c.PageID != "" {
@@ -158,14 +133,14 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"space":`...)
-	b = appendString(b, c.SpaceID)
+	b = jsonappend.String(b, c.SpaceID)
 	b = append(b, `,"revision":`...)
-	b = appendString(b, c.RevisionID)
+	b = jsonappend.String(b, c.RevisionID)
 	b = append(b, `},"status":`...)
-	b = appendString(b, string(c.Status()))
+	b = jsonappend.String(b, string(c.Status()))
 	if c.Status() == quire.CommentResolved {
 		b = append(b, `,"resolvedAt":`...)
-		b = appendTime(b, c.ResolvedAt)
+		b = jsonappend.Time(b, c.ResolvedAt)
 		b = append(b, `,"resolvedBy":`...)
 		b = o.user(b, &c.ResolvedBy)
 	}
@@ -191,46 +166,35 @@ func (o *commentOut) user(b []byte, u *quire.User) []byte {
 
 // permissions are what the caller may do with a comment or reply.
 func (o *commentOut) permissions(b []byte, c *quire.Comment) []byte {
-	comment := o.p.role.AtLeast(quire.RoleComment)
+	p := quire.CommentPermissionsOf(o.p.role, c, o.me.ID)
 	b = append(b, `{"view":true,"edit":`...)
-	b = strconv.AppendBool(b, comment && c.PostedBy.ID == o.me.ID)
+	b = strconv.AppendBool(b, p.Edit)
 	b = append(b, `,"reply":`...)
-	b = strconv.AppendBool(b, comment)
+	b = strconv.AppendBool(b, p.Reply)
 	b = append(b, `,"delete":`...)
-	b = strconv.AppendBool(b, mayDelete(o.p, c, o.me))
+	b = strconv.AppendBool(b, p.Delete)
 	return append(b, '}')
 }
 
 func (o *commentOut) reactions(b []byte, c *quire.Comment) []byte {
 	b = append(b, '[')
-	b = appendEach(b, len(c.Reactions), func(b []byte, i int) []byte {
+	b = jsonappend.Each(b, len(c.Reactions), func(b []byte, i int) []byte {
 		re := &c.Reactions[i]
 		b = append(b, `{"emoji":`...)
-		b = appendString(b, re.Emoji)
+		b = jsonappend.String(b, re.Emoji)
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(len(re.Users)), 10)
 		b = append(b, `,"users":[`...)
-		b = appendEach(b, len(re.Users), func(b []byte, k int) []byte {
+		b = jsonappend.Each(b, len(re.Users), func(b []byte, k int) []byte {
 			b = append(b, `{"user":`...)
 			b = o.user(b, &re.Users[k].User)
 			b = append(b, `,"reactedAt":`...)
-			b = appendTime(b, re.Users[k].ReactedAt)
+			b = jsonappend.Time(b, re.Users[k].ReactedAt)
 			return append(b, '}')
 		})
 		return append(b, `]}`...)
 	})
 	return append(b, ']')
-}
-
-// appendEach appends n items, comma separated, each appended by item.
-func appendEach(b []byte, n int, item func(b []byte, i int) []byte) []byte {
-	for i := range n {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = item(b, i)
-	}
-	return b
 }
 
 // body is the markdown as written, or with format=document its JSON
@@ -239,199 +203,36 @@ func appendEach(b []byte, n int, item func(b []byte, i int) []byte) []byte {
 func (o *commentOut) body(b []byte, c *quire.Comment) []byte {
 	if !o.f.document {
 		b = append(b, `{"markdown":`...)
-		b = appendString(b, c.Markdown)
+		b = jsonappend.String(b, c.Markdown)
 		return append(b, '}')
 	}
 	b = append(b, `{"document":`...)
-	b = append(b, o.document(c)...)
+	b = append(b, o.views.Document(c)...)
 	return append(b, '}')
 }
 
-// document is the JSON document of a body, cached with those of pages: it
-// depends on the markdown and, for its links, on the content and the page
-// commented on.
-func (o *commentOut) document(c *quire.Comment) json.RawMessage {
-	return o.cur.CommentDocument(c.PageID, c.Markdown, func(d map[string]any) { d["nodes"] = mentions(d["nodes"].([]any)) })
-}
-
-// page describes the page a comment targets from the current content, or
-// when the page is gone from the revision commented on. Outdated: the page
-// is no longer in the current content (nodes are not addressable in
-// markdown bodies yet, so a node's own presence is not checked).
+// page describes the page a comment targets (revision.CommentViews.Page).
 func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, c.PageID)
-	v, outdated := o.cur, false
-	if v.Tree.Pages[c.PageID] == nil {
-		v, outdated = o.old[c.RevisionID], true
-	}
-	if v != nil && v.Tree.Pages[c.PageID] != nil {
-		pg := v.Tree.Pages[c.PageID]
+	b = jsonappend.String(b, c.PageID)
+	v, pg, outdated := o.views.Page(c)
+	if pg != nil {
 		b = append(b, `,"title":`...)
-		b = appendString(b, pageTitle(pg))
+		b = jsonappend.String(b, pageTitle(pg))
 		for _, f := range []struct{ key, v string }{{`,"emoji":`, pg.Emoji}, {`,"icon":`, pg.Icon}, {`,"path":`, v.Path(c.PageID)}} {
 			if f.v != "" {
 				b = append(b, f.key...)
-				b = appendString(b, f.v)
+				b = jsonappend.String(b, f.v)
 			}
 		}
 		if pg.CreatedAt != 0 {
 			b = append(b, `,"createdAt":`...)
-			b = appendTime(b, fromMicros(pg.CreatedAt))
+			b = jsonappend.Time(b, fromMicros(pg.CreatedAt))
 			b = append(b, `,"updatedAt":`...)
-			b = appendTime(b, fromMicros(pg.UpdatedAt))
+			b = jsonappend.Time(b, fromMicros(pg.UpdatedAt))
 		}
 	}
 	b = append(b, `,"outdated":`...)
 	b = strconv.AppendBool(b, outdated)
 	return append(b, '}')
-}
-
-// appendTime appends a timestamp as timeJSON writes it, without parsing a
-// layout each time: lists write hundreds of times.
-func appendTime(b []byte, t time.Time) []byte {
-	t = t.UTC()
-	year, month, day := t.Date()
-	hour, minute, sec := t.Clock()
-	if year < 0 || year > 9999 {
-		return append(append(append(b, '"'), timeJSON(t)...), '"')
-	}
-	b = append(b, '"')
-	b = appendDigits(b, year, 4)
-	b = appendDigits(append(b, '-'), int(month), 2)
-	b = appendDigits(append(b, '-'), day, 2)
-	b = appendDigits(append(b, 'T'), hour, 2)
-	b = appendDigits(append(b, ':'), minute, 2)
-	b = appendDigits(append(b, ':'), sec, 2)
-	b = appendDigits(append(b, '.'), t.Nanosecond()/1e6, 3)
-	return append(b, 'Z', '"')
-}
-
-// appendDigits appends n, 0 ≤ n < 10^width, in exactly width digits.
-func appendDigits(b []byte, n, width int) []byte {
-	for i := width - 1; i >= 0; i-- {
-		b = append(b, 0)
-	}
-	for i := len(b) - 1; i >= len(b)-width; i-- {
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return b
-}
-
-// appendString appends s as a JSON string, escaped as encoding/json does:
-// quotes, backslashes, control characters, <, > and & (for HTML), U+2028
-// and U+2029, and invalid UTF-8 as U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// mentionScheme marks a link to a user: @[Name](user:<userId>).
-const mentionScheme = "user:"
-
-// mentions turns, in document nodes, links to "user:<id>" into the
-// reference's mention inlines (DocumentInlineMention), taking the "@"
-// written before them out of the text.
-func mentions(nodes []any) []any {
-	out := nodes[:0]
-	for _, n := range nodes {
-		m, ok := n.(map[string]any)
-		if !ok {
-			out = append(out, n)
-			continue
-		}
-		if id, ok := mentionOf(m); ok {
-			if len(out) > 0 {
-				if prev, ok := out[len(out)-1].(map[string]any); ok && trimAt(prev) {
-					out = out[:len(out)-1]
-				}
-			}
-			out = append(out, map[string]any{"object": "inline", "type": "mention", "isVoid": true,
-				"data": map[string]any{"ref": map[string]any{"kind": "user", "user": id}}})
-			continue
-		}
-		if children, ok := m["nodes"].([]any); ok {
-			m["nodes"] = mentions(children)
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-// mentionOf returns the user id of a link inline to "user:<id>".
-func mentionOf(m map[string]any) (string, bool) {
-	if m["object"] != "inline" || m["type"] != "link" {
-		return "", false
-	}
-	data, _ := m["data"].(map[string]any)
-	ref, _ := data["ref"].(map[string]any)
-	url, _ := ref["url"].(string)
-	id, ok := strings.CutPrefix(url, mentionScheme)
-	return id, ok && ref["kind"] == "url" && id != ""
-}
-
-// trimAt removes a trailing "@" from a text node and reports whether the
-// node is left empty.
-func trimAt(text map[string]any) bool {
-	leaves, _ := text["leaves"].([]any)
-	if text["object"] != "text" || len(leaves) == 0 {
-		return false
-	}
-	last, _ := leaves[len(leaves)-1].(map[string]any)
-	s, _ := last["text"].(string)
-	if !strings.HasSuffix(s, "@") {
-		return false
-	}
-	if s = strings.TrimSuffix(s, "@"); s != "" {
-		last["text"] = s
-		return false
-	}
-	text["leaves"] = leaves[:len(leaves)-1]
-	return len(leaves) == 1
 }

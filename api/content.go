@@ -1,10 +1,8 @@
 package api
 
 import (
-	"cmp"
 	"net/http"
 	"net/url"
-	"slices"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -88,20 +86,29 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
-	var mergedFrom *changeRequestJSON
-	if v.Revision.Type == store.RevisionMerge {
-		c, err := s.db.ChangeRequest(r.Context(), v.Space.ID, v.Revision.MergedFrom)
-		if err != nil {
-			return err
-		}
-		j := s.changeRequestJSON(v.Space, c)
-		mergedFrom = &j
+	mergedFrom, err := s.mergedFrom(r, v)
+	if err != nil {
+		return err
 	}
 	rev, err := s.revisionJSON(v, f, mergedFrom)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, rev)
+}
+
+// mergedFrom is the change request whose merge made v's revision; nil when
+// a merge did not make it.
+func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*changeRequestJSON, error) {
+	if v.Revision.Type != store.RevisionMerge {
+		return nil, nil
+	}
+	c, err := s.db.ChangeRequest(r.Context(), v.Space.ID, v.Revision.MergedFrom)
+	if err != nil {
+		return nil, err
+	}
+	j := s.changeRequestJSON(v.Space, c)
+	return &j, nil
 }
 
 func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.View) error {
@@ -163,29 +170,8 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	list := pageOf(v.Index().Files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
+	list := store.PageOf(v.Index().Files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
 	return writeList(w, list, func(f *content.File) fileJSON { return s.revisionFileJSON(v.Space.ID, v.Revision.ID, f) })
-}
-
-// pageOf cuts one page out of items sorted by their cursor (Str, then ID).
-func pageOf[T any](items []T, p store.Page, key func(T) store.Cursor) *store.List[T] {
-	start := 0
-	if p.After != nil {
-		start, _ = slices.BinarySearchFunc(items, *p.After, func(it T, c store.Cursor) int {
-			k := key(it)
-			return cmp.Or(cmp.Compare(k.Str, c.Str), cmp.Compare(k.ID, c.ID))
-		})
-		if start < len(items) && key(items[start]) == *p.After {
-			start++
-		}
-	}
-	end := min(start+p.Limit, len(items))
-	list := &store.List[T]{Items: items[start:end], Count: len(items)}
-	if end < len(items) {
-		c := key(items[end-1])
-		list.Next = &c
-	}
-	return list
 }
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {

@@ -1,11 +1,8 @@
 package api
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"strconv"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
@@ -143,7 +140,7 @@ func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (pag
 		out.Kind, out.Type = "group", "group"
 	} else {
 		out.Kind, out.Type = "sheet", "document"
-		out.URLs = &pageURLsJSON{App: s.publicURL + "/s/" + v.Space.ID + "/" + info.Path[id]}
+		out.URLs = &pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, info.Path[id], "")}
 		out.Layout = &defaultLayout
 		if f.document {
 			doc, err := s.document(v, id, f)
@@ -156,7 +153,7 @@ func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (pag
 			out.Markdown = &md
 		}
 		if f.metadata {
-			out.Git = &gitBlobJSON{OID: gitBlobOID(render.PageMarkdown(p.Title, p.Description, p.Markdown)), Path: info.Git[id]}
+			out.Git = &gitBlobJSON{OID: content.GitBlobOID(render.PageMarkdown(p.Title, p.Description, p.Markdown)), Path: info.Git[id]}
 		}
 	}
 	if deep {
@@ -169,14 +166,6 @@ func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (pag
 		}
 	}
 	return out, nil
-}
-
-// gitBlobOID is the object id Git gives a file with this content.
-func gitBlobOID(data string) string {
-	h := sha1.New()
-	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
-	h.Write([]byte(data))
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 func (s *Server) pagesJSON(v *revision.View, f format) ([]pageJSON, error) {
@@ -218,7 +207,7 @@ func (s *Server) revisionJSON(v *revision.View, f format, mergedFrom *changeRequ
 		Object: "revision", ID: v.Revision.ID, Parents: parents, Pages: pages, Files: files,
 		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.Revision.CreatedAt), Type: v.Revision.Type,
 		MergedFrom: mergedFrom,
-		URLs:       revisionURLsJSON{App: s.publicURL + "/s/" + v.Space.ID + "/revisions/" + v.Revision.ID},
+		URLs:       revisionURLsJSON{App: v.Space.AppURL(s.publicURL) + "/revisions/" + v.Revision.ID},
 	}, nil
 }
 

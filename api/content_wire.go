@@ -67,7 +67,7 @@ func (s *Server) spaceJSON(sp *quire.Space, role quire.Role) spaceJSON {
 		Object: "space", ID: sp.ID, Title: sp.Title, Emoji: sp.Emoji, Visibility: string(sp.Visibility),
 		CreatedAt: timeJSON(sp.CreatedAt), UpdatedAt: timeJSON(sp.UpdatedAt), EditMode: string(sp.EditMode),
 		MergeRules:   inheritMergeRules,
-		URLs:         spaceURLsJSON{Location: s.url("/spaces/" + sp.ID), App: s.publicURL + "/s/" + sp.ID},
+		URLs:         spaceURLsJSON{Location: s.url("/spaces/" + sp.ID), App: sp.AppURL(s.publicURL)},
 		Organization: sp.OrgID, Parent: sp.ParentID, Revision: sp.RevisionID, DefaultLevel: levelJSON(sp.DefaultLevel),
 		Comments: sp.Comments, ChangeRequests: sp.ChangeRequests, ChangeRequestsOpen: sp.ChangeRequestsOpen,
 		ChangeRequestsDraft: sp.ChangeRequestsDraft, DeletedAt: optTimeJSON(sp.DeletedAt),

@@ -21,6 +21,14 @@ var statusOf = map[quire.Code]int{
 	quire.CodeInternal:         http.StatusInternalServerError,
 }
 
+// statusFor is the status of err's code; 500 for anything not an *Error.
+func statusFor(err error) int {
+	if status, ok := statusOf[quire.ErrorCode(err)]; ok {
+		return status
+	}
+	return http.StatusInternalServerError
+}
+
 type errorBody struct {
 	Error struct {
 		Code    int    `json:"code"`
@@ -32,10 +40,7 @@ type errorBody struct {
 // A 500 logs its cause with the request id and tells the client only
 // "internal error".
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	status, ok := statusOf[quire.ErrorCode(err)]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
+	status := statusFor(err)
 	if status == http.StatusInternalServerError {
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", requestID(r.Context()), "err", err)
 	}

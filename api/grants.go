@@ -30,14 +30,7 @@ func parseGrantRole(v quire.Optional[string]) (quire.Role, error) {
 	if !v.Set {
 		return "", errorf(quire.CodeInvalid, "role: is required (a role, or null to remove access)")
 	}
-	if v.Null {
-		return quire.RoleGuest, nil
-	}
-	role, ok := quire.ParseRole(v.Value)
-	if !ok {
-		return "", errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read or null")
-	}
-	return role, nil
+	return quire.ParseRoleOrNull("role", v)
 }
 
 // grantRequest is the body of PATCH …/permissions/{users|teams}/{id}: a

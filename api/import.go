@@ -36,19 +36,7 @@ type importRequest struct {
 	Source *string `json:"source"`
 }
 
-func (b *importRequest) validate() error {
-	switch {
-	case b.URL == nil || *b.URL == "":
-		return errorf(quire.CodeInvalid, "url: is required")
-	case len(*b.URL) > 2048:
-		return errorf(quire.CodeInvalid, "url: must be at most 2048 characters")
-	case b.Source == nil:
-		return errorf(quire.CodeInvalid, "source: is required")
-	case *b.Source != "website":
-		return errorf(quire.CodeInvalid, "source: must be website")
-	}
-	return nil
-}
+func (b *importRequest) validate() error { return authoring.CheckImport(b.URL, b.Source) }
 
 // runImport holds an import slot for sp, reads the import's body and runs
 // the import into, answering with the revision that revision picks.

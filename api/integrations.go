@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -16,6 +15,12 @@ import (
 
 // MaxPublishBytes bounds a publish body: the script and base64 images.
 const MaxPublishBytes = 16 << 20
+
+// publishBody is the body of POST /integrations/{name}, read by
+// readRequestLimit and checked by the domain's rules.
+type publishBody quire.PublishIntegration
+
+func (b *publishBody) validate() error { return (*quire.PublishIntegration)(b).Validate() }
 
 // Wire shapes.
 
@@ -128,12 +133,6 @@ func (o *owners) get(orgID string) (integrationOwner, error) {
 	return o.m[orgID], nil
 }
 
-// visible reports whether the caller may see an integration: public and
-// unlisted ones are for everyone, private ones for their organization.
-func (o integrationOwner) visible(in *quire.Integration) bool {
-	return in.Visibility != "private" || o.me != nil
-}
-
 func checkIntegrationName(r *http.Request) (string, error) {
 	name := r.PathValue("integrationName")
 	return name, quire.CheckIntegrationName("integrationName", name)
@@ -154,7 +153,7 @@ func (s *Server) integration(r *http.Request) (*quire.Integration, integrationOw
 	if err != nil {
 		return nil, integrationOwner{}, err
 	}
-	if !owner.visible(in) {
+	if !in.VisibleTo(owner.me != nil) {
 		return nil, integrationOwner{}, errorf(quire.CodeNotFound, "integration not found")
 	}
 	return in, owner, nil
@@ -219,23 +218,8 @@ func (s *Server) getIntegration(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.integrationJSON(in, owner))
 }
 
-// storeImage decodes a base64 image and keeps it in the blob store.
-func (s *Server) storeImage(ctx context.Context, field, b64 string, max int) (*quire.IntegrationAsset, error) {
-	data, contentType, err := quire.DecodeImage(field, b64, max)
-	if err != nil {
-		return nil, err
-	}
-	key, err := s.blobs.Put(ctx, data)
-	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", field, err)
-	}
-	return &quire.IntegrationAsset{Blob: key, ContentType: contentType}, nil
-}
-
-// publishIntegration publishes an integration for an organization the
-// caller administers: the first time version 1, then one more each time.
-// Publishing replaces every field; secrets left out (or null) stay as they
-// were, and {} removes them.
+// publishIntegration publishes an integration (integration.Publisher) for
+// an organization the caller administers.
 func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) error {
 	name, err := checkIntegrationName(r)
 	if err != nil {
@@ -262,28 +246,11 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 		return errorf(quire.CodeForbidden, "only admins of the organization may publish its integrations")
 	}
 
-	in, err := s.publishedIntegration(ctx, body, name, org.ID)
-	if err != nil {
-		return err
-	}
-	p := store.IntegrationPublish{Integration: *in, BlockDomains: body.BlockDomains(), SetSecrets: body.Secrets.HasValue()}
-	if p.SetSecrets && len(body.Secrets.Value) > 0 {
-		if p.Secrets, err = s.sealSecrets(ctx, name, body.Secrets.Value); err != nil {
-			return err
-		}
-	}
-	published, err := s.db.PublishIntegration(ctx, p)
+	published, err := s.publisher.Publish(ctx, body, name, org.ID)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.integrationJSON(published, integrationOwner{org: org, me: me}))
-}
-
-func nonNil[T any](v []T) []T {
-	if v == nil {
-		return []T{}
-	}
-	return v
 }
 
 // unpublishIntegration answers 205 once it deleted the integration and 204

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/render"
@@ -99,7 +98,7 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *revision.V
 	if v.ChangeRequest != nil {
 		stats.Broken.ChangeRequest = stats.Broken.Total
 	}
-	list := pageByPosition(items, p)
+	list := store.PageByPosition(items, p)
 	out := linkListJSON{itemsOf(list), stats}
 	return writeJSON(w, http.StatusOK, out)
 }
@@ -126,22 +125,6 @@ func (s *Server) listFileBacklinks(w http.ResponseWriter, r *http.Request, v *re
 	if err != nil {
 		return err
 	}
-	list := pageByPosition(v.FileBacklinks(id), p)
+	list := store.PageByPosition(v.FileBacklinks(id), p)
 	return writeList(w, list, func(id string) referenceJSON { return pageRef(v, id) })
-}
-
-// pageByPosition pages items that have no sortable key by their position;
-// the cursor holds the index of the next item.
-func pageByPosition[T any](items []T, p store.Page) *store.List[T] {
-	start := 0
-	if p.After != nil {
-		start, _ = strconv.Atoi(p.After.ID)
-	}
-	start = min(max(start, 0), len(items))
-	end := min(start+p.Limit, len(items))
-	list := &store.List[T]{Items: items[start:end], Count: len(items)}
-	if end < len(items) {
-		list.Next = &store.Cursor{ID: strconv.Itoa(end)}
-	}
-	return list
 }

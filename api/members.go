@@ -120,10 +120,11 @@ type memberUpdateRequest struct {
 }
 
 func (b *memberUpdateRequest) validate() error {
-	if _, ok := quire.ParseRole(b.Role.Value); b.Role.HasValue() && !ok {
-		return errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read or null")
+	if !b.Role.Set {
+		return nil
 	}
-	return nil
+	_, err := quire.ParseRoleOrNull("role", b.Role)
+	return err
 }
 
 func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
@@ -136,10 +137,7 @@ func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if body.Role.Set {
-		role, _ := quire.ParseRole(body.Role.Value) // null: guest
-		if body.Role.Null {
-			role = quire.RoleGuest
-		}
+		role, _ := quire.ParseRoleOrNull("role", body.Role) // null: guest
 		if m, err = s.db.UpdateMemberRole(r.Context(), me.OrgID, m.User.ID, role); err != nil {
 			return err
 		}

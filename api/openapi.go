@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -115,29 +113,11 @@ func (src specSourceJSON) source() (store.OpenAPISource, error) {
 	case src.URL != nil && src.Text != nil:
 		return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source: must have url or text, not both")
 	case src.URL != nil:
-		return store.OpenAPISource{URL: *src.URL}, checkSpecURL(*src.URL)
+		return store.OpenAPISource{URL: *src.URL}, quire.CheckSpecURL("source.url", *src.URL)
 	case src.Text != nil:
-		t := *src.Text
-		if len(t) == 0 || len(t) > quire.MaxSpecBytes {
-			return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source.text: must be 1 to %d bytes", quire.MaxSpecBytes)
-		}
-		if strings.IndexByte(t, 0) >= 0 {
-			return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source.text: must not contain NUL characters")
-		}
-		return store.OpenAPISource{Text: t}, nil
+		return store.OpenAPISource{Text: *src.Text}, quire.CheckSpecText("source.text", *src.Text)
 	}
 	return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source: must have url or text")
-}
-
-// checkSpecURL accepts absolute http and https URLs of up to 2048
-// characters (the reference's URL). Whether the address may be fetched is
-// the fetcher's to say, when processing.
-func checkSpecURL(v string) error {
-	u, err := url.Parse(v)
-	if err != nil || len(v) > 2048 || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return errorf(quire.CodeInvalid, "source.url: must be an http or https URL of at most 2048 characters, without credentials")
-	}
-	return nil
 }
 
 func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/internal/jsonappend"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -76,12 +77,12 @@ func writeList[T, J any](w http.ResponseWriter, list *store.List[T], toJSON func
 // TestListJSONAppend keeps the two in step.
 func (l listJSON[T]) appendJSON(b []byte, appendItem func([]byte, T) []byte) []byte {
 	b = append(b, `{"items":[`...)
-	b = appendEach(b, len(l.Items), func(b []byte, i int) []byte { return appendItem(b, l.Items[i]) })
+	b = jsonappend.Each(b, len(l.Items), func(b []byte, i int) []byte { return appendItem(b, l.Items[i]) })
 	b = append(b, `],"count":`...)
 	b = strconv.AppendInt(b, int64(l.Count), 10)
 	if l.Next != nil {
 		b = append(b, `,"next":{"page":`...)
-		b = appendString(b, l.Next.Page)
+		b = jsonappend.String(b, l.Next.Page)
 		b = append(b, '}')
 	}
 	return append(b, '}')

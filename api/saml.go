@@ -108,12 +108,9 @@ func (b *samlProviderBody) update() (u store.SAMLProviderUpdate, err error) {
 		u.DefaultTeam = &b.DefaultTeam.Value // null or "": no default team
 	}
 	if b.DefaultRole.Set {
-		role := quire.RoleGuest
-		if !b.DefaultRole.Null {
-			var ok bool
-			if role, ok = quire.ParseRole(b.DefaultRole.Value); !ok {
-				return u, errorf(quire.CodeInvalid, "defaultRole: must be one of admin, create, review, edit, comment, read or null")
-			}
+		role, err := quire.ParseRoleOrNull("defaultRole", b.DefaultRole)
+		if err != nil {
+			return u, err
 		}
 		u.DefaultRole = &role
 	}
@@ -156,19 +153,7 @@ func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	p := quire.SAMLProvider{Label: *u.Label}
-	for _, f := range []struct{ dst, src *string }{{&p.EntityID, u.EntityID}, {&p.Certificate, u.Certificate}, {&p.SSOURL, u.SSOURL}} {
-		if f.src != nil {
-			*f.dst = *f.src
-		}
-	}
-	if u.DefaultTeam != nil && *u.DefaultTeam != "" {
-		p.DefaultTeam = &quire.Team{ID: *u.DefaultTeam}
-	}
-	if u.DefaultRole != nil {
-		p.DefaultRole = *u.DefaultRole
-	}
-	created, err := s.db.CreateSAMLProvider(r.Context(), me.OrgID, p)
+	created, err := s.db.CreateSAMLProvider(r.Context(), me.OrgID, u.Provider())
 	if err != nil {
 		return err
 	}

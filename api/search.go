@@ -2,9 +2,7 @@ package api
 
 import (
 	"net/http"
-	"unicode/utf8"
 
-	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
@@ -16,7 +14,6 @@ import (
 // folded text.
 
 const (
-	maxQueryLength  = 512 // characters
 	sectionsPerPage = 3   // matching sections shown under each page
 	snippetRunes    = 240 // text shown of each section, around the first match
 )
@@ -52,11 +49,8 @@ type searchPageJSON struct {
 // holding every word of query, best first, each with its best sections.
 func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	query := r.URL.Query().Get("query")
-	if query == "" {
-		return errorf(quire.CodeInvalid, "query: is required")
-	}
-	if utf8.RuneCountInString(query) > maxQueryLength {
-		return errorf(quire.CodeInvalid, "query: must be at most %d characters", maxQueryLength)
+	if err := search.CheckQuery("query", query); err != nil {
+		return err
 	}
 	p, err := pageParams(r)
 	if err != nil {
@@ -67,79 +61,35 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
-	from := 0
-	if p.After != nil { // after the page it names, or its rank if it dropped out
-		from = min(max(int(p.After.Num), 0), len(ranked))
-		for i, pg := range ranked {
-			if pg.PageID == p.After.ID {
-				from = i + 1
-			}
-		}
-	}
-	to := min(from+p.Limit, len(ranked))
-	list := &store.List[searchPageJSON]{Count: len(ranked)}
-	for i := from; i < to; i++ {
-		list.Items = append(list.Items, s.pageResultJSON(v, ranked[i], i+1, terms))
-	}
-	if to < len(ranked) {
-		list.Next = &store.Cursor{Num: int64(to), ID: ranked[to-1].PageID}
-	}
-	return writeJSON(w, http.StatusOK, itemsOf(list))
+	list, rank := store.PageInOrder(ranked, p, func(rp search.RankedPage) string { return rp.PageID })
+	return writeList(w, list, func(rp search.RankedPage) searchPageJSON {
+		rank++
+		return s.pageResultJSON(v, rp, rank, terms)
+	})
 }
 
 // pageResultJSON shows a ranked page with up to sectionsPerPage of its
-// sections: those that match by their own text, or else the best one,
-// found by the page's title or description.
+// sections (revision.View.Result).
 func (s *Server) pageResultJSON(v *revision.View, rp search.RankedPage, rank int, terms []string) searchPageJSON {
-	pg := v.Tree.Pages[rp.PageID]
-	path := v.Path(pg.ID)
-	res := searchPageJSON{
-		ID: pg.ID, Title: pageTitle(pg), Description: pg.Description, Path: path, Score: rp.Hits[0].Score,
-		Rank: rank, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: ancestors(v, pg.ID),
-		URLs: pageURLsJSON{App: s.pageAppURL(v, path, "")},
+	res := v.Result(rp, terms, sectionsPerPage, snippetRunes)
+	out := searchPageJSON{
+		ID: res.Page.ID, Title: pageTitle(res.Page), Description: res.Page.Description, Path: res.Path, Score: res.Score,
+		Rank: rank, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: []searchAncestorJSON{},
+		URLs: pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, res.Path, "")},
 	}
-	if search.MatchesAll(search.Words(pg.Title+" "+pg.Description), terms) {
-		res.ResultType = "page"
+	if res.ByTitle {
+		out.ResultType = "page"
 	}
-	for _, sec := range search.ShowSections(rp.Hits, s.reader.Sections(pg), terms, sectionsPerPage) {
-		res.Sections = append(res.Sections, s.sectionJSON(v, &res, sec.Section, sec.Score, sec.Own, terms))
+	for _, title := range res.Ancestors {
+		out.Ancestors = append(out.Ancestors, searchAncestorJSON{Title: title})
 	}
-	return res
-}
-
-// sectionJSON shows a section of a page result; own tells whether the
-// section matched by its own text, rather than by the page's title.
-func (s *Server) sectionJSON(v *revision.View, res *searchPageJSON, sec search.Section, score float64, own bool, terms []string) searchSectionJSON {
-	title, path, kind := sec.Title, res.Path, "section"
-	if title == "" {
-		title = res.Title
-	}
-	if sec.ID != "" {
-		path += "#" + sec.ID
-	}
-	if !own {
-		kind = "page"
-	}
-	return searchSectionJSON{
-		ID: sec.ID, Title: title, Path: path, Score: score, ResultType: kind,
-		Body: search.Snippet(sec.Body, terms, snippetRunes), URLs: pageURLsJSON{App: s.pageAppURL(v, res.Path, sec.ID)},
-	}
-}
-
-// pageAppURL is where the application shows a page, or a section of it.
-func (s *Server) pageAppURL(v *revision.View, path, anchor string) string {
-	u := s.publicURL + "/s/" + v.Space.ID + "/" + path
-	if anchor != "" {
-		u += "#" + anchor
-	}
-	return u
-}
-
-// ancestors are the titles of the pages above id, from the top.
-func ancestors(v *revision.View, id string) []searchAncestorJSON {
-	out := []searchAncestorJSON{}
-	for _, p := range v.Index().Ancestors(id) {
-		out = append(out, searchAncestorJSON{Title: pageTitle(v.Tree.Pages[p])})
+	for _, sec := range res.Sections {
+		kind := "section"
+		if !sec.Own {
+			kind = "page"
+		}
+		out.Sections = append(out.Sections, searchSectionJSON{ID: sec.ID, Title: sec.Title, Path: sec.Path, Score: sec.Score,
+			ResultType: kind, Body: sec.Snippet, URLs: pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, res.Path, sec.ID)}})
 	}
 	return out
 }

@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/integration"
 	"github.com/quiredocs/quire/internal/llm"
-	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/sso"
@@ -57,13 +58,12 @@ type Server struct {
 	handler     http.Handler
 	tokens      tokenCache
 	blobs       blob.Store
-	secretKey   []byte
-	model       *llm.Model
-	author      *authoring.Author            // authoring batches and imports, and the count of those fetching (limits.go)
-	orgCreation *orgCreation                 // who may create organizations, and how many lately (orgcreation.go)
-	reader      *revision.Reader             // reads revisions, with the caches of what is derived from them
-	published   *publishedCache              // answers of GET SITE/published: wire answers, so cached here
-	recommended *lru.Cache[string, []string] // questions the model suggested, by the roots of the spaces asked about: a model's answers, not content
+	publisher   *integration.Publisher // publishes integrations: their images, script and sealed secrets
+	author      *authoring.Author      // authoring batches and imports, and the count of those fetching (limits.go)
+	orgCreation *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
+	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
+	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
+	asker       *ask.Asker             // answers questions (O/ask)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
@@ -81,11 +81,9 @@ func New(db *store.DB, cfg Config) *Server {
 		publicURL:   strings.TrimRight(cfg.PublicURL, "/"),
 		mux:         http.NewServeMux(),
 		blobs:       cfg.Blobs,
-		secretKey:   cfg.SecretKey,
-		model:       cfg.Model,
+		publisher:   &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		published:   newPublishedCache(),
-		recommended: lru.New[string, []string](1 << 20),
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),
@@ -99,6 +97,7 @@ func New(db *store.DB, cfg Config) *Server {
 	}
 	s.author = newAuthor(db, cfg, s.appHost())
 	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
+	s.asker = ask.New(db, s.reader, cfg.Model, s.publicURL)
 	s.routes()
 	s.handler = s.withDeadlines(s.withRequestID(s.withLog(s.withRecover(http.HandlerFunc(s.serveMux)))))
 	return s

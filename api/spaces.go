@@ -63,26 +63,13 @@ func (s *Server) listSpacesOf(w http.ResponseWriter, r *http.Request, orgID stri
 }
 
 // requireCreateIn checks that the viewer may create content in a parent
-// collection ("" for the top level, where the organization role decides).
+// collection ("" for the top level) of the organization (quire.Viewer.CheckCreateIn).
 func (s *Server) requireCreateIn(r *http.Request, v *quire.Viewer, orgID, parentID string) error {
-	if parentID == "" {
-		if !v.OrgRole.AtLeast(quire.RoleCreate) {
-			return errorf(quire.CodeForbidden, "creating content at the top level needs the create role in the organization")
-		}
-		return nil
+	var c *quire.Collection
+	if parentID != "" {
+		c, _ = s.db.Collection(r.Context(), parentID) // nil on any failure: no such parent
 	}
-	c, err := s.db.Collection(r.Context(), parentID)
-	if err != nil || c.OrgID != orgID || !c.DeletedAt.IsZero() {
-		return errorf(quire.CodeInvalid, "parent: no collection %q in the organization", parentID)
-	}
-	role := v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors)
-	if !role.AtLeast(quire.RoleRead) {
-		return errorf(quire.CodeInvalid, "parent: no collection %q in the organization", parentID)
-	}
-	if !role.AtLeast(quire.RoleCreate) {
-		return errorf(quire.CodeForbidden, "creating content in this collection needs the create role on it")
-	}
-	return nil
+	return v.CheckCreateIn(orgID, parentID, c)
 }
 
 func checkEmoji(v string) error { return quire.CheckLen("emoji", v, 1, 50) }
@@ -107,7 +94,7 @@ func (b *spaceCreateRequest) validate() error {
 		}
 	}
 	if b.EditMode != nil {
-		if _, err := parseEditMode(*b.EditMode); err != nil {
+		if _, err := quire.ParseEditMode("editMode", *b.EditMode); err != nil {
 			return err
 		}
 	}
@@ -154,14 +141,6 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	return spaces.write(s, w, r, http.StatusCreated, sp)
 }
 
-func parseEditMode(v string) (quire.EditMode, error) {
-	switch m := quire.EditMode(v); m {
-	case quire.EditLive, quire.EditLocked:
-		return m, nil
-	}
-	return "", errorf(quire.CodeInvalid, "editMode: must be live or locked")
-}
-
 func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 	if err := quire.CheckLen("shareKey", r.URL.Query().Get("shareKey"), 0, 256); err != nil {
 		return err
@@ -175,17 +154,6 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {
 	return spaces.delete(s, w, r, (*store.DB).DeleteSpace)
-}
-
-func parseLevel(field string, v quire.Optional[string]) (quire.DefaultLevel, error) {
-	if v.Null {
-		return quire.LevelNone, nil
-	}
-	l, ok := quire.ParseDefaultLevel(v.Value)
-	if !ok {
-		return "", errorf(quire.CodeInvalid, "%s: must be a role (admin, create, review, edit, comment, read), inherit or null", field)
-	}
-	return l, nil
 }
 
 // spaceUpdateRequest is the body of PATCH /v1/spaces/{spaceId}.
@@ -204,12 +172,12 @@ func (b *spaceUpdateRequest) validate() error {
 		return err
 	}
 	if b.DefaultLevel.Set {
-		if _, err := parseLevel("defaultLevel", b.DefaultLevel); err != nil {
+		if _, err := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel); err != nil {
 			return err
 		}
 	}
 	if b.EditMode.Set {
-		if _, err := parseEditMode(b.EditMode.Value); err != nil {
+		if _, err := quire.ParseEditMode("editMode", b.EditMode.Value); err != nil {
 			return err
 		}
 	}
@@ -223,7 +191,7 @@ func (b *spaceUpdateRequest) validate() error {
 func (b *spaceUpdateRequest) update() store.SpaceUpdate {
 	u := store.SpaceUpdate{Title: setValue(b.Title), Emoji: setValue(b.Emoji)}
 	if b.DefaultLevel.Set {
-		l, _ := parseLevel("defaultLevel", b.DefaultLevel)
+		l, _ := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel)
 		u.DefaultLevel = &l
 	}
 	if b.EditMode.Set {

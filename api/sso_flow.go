@@ -1,15 +1,12 @@
 package api
 
 import (
-	"encoding/base64"
 	"errors"
 	"html/template"
 	"net/http"
-	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/sso"
-	"github.com/quiredocs/quire/store"
 )
 
 // The SAML 2.0 service provider's routes, over package sso: startURL sends
@@ -89,29 +86,16 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 		}
 		return errorf(quire.CodeInvalid, "body: must be a form (application/x-www-form-urlencoded)")
 	}
-	encoded := r.PostForm.Get("SAMLResponse")
-	if encoded == "" {
-		return errorf(quire.CodeInvalid, "SAMLResponse: is required")
-	}
-	raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(encoded), ""))
+	raw, err := sso.DecodeResponse(r.PostForm.Get("SAMLResponse"))
 	if err != nil {
-		return errorf(quire.CodeInvalid, "SAMLResponse: must be base64")
+		return err
 	}
-	// The request it answers must be the one this browser started:
-	// CheckResponse checks that the response and its assertion claim it;
-	// SignInWithSAML uses it up.
+	// The request it answers must be the one this browser started.
 	st, err := s.readSAMLState(r, p)
 	if err != nil {
 		return err
 	}
-	id, err := sp.CheckResponse(raw, st.RequestID)
-	if err != nil {
-		return err
-	}
-	sess, err := s.db.SignInWithSAML(r.Context(), store.SAMLSignIn{
-		OrgID: p.OrgID, ProviderID: p.ID, RequestID: st.RequestID, RequestExpires: st.Expires, AssertionID: id.AssertionID,
-		Expires: id.Expires, Email: id.Email, DisplayName: id.Name,
-	})
+	sess, err := s.saml.SignIn(r.Context(), sp, p, raw, st)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func (b *teamMembersRequest) validate() error {
 		return errorf(quire.CodeInvalid, "body: at most %d users may be changed at once", maxTeamChanges)
 	}
 	for _, id := range slices.Sorted(maps.Keys(b.Memberships)) {
-		if _, err := parseTeamRole("memberships."+id+".role", b.Memberships[id].Role); err != nil {
+		if _, err := quire.ParseTeamRole("memberships."+id+".role", b.Memberships[id].Role); err != nil {
 			return err
 		}
 	}
@@ -62,7 +62,7 @@ func (b *teamMembersRequest) validate() error {
 func (b *teamMembersRequest) update() store.TeamMembersUpdate {
 	u := store.TeamMembersUpdate{Add: b.Add, Remove: b.Remove, Memberships: map[string]quire.TeamRole{}}
 	for id, m := range b.Memberships {
-		u.Memberships[id], _ = quire.ParseTeamRole(m.Role)
+		u.Memberships[id], _ = quire.ParseTeamRole("role", m.Role)
 	}
 	return u
 }
@@ -76,7 +76,7 @@ func (b *teamMemberRequest) validate() error {
 	if b.Role == nil {
 		return nil
 	}
-	_, err := parseTeamRole("role", *b.Role)
+	_, err := quire.ParseTeamRole("role", *b.Role)
 	return err
 }
 
@@ -86,7 +86,7 @@ func (b *teamMemberRequest) role() quire.TeamRole {
 	if b.Role == nil {
 		return ""
 	}
-	role, _ := quire.ParseTeamRole(*b.Role)
+	role, _ := quire.ParseTeamRole("role", *b.Role)
 	return role
 }
 
@@ -231,14 +231,6 @@ func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 		item.Permissions.View = true
 		return item
 	})
-}
-
-func parseTeamRole(field, v string) (quire.TeamRole, error) {
-	role, ok := quire.ParseTeamRole(v)
-	if !ok {
-		return "", errorf(quire.CodeInvalid, "%s: must be owner or member", field)
-	}
-	return role, nil
 }
 
 func (s *Server) updateTeamMembers(w http.ResponseWriter, r *http.Request) error {

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -87,17 +86,13 @@ func (s *Server) getTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 // translationLanguageRequest is the body of PUT …/languages/{translationLanguage}.
 type translationLanguageRequest struct {
 	Instructions json.RawMessage `json:"instructions"`
+
+	compact json.RawMessage // the instructions checked, set by validate
 }
 
-func (b *translationLanguageRequest) validate() error {
-	if quire.IsNull(b.Instructions) {
-		return errorf(quire.CodeInvalid, "instructions: is required")
-	}
-	var doc any
-	if err := json.Unmarshal(b.Instructions, &doc); err != nil {
-		return err
-	}
-	return quire.CheckDocument("instructions", doc)
+func (b *translationLanguageRequest) validate() (err error) {
+	b.compact, err = quire.CheckInstructions("instructions", b.Instructions)
+	return err
 }
 
 // putTranslationLanguage creates (201, with Location) or replaces (200) a
@@ -111,11 +106,7 @@ func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	var compact bytes.Buffer // as sent, numbers and all, without the spaces
-	if err := json.Compact(&compact, body.Instructions); err != nil {
-		return err
-	}
-	t, created, err := s.db.PutTranslationLanguage(r.Context(), me.OrgID, settingsID, language, compact.Bytes())
+	t, created, err := s.db.PutTranslationLanguage(r.Context(), me.OrgID, settingsID, language, body.compact)
 	if err != nil {
 		return err
 	}

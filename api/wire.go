@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/internal/jsonappend"
 )
 
 // Wire shapes: what clients see. They follow the contract and the reference
 // schemas; domain types stay free of presentation.
 
 // timeJSON formats a timestamp as ISO 8601 in UTC with milliseconds.
-func timeJSON(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+func timeJSON(t time.Time) string { return t.UTC().Format(jsonappend.TimeLayout) }
 
 // optTimeJSON is timeJSON, or "" (omitted) for the zero time: never.
 func optTimeJSON(t time.Time) string {

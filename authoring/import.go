@@ -25,6 +25,23 @@ type Import struct {
 	Found         int // pages found, imported or not
 }
 
+// CheckImport validates what an import is asked for: the URL to start from,
+// of at most 2048 characters, and its source, which must be website (the
+// only kind Quire imports).
+func CheckImport(url, source *string) error {
+	switch {
+	case url == nil || *url == "":
+		return quire.Errorf(quire.CodeInvalid, "url: is required")
+	case len(*url) > 2048:
+		return quire.Errorf(quire.CodeInvalid, "url: must be at most 2048 characters")
+	case source == nil:
+		return quire.Errorf(quire.CodeInvalid, "source: is required")
+	case *source != "website":
+		return quire.Errorf(quire.CodeInvalid, "source: must be website")
+	}
+	return nil
+}
+
 // ImportIntoChangeRequest imports the website at start into change request
 // c of space sp, as one new revision by the user. The caller holds an import
 // slot (Start).

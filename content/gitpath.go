@@ -1,10 +1,20 @@
 package content
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"path"
 	"strconv"
 	"strings"
 )
+
+// GitBlobOID is the object id Git gives a file with this content.
+func GitBlobOID(data string) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write([]byte(data))
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 // GitPaths returns the path each page would have in a Git repository, by page
 // id: slugs are path segments; a page with children is <slug>/README.md and a

@@ -97,3 +97,15 @@ func TestGitPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestGitBlobOID: object ids are Git's (git hash-object).
+func TestGitBlobOID(t *testing.T) {
+	for data, want := range map[string]string{
+		"":        "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+		"hello\n": "ce013625030ba8dba906f756967f9e9ca394464a",
+	} {
+		if got := GitBlobOID(data); got != want {
+			t.Errorf("GitBlobOID(%q) = %s, want %s", data, got, want)
+		}
+	}
+}

@@ -9,9 +9,9 @@
 // stale: a commit makes a new root rather than invalidating an old one, and
 // the least recently used entries make room. The one exception is what a
 // published site shows (PublishedSite, PublishedStructure): keyed by the
-// store's commit count and kept at most PublishedTTL. Answers shaped for one
-// transport (the API's published-site answers, a model's suggested
-// questions) are cached by that transport, not here.
+// store's commit count and kept at most PublishedTTL. What is not content
+// (the API's published-site answers, shaped for its transport; a model's
+// suggested questions, kept by package ask) is cached by its owner, not here.
 package revision
 
 import (

@@ -149,3 +149,47 @@ func PageTitle(p *content.Page) string {
 	}
 	return p.Title
 }
+
+// PageResult is a ranked page as a search shows it. What it shows is read
+// from the content, as the index holds folded text.
+type PageResult struct {
+	Page      *content.Page
+	Path      string
+	Score     float64  // its best section's
+	ByTitle   bool     // its title and description hold every term
+	Ancestors []string // titles of the pages above it, from the top
+	Sections  []SectionResult
+}
+
+// SectionResult is a section shown under a page result.
+type SectionResult struct {
+	ID      string
+	Title   string // the page's, for the text before any heading
+	Path    string // the page's, with the section's anchor
+	Score   float64
+	Own     bool   // matched by its own text, rather than by the page's title or description
+	Snippet string // text around its first match
+}
+
+// Result shows ranked page rp with up to n of its sections
+// (search.ShowSections), each with up to snippet characters of text.
+func (v *View) Result(rp search.RankedPage, terms []string, n, snippet int) PageResult {
+	pg := v.Tree.Pages[rp.PageID]
+	res := PageResult{Page: pg, Path: v.Path(pg.ID), Score: rp.Hits[0].Score, Ancestors: []string{},
+		ByTitle: search.MatchesAll(search.Words(pg.Title+" "+pg.Description), terms)}
+	for _, id := range v.Index().Ancestors(pg.ID) {
+		res.Ancestors = append(res.Ancestors, PageTitle(v.Tree.Pages[id]))
+	}
+	for _, sec := range search.ShowSections(rp.Hits, v.r.Sections(pg), terms, n) {
+		sr := SectionResult{ID: sec.ID, Title: sec.Title, Path: res.Path, Score: sec.Score, Own: sec.Own,
+			Snippet: search.Snippet(sec.Body, terms, snippet)}
+		if sr.Title == "" {
+			sr.Title = PageTitle(pg)
+		}
+		if sec.ID != "" {
+			sr.Path += "#" + sec.ID
+		}
+		res.Sections = append(res.Sections, sr)
+	}
+	return res
+}

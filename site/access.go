@@ -210,8 +210,7 @@ func (a *access) shareKey(w http.ResponseWriter, r *http.Request, site *quire.Si
 		setCookie(w, r, site, shareCookie, key, time.Time{})
 		return true, true
 	}
-	c, err := r.Cookie(shareCookie + site.ID)
-	return err == nil && sameSecret(c.Value, site.ShareKey), false
+	return hasShareCookie(r, site), false
 }
 
 // sameSecret compares secrets in time that does not tell how much of them
@@ -386,4 +385,43 @@ func (v *Visitor) buildEnv() map[string]any {
 	}
 	claims["unsigned"] = unsigned
 	return condition.Env(claims)
+}
+
+// logoutPath, below a site's root, signs a visitor out.
+const logoutPath = "/~logout"
+
+// serveLogout signs the visitor out of rq's site: it clears the site's
+// visitor cookies (share key, token, unsigned claims) and sends them to
+// the site's logout URL, for their sign-in backend to sign them out too,
+// else to the site's root. It comes before admit, so that a visitor whose
+// token has expired, or whose key was rotated, can still clear it; on a
+// share-link site, a request without the key (nor a member's token) is
+// answered the 404 of anyone refused, cookies cleared all the same, so
+// that the path tells a stranger nothing.
+func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request, rq *request) {
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", "GET")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	site := rq.site
+	for _, prefix := range []string{shareCookie, visitorCookie, claimsCookie} {
+		clearCookie(w, r, site, prefix)
+	}
+	if site.Visibility == quire.VisibilityShareLink && !hasShareCookie(r, site) && !s.access.isMember(r, site) {
+		s.fail(w, r, nil, quire.Errorf(quire.CodeNotFound, "site not found"))
+		return
+	}
+	to := site.PublishingAuth.LogoutURL
+	if to == "" {
+		to = rq.base + "/"
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, to, http.StatusFound)
+}
+
+// hasShareCookie reports whether r keeps site's share key in its cookie.
+func hasShareCookie(r *http.Request, site *quire.Site) bool {
+	c, err := r.Cookie(shareCookie + site.ID)
+	return err == nil && site.ShareKey != "" && sameSecret(c.Value, site.ShareKey)
 }

@@ -1,11 +1,16 @@
 package site
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/revision"
 )
 
 // redirect answers 308 when the request's path is the source of one of the
@@ -41,4 +46,94 @@ func (s *Server) redirect(w http.ResponseWriter, r *http.Request, rq *request) b
 		}
 	}
 	return false
+}
+
+// Bounds of a walk back through a space's history for the former paths of
+// its pages: a 404 costs at most one such walk per space and revision.
+const (
+	movedRevisions = 100
+	movedTime      = time.Second
+)
+
+// movedPage answers 308 when path, a page path that leads nowhere in n's
+// space, is where a page the visitor sees used to be, to that page's URL
+// (its markdown's when asMarkdown), and reports whether it did.
+func (s *Server) movedPage(w http.ResponseWriter, r *http.Request, n *spaceNav, path string, asMarkdown bool) bool {
+	id := s.formerPaths(r.Context(), n.v)[content.SlugPath(path)]
+	if id == "" || !n.visible(id) {
+		return false
+	}
+	to := n.url(id)
+	if asMarkdown {
+		to = n.mdURL(id)
+	}
+	if r.URL.RawQuery != "" {
+		to += "?" + r.URL.RawQuery
+	}
+	n.rq.cacheHeaders(w.Header())
+	http.Redirect(w, r, to, http.StatusPermanentRedirect)
+	return true
+}
+
+// formerWalk is a walk of a space's history under way; paths is set when
+// done is closed.
+type formerWalk struct {
+	done  chan struct{}
+	paths map[string]string
+}
+
+// formerPaths maps the former page paths of v's space to the ids of the
+// pages of v that held them (revision.Reader.FormerPaths), walked once per
+// space and revision: requests that come during the walk wait for it.
+// What a walk finds in its time is kept, even if it had more to read; a
+// walk that failed otherwise is tried again by the next request.
+func (s *Server) formerPaths(ctx context.Context, v *revision.View) map[string]string {
+	key := v.Space.ID + "\x00" + v.Revision.ID
+	if paths, ok := s.moved.Get(key); ok {
+		return paths
+	}
+	s.movedMu.Lock()
+	if paths, ok := s.moved.Get(key); ok {
+		s.movedMu.Unlock()
+		return paths
+	}
+	fw, running := s.walking[key]
+	if !running {
+		fw = &formerWalk{done: make(chan struct{})}
+		s.walking[key] = fw
+	}
+	s.movedMu.Unlock()
+	if running {
+		select {
+		case <-fw.done:
+			return fw.paths
+		case <-ctx.Done():
+			return nil
+		}
+	}
+
+	// The walk serves every request waiting for it: it outlives this one.
+	var paths map[string]string
+	keep := false
+	defer func() { // even if the walk panics, so that no request waits on it
+		fw.paths = paths
+		s.movedMu.Lock()
+		delete(s.walking, key)
+		if keep {
+			cost := len(key) + 64
+			for p, id := range paths {
+				cost += len(p) + len(id) + 48
+			}
+			s.moved.Add(key, paths, cost)
+		}
+		s.movedMu.Unlock()
+		close(fw.done)
+	}()
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), movedTime)
+	defer cancel()
+	paths, err := s.cfg.Reader.FormerPaths(wctx, v, movedRevisions)
+	if keep = err == nil || errors.Is(err, context.DeadlineExceeded); !keep {
+		s.cfg.Logger.Error("published site: former paths", "space", v.Space.ID, "revision", v.Revision.ID, "err", err)
+	}
+	return paths
 }

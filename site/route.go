@@ -51,11 +51,18 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix st
 		return // the same for every site and visitor: error pages need them too
 	}
 	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:], address: site.Address(s.cfg.PublicURL)}
+	if rest == logoutPath {
+		s.serveLogout(w, r, rq)
+		return
+	}
 	if rq.visitor, err = s.access.admit(w, r, site); err != nil {
 		if to := redirectURL(err); to != "" { // a key or token taken from the URL
 			w.Header().Set("Cache-Control", "no-store")
 			http.Redirect(w, r, to, http.StatusFound)
 			return
+		}
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			rq = nil // the plain 404 of no site: not even the site's title
 		}
 		s.fail(w, r, rq, err)
 		return

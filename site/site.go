@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -46,6 +47,10 @@ type Server struct {
 	answers   *lru.Cache[string, *cachedAnswer] // rendered pages and text answers, see cache.go
 	redirects *lru.Cache[string, string]        // redirect lookups: section id, "" for none
 	conds     *lru.Cache[string, []string]      // page conditions of trees, by root
+
+	moved   *lru.Cache[string, map[string]string] // former page paths of spaces, see redirects.go
+	movedMu sync.Mutex                            // guards walking
+	walking map[string]*formerWalk                // walks of history under way, by the key of moved
 }
 
 // cachedHost is the site served at a hostname ("" for none), as of commits.
@@ -70,6 +75,8 @@ func New(db *store.DB, cfg Config) *Server {
 		answers:   lru.New[string, *cachedAnswer](128 << 20),
 		redirects: lru.New[string, string](1 << 20),
 		conds:     lru.New[string, []string](4 << 20),
+		moved:     lru.New[string, map[string]string](32 << 20),
+		walking:   map[string]*formerWalk{},
 	}
 	if u, err := url.Parse(cfg.PublicURL); err == nil {
 		s.mainHost = strings.ToLower(u.Hostname())

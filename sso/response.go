@@ -1,6 +1,8 @@
 package sso
 
 import (
+	"context"
+	"encoding/base64"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -11,7 +13,36 @@ import (
 	"github.com/crewjam/saml"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
 )
+
+// DecodeResponse decodes the SAMLResponse an identity provider posts (HTTP
+// POST binding): base64, which may be broken over lines.
+func DecodeResponse(encoded string) ([]byte, error) {
+	if encoded == "" {
+		return nil, quire.Errorf(quire.CodeInvalid, "SAMLResponse: is required")
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(encoded), ""))
+	if err != nil {
+		return nil, quire.Errorf(quire.CodeInvalid, "SAMLResponse: must be base64")
+	}
+	return raw, nil
+}
+
+// SignIn checks the identity provider's response raw to the pending sign-in
+// st through provider p (CheckResponse: the response and its assertion must
+// claim st's request) and signs its subject in to p's organization, using
+// that request up (store.DB.SignInWithSAML).
+func (k *Keys) SignIn(ctx context.Context, sp *ServiceProvider, p *quire.SAMLProvider, raw []byte, st State) (*store.SAMLSession, error) {
+	id, err := sp.CheckResponse(raw, st.RequestID)
+	if err != nil {
+		return nil, err
+	}
+	return k.db.SignInWithSAML(ctx, store.SAMLSignIn{
+		OrgID: p.OrgID, ProviderID: p.ID, RequestID: st.RequestID, RequestExpires: st.Expires, AssertionID: id.AssertionID,
+		Expires: id.Expires, Email: id.Email, DisplayName: id.Name,
+	})
+}
 
 // Identity is whom a checked response signs in, and until when its
 // assertion must be remembered against replay.

@@ -97,3 +97,23 @@ func TestKeyPair(t *testing.T) {
 		t.Error("parseKeyPair of a truncated secret: no error")
 	}
 }
+
+func TestDecodeResponse(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ encoded, want, wantErr string }{
+		{"PFJlc3BvbnNlLz4=", "<Response/>", ""},
+		{"PFJlc3Bv\r\n  bnNlLz4=", "<Response/>", ""}, // broken over lines
+		{"", "", "SAMLResponse: is required"},
+		{"not base64!", "", "SAMLResponse: must be base64"},
+	}
+	for _, tt := range tests {
+		raw, err := DecodeResponse(tt.encoded)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if string(raw) != tt.want || gotErr != tt.wantErr {
+			t.Errorf("DecodeResponse(%q) = %q, %q; want %q, %q", tt.encoded, raw, gotErr, tt.want, tt.wantErr)
+		}
+	}
+}

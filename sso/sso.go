@@ -2,8 +2,9 @@
 // github.com/crewjam/saml: it builds the service provider of an
 // organization's identity provider with a key pair the servers share, makes
 // its AuthnRequests and metadata, checks the responses it gets back, and
-// signs the pending sign-in a browser keeps. It speaks no HTTP: api reads
-// requests and writes answers, cookies and pages.
+// signs the pending sign-in a browser keeps, and signs in whom a checked
+// response names. It speaks no HTTP: api reads requests and writes
+// answers, cookies and pages.
 package sso
 
 import (

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
+	"strconv"
 
 	"github.com/quiredocs/quire"
 )
@@ -52,6 +55,67 @@ type List[T any] struct {
 	Items []T
 	Count int
 	Next  *Cursor
+}
+
+// The lists below are paged in memory: what a revision or a site's
+// structure holds (files, links, search results, sections) is read whole,
+// and its pages cut out of it.
+
+// PageOf cuts page p out of items sorted by their cursor (Str, then ID),
+// which key gives.
+func PageOf[T any](items []T, p Page, key func(T) Cursor) *List[T] {
+	start := 0
+	if p.After != nil {
+		start, _ = slices.BinarySearchFunc(items, *p.After, func(it T, c Cursor) int {
+			k := key(it)
+			return cmp.Or(cmp.Compare(k.Str, c.Str), cmp.Compare(k.ID, c.ID))
+		})
+		if start < len(items) && key(items[start]) == *p.After {
+			start++
+		}
+	}
+	return pageFrom(items, start, p.Limit, func(last T, _ int) Cursor { return key(last) })
+}
+
+// PageByPosition cuts page p out of items that have no sortable key, by
+// their position: the cursor holds the index of the next item.
+func PageByPosition[T any](items []T, p Page) *List[T] {
+	start := 0
+	if p.After != nil {
+		start, _ = strconv.Atoi(p.After.ID)
+	}
+	return pageFrom(items, min(max(start, 0), len(items)), p.Limit, func(_ T, end int) Cursor { return Cursor{ID: strconv.Itoa(end)} })
+}
+
+// PageInOrder cuts page p out of items in an order that may change from one
+// page to the next (a ranking, a site's structure), which id names, and
+// returns the index of its first item: a page starts after the item its
+// cursor names, or, when that one is gone, at the index the cursor holds.
+func PageInOrder[T any](items []T, p Page, id func(T) string) (*List[T], int) {
+	start := 0
+	if p.After != nil {
+		start = min(max(int(p.After.Num), 0), len(items))
+		for i, it := range items {
+			if id(it) == p.After.ID {
+				start = i + 1
+				break
+			}
+		}
+	}
+	return pageFrom(items, start, p.Limit, func(last T, end int) Cursor { return Cursor{Num: int64(end), ID: id(last)} }), start
+}
+
+// pageFrom is the page of up to limit items from index start, a copy; next
+// makes the next page's cursor from the page's last item and the index
+// after it.
+func pageFrom[T any](items []T, start, limit int, next func(last T, end int) Cursor) *List[T] {
+	end := min(start+limit, len(items))
+	list := &List[T]{Items: append([]T{}, items[start:end]...), Count: len(items)}
+	if end < len(items) {
+		c := next(items[end-1], end)
+		list.Next = &c
+	}
+	return list
 }
 
 // keyset builds the WHERE clause and ORDER BY of a keyset page over (key, id).

@@ -67,6 +67,14 @@ func (r reader) Membership(ctx context.Context, orgID, userID string) (*quire.Me
 	return m, nil
 }
 
+// MemberSomewhere reports whether a user is an enabled member, not a
+// guest, of at least one organization.
+func (r reader) MemberSomewhere(ctx context.Context, userID string) (bool, error) {
+	var n int
+	err := r.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE user_id = ? AND COALESCE(role, '') <> '' AND NOT disabled", userID).Scan(&n)
+	return n > 0, err
+}
+
 // MemberSort names the order of a member list.
 type MemberSort string
 

@@ -110,6 +110,24 @@ type SAMLProviderUpdate struct {
 	DefaultRole                          *quire.Role
 }
 
+// Provider is the SAML provider u describes, for CreateSAMLProvider: the
+// fields it gives, the others left zero.
+func (u SAMLProviderUpdate) Provider() quire.SAMLProvider {
+	var p quire.SAMLProvider
+	for _, f := range []struct{ dst, src *string }{{&p.Label, u.Label}, {&p.EntityID, u.EntityID}, {&p.Certificate, u.Certificate}, {&p.SSOURL, u.SSOURL}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	if u.DefaultTeam != nil && *u.DefaultTeam != "" {
+		p.DefaultTeam = &quire.Team{ID: *u.DefaultTeam}
+	}
+	if u.DefaultRole != nil {
+		p.DefaultRole = *u.DefaultRole
+	}
+	return p
+}
+
 // CreateSAMLProvider creates a SAML provider from p's fields (DefaultTeam
 // needs only its ID). The default team must be one of the organization's.
 func (db *DB) CreateSAMLProvider(ctx context.Context, orgID string, p quire.SAMLProvider) (out *quire.SAMLProvider, err error) {

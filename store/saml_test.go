@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/store/storetest"
@@ -111,5 +113,20 @@ func TestSignInWithSAML(t *testing.T) {
 	}
 	if _, err := db.Member(ctx, org, s.Member.User.ID); err != nil {
 		t.Errorf("member after the provider was deleted: %v", err)
+	}
+}
+
+// TestSAMLProviderUpdateProvider: a new provider takes the fields an update
+// gives; "" names no default team.
+func TestSAMLProviderUpdateProvider(t *testing.T) {
+	t.Parallel()
+	label, entity, none, team, role := "Okta", "https://idp.example/entity", "", "t1", quire.RoleEdit
+	got := store.SAMLProviderUpdate{Label: &label, EntityID: &entity, DefaultTeam: &none, DefaultRole: &role}.Provider()
+	want := quire.SAMLProvider{Label: label, EntityID: entity, DefaultRole: role}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if p := (store.SAMLProviderUpdate{DefaultTeam: &team}).Provider(); p.DefaultTeam == nil || p.DefaultTeam.ID != team {
+		t.Errorf("default team %+v", p.DefaultTeam)
 	}
 }

@@ -231,29 +231,8 @@ func (r reader) ListSiteSectionGroups(ctx context.Context, siteID string, p Page
 			all = append(all, it.Group)
 		}
 	}
-	return pageOf(all, p, func(g *quire.SiteSectionGroup) string { return g.ID }), nil
-}
-
-// pageOf cuts one page out of a list already in order. The cursor holds the
-// last item's id and index: the next page starts after that item, or at its
-// index when it is gone.
-func pageOf[T any](all []T, p Page, id func(T) string) *List[T] {
-	start := 0
-	if p.After != nil {
-		start = min(max(int(p.After.Num), 0), len(all))
-		for i, it := range all {
-			if id(it) == p.After.ID {
-				start = i + 1
-				break
-			}
-		}
-	}
-	end := min(start+p.Limit, len(all))
-	list := &List[T]{Items: append([]T{}, all[start:end]...), Count: len(all)}
-	if end < len(all) {
-		list.Next = &Cursor{Num: int64(end), ID: id(all[end-1])}
-	}
-	return list
+	list, _ := PageInOrder(all, p, func(g *quire.SiteSectionGroup) string { return g.ID })
+	return list, nil
 }
 
 // ListSiteSections lists the sections of a site in structure order.
@@ -262,7 +241,8 @@ func (r reader) ListSiteSections(ctx context.Context, siteID string, p Page) (*L
 	if err != nil {
 		return nil, err
 	}
-	return pageOf(st.Sections(), p, func(s *quire.SiteSection) string { return s.ID }), nil
+	list, _ := PageInOrder(st.Sections(), p, func(s *quire.SiteSection) string { return s.ID })
+	return list, nil
 }
 
 // checkSections checks that every id names a section of the site.

@@ -94,7 +94,8 @@ func (r reader) ListSiteSpaces(ctx context.Context, siteID string, f SiteSpaceFi
 		}
 		all = kept
 	}
-	return pageOf(all, p, func(ss *quire.SiteSpace) string { return ss.ID }), nil
+	list, _ := PageInOrder(all, p, func(ss *quire.SiteSpace) string { return ss.ID })
+	return list, nil
 }
 
 // NewSiteSpace is what publishing a space in a site takes.
