@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
@@ -206,6 +207,15 @@ func TestBrowser(t *testing.T) {
 		b.do(t, chromedp.Click(chromedp.CSS("button#theme-toggle")))
 		if back := b.state(t); back.Theme != "light" || back.Background != light.Background {
 			t.Errorf("toggled back: theme %q background %s, want light %s", back.Theme, back.Background, light.Background)
+		}
+
+		// A reader who chose nothing gets the system's theme.
+		b.eval(t, `localStorage.clear(), true`)
+		b.do(t, prefersColorScheme("dark"))
+		defer b.do(t, prefersColorScheme(""))
+		b.open(t, docs.root)
+		if sys := b.state(t); sys.Theme != "dark" || sys.Background != dark.Background {
+			t.Errorf("with prefers-color-scheme dark and no choice: theme %q background %s, want dark %s", sys.Theme, sys.Background, dark.Background)
 		}
 	})
 
@@ -852,6 +862,16 @@ func visible(sel string) string {
 		const r = el.getBoundingClientRect(), s = getComputedStyle(el);
 		return r.width > 0 && r.height > 0 && r.right > 0 && r.left < innerWidth && s.visibility !== 'hidden' && s.display !== 'none';
 	})(document.querySelector(` + jsString(sel) + `))`
+}
+
+// prefersColorScheme emulates the system's colour scheme ("" for none).
+func prefersColorScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	})
 }
 
 // press presses and releases a key as a keyboard does: the keydown
