@@ -578,7 +578,11 @@ func (b *browser) listen(ev any) {
 		if ev.Type == runtime.ConsoleAPICalledTypeError {
 			var args []string
 			for _, a := range ev.Args {
-				args = append(args, cmp.Or(a.Description, string(a.Value)))
+				var text string
+				if json.Unmarshal(a.Value, &text) != nil { // not a string
+					text = cmp.Or(a.Description, string(a.Value))
+				}
+				args = append(args, text)
 			}
 			b.problems = append(b.problems, "console.error: "+strings.Join(args, " "))
 		}
