@@ -179,3 +179,131 @@ func sorted(ids ...string) []string {
 	slices.Sort(ids)
 	return ids
 }
+
+// TestMergeRules: each rule kind refuses a merge (403, naming it) until it
+// is met; none, or no rules set, merges as before; a space's own rules
+// replace its organization's, which it inherits by default.
+func TestMergeRules(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	author, vic, val := e.addUser(t, "review", "Rita Author"), e.addUser(t, "review", "Vic Reviewer"), e.addUser(t, "review", "Val Reviewer")
+	review := func(u user, status string) func(t *testing.T, cr string) {
+		return func(t *testing.T, cr string) {
+			fullCall(t, e, u, "POST", cr+"/reviews", map[string]any{"status": status}, http.StatusCreated)
+		}
+	}
+	users := func(ids ...string) []string { return ids }
+	for _, tc := range []struct {
+		name    string
+		rule    map[string]any // the space's one rule; nil for {"type":"none"}
+		subject string         // "" for "Change"
+		before  func(t *testing.T, cr string)
+		by      user // who merges; the admin when zero
+		refuse  []string
+		fix     func(t *testing.T, cr string)
+	}{
+		{name: "none"},
+		{name: "at least one review", rule: map[string]any{"rule": "require_at_least_one_review"},
+			refuse: []string{"require_at_least_one_review", "at least one review"}, fix: review(vic, "changes-requested")},
+		{name: "at least one approved", rule: map[string]any{"rule": "require_at_least_one_approved_review"}, before: review(vic, "changes-requested"),
+			refuse: []string{"require_at_least_one_approved_review"}, fix: review(val, "approved")},
+		{name: "all approved", rule: map[string]any{"rule": "require_all_reviews_approved"}, before: review(vic, "changes-requested"),
+			refuse: []string{"require_all_reviews_approved"}, fix: review(vic, "approved")},
+		{name: "specific reviewers", rule: map[string]any{"rule": "require_specific_reviewers", "users": users(vic.id, val.id)}, before: review(vic, "approved"),
+			refuse: []string{"require_specific_reviewers", val.id}, fix: review(val, "approved")},
+		{name: "one of specific reviewers", rule: map[string]any{"rule": "require_one_of_specific_reviewers", "users": users(vic.id, val.id)},
+			before: review(e.admin, "approved"), refuse: []string{"require_one_of_specific_reviewers"}, fix: review(val, "approved")},
+		{name: "up to date", rule: map[string]any{"rule": "require_up_to_date_change_request"},
+			before: func(t *testing.T, cr string) {
+				other := e.newCR(t, e.admin, strings.Split(cr, "/")[3], "Other")
+				fullCall(t, e, e.admin, "PATCH", "/v1/spaces/"+strings.Split(cr, "/")[3], map[string]any{"mergeRules": map[string]any{"type": "none"}}, http.StatusOK)
+				fullCall(t, e, e.admin, "POST", other+"/merge", nil, http.StatusOK)
+				fullCall(t, e, e.admin, "PATCH", "/v1/spaces/"+strings.Split(cr, "/")[3], map[string]any{"mergeRules": map[string]any{"type": "rules",
+					"rules": []any{map[string]any{"rule": "require_up_to_date_change_request"}}}}, http.StatusOK)
+			},
+			refuse: []string{"require_up_to_date_change_request"},
+			fix:    func(t *testing.T, cr string) { e.call(t, author.token, "POST", cr+"/update", nil).want(t, http.StatusOK) }},
+		{name: "subject", rule: map[string]any{"rule": "require_change_request_subject"}, subject: " ",
+			refuse: []string{"require_change_request_subject"},
+			fix: func(t *testing.T, cr string) {
+				e.call(t, author.token, "PATCH", cr, map[string]any{"subject": "Now with a subject"}).want(t, http.StatusOK)
+			}},
+		{name: "author merges", rule: map[string]any{"rule": "require_author_to_merge"}, refuse: []string{"require_author_to_merge"},
+			fix: func(*testing.T, string) {}, by: author},
+		{name: "custom", rule: map[string]any{"rule": "custom", "expression": `changeRequest.subject == "Ship it" && actor.id != ""`, "message": "say Ship it"},
+			refuse: []string{"custom: say Ship it"},
+			fix: func(t *testing.T, cr string) {
+				e.call(t, author.token, "PATCH", cr, map[string]any{"subject": "Ship it"}).want(t, http.StatusOK)
+			}},
+		{name: "custom on reviews", rule: map[string]any{"rule": "custom", "expression": `len(reviews) > 0 && reviews[0].status == "approved"`},
+			refuse: []string{"custom: expression", "is not true"}, fix: review(vic, "approved")},
+		{name: "custom that fails", rule: map[string]any{"rule": "custom", "expression": `nosuchname.x`}, refuse: []string{"custom: expression", "does not compile"}},
+		{name: "agent review", rule: map[string]any{"rule": "require_agent_review"}, refuse: []string{"require_agent_review"}},
+		{name: "description", rule: map[string]any{"rule": "require_change_request_description"}, refuse: []string{"require_change_request_description"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sp := e.crSpace(t)
+			rules := map[string]any{"type": "none"}
+			if tc.rule != nil {
+				rules = map[string]any{"type": "rules", "rules": []any{tc.rule}}
+			}
+			run(t, e, []scenario{{method: "PATCH", path: "/v1/spaces/" + sp, body: map[string]any{"mergeRules": rules}, want: []check{field("mergeRules", rules)}}})
+			subject := tc.subject
+			if subject == "" {
+				subject = "Change"
+			}
+			cr := e.newCR(t, author, sp, subject)
+			if tc.before != nil {
+				tc.before(t, cr)
+			}
+			by := tc.by
+			if by == (user{}) {
+				by = e.admin
+			}
+			if tc.refuse != nil {
+				fullCall(t, e, e.admin, "POST", cr+"/merge", nil, http.StatusForbidden, append([]string{"merge rules not met"}, tc.refuse...)...)
+				if tc.fix == nil {
+					return
+				}
+				tc.fix(t, cr)
+			}
+			fullCall(t, e, by, "POST", cr+"/merge", nil, http.StatusOK)
+		})
+	}
+}
+
+// TestMergeRulesInheritAndBypass: spaces inherit their organization's rules
+// until they set their own; allow_bypass lets its users through.
+func TestMergeRulesInheritAndBypass(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	author, boss, editor, reader := e.addUser(t, "review", "Rita Author"), e.addUser(t, "review", "Bo Boss"), e.addUser(t, "edit", "Ed Editor"), e.addUser(t, "read", "Ray Reader")
+	sp := e.crSpace(t)
+	orgRules := map[string]any{"type": "rules", "rules": []any{
+		map[string]any{"rule": "require_at_least_one_approved_review"}, map[string]any{"rule": "allow_bypass", "users": []string{boss.id}}}}
+	e.call(t, e.admin.token, "PATCH", "/v1/orgs/"+e.org, map[string]any{"mergeRules": orgRules}).want(t, http.StatusOK)
+	run(t, e, []scenario{
+		{path: "/v1/spaces/" + sp, as: reader, want: []check{field("mergeRules", map[string]any{"type": "inherit"})}},
+		// Setting a space's rules is for its admins, and validated.
+		{method: "PATCH", path: "/v1/spaces/" + sp, as: editor, body: map[string]any{"mergeRules": map[string]any{"type": "none"}},
+			status: http.StatusForbidden, errs: []string{"mergeRules"}},
+		{method: "PATCH", path: "/v1/spaces/" + sp, body: map[string]any{"mergeRules": map[string]any{"type": "some"}},
+			status: http.StatusBadRequest, errs: []string{"mergeRules.type"}},
+		{method: "PATCH", path: "/v1/spaces/" + sp, body: map[string]any{"mergeRules": nil}, status: http.StatusBadRequest, errs: []string{"mergeRules"}},
+		{method: "PATCH", path: "/v1/spaces/" + sp, body: map[string]any{"mergeRules": map[string]any{"type": "rules", "rules": []any{map[string]any{"rule": "nope"}}}},
+			status: http.StatusBadRequest, errs: []string{"mergeRules.rules[0].rule"}},
+	})
+	cr := e.newCR(t, author, sp, "Inherited")
+	fullCall(t, e, e.admin, "POST", cr+"/merge", nil, http.StatusForbidden, "require_at_least_one_approved_review")
+	fullCall(t, e, reader, "POST", cr+"/merge", nil, http.StatusForbidden)
+	fullCall(t, e, e.outsider(t), "POST", cr+"/merge", nil, http.StatusNotFound)
+	fullCall(t, e, boss, "POST", cr+"/merge", nil, http.StatusOK) // bypass
+
+	// The space's own none replaces the organization's rules; inherit restores them.
+	cr = e.newCR(t, author, sp, "Own rules")
+	run(t, e, []scenario{{method: "PATCH", path: "/v1/spaces/" + sp, body: map[string]any{"mergeRules": map[string]any{"type": "inherit"}},
+		want: []check{field("mergeRules", map[string]any{"type": "inherit"})}}})
+	fullCall(t, e, e.admin, "POST", cr+"/merge", nil, http.StatusForbidden, "require_at_least_one_approved_review")
+	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+sp, map[string]any{"mergeRules": map[string]any{"type": "none"}}).want(t, http.StatusOK)
+	fullCall(t, e, e.admin, "POST", cr+"/merge", nil, http.StatusOK)
+}
