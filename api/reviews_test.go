@@ -222,7 +222,9 @@ func TestMergeRules(t *testing.T) {
 					"rules": []any{map[string]any{"rule": "require_up_to_date_change_request"}}}}, http.StatusOK)
 			},
 			refuse: []string{"require_up_to_date_change_request"},
-			fix:    func(t *testing.T, cr string) { e.call(t, author.token, "POST", cr+"/update", nil).want(t, http.StatusOK) }},
+			fix: func(t *testing.T, cr string) {
+				e.call(t, author.token, "POST", cr+"/update", nil).want(t, http.StatusOK)
+			}},
 		{name: "subject", rule: map[string]any{"rule": "require_change_request_subject"}, subject: " ",
 			refuse: []string{"require_change_request_subject"},
 			fix: func(t *testing.T, cr string) {
