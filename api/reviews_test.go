@@ -309,3 +309,15 @@ func TestMergeRulesInheritAndBypass(t *testing.T) {
 	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+sp, map[string]any{"mergeRules": map[string]any{"type": "none"}}).want(t, http.StatusOK)
 	fullCall(t, e, e.admin, "POST", cr+"/merge", nil, http.StatusOK)
 }
+
+// TestMergeRulesGuardImport: importing into a space merges at once, so the
+// rules in force must allow an unreviewed merge.
+func TestMergeRulesGuardImport(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sp := e.crSpace(t)
+	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+sp, map[string]any{"mergeRules": map[string]any{"type": "rules",
+		"rules": []any{map[string]any{"rule": "require_at_least_one_review"}}}}).want(t, http.StatusOK)
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+sp+"/content/import", map[string]any{"url": "http://127.0.0.1:1/", "source": "website"}).
+		wantError(t, http.StatusForbidden, "merge rules not met", "require_at_least_one_review")
+}
