@@ -59,14 +59,31 @@ type reviewOut struct {
 	} `json:"urls"`
 }
 
+// reviewFixture is a space with a change request by writer, and people
+// with each role around it.
+type reviewFixture struct {
+	e                                             *env
+	sp, cr, reviews                               string
+	writer, reviewer, reader, commenter, outsider user
+}
+
 func TestReviews(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	sp := e.crSpace(t)
-	writer, reviewer := e.addUser(t, "edit", "Wes Writer"), e.addUser(t, "review", "Rae Reviewer")
-	reader, commenter, outsider := e.addUser(t, "read", "Ray Reader"), e.addUser(t, "comment", "Cam Commenter"), e.outsider(t)
-	cr := e.newCR(t, writer, sp, "Fix typos")
-	reviews := cr + "/reviews"
+	f := &reviewFixture{e: e, sp: e.crSpace(t), writer: e.addUser(t, "edit", "Wes Writer"), reviewer: e.addUser(t, "review", "Rae Reviewer"),
+		reader: e.addUser(t, "read", "Ray Reader"), commenter: e.addUser(t, "comment", "Cam Commenter"), outsider: e.outsider(t)}
+	f.cr = e.newCR(t, f.writer, f.sp, "Fix typos")
+	f.reviews = f.cr + "/reviews"
+	first := f.submitting(t)
+	f.requesting(t, first)
+	f.contributing(t)
+}
+
+// submitting: who may see and submit reviews, validation, a review with a
+// comment.
+func (f *reviewFixture) submitting(t *testing.T) reviewOut {
+	e, sp, cr, reviews := f.e, f.sp, f.cr, f.reviews
+	writer, reviewer, reader, outsider := f.writer, f.reviewer, f.reader, f.outsider
 
 	// Who may see and submit.
 	fullCall(t, e, reader, "GET", reviews, nil, http.StatusOK)
@@ -108,8 +125,14 @@ func TestReviews(t *testing.T) {
 	run(t, e, []scenario{
 		{path: cr + "/comments", as: reader, want: []check{field("items.#.id", []string{first.Comment.ID})}},
 	})
+	return first
+}
 
-	// Requested reviewers: asking needs edit; a reader asked may review.
+// requesting: asking for reviews needs edit; a reader asked may review;
+// asking again outdates a review.
+func (f *reviewFixture) requesting(t *testing.T, first reviewOut) {
+	e, cr, reviews := f.e, f.cr, f.reviews
+	writer, reviewer, reader, outsider := f.writer, f.reviewer, f.reader, f.outsider
 	rr := cr + "/requested-reviewers"
 	fullCall(t, e, reader, "POST", rr, map[string]any{"users": []string{reviewer.id}}, http.StatusForbidden)
 	fullCall(t, e, outsider, "POST", rr, map[string]any{"users": []string{reviewer.id}}, http.StatusNotFound)
@@ -126,7 +149,10 @@ func TestReviews(t *testing.T) {
 	} {
 		fullCall(t, e, writer, "POST", rr, tc.body, http.StatusBadRequest, tc.want)
 	}
-	res = fullCall(t, e, writer, "POST", rr, map[string]any{"users": []string{reader.id, reviewer.id, reader.id}, "subject": "Fix typos, please"}, http.StatusOK)
+	res := fullCall(t, e, writer, "POST", rr, map[string]any{"users": []string{reader.id, reviewer.id, reader.id}, "subject": "Fix typos, please"}, http.StatusOK)
+	if got := res.JSON(t)["users"].([]any); len(got) != 2 {
+		t.Errorf("asked %d users, want 2 (once each)", len(got))
+	}
 	run(t, e, []scenario{
 		// Asked at once, they are listed by id.
 		{name: "asked", path: rr, as: reader, want: []check{field("items.#.user.id", sorted(reader.id, reviewer.id)),
@@ -151,8 +177,13 @@ func TestReviews(t *testing.T) {
 	fullCall(t, e, writer, "DELETE", rr+"/"+reviewer.id, nil, http.StatusResetContent)
 	fullCall(t, e, writer, "DELETE", rr+"/"+reviewer.id, nil, http.StatusNoContent)
 	run(t, e, []scenario{{name: "after removal", path: rr, as: reader, want: []check{field("items.#.user.id", []string{reader.id})}}})
+}
 
-	// Contributors and commenters.
+// contributing: contributors and commenters, then a merged request refuses
+// reviews and requests.
+func (f *reviewFixture) contributing(t *testing.T) {
+	e, sp, cr, reviews, rr := f.e, f.sp, f.cr, f.reviews, f.cr+"/requested-reviewers"
+	writer, reviewer, reader, commenter, outsider := f.writer, f.reviewer, f.reader, f.commenter, f.outsider
 	e.author(t, writer.token, cr, insertPage("", "# Second\n")).want(t, http.StatusOK)
 	e.call(t, commenter.token, "POST", "/v1/spaces/"+sp+"/comments", map[string]any{"body": map[string]any{"markdown": "On the space"}}).want(t, http.StatusOK)
 	fullCall(t, e, reader, "GET", cr+"/contributors", nil, http.StatusOK)
@@ -183,25 +214,27 @@ func sorted(ids ...string) []string {
 // TestMergeRules: each rule kind refuses a merge (403, naming it) until it
 // is met; none, or no rules set, merges as before; a space's own rules
 // replace its organization's, which it inherits by default.
-func TestMergeRules(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	author, vic, val := e.addUser(t, "review", "Rita Author"), e.addUser(t, "review", "Vic Reviewer"), e.addUser(t, "review", "Val Reviewer")
+// mergeRuleCase is a space with one merge rule (none when rule is nil), a
+// change request by author, what happens before merging, the refusal
+// expected, and what makes the merge allowed (nil: nothing does).
+type mergeRuleCase struct {
+	name    string
+	rule    map[string]any // the space's one rule; nil for {"type":"none"}
+	subject string         // "" for "Change"
+	before  func(t *testing.T, cr string)
+	by      user // who merges; the admin when zero
+	refuse  []string
+	fix     func(t *testing.T, cr string)
+}
+
+func mergeRuleCases(e *env, author, vic, val user) []mergeRuleCase {
 	review := func(u user, status string) func(t *testing.T, cr string) {
 		return func(t *testing.T, cr string) {
 			fullCall(t, e, u, "POST", cr+"/reviews", map[string]any{"status": status}, http.StatusCreated)
 		}
 	}
 	users := func(ids ...string) []string { return ids }
-	for _, tc := range []struct {
-		name    string
-		rule    map[string]any // the space's one rule; nil for {"type":"none"}
-		subject string         // "" for "Change"
-		before  func(t *testing.T, cr string)
-		by      user // who merges; the admin when zero
-		refuse  []string
-		fix     func(t *testing.T, cr string)
-	}{
+	return []mergeRuleCase{
 		{name: "none"},
 		{name: "at least one review", rule: map[string]any{"rule": "require_at_least_one_review"},
 			refuse: []string{"require_at_least_one_review", "at least one review"}, fix: review(vic, "changes-requested")},
@@ -242,7 +275,14 @@ func TestMergeRules(t *testing.T) {
 		{name: "custom that fails", rule: map[string]any{"rule": "custom", "expression": `nosuchname.x`}, refuse: []string{"custom: expression", "does not compile"}},
 		{name: "agent review", rule: map[string]any{"rule": "require_agent_review"}, refuse: []string{"require_agent_review"}},
 		{name: "description", rule: map[string]any{"rule": "require_change_request_description"}, refuse: []string{"require_change_request_description"}},
-	} {
+	}
+}
+
+func TestMergeRules(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	author, vic, val := e.addUser(t, "review", "Rita Author"), e.addUser(t, "review", "Vic Reviewer"), e.addUser(t, "review", "Val Reviewer")
+	for _, tc := range mergeRuleCases(e, author, vic, val) {
 		t.Run(tc.name, func(t *testing.T) {
 			sp := e.crSpace(t)
 			rules := map[string]any{"type": "none"}
