@@ -146,4 +146,8 @@ func TestSpaceMergeRules(t *testing.T) {
 	if err != nil || string(got.MergeRules) != rules {
 		t.Errorf("UpdateSpace = %s, %v", got.MergeRules, err)
 	}
+	// A duplicate keeps them, as it keeps the space's other settings.
+	if dup, err := db.DuplicateSpace(t.Context(), sp.ID); err != nil || string(dup.MergeRules) != rules {
+		t.Errorf("DuplicateSpace = %+v, %v", dup, err)
+	}
 }

@@ -295,8 +295,8 @@ func (db *DB) DuplicateSpace(ctx context.Context, id string) (sp *quire.Space, e
 		if sp, err = tx.createSpace(ctx, orig.OrgID, NewSpace{Title: copyTitle, Emoji: orig.Emoji, ParentID: orig.ParentID, EditMode: orig.EditMode}); err != nil {
 			return err
 		}
-		if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ?, default_level = ? WHERE id = ?",
-			string(orig.Visibility), nullLevel(orig.DefaultLevel), sp.ID); err != nil {
+		if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ?, default_level = ?, merge_rules = ? WHERE id = ?",
+			string(orig.Visibility), nullLevel(orig.DefaultLevel), string(orig.MergeRules), sp.ID); err != nil {
 			return err
 		}
 		// The copy's first revision holds the original's current content
