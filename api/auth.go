@@ -77,6 +77,18 @@ func (c *tokenCache) put(key [sha256.Size]byte, u *quire.User, now time.Time) {
 	c.m[key] = cachedUser{user: *u, expires: now.Add(tokenTTL)}
 }
 
+// forgetUser drops what the cache remembers of a user's tokens, whose
+// profile has just changed on this server.
+func (c *tokenCache) forgetUser(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.m {
+		if e.user.ID == id {
+			delete(c.m, k)
+		}
+	}
+}
+
 // caller returns the authenticated user of a request.
 func caller(ctx context.Context) *quire.User {
 	u, _ := ctx.Value(callerKey{}).(*quire.User)
