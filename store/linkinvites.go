@@ -69,10 +69,12 @@ func (r reader) LinkInvite(ctx context.Context, orgID, id string) (*quire.LinkIn
 		"SELECT "+linkInviteColumns+" FROM link_invites li WHERE li.org_id = ? AND li.id = ?"+linkInviteLive, orgID, id)
 }
 
-// ListLinkInvites lists an organization's link invites, oldest first.
+// ListLinkInvites lists the link invites to an organization itself, oldest
+// first: the reference's list holds only those (InviteLinkToOrganization);
+// a space's or collection's is read by id.
 func (r reader) ListLinkInvites(ctx context.Context, orgID string, p Page) (*List[*quire.LinkInvite], error) {
 	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM link_invites li", "SELECT "+linkInviteColumns+" FROM link_invites li",
-		" WHERE li.org_id = ?"+linkInviteLive, []any{orgID}, keysetOrder{key: "li.created_at", id: "li.id", numeric: true}, p,
+		" WHERE li.org_id = ? AND li.space_id IS NULL AND li.collection_id IS NULL", []any{orgID}, keysetOrder{key: "li.created_at", id: "li.id", numeric: true}, p,
 		func(rows *sql.Rows) (*quire.LinkInvite, Cursor, error) {
 			var row linkInviteRow
 			if err := rows.Scan(row.dest()...); err != nil {
