@@ -175,7 +175,9 @@ func (s *Server) listLinkInvites(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.LinkInvite], error) {
 		return s.db.ListLinkInvites(ctx, me.OrgID, p)
-	}, func(li *quire.LinkInvite) linkInviteJSON { return s.linkInviteJSON(li, inviteTarget{role: me.Role}, me) })
+	}, func(li *quire.LinkInvite) linkInviteJSON {
+		return s.linkInviteJSON(li, inviteTarget{role: me.Role}, me)
+	})
 }
 
 // linkInvite loads the caller's membership and the link invite in the
