@@ -36,9 +36,11 @@ func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
 }
 
 // tokenTTL is how long a server remembers whose a token is. Tokens cannot
-// be revoked and users do not change, so what it remembers is never wrong
-// today; when revocation comes, a revoked token may keep working this long
-// on a server that had just seen it, unless the revocation clears the cache.
+// be revoked, so whose a token is stays right; when revocation comes, a
+// revoked token may keep working this long on a server that had just seen
+// it, unless the revocation clears the cache. A user's own profile change
+// clears it on the server that made it (forgetUser); others may show the
+// old name and photo this long.
 const tokenTTL = 10 * time.Second
 
 // maxCachedTokens bounds the cache: once full, it starts over.
