@@ -102,7 +102,25 @@ func TestLinkInvites(t *testing.T) {
 		t.Errorf("after PATCH %+v", got)
 	}
 	refCall(t, e, e.admin.token, "GET", base+"/"+org.ID, nil).want(t, http.StatusOK)
+	linkInviteJoins(t, e, org, sp, c, space.ID, col.ID)
+	// Deleted, a link joins no one.
+	refCall(t, e, e.admin.token, "DELETE", base+"/"+org.ID, nil).want(t, http.StatusResetContent)
+	refCall(t, e, e.admin.token, "DELETE", base+"/"+org.ID, nil).want(t, http.StatusNoContent)
+	join := func(key string) *response {
+		return refCall(t, e, outsider.token, "POST", "/v1/orgs/"+e.org+"/invites/"+key, nil)
+	}
+	join(org.Key).wantError(t, http.StatusNotFound, "invite not found")
+	if memberRole(t, e, outsider.id) != "" {
+		t.Error("the outsider joined through a deleted link")
+	}
+	refCall(t, e, spaceAdmin.token, "DELETE", base+"/"+sp.ID, nil).want(t, http.StatusResetContent)
+	join(sp.Key).wantError(t, http.StatusNotFound)
+}
 
+// linkInviteJoins joins through the organization's, the space's and the
+// collection's link invites, once the organization enables invite links.
+func linkInviteJoins(t *testing.T, e *env, org, sp, c linkInviteOut, spaceID, colID string) {
+	t.Helper()
 	// Joining: only while the organization's invite links are enabled.
 	ann, bob := e.outsider(t), e.outsider(t)
 	join := func(u user, key string) *response {
@@ -118,22 +136,13 @@ func TestLinkInvites(t *testing.T) {
 	if r := memberRole(t, e, bob.id); r != "guest" {
 		t.Errorf("bob joined as %q, want a guest", r)
 	}
-	perms := e.call(t, bob.token, "GET", "/v1/spaces/"+space.ID, nil).want(t, http.StatusOK).JSON(t)["permissions"].(map[string]any)
+	perms := e.call(t, bob.token, "GET", "/v1/spaces/"+spaceID, nil).want(t, http.StatusOK).JSON(t)["permissions"].(map[string]any)
 	if perms["edit"] != true || perms["admin"] != false {
 		t.Errorf("bob's permissions on the space: %v", perms)
 	}
-	e.call(t, bob.token, "GET", "/v1/collections/"+col.ID, nil).wantError(t, http.StatusNotFound)
+	e.call(t, bob.token, "GET", "/v1/collections/"+colID, nil).wantError(t, http.StatusNotFound)
 	join(bob, c.Key).want(t, http.StatusOK)
-	e.call(t, bob.token, "GET", "/v1/collections/"+col.ID, nil).want(t, http.StatusOK)
+	e.call(t, bob.token, "GET", "/v1/collections/"+colID, nil).want(t, http.StatusOK)
 	join(ann, org.Key).want(t, http.StatusOK) // a link is used again and again
 
-	// Deleted, a link joins no one.
-	refCall(t, e, e.admin.token, "DELETE", base+"/"+org.ID, nil).want(t, http.StatusResetContent)
-	refCall(t, e, e.admin.token, "DELETE", base+"/"+org.ID, nil).want(t, http.StatusNoContent)
-	join(outsider, org.Key).wantError(t, http.StatusNotFound, "invite not found")
-	if memberRole(t, e, outsider.id) != "" {
-		t.Error("the outsider joined through a deleted link")
-	}
-	refCall(t, e, spaceAdmin.token, "DELETE", base+"/"+sp.ID, nil).want(t, http.StatusResetContent)
-	join(outsider, sp.Key).wantError(t, http.StatusNotFound)
 }

@@ -99,25 +99,7 @@ func TestOrganizationChangeRequests(t *testing.T) {
 	open, secret := colCreateSpace(t, e, "Open", "").ID, colCreateSpace(t, e, "Secret", "").ID
 	editor, guest, outsider := e.addUser(t, "edit", "Ed Editor"), e.addUser(t, "guest", "Gus Guest"), e.outsider(t)
 	colGrant(t, e, "space", open, "read", []string{guest.id}, nil)
-
-	cr := func(token, spaceID, status string) string {
-		t.Helper()
-		path := e.cmNewCR(t, token, spaceID)
-		if status != "draft" {
-			e.call(t, token, "PATCH", path, map[string]any{"status": status}).want(t, http.StatusOK)
-		}
-		var c crOut
-		e.call(t, token, "GET", path, nil).want(t, http.StatusOK).Decode(t, &c)
-		return c.ID
-	}
-	a := cr(e.admin.token, open, "open")
-	b := cr(editor.token, open, "open")
-	c := cr(editor.token, secret, "open")
-	d := cr(editor.token, open, "draft")
-	x := cr(e.admin.token, secret, "archived")
-	// Updating a, last, puts it first by update but not by creation.
-	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+open+"/change-requests/"+a, map[string]any{"subject": "Renamed"}).want(t, http.StatusOK)
-
+	a, b, c, d, x := seedOrgChangeRequests(t, e, editor, open, secret)
 	site := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{secret}})
 
 	list := func(token, query string) []string {
@@ -181,4 +163,29 @@ func TestOrganizationChangeRequests(t *testing.T) {
 		{name: "a bad order", path: base + "?orderBy=title", status: 400, errs: []string{"orderBy"}},
 		{name: "a bad finding", path: base + "?finding=some", status: 400, errs: []string{"finding"}},
 	})
+}
+
+// seedOrgChangeRequests opens change requests in two spaces, a second
+// apart: a (open, the admin's, updated last), b and c (open, the editor's),
+// d (a draft) and x (archived).
+func seedOrgChangeRequests(t *testing.T, e *env, editor user, open, secret string) (a, b, c, d, x string) {
+	t.Helper()
+	cr := func(token, spaceID, status string) string {
+		t.Helper()
+		path := e.cmNewCR(t, token, spaceID)
+		if status != "draft" {
+			e.call(t, token, "PATCH", path, map[string]any{"status": status}).want(t, http.StatusOK)
+		}
+		var got crOut
+		e.call(t, token, "GET", path, nil).want(t, http.StatusOK).Decode(t, &got)
+		return got.ID
+	}
+	a = cr(e.admin.token, open, "open")
+	b = cr(editor.token, open, "open")
+	c = cr(editor.token, secret, "open")
+	d = cr(editor.token, open, "draft")
+	x = cr(e.admin.token, secret, "archived")
+	// Updating a, last, puts it first by update but not by creation.
+	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+open+"/change-requests/"+a, map[string]any{"subject": "Renamed"}).want(t, http.StatusOK)
+	return a, b, c, d, x
 }
