@@ -36,9 +36,11 @@ func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
 }
 
 // tokenTTL is how long a server remembers whose a token is. Tokens cannot
-// be revoked and users do not change, so what it remembers is never wrong
-// today; when revocation comes, a revoked token may keep working this long
-// on a server that had just seen it, unless the revocation clears the cache.
+// be revoked, so whose a token is stays right; when revocation comes, a
+// revoked token may keep working this long on a server that had just seen
+// it, unless the revocation clears the cache. A user's own profile change
+// clears it on the server that made it (forgetUser); others may show the
+// old name and photo this long.
 const tokenTTL = 10 * time.Second
 
 // maxCachedTokens bounds the cache: once full, it starts over.
@@ -75,6 +77,18 @@ func (c *tokenCache) put(key [sha256.Size]byte, u *quire.User, now time.Time) {
 		c.m = map[[sha256.Size]byte]cachedUser{}
 	}
 	c.m[key] = cachedUser{user: *u, expires: now.Add(tokenTTL)}
+}
+
+// forgetUser drops what the cache remembers of a user's tokens, whose
+// profile has just changed on this server.
+func (c *tokenCache) forgetUser(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.m {
+		if e.user.ID == id {
+			delete(c.m, k)
+		}
+	}
 }
 
 // caller returns the authenticated user of a request.

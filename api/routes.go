@@ -16,6 +16,7 @@ func (s *Server) routes() {
 	// Users and organizations (extras beyond the contract, shapes from the reference).
 	s.handle("GET /v1/user", s.getCurrentUser)
 	s.handle("GET /v1/users/{userId}", s.getUser)
+	s.handle("PATCH /v1/users/{userId}", s.updateUser)
 	s.handle("GET /v1/orgs", s.listOrgs)
 	s.handle("POST /v1/orgs", s.createOrg)
 	s.handle("GET /v1/orgs/{organizationId}", s.getOrg)
@@ -30,6 +31,18 @@ func (s *Server) routes() {
 	s.handle("POST /v1/orgs/{organizationId}/members/{userId}/sso", s.setMemberSSO)
 	s.handle("GET /v1/orgs/{organizationId}/members/{userId}/spaces", s.listMemberSpaces)
 	s.handle("GET /v1/orgs/{organizationId}/members/{userId}/teams", s.listMemberTeams)
+
+	// Invites, organization search and change requests (extras, shapes from
+	// the reference).
+	s.handle("POST /v1/orgs/{organizationId}/invites", s.inviteUsers)
+	s.handle("POST /v1/orgs/{organizationId}/invites/{inviteId}", s.joinWithInvite)
+	s.handle("GET /v1/orgs/{organizationId}/link-invites", s.listLinkInvites)
+	s.handle("POST /v1/orgs/{organizationId}/link-invites", s.createLinkInvite)
+	s.handle("GET /v1/orgs/{organizationId}/link-invites/{inviteId}", s.getLinkInvite)
+	s.handle("PATCH /v1/orgs/{organizationId}/link-invites/{inviteId}", s.updateLinkInvite)
+	s.handle("DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}", s.deleteLinkInvite)
+	s.handle("GET /v1/orgs/{organizationId}/search", s.searchOrg)
+	s.handle("GET /v1/orgs/{organizationId}/change-requests", s.listOrgChangeRequests)
 
 	// Spaces of an organization (extras, shapes from the reference).
 	s.handle("GET /v1/orgs/{organizationId}/spaces", s.listSpaces)

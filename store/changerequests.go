@@ -134,3 +134,52 @@ func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, u Cha
 	})
 	return c, err
 }
+
+// OrgChangeRequestFilter narrows the change requests of an organization.
+type OrgChangeRequestFilter struct {
+	VisibleTo   *quire.Viewer // only those of spaces this viewer can see
+	Statuses    []quire.ChangeRequestStatus
+	Creator     string // user id; "" for all
+	Contributor string // user id; "" for all
+	Space       string // space id; "" for all
+	Site        string // site id: those of the site's spaces; "" for all
+	ByCreated   bool   // newest created first; else last updated first
+}
+
+// ListOrgChangeRequests lists the change requests of an organization's live
+// spaces, newest first by update (or creation).
+func (r reader) ListOrgChangeRequests(ctx context.Context, orgID string, f OrgChangeRequestFilter, p Page) (*List[*quire.ChangeRequest], error) {
+	where := " WHERE s.org_id = ? AND s.deleted_at IS NULL AND c.status IN (" + placeholders(len(f.Statuses)) + ")"
+	args := []any{orgID}
+	for _, st := range f.Statuses {
+		args = append(args, string(st))
+	}
+	for _, cond := range []struct {
+		value, clause string
+	}{
+		{f.Creator, " AND c.created_by = ?"},
+		{f.Space, " AND c.space_id = ?"},
+		{f.Contributor, " AND EXISTS (SELECT 1 FROM change_request_contributors k WHERE k.change_request_id = c.id AND k.user_id = ?)"},
+		{f.Site, " AND EXISTS (SELECT 1 FROM site_spaces ss JOIN sites st ON st.id = ss.site_id WHERE ss.space_id = c.space_id AND st.id = ? AND st.org_id = s.org_id)"},
+	} {
+		if cond.value != "" {
+			where += cond.clause
+			args = append(args, cond.value)
+		}
+	}
+	vis, visArgs := visibleClause("s", f.VisibleTo)
+	where, args = where+vis, append(args, visArgs...)
+	key := "c.updated_at"
+	if f.ByCreated {
+		key = "c.created_at"
+	}
+	from := " FROM change_requests c JOIN spaces s ON s.id = c.space_id"
+	return listKeyset(ctx, r.q, "SELECT COUNT(*)"+from, "SELECT "+changeRequestColumns+from+" JOIN users u ON u.id = c.created_by", where, args,
+		keysetOrder{key: key, id: "c.id", desc: true, numeric: true}, p,
+		scanWithCursor(scanChangeRequest, func(c *quire.ChangeRequest) Cursor {
+			if f.ByCreated {
+				return Cursor{Num: micros(c.CreatedAt), ID: c.ID}
+			}
+			return Cursor{Num: micros(c.UpdatedAt), ID: c.ID}
+		}))
+}

@@ -9,3 +9,21 @@ func (db *DB) ForgetVisitorKey(ctx context.Context, siteID string) error {
 		return err
 	})
 }
+
+// InviteHashes returns what org_invites keeps of an organization's invite keys.
+func (db *DB) InviteHashes(ctx context.Context, orgID string) ([]string, error) {
+	rows, err := db.q.query(ctx, "SELECT hash FROM org_invites WHERE org_id = ?", orgID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"github.com/quiredocs/quire"
 )
@@ -94,4 +95,33 @@ func (r reader) ShareOrganization(ctx context.Context, userA, userB string) (boo
 	err := r.q.queryRow(ctx, `SELECT COUNT(*) FROM members a JOIN members b ON b.org_id = a.org_id
 		WHERE a.user_id = ? AND b.user_id = ?`, userA, userB).Scan(&n)
 	return n > 0, err
+}
+
+// UserUpdate changes a user's own profile; nil fields stay as they are.
+type UserUpdate struct {
+	DisplayName *string
+	PhotoURL    *string // "" removes the photo
+}
+
+// UpdateUser changes a user's display name and photo, and the name by
+// which the member lists of their organizations sort them.
+func (db *DB) UpdateUser(ctx context.Context, id string, up UserUpdate) (u *quire.User, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if up.DisplayName != nil {
+			if _, err := tx.q.exec(ctx, "UPDATE users SET display_name = ? WHERE id = ?", *up.DisplayName, id); err != nil {
+				return err
+			}
+			if _, err := tx.q.exec(ctx, "UPDATE members SET name_key = ? WHERE user_id = ?", strings.ToLower(*up.DisplayName), id); err != nil {
+				return err
+			}
+		}
+		if up.PhotoURL != nil {
+			if _, err := tx.q.exec(ctx, "UPDATE users SET photo_url = ? WHERE id = ?", *up.PhotoURL, id); err != nil {
+				return err
+			}
+		}
+		u, err = tx.User(ctx, id)
+		return err
+	})
+	return u, err
 }

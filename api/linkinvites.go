@@ -1,0 +1,270 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Link invites (the reference's OrganizationInviteLink): shareable links
+// to join the organization with a role, or one of its spaces or
+// collections with a level. Whoever may administer the target makes,
+// reads, changes and deletes them (organization admins for the
+// organization); organization admins list those to the organization, the
+// only ones the reference's list holds. The link's secret key
+// is stored hashed, so it is shown once, in the creation's answer (Quire's
+// extension fields key and url); joining is POST O/invites/{key}, and only
+// while the organization's inviteLinks is true.
+
+type linkInviteJSON struct {
+	Object     string          `json:"object"`
+	ID         string          `json:"id"`
+	Role       json.RawMessage `json:"role,omitempty"`  // the organization's
+	Level      json.RawMessage `json:"level,omitempty"` // a space's or collection's
+	Redundant  bool            `json:"redundant"`
+	Space      *spaceJSON      `json:"space,omitempty"`
+	Collection *collectionJSON `json:"collection,omitempty"`
+	Key        string          `json:"key,omitempty"` // Quire's extension, on creation only
+	URL        string          `json:"url,omitempty"` // Quire's extension, on creation only
+}
+
+// inviteTarget is a link invite's space or collection as the caller sees it.
+type inviteTarget struct {
+	space      *quire.Space
+	collection *quire.Collection
+	role       quire.Role // the caller's on it
+}
+
+// loadInviteTarget loads the space or collection id of organization orgID
+// and the caller's role on it: 404 unless they can see it.
+func (s *Server) loadInviteTarget(r *http.Request, orgID string, kind quire.InviteTarget, id string) (t inviteTarget, err error) {
+	var n node
+	if kind == quire.TargetSpace {
+		if t.space, err = s.db.Space(r.Context(), id); err == nil {
+			n = spaceNode(t.space)
+		}
+	} else if t.collection, err = s.db.Collection(r.Context(), id); err == nil {
+		n = collectionNode(t.collection)
+	}
+	if err != nil {
+		return t, err
+	}
+	if n.orgID != orgID || n.deleted {
+		return t, errorf(quire.CodeNotFound, "%s not found", kind)
+	}
+	t.role, err = s.roleOn(r, orgID, id, n.level, n.ancestors)
+	if err == nil {
+		err = quire.RequireRole(t.role, quire.RoleRead, string(kind))
+	}
+	return t, err
+}
+
+// requireInviteAdmin refuses callers who may not administer li's target.
+func (s *Server) requireInviteAdmin(r *http.Request, me *quire.Member, li *quire.LinkInvite) (inviteTarget, error) {
+	if li.Target == quire.TargetOrganization {
+		return inviteTarget{role: me.Role}, requireAdmin(me)
+	}
+	t, err := s.loadInviteTarget(r, me.OrgID, li.Target, li.TargetID)
+	if err == nil {
+		err = quire.RequireRole(t.role, quire.RoleAdmin, string(li.Target))
+	}
+	return t, err
+}
+
+func rawRole(r quire.Role) json.RawMessage {
+	b, _ := json.Marshal(roleJSON(r))
+	return b
+}
+
+// linkInviteJSON shows a link invite to a caller with role on its target;
+// it is redundant when that role already gives what the invite does.
+func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.Member) linkInviteJSON {
+	out := linkInviteJSON{Object: "invite", ID: li.ID, Key: li.Key}
+	if li.Key != "" {
+		out.URL = quire.InviteAppURL(s.publicURL, li.OrgID, li.Key)
+	}
+	switch li.Target {
+	case quire.TargetOrganization:
+		out.Role, out.Redundant = rawRole(li.Role), me.Role.AtLeast(li.Role)
+	case quire.TargetSpace:
+		sp := s.spaceJSON(t.space, t.role)
+		out.Level, out.Redundant, out.Space = rawRole(li.Role), t.role.AtLeast(li.Role), &sp
+	case quire.TargetCollection:
+		c := s.collectionJSON(t.collection, t.role)
+		out.Level, out.Redundant, out.Collection = rawRole(li.Role), t.role.AtLeast(li.Role), &c
+	}
+	return out
+}
+
+// linkInviteCreateRequest is the body of POST O/link-invites: {role}, or
+// {level, space}, or {level, collection}.
+type linkInviteCreateRequest struct {
+	Role       quire.Optional[string] `json:"role"`
+	Level      quire.Optional[string] `json:"level"`
+	Space      *string                `json:"space"`
+	Collection *string                `json:"collection"`
+
+	target   quire.InviteTarget // set by validate
+	targetID string
+	role     quire.Role
+}
+
+func (b *linkInviteCreateRequest) validate() (err error) {
+	switch {
+	case b.Space != nil && b.Collection != nil:
+		return errorf(quire.CodeInvalid, "space: give a space or a collection, not both")
+	case b.Space != nil:
+		b.target, b.targetID = quire.TargetSpace, *b.Space
+	case b.Collection != nil:
+		b.target, b.targetID = quire.TargetCollection, *b.Collection
+	default:
+		b.target = quire.TargetOrganization
+		if err := quire.CheckRequired("role", b.Role.Set); err != nil {
+			return err
+		}
+		b.role, err = quire.ParseRoleOrNull("role", b.Role)
+		return err
+	}
+	b.role, err = contentLevel(b.Level)
+	return err
+}
+
+// contentLevel reads the level a space or collection invite gives: a role,
+// since guests of content have none.
+func contentLevel(o quire.Optional[string]) (quire.Role, error) {
+	if err := quire.CheckRequired("level", o.Set); err != nil {
+		return quire.RoleGuest, err
+	}
+	role, ok := quire.ParseRole(o.Value)
+	if !ok {
+		return role, errorf(quire.CodeInvalid, "level: must be one of admin, create, review, edit, comment, read")
+	}
+	return role, nil
+}
+
+func (s *Server) createLinkInvite(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	var body linkInviteCreateRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	li := quire.LinkInvite{OrgID: me.OrgID, Target: body.target, TargetID: body.targetID, Role: body.role, CreatedBy: me.User.ID}
+	t, err := s.requireInviteAdmin(r, me, &li)
+	if err != nil {
+		return err
+	}
+	made, err := s.db.CreateLinkInvite(r.Context(), li)
+	if err != nil {
+		return err
+	}
+	return writeCreated(w, s.url("/orgs/"+made.OrgID+"/link-invites/"+made.ID), s.linkInviteJSON(made, t, me))
+}
+
+// listLinkInvites lists the invites to the organization itself, as the
+// reference's list does; those to spaces and collections are read by id.
+func (s *Server) listLinkInvites(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.orgAdmin(r)
+	if err != nil {
+		return err
+	}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.LinkInvite], error) {
+		return s.db.ListLinkInvites(ctx, me.OrgID, p)
+	}, func(li *quire.LinkInvite) linkInviteJSON {
+		return s.linkInviteJSON(li, inviteTarget{role: me.Role}, me)
+	})
+}
+
+// linkInvite loads the caller's membership and the link invite in the
+// path, which they must be able to administer.
+func (s *Server) linkInvite(r *http.Request) (*quire.Member, *quire.LinkInvite, inviteTarget, error) {
+	me, err := s.membership(r)
+	if err != nil {
+		return nil, nil, inviteTarget{}, err
+	}
+	li, err := s.db.LinkInvite(r.Context(), me.OrgID, r.PathValue("inviteId"))
+	if err != nil {
+		return me, nil, inviteTarget{}, err
+	}
+	t, err := s.requireInviteAdmin(r, me, li)
+	return me, li, t, err
+}
+
+func (s *Server) getLinkInvite(w http.ResponseWriter, r *http.Request) error {
+	me, li, t, err := s.linkInvite(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.linkInviteJSON(li, t, me))
+}
+
+// linkInviteUpdateRequest is the body of PATCH O/link-invites/{inviteId}:
+// {role} for an organization invite, {level} for a space's or collection's.
+type linkInviteUpdateRequest struct {
+	Role  quire.Optional[string] `json:"role"`
+	Level quire.Optional[string] `json:"level"`
+}
+
+func (b *linkInviteUpdateRequest) validate() error {
+	if b.Role.Set == b.Level.Set {
+		return errorf(quire.CodeInvalid, "role: give role (an organization invite) or level (a space or collection invite)")
+	}
+	return nil
+}
+
+func (b *linkInviteUpdateRequest) role(target quire.InviteTarget) (quire.Role, error) {
+	if target == quire.TargetOrganization {
+		if !b.Role.Set {
+			return quire.RoleGuest, errorf(quire.CodeInvalid, "role: is required for an organization invite")
+		}
+		return quire.ParseRoleOrNull("role", b.Role)
+	}
+	if !b.Level.Set {
+		return quire.RoleGuest, errorf(quire.CodeInvalid, "level: is required for a %s invite", target)
+	}
+	return contentLevel(b.Level)
+}
+
+func (s *Server) updateLinkInvite(w http.ResponseWriter, r *http.Request) error {
+	me, li, t, err := s.linkInvite(r)
+	if err != nil {
+		return err
+	}
+	var body linkInviteUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	role, err := body.role(li.Target)
+	if err != nil {
+		return err
+	}
+	if li, err = s.db.UpdateLinkInvite(r.Context(), me.OrgID, li.ID, role); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.linkInviteJSON(li, t, me))
+}
+
+// deleteLinkInvite answers as the reference does: 205 when the invite was
+// deleted, 204 when there was none (to an organization admin).
+func (s *Server) deleteLinkInvite(w http.ResponseWriter, r *http.Request) error {
+	me, li, _, err := s.linkInvite(r)
+	if quire.ErrorCode(err) == quire.CodeNotFound && li == nil && me != nil {
+		if err := requireAdmin(me); err != nil {
+			return err
+		}
+		return noContent(w)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.DeleteLinkInvite(r.Context(), me.OrgID, li.ID); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusResetContent)
+	return nil
+}

@@ -1,0 +1,168 @@
+package api
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/search"
+	"github.com/quiredocs/quire/store"
+)
+
+// Across an organization: searching every space the caller can read (the
+// reference's searchOrganizationContent) and listing the change requests of
+// those spaces (listChangeRequestsForOrganization).
+
+// maxSearchedSpaces bounds the spaces one organization search reads, in
+// tree order, as ask does.
+const maxSearchedSpaces = 1000
+
+type searchSpaceJSON struct {
+	Type  string           `json:"type"`
+	ID    string           `json:"id"`
+	Title string           `json:"title"`
+	Score float64          `json:"score"`
+	Pages []searchPageJSON `json:"pages"`
+}
+
+// orgHit is a page found in one of the organization's spaces.
+type orgHit struct {
+	view *revision.View
+	page search.RankedPage
+}
+
+func (h orgHit) score() float64 { return h.page.Hits[0].Score }
+
+// searchOrg answers GET O/search: the pages of every space the caller can
+// read holding every word of query, ranked together, best first. Pages are
+// what is paged (and what count counts); each page of results groups its
+// pages by space, in the order of their best page, and every page keeps
+// its rank in the whole ranking.
+func (s *Server) searchOrg(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	query := r.URL.Query().Get("query")
+	if err := search.CheckQuery("query", query); err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	terms := search.Terms(query)
+	hits, err := s.searchSpaces(r.Context(), r.PathValue("organizationId"), v, terms)
+	if err != nil {
+		return err
+	}
+	list, start := store.PageInOrder(hits, p, func(h orgHit) string { return h.view.Space.ID + "/" + h.page.PageID })
+	out := listJSON[*searchSpaceJSON]{Items: []*searchSpaceJSON{}, Count: list.Count}
+	if list.Next != nil {
+		out.Next = &nextJSON{Page: list.Next.Encode()}
+	}
+	bySpace := map[string]*searchSpaceJSON{}
+	for i, h := range list.Items {
+		sp := h.view.Space
+		group := bySpace[sp.ID]
+		if group == nil {
+			group = &searchSpaceJSON{Type: "space", ID: sp.ID, Title: sp.Title, Score: h.score(), Pages: []searchPageJSON{}}
+			bySpace[sp.ID] = group
+			out.Items = append(out.Items, group)
+		}
+		group.Pages = append(group.Pages, s.pageResultJSON(h.view, h.page, start+i+1, terms))
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// searchSpaces searches each space of orgID that v can read and ranks the pages found,
+// best first; pages of equal score keep the spaces' tree order.
+func (s *Server) searchSpaces(ctx context.Context, orgID string, v *quire.Viewer, terms []string) ([]orgHit, error) {
+	spaces, err := s.db.ListSpaces(ctx, orgID, store.SpaceFilter{VisibleTo: v}, store.Page{Limit: maxSearchedSpaces})
+	if err != nil {
+		return nil, err
+	}
+	var hits []orgHit
+	for _, sp := range spaces.Items {
+		view, err := s.reader.Open(ctx, sp, sp.RevisionID, nil)
+		if err != nil {
+			return nil, err
+		}
+		ranked, err := view.Search(ctx, terms)
+		if err != nil {
+			return nil, err
+		}
+		for _, rp := range ranked {
+			hits = append(hits, orgHit{view: view, page: rp})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b orgHit) int { return cmp.Compare(b.score(), a.score()) })
+	return hits, nil
+}
+
+// orgChangeRequestFilter reads the reference's filters of
+// listChangeRequestsForOrganization. Quire has no site topics, style guide
+// runs or triage findings, so topic and styleguideRun match nothing and
+// finding changes nothing.
+func orgChangeRequestFilter(r *http.Request, v *quire.Viewer) (f store.OrgChangeRequestFilter, none bool, err error) {
+	q := r.URL.Query()
+	f = store.OrgChangeRequestFilter{VisibleTo: v, Creator: q.Get("creator"), Contributor: q.Get("contributor"), Space: q.Get("space"), Site: q.Get("site")}
+	for _, v := range q["status"] {
+		for name := range strings.SplitSeq(v, ",") {
+			st, ok := quire.ParseChangeRequestStatus(name)
+			if !ok {
+				return f, false, errorf(quire.CodeInvalid, "status: each must be draft, open, archived or merged")
+			}
+			f.Statuses = append(f.Statuses, st)
+		}
+	}
+	if len(f.Statuses) == 0 {
+		f.Statuses = []quire.ChangeRequestStatus{quire.StatusOpen}
+	}
+	switch q.Get("orderBy") {
+	case "", "updatedAt":
+	case "createdAt":
+		f.ByCreated = true
+	default:
+		return f, false, errorf(quire.CodeInvalid, "orderBy: must be updatedAt or createdAt")
+	}
+	if fd := q.Get("finding"); q.Has("finding") && fd != "none" && fd != "all" {
+		return f, false, errorf(quire.CodeInvalid, "finding: must be none or all")
+	}
+	if q.Has("requestedReviewer") {
+		return f, false, errorf(quire.CodeInvalid, "requestedReviewer: not supported yet")
+	}
+	return f, q.Has("topic") || q.Has("styleguideRun"), nil
+}
+
+// listOrgChangeRequests answers GET O/change-requests: the change requests
+// of every space of the organization the caller can read.
+func (s *Server) listOrgChangeRequests(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.orgViewer(r)
+	if err != nil {
+		return err
+	}
+	spaces := map[string]*quire.Space{}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.ChangeRequest], error) {
+		f, none, err := orgChangeRequestFilter(r, v)
+		if err != nil || none {
+			return &store.List[*quire.ChangeRequest]{Items: []*quire.ChangeRequest{}}, err
+		}
+		list, err := s.db.ListOrgChangeRequests(ctx, r.PathValue("organizationId"), f, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range list.Items {
+			if spaces[c.SpaceID] == nil {
+				if spaces[c.SpaceID], err = s.db.Space(ctx, c.SpaceID); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return list, nil
+	}, func(c *quire.ChangeRequest) changeRequestJSON { return s.changeRequestJSON(spaces[c.SpaceID], c) })
+}
