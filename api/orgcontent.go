@@ -110,7 +110,7 @@ func (s *Server) searchSpaces(ctx context.Context, orgID string, v *quire.Viewer
 // finding changes nothing.
 func orgChangeRequestFilter(r *http.Request, v *quire.Viewer) (f store.OrgChangeRequestFilter, none bool, err error) {
 	q := r.URL.Query()
-	f = store.OrgChangeRequestFilter{VisibleTo: v, Creator: q.Get("creator"), Contributor: q.Get("contributor"), Space: q.Get("space"), Site: q.Get("site")}
+	f = store.OrgChangeRequestFilter{VisibleTo: v, Creator: q.Get("creator"), Contributor: q.Get("contributor"), Reviewer: q.Get("requestedReviewer"), Space: q.Get("space"), Site: q.Get("site")}
 	for _, v := range q["status"] {
 		for name := range strings.SplitSeq(v, ",") {
 			st, ok := quire.ParseChangeRequestStatus(name)
@@ -132,9 +132,6 @@ func orgChangeRequestFilter(r *http.Request, v *quire.Viewer) (f store.OrgChange
 	}
 	if fd := q.Get("finding"); q.Has("finding") && fd != "none" && fd != "all" {
 		return f, false, errorf(quire.CodeInvalid, "finding: must be none or all")
-	}
-	if q.Has("requestedReviewer") {
-		return f, false, errorf(quire.CodeInvalid, "requestedReviewer: not supported yet")
 	}
 	return f, q.Has("topic") || q.Has("styleguideRun"), nil
 }

@@ -101,6 +101,7 @@ func TestOrganizationChangeRequests(t *testing.T) {
 	colGrant(t, e, "space", open, "read", []string{guest.id}, nil)
 	a, b, c, d, x := seedOrgChangeRequests(t, e, editor, open, secret)
 	site := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{secret}})
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+open+"/change-requests/"+a+"/requested-reviewers", map[string]any{"users": []string{editor.id}}).want(t, http.StatusOK)
 
 	list := func(token, query string) []string {
 		t.Helper()
@@ -126,6 +127,7 @@ func TestOrganizationChangeRequests(t *testing.T) {
 		{"several statuses, comma-separated", "?status=open,draft&orderBy=createdAt", e.admin, []string{d, c, b, a}},
 		{"by creator", "?creator=" + editor.id, e.admin, []string{c, b}},
 		{"by contributor", "?contributor=" + e.admin.id, e.admin, []string{a}},
+		{"by requested reviewer", "?requestedReviewer=" + editor.id, e.admin, []string{a}},
 		{"by space", "?space=" + secret + "&status=open,archived", e.admin, []string{x, c}},
 		{"by site", "?site=" + site.ID, e.admin, []string{c}},
 		{"a guest sees the spaces granted", "", guest, []string{a, b}},

@@ -141,6 +141,7 @@ type OrgChangeRequestFilter struct {
 	Statuses    []quire.ChangeRequestStatus
 	Creator     string // user id; "" for all
 	Contributor string // user id; "" for all
+	Reviewer    string // user id asked to review; "" for all
 	Space       string // space id; "" for all
 	Site        string // site id: those of the site's spaces; "" for all
 	ByCreated   bool   // newest created first; else last updated first
@@ -160,6 +161,7 @@ func (r reader) ListOrgChangeRequests(ctx context.Context, orgID string, f OrgCh
 		{f.Creator, " AND c.created_by = ?"},
 		{f.Space, " AND c.space_id = ?"},
 		{f.Contributor, " AND EXISTS (SELECT 1 FROM change_request_contributors k WHERE k.change_request_id = c.id AND k.user_id = ?)"},
+		{f.Reviewer, " AND EXISTS (SELECT 1 FROM change_request_reviewers w WHERE w.change_request_id = c.id AND w.user_id = ?)"},
 		{f.Site, " AND EXISTS (SELECT 1 FROM site_spaces ss JOIN sites st ON st.id = ss.site_id WHERE ss.space_id = c.space_id AND st.id = ? AND st.org_id = s.org_id)"},
 	} {
 		if cond.value != "" {
