@@ -98,3 +98,7 @@ func AppInstallationURL(base, orgID, integration string) string {
 func AppIntegrationURL(base, integration string) string {
 	return base + AppPath(AppIntegrationPath, integration)
 }
+
+// SessionCookie is the cookie holding an app session's id. The app sets
+// it; published sites on the main address read it to admit members.
+const SessionCookie = "quire_session"
