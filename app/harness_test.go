@@ -115,8 +115,18 @@ type page struct {
 // a change request, and returns its id.
 func (e *env) space(t testing.TB, token, org, title string, pages ...page) string {
 	t.Helper()
+	return e.spaceIn(t, token, org, "", title, pages...)
+}
+
+// spaceIn is space, in collection parent ("" for the top level).
+func (e *env) spaceIn(t testing.TB, token, org, parent, title string, pages ...page) string {
+	t.Helper()
+	body := map[string]any{"title": title}
+	if parent != "" {
+		body["parent"] = parent
+	}
 	var sp struct{ ID string }
-	e.api(t, token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": title}, http.StatusCreated, &sp)
+	e.api(t, token, "POST", "/v1/orgs/"+org+"/spaces", body, http.StatusCreated, &sp)
 	var cr struct{ ID string }
 	e.api(t, token, "POST", "/v1/spaces/"+sp.ID+"/change-requests", map[string]any{"subject": "Write"}, http.StatusCreated, &cr)
 	var changes []map[string]any
