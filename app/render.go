@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/web"
 )
 
@@ -41,7 +42,8 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("Jan 2, 2006 15:04 UTC")
 	},
-	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"emoji": render.EmojiText,
 }
 
 // pages are the app's page templates, each parsed with the layout.
