@@ -8,8 +8,11 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -85,14 +88,50 @@ func (s *Server) owns(path string) bool {
 // owns without a route answer its 404 page.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	r = r.WithContext(s.withSession(r.Context(), w, r))
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.cfg.Logger.Error("app: panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			if sw.status == 0 {
+				s.writeError(sw, r, errors.New("panic"))
+			}
+		}
+	}()
+	r = r.WithContext(s.withSession(r.Context(), sw, r))
 	if _, pattern := s.mux.Handler(r); pattern == "" {
-		s.writeError(w, r, quire.Errorf(quire.CodeNotFound, "page not found"))
+		s.writeError(sw, r, quire.Errorf(quire.CodeNotFound, "page not found"))
 	} else {
-		s.mux.ServeHTTP(w, r)
+		s.mux.ServeHTTP(sw, r)
 	}
-	s.cfg.Logger.Debug("app request", "method", r.Method, "path", r.URL.Path, "duration", time.Since(start))
+	// One line per request, never its query (sign-in links carry tokens).
+	s.cfg.Logger.Info("app request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
 }
+
+// statusWriter remembers the status answered, for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // handlerFunc is an app handler: it writes its answer or returns an error,
 // which writeError answers.
