@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -243,3 +244,33 @@ func TestTokens(t *testing.T) {
 }
 
 var newToken = regexp.MustCompile(`<pre class="token" id="new-token">([^<]+)</pre>`)
+
+// TestSignInPage lists the SAML providers of the organization asked for,
+// or of the server's only one, each starting a sign-in that ends here.
+func TestSignInPage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p, err := e.db.CreateSAMLProvider(t.Context(), e.org, quire.SAMLProvider{Label: "Okta", EntityID: "https://idp.test", SSOURL: "https://idp.test/sso", Certificate: "-----BEGIN CERTIFICATE-----"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.CreateSAMLProvider(t.Context(), e.org, quire.SAMLProvider{Label: "Pending"}); err != nil {
+		t.Fatal(err)
+	}
+	start := `href="/v1/orgs/` + e.org + `/saml/` + p.ID + `/start?app=1"`
+	b := e.browser(t)
+	for _, path := range []string{"/signin", "/signin?org=" + e.org} {
+		if a := b.get(t, path); a.status != 200 || !strings.Contains(a.body, start) || strings.Contains(a.body, "Pending") {
+			t.Errorf("GET %s: %d, lists Okta: %v", path, a.status, strings.Contains(a.body, start))
+		}
+	}
+	other, err := e.db.InitOrganization(t.Context(), "Other", "o@example.com", "O")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/signin", "/signin?org=" + other.Organization.ID, "/signin?org=nope"} {
+		if a := b.get(t, path); a.status != 200 || strings.Contains(a.body, "Okta") {
+			t.Errorf("GET %s: %d, lists another organization's provider", path, a.status)
+		}
+	}
+}
