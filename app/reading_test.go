@@ -15,7 +15,7 @@ import (
 type world struct {
 	*env
 	collection, space, revision, cr, comment, site, sitePath string
-	outsider, outsiderToken, outsiderSpace                  string
+	outsider, outsiderToken, outsiderSpace                   string
 }
 
 func newWorld(t *testing.T) *world {
@@ -28,7 +28,9 @@ func newWorld(t *testing.T) *world {
 		page{ref: "install", title: "Install", markdown: "Run the **installer**.\n\n## Requirements\n\nA computer."},
 		page{parent: "install", title: "Setup", markdown: "After [installing](../install.md), set it up."},
 		page{title: "Welcome", markdown: "Start by reading [Install](install.md)."})
-	var sp struct{ RevisionID string `json:"revision"` }
+	var sp struct {
+		RevisionID string `json:"revision"`
+	}
 	w.api(t, w.token, "GET", "/v1/spaces/"+w.space, nil, http.StatusOK, &sp)
 	w.revision = sp.RevisionID
 
@@ -115,11 +117,11 @@ func TestSpacePage(t *testing.T) {
 	b.signIn(t, w.admin)
 	a := b.get(t, "/s/"+w.space+"/install")
 	for _, want := range []string{
-		`<strong>installer</strong>`,                         // rendered
-		`href="/s/` + w.space + `/install/setup"`,            // sidebar
-		`id="requirements"`,                                  // headings anchored
-		`Linked from`, `href="/s/` + w.space + `/welcome"`,   // backlinks
-		`Any of them.`, `id="comment-` + w.comment + `"`,     // comments and replies
+		`<strong>installer</strong>`,                       // rendered
+		`href="/s/` + w.space + `/install/setup"`,          // sidebar
+		`id="requirements"`,                                // headings anchored
+		`Linked from`, `href="/s/` + w.space + `/welcome"`, // backlinks
+		`Any of them.`, `id="comment-` + w.comment + `"`, // comments and replies
 		`Last updated`, `/revisions/` + w.revision, `by Ada`, // history
 	} {
 		if !strings.Contains(a.body, want) {
