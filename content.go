@@ -1,6 +1,9 @@
 package quire
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Visibility says who may read a space's published content. Contract §2 Space.
 type Visibility string
@@ -89,7 +92,8 @@ type Space struct {
 	RevisionID   string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
-	DeletedAt    time.Time // zero unless deleted
+	DeletedAt    time.Time       // zero unless deleted
+	MergeRules   json.RawMessage // {"type":"inherit"}, {"type":"none"} or {"type":"rules",…}
 
 	// Counts of what belongs to the space.
 	Comments, ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int

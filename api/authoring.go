@@ -95,11 +95,18 @@ type mergeResultJSON struct {
 // (404), then checks that the space is not locked and the request not
 // merged, all in the merge's transaction, which reads each row once.
 func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) error {
-	sp, _, err := s.space(r, quire.RoleReview)
+	sp, role, err := s.space(r, quire.RoleReview)
 	if err != nil {
 		return err
 	}
-	c, err := s.db.MergeChangeRequest(r.Context(), sp.ID, r.PathValue("changeRequestId"), caller(r.Context()).ID)
+	c, err := s.db.ChangeRequest(r.Context(), sp.ID, r.PathValue("changeRequestId"))
+	if err != nil {
+		return err
+	}
+	if err := s.checkMergeRules(r, sp, role, c); err != nil {
+		return err
+	}
+	c, err = s.db.MergeChangeRequest(r.Context(), sp.ID, c.ID, caller(r.Context()).ID)
 	if err != nil {
 		return err
 	}

@@ -60,13 +60,22 @@ func levelJSON(l quire.DefaultLevel) *string {
 // inheritMergeRules: spaces follow their organization's merge rules.
 var inheritMergeRules = json.RawMessage(`{"type":"inherit"}`)
 
+// mergeRulesJSON is a space's merge rules; spaces read without them
+// inherit their organization's.
+func mergeRulesJSON(sp *quire.Space) json.RawMessage {
+	if len(sp.MergeRules) == 0 {
+		return inheritMergeRules
+	}
+	return sp.MergeRules
+}
+
 // spaceJSON renders a space for a caller whose role on it is role.
 func (s *Server) spaceJSON(sp *quire.Space, role quire.Role) spaceJSON {
 	p := quire.SpacePermissionsOf(role)
 	return spaceJSON{
 		Object: "space", ID: sp.ID, Title: sp.Title, Emoji: sp.Emoji, Visibility: string(sp.Visibility),
 		CreatedAt: timeJSON(sp.CreatedAt), UpdatedAt: timeJSON(sp.UpdatedAt), EditMode: string(sp.EditMode),
-		MergeRules:   inheritMergeRules,
+		MergeRules:   mergeRulesJSON(sp),
 		URLs:         spaceURLsJSON{Location: s.url("/spaces/" + sp.ID), App: sp.AppURL(s.publicURL)},
 		Organization: sp.OrgID, Parent: sp.ParentID, Revision: sp.RevisionID, DefaultLevel: levelJSON(sp.DefaultLevel),
 		Comments: sp.Comments, ChangeRequests: sp.ChangeRequests, ChangeRequestsOpen: sp.ChangeRequestsOpen,

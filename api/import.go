@@ -72,8 +72,15 @@ func (s *Server) importIntoChangeRequest(w http.ResponseWriter, r *http.Request)
 // change request named after the import, merged at once, so the review
 // role is needed, as for merging. A failed import leaves no request behind.
 func (s *Server) importIntoSpace(w http.ResponseWriter, r *http.Request) error {
-	sp, _, err := s.space(r, quire.RoleReview)
+	sp, role, err := s.space(r, quire.RoleReview)
 	if err != nil {
+		return err
+	}
+	// The import merges a change request of its own at once, unreviewed:
+	// the merge rules in force must allow that.
+	me := caller(r.Context())
+	if err := s.checkMergeRules(r, sp, role, &quire.ChangeRequest{SpaceID: sp.ID, Subject: "Import", CreatedBy: *me,
+		Status: quire.StatusDraft, RevisionID: sp.RevisionID, RevisionInitial: sp.RevisionID}); err != nil {
 		return err
 	}
 	return s.runImport(w, r, sp, func(start string) (*authoring.Import, error) {

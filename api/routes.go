@@ -42,6 +42,13 @@ func (s *Server) routes() {
 	s.handle("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", s.updateChangeRequest)
 	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", s.mergeChangeRequest)
 	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", s.updateChangeRequestFromSpace)
+	// Reviews and requested reviewers (extras, shapes from the reference).
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", s.listReviews)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", s.submitReview)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}", s.getReview)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", s.listRequestedReviewers)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", s.requestReviewers)
+	s.handle("DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}", s.removeRequestedReviewer)
 	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes", viewHandler(s.changeRequestView, s.getChangeRequestChanges))
 
 	// §4.1 Change request comments and §4.2 space comments: one set of
@@ -59,6 +66,11 @@ func (s *Server) routes() {
 		s.handle("PUT "+reply, s.onComment(s.commentReply, quire.RoleComment, s.updateCommentOrReply))
 		s.handle("DELETE "+reply, s.onComment(s.commentReply, quire.RoleComment, s.deleteCommentOrReply))
 	}
+
+	// Contributors and commenters (extras, shapes from the reference).
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", s.listContributors)
+	s.handle("GET /v1/spaces/{spaceId}/commenters", s.listCommenters)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters", s.listCommenters)
 
 	// §4.4 Change request content, §4.5 space content, and revisions by id.
 	s.handleLimit("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", MaxBatchBytes, s.editChangeRequestContent)

@@ -38,6 +38,16 @@ var servedOperations = []string{
 	"POST /v1/spaces/s1/change-requests",
 	"GET /v1/spaces/s1/change-requests/1",
 	"PATCH /v1/spaces/s1/change-requests/1",
+	// Reviews, requested reviewers, contributors and commenters.
+	"GET /v1/spaces/s1/change-requests/1/reviews",
+	"POST /v1/spaces/s1/change-requests/1/reviews",
+	"GET /v1/spaces/s1/change-requests/1/reviews/v1",
+	"GET /v1/spaces/s1/change-requests/1/requested-reviewers",
+	"POST /v1/spaces/s1/change-requests/1/requested-reviewers",
+	"DELETE /v1/spaces/s1/change-requests/1/requested-reviewers/u1",
+	"GET /v1/spaces/s1/change-requests/1/contributors",
+	"GET /v1/spaces/s1/change-requests/1/commenters",
+	"GET /v1/spaces/s1/commenters",
 	// §4.1 Change request comments, §4.2 space comments.
 	"GET /v1/spaces/s1/change-requests/1/comments",
 	"POST /v1/spaces/s1/change-requests/1/comments",

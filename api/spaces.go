@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -158,11 +159,14 @@ func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {
 
 // spaceUpdateRequest is the body of PATCH /v1/spaces/{spaceId}.
 type spaceUpdateRequest struct {
-	Title        quire.Optional[string] `json:"title"`
-	Emoji        quire.Optional[string] `json:"emoji"` // null removes it
-	DefaultLevel quire.Optional[string] `json:"defaultLevel"`
-	EditMode     quire.Optional[string] `json:"editMode"`
-	Visibility   quire.Optional[string] `json:"visibility"`
+	Title        quire.Optional[string]          `json:"title"`
+	Emoji        quire.Optional[string]          `json:"emoji"` // null removes it
+	DefaultLevel quire.Optional[string]          `json:"defaultLevel"`
+	EditMode     quire.Optional[string]          `json:"editMode"`
+	Visibility   quire.Optional[string]          `json:"visibility"`
+	MergeRules   quire.Optional[json.RawMessage] `json:"mergeRules"`
+
+	mergeRules json.RawMessage // as validate re-encodes them
 }
 
 // validate checks the fields given, in this order. Whether in-collection
@@ -184,12 +188,19 @@ func (b *spaceUpdateRequest) validate() error {
 	if _, ok := quire.ParseVisibility(b.Visibility.Value); b.Visibility.Set && !ok {
 		return errorf(quire.CodeInvalid, "visibility: must be public, unlisted, share-link, visitor-auth, in-collection or private")
 	}
+	if b.MergeRules.Set {
+		rules, err := quire.CheckSpaceMergeRules("mergeRules", b.MergeRules.Value, b.MergeRules.Null)
+		if err != nil {
+			return err
+		}
+		b.mergeRules = rules
+	}
 	return nil
 }
 
 // update is the store's form of a validated b.
 func (b *spaceUpdateRequest) update() store.SpaceUpdate {
-	u := store.SpaceUpdate{Title: setValue(b.Title), Emoji: setValue(b.Emoji)}
+	u := store.SpaceUpdate{Title: setValue(b.Title), Emoji: setValue(b.Emoji), MergeRules: b.mergeRules}
 	if b.DefaultLevel.Set {
 		l, _ := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel)
 		u.DefaultLevel = &l
@@ -206,7 +217,8 @@ func (b *spaceUpdateRequest) update() store.SpaceUpdate {
 }
 
 // updateSpace: title and emoji are edits (edit role, refused while locked);
-// defaultLevel, editMode and visibility are the space's settings (admin).
+// defaultLevel, editMode, visibility and mergeRules are the space's
+// settings (admin).
 func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	sp, role, err := s.space(r, quire.RoleEdit)
 	if err != nil {
@@ -220,8 +232,8 @@ func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	if u.Visibility != nil && *u.Visibility == quire.VisibilityInCollection && sp.ParentID == "" {
 		return errorf(quire.CodeInvalid, "visibility: in-collection is only for spaces inside a collection")
 	}
-	if (u.DefaultLevel != nil || u.EditMode != nil || u.Visibility != nil) && role != quire.RoleAdmin {
-		return errorf(quire.CodeForbidden, "changing defaultLevel, editMode or visibility needs the admin role on the space")
+	if (u.DefaultLevel != nil || u.EditMode != nil || u.Visibility != nil || u.MergeRules != nil) && role != quire.RoleAdmin {
+		return errorf(quire.CodeForbidden, "changing defaultLevel, editMode, visibility or mergeRules needs the admin role on the space")
 	}
 	unlocking := u.EditMode != nil && *u.EditMode == quire.EditLive
 	if (u.Title != nil || u.Emoji != nil) && !unlocking {

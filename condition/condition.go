@@ -84,3 +84,24 @@ func (p *Program) Eval(env map[string]any) bool {
 	b, _ := out.(bool)
 	return b
 }
+
+// EvalExpression compiles src against env and runs it, for a merge rule's
+// custom expression over the reference's MergeRulesEvaluationContext
+// (space, changeRequest, reviews, actor, as their wire JSON). It is true
+// only when the value is true; an expression that does not compile or fails
+// as it runs is an error, bounded as conditions are.
+func EvalExpression(src string, env map[string]any) (bool, error) {
+	p, err := expr.Compile(src, expr.Env(env), expr.AsBool(), expr.MaxNodes(500))
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return false, quire.Errorf(quire.CodeInvalid, "does not compile: %s", msg)
+	}
+	machine := vm.VM{MemoryBudget: memoryBudget}
+	out, err := machine.Run(p, env)
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return false, quire.Errorf(quire.CodeInvalid, "fails: %s", msg)
+	}
+	b, _ := out.(bool)
+	return b, nil
+}

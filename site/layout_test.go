@@ -30,6 +30,7 @@ func TestLayoutFollowsTheDOMContract(t *testing.T) {
 		{"search results", "", []string{"id", "search-results"}},
 		{"theme toggle", "button", []string{"id", "theme-toggle"}},
 		{"sidebar", "nav", []string{"class", "sidebar", "aria-label", "Pages"}},
+		{"sections in the narrow screens' menu", "ul", []string{"class", "sidebar-sections", "aria-label", "Sections"}},
 		{"content", "main", []string{"id", "content"}},
 		{"breadcrumbs", "nav", []string{"class", "breadcrumbs"}},
 		{"previous", "a", []string{"rel", "prev"}},

@@ -97,7 +97,7 @@ func (tx *Tx) CreateChangeRequest(ctx context.Context, spaceID, subject, userID 
 		id, spaceID, number, string(quire.StatusDraft), subject, userID, micros(tx.Now), micros(tx.Now), revision, revision); err != nil {
 		return nil, err
 	}
-	if _, err := tx.q.exec(ctx, "INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)", id, userID); err != nil {
+	if _, err := tx.q.exec(ctx, "INSERT INTO change_request_contributors (change_request_id, user_id, updated_at) VALUES (?, ?, ?)", id, userID, micros(tx.Now)); err != nil {
 		return nil, err
 	}
 	return tx.ChangeRequest(ctx, spaceID, id)

@@ -45,8 +45,9 @@ func (tx *Tx) EditChangeRequest(ctx context.Context, spaceID, ref, userID string
 	if _, err := tx.q.exec(ctx, "UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?", rev.ID, micros(tx.Now), c.ID); err != nil {
 		return nil, err
 	}
-	if _, err := tx.q.exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)
-		ON CONFLICT DO NOTHING`, c.ID, userID); err != nil {
+	if _, err := tx.q.exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id, edits, updated_at) VALUES (?, ?, 1, ?)
+		ON CONFLICT (change_request_id, user_id) DO UPDATE SET edits = change_request_contributors.edits + 1,
+		updated_at = excluded.updated_at`, c.ID, userID, micros(tx.Now)); err != nil {
 		return nil, err
 	}
 	return tx.ChangeRequest(ctx, spaceID, c.ID)

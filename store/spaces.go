@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"encoding/json"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,7 +16,7 @@ import (
 // status, and of the open comments on the space itself (kept in
 // comment_counts, see comments.go).
 const spaceColumns = `s.id, s.org_id, s.parent_id, s.path, s.title, s.emoji, s.visibility, s.edit_mode, s.default_level,
-	s.share_key, s.revision_id, s.position, s.created_at, s.updated_at, s.deleted_at,
+	s.share_key, s.revision_id, s.position, s.created_at, s.updated_at, s.deleted_at, s.merge_rules,
 	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id),
 	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'open'),
 	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'draft'),
@@ -28,12 +29,13 @@ type spaceRow struct {
 	position         int64
 	created, updated int64
 	deleted          *int64
+	mergeRules       string
 }
 
 func (r *spaceRow) dest() []any {
 	s := &r.s
 	return []any{&s.ID, &s.OrgID, &r.parent, &r.path, &s.Title, &s.Emoji, &s.Visibility, &s.EditMode, &r.level,
-		&s.ShareKey, &s.RevisionID, &r.position, &r.created, &r.updated, &r.deleted,
+		&s.ShareKey, &s.RevisionID, &r.position, &r.created, &r.updated, &r.deleted, &r.mergeRules,
 		&s.ChangeRequests, &s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &s.Comments}
 }
 
@@ -42,6 +44,7 @@ func (r *spaceRow) value() *quire.Space {
 	s.ParentID, s.Ancestors = r.parent.String, ancestorsOf(r.path)
 	s.DefaultLevel = quire.DefaultLevel(r.level.String)
 	s.CreatedAt, s.UpdatedAt, s.DeletedAt = fromMicros(r.created), fromMicros(r.updated), nullMicros(r.deleted)
+	s.MergeRules = json.RawMessage(r.mergeRules)
 	return &s
 }
 
@@ -201,6 +204,7 @@ type SpaceUpdate struct {
 	DefaultLevel *quire.DefaultLevel
 	EditMode     *quire.EditMode
 	Visibility   *quire.Visibility
+	MergeRules   json.RawMessage // as quire.CheckSpaceMergeRules keeps them; nil: unchanged
 }
 
 // UpdateSpace applies u to a live space.
@@ -221,6 +225,9 @@ func (db *DB) UpdateSpace(ctx context.Context, id string, u SpaceUpdate) (*quire
 		}
 		if u.Visibility != nil {
 			set["visibility"] = string(*u.Visibility)
+		}
+		if u.MergeRules != nil {
+			set["merge_rules"] = string(u.MergeRules)
 		}
 		return tx.update(ctx, "spaces", "id", id, set)
 	}, func(tx *Tx) (*quire.Space, error) { return tx.Space(ctx, id) })
@@ -288,8 +295,8 @@ func (db *DB) DuplicateSpace(ctx context.Context, id string) (sp *quire.Space, e
 		if sp, err = tx.createSpace(ctx, orig.OrgID, NewSpace{Title: copyTitle, Emoji: orig.Emoji, ParentID: orig.ParentID, EditMode: orig.EditMode}); err != nil {
 			return err
 		}
-		if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ?, default_level = ? WHERE id = ?",
-			string(orig.Visibility), nullLevel(orig.DefaultLevel), sp.ID); err != nil {
+		if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ?, default_level = ?, merge_rules = ? WHERE id = ?",
+			string(orig.Visibility), nullLevel(orig.DefaultLevel), string(orig.MergeRules), sp.ID); err != nil {
 			return err
 		}
 		// The copy's first revision holds the original's current content

@@ -1,0 +1,171 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Requested reviewers (change-request-reviewers), contributors and
+// commenters of change requests and spaces.
+
+// maxReviewers bounds the users asked at once.
+const maxReviewers = 50
+
+type requestedReviewerJSON struct {
+	Object      string   `json:"object"`
+	Kind        string   `json:"kind"`
+	User        userJSON `json:"user"`
+	Revision    string   `json:"revision"`
+	RequestedBy userJSON `json:"requestedBy"`
+	CreatedAt   string   `json:"createdAt"`
+}
+
+func (s *Server) requestedReviewerJSON(w *quire.RequestedReviewer) requestedReviewerJSON {
+	return requestedReviewerJSON{Object: "change-request-requested-reviewer", Kind: "user", User: s.userJSON(&w.User),
+		Revision: w.RevisionID, RequestedBy: s.userJSON(&w.RequestedBy), CreatedAt: timeJSON(w.CreatedAt)}
+}
+
+func (s *Server) listRequestedReviewers(w http.ResponseWriter, r *http.Request) error {
+	_, c, err := s.changeRequest(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.RequestedReviewer], error) {
+		return s.db.ListRequestedReviewers(ctx, c.ID, p)
+	}, s.requestedReviewerJSON)
+}
+
+// reviewersRequest is the body of POST CR/requested-reviewers. The
+// description is the reference's too, but Quire keeps none for change
+// requests yet: it is accepted and left aside.
+type reviewersRequest struct {
+	Users       []string `json:"users"`
+	Subject     *string  `json:"subject"`
+	Description any      `json:"description"`
+}
+
+func (b *reviewersRequest) validate() error {
+	if len(b.Users) == 0 {
+		return errorf(quire.CodeInvalid, "users: must list at least one user id")
+	}
+	if len(b.Users) > maxReviewers {
+		return errorf(quire.CodeInvalid, "users: must list at most %d users", maxReviewers)
+	}
+	for i, u := range b.Users {
+		if err := quire.CheckLen(fmt.Sprintf("users[%d]", i), u, 1, 128); err != nil {
+			return err
+		}
+	}
+	if b.Subject != nil {
+		return checkSubject(*b.Subject)
+	}
+	return nil
+}
+
+// requestReviewers asks users to review; proposing changes (the edit role)
+// includes asking for their review. Each user must be able to read the
+// space, and the request's author cannot be asked.
+func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) error {
+	sp, c, err := s.changeRequest(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	var body reviewersRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	users := make([]string, 0, len(body.Users))
+	seen := map[string]bool{}
+	for i, u := range body.Users {
+		if seen[u] {
+			continue
+		}
+		seen[u] = true
+		if err := s.checkReviewer(r, sp, c, fmt.Sprintf("users[%d]", i), u); err != nil {
+			return err
+		}
+		users = append(users, u)
+	}
+	out, err := s.db.RequestReviewers(r.Context(), sp.ID, c.ID, caller(r.Context()).ID, users, body.Subject)
+	if err != nil {
+		return err
+	}
+	items := make([]requestedReviewerJSON, len(out))
+	for i, w := range out {
+		items[i] = s.requestedReviewerJSON(w)
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"users": items})
+}
+
+// checkReviewer refuses (400, naming field) a user who cannot be asked to
+// review c: not a member who reads the space, or its author.
+func (s *Server) checkReviewer(r *http.Request, sp *quire.Space, c *quire.ChangeRequest, field, userID string) error {
+	if userID == c.CreatedBy.ID {
+		return errorf(quire.CodeInvalid, "%s: the author of a change request cannot review it", field)
+	}
+	v, err := s.db.Viewer(r.Context(), sp.OrgID, userID, append(append([]string{}, sp.Ancestors...), sp.ID))
+	if err != nil {
+		return err
+	}
+	if !v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors).AtLeast(quire.RoleRead) {
+		return errorf(quire.CodeInvalid, "%s: no member %q of the organization can read this space", field, userID)
+	}
+	return nil
+}
+
+// removeRequestedReviewer answers 205 when it withdrew the request and 204
+// when there was none, as the reference has it.
+func (s *Server) removeRequestedReviewer(w http.ResponseWriter, r *http.Request) error {
+	_, c, err := s.changeRequest(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	removed, err := s.db.RemoveRequestedReviewer(r.Context(), c.ID, r.PathValue("userId"))
+	if err != nil {
+		return err
+	}
+	if removed {
+		w.WriteHeader(http.StatusResetContent)
+	} else {
+		w.WriteHeader(http.StatusNoContent)
+	}
+	return nil
+}
+
+type contributorJSON struct {
+	UpdatedAt  string   `json:"updatedAt"`
+	Count      int      `json:"count"`
+	User       userJSON `json:"user"`
+	ActionType string   `json:"actionType"`
+}
+
+// listContributors lists who wrote the request's revisions (its creator
+// among them); Quire records edits only, so actionType is always edit.
+func (s *Server) listContributors(w http.ResponseWriter, r *http.Request) error {
+	_, c, err := s.changeRequest(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Contributor], error) {
+		return s.db.ListContributors(ctx, c.ID, p)
+	}, func(k *quire.Contributor) contributorJSON {
+		return contributorJSON{UpdatedAt: timeJSON(k.UpdatedAt), Count: k.Edits, User: s.userJSON(&k.User), ActionType: "edit"}
+	})
+}
+
+// listCommenters lists the organization's members who posted comments or
+// replies in the place of the path: a change request, or the space itself
+// (its own comments, not its change requests').
+func (s *Server) listCommenters(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.commentPlace(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	return listPage(w, r, func(ctx context.Context, pg store.Page) (*store.List[*quire.Member], error) {
+		return s.db.ListCommenters(ctx, p.sp.OrgID, p.scope, pg)
+	}, s.memberJSON)
+}
