@@ -112,12 +112,12 @@ func (s *Server) checkCSRF(r *http.Request) error {
 	if err := s.origin.Check(r); err != nil {
 		return quire.Errorf(quire.CodeForbidden, "cross-origin request refused")
 	}
+	r.Body = http.MaxBytesReader(nil, r.Body, maxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		return quire.Errorf(quire.CodeInvalid, "the form could not be read")
+	}
 	got := r.Header.Get(csrfHeader)
 	if got == "" {
-		r.Body = http.MaxBytesReader(nil, r.Body, maxFormBytes)
-		if err := r.ParseForm(); err != nil {
-			return quire.Errorf(quire.CodeInvalid, "the form could not be read")
-		}
 		got = r.PostForm.Get(csrfField)
 	}
 	want := ""

@@ -156,8 +156,14 @@ func TestCSRF(t *testing.T) {
 		{"other origin", good, "https://evil.example", "", http.StatusForbidden},
 		{"cross-site fetch", good, "", "cross-site", http.StatusForbidden},
 		{"same origin", good, b.origin, "same-origin", http.StatusOK},
+		{"header", "header:" + good, b.origin, "same-origin", http.StatusOK},
+		{"wrong header", "header:x", b.origin, "same-origin", http.StatusForbidden},
 	} {
 		form := url.Values{"csrf": {tc.csrf}, "label": {tc.name}}
+		header, inHeader := strings.CutPrefix(tc.csrf, "header:")
+		if inHeader {
+			form.Del("csrf")
+		}
 		req, _ := http.NewRequestWithContext(t.Context(), "POST", e.srv.URL+"/tokens", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		if tc.origin != "" {
@@ -165,6 +171,9 @@ func TestCSRF(t *testing.T) {
 		}
 		if tc.fetchSite != "" {
 			req.Header.Set("Sec-Fetch-Site", tc.fetchSite)
+		}
+		if inHeader {
+			req.Header.Set("X-CSRF-Token", header)
 		}
 		if a := b.do(t, req); a.status != tc.wantStatus {
 			t.Errorf("%s: status %d, want %d", tc.name, a.status, tc.wantStatus)
@@ -174,8 +183,8 @@ func TestCSRF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(list); n != 2 { // the initial one and the one made by "same origin"
-		t.Errorf("%d tokens, want 2: refused posts made some", n)
+	if n := len(list); n != 3 { // the initial one and those made by "same origin" and "header"
+		t.Errorf("%d tokens, want 3: refused posts made some", n)
 	}
 
 	// Before sign-in, forms carry the token of the csrf cookie.
