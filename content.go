@@ -101,16 +101,12 @@ type Space struct {
 
 // AppURL is where the web app shows the space, on the main address
 // publicURL (no trailing slash).
-func (sp *Space) AppURL(publicURL string) string { return publicURL + "/s/" + sp.ID }
+func (sp *Space) AppURL(publicURL string) string { return AppSpaceURL(publicURL, sp.ID) }
 
 // PageAppURL is where the web app shows the page at path of the space, or
 // its section anchor when that is not "".
 func (sp *Space) PageAppURL(publicURL, path, anchor string) string {
-	u := sp.AppURL(publicURL) + "/" + path
-	if anchor != "" {
-		u += "#" + anchor
-	}
-	return u
+	return AppPageURL(publicURL, sp.ID, path, anchor)
 }
 
 // Collection groups spaces and collections.

@@ -24,23 +24,23 @@ func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
 		return nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
 	}
 	token = strings.TrimSpace(token)
-	key, now := sha256.Sum256([]byte(token)), time.Now()
-	if u := s.tokens.get(key, now); u != nil {
+	key, now, revoked := sha256.Sum256([]byte(token)), time.Now(), s.db.TokenRevocations()
+	if u := s.tokens.get(key, now, revoked); u != nil {
 		return u, nil
 	}
 	u, err := s.db.UserByToken(r.Context(), token)
 	if err == nil {
-		s.tokens.put(key, u, now)
+		s.tokens.put(key, u, now, revoked)
 	}
 	return u, err
 }
 
-// tokenTTL is how long a server remembers whose a token is. Tokens cannot
-// be revoked, so whose a token is stays right; when revocation comes, a
-// revoked token may keep working this long on a server that had just seen
-// it, unless the revocation clears the cache. A user's own profile change
-// clears it on the server that made it (forgetUser); others may show the
-// old name and photo this long.
+// tokenTTL is how long a server remembers whose a token is. A token revoked
+// through this server's store is forgotten at once (the cache starts over
+// when store.DB.TokenRevocations moves); one revoked through another server
+// may keep working here this long, if this server had just seen it. A
+// user's own profile change clears it on the server that made it
+// (forgetUser); others may show the old name and photo this long.
 const tokenTTL = 10 * time.Second
 
 // maxCachedTokens bounds the cache: once full, it starts over.
@@ -50,8 +50,9 @@ const maxCachedTokens = 10_000
 // SHA-256, which spares most requests the token query: one of the three
 // queries of GET S.
 type tokenCache struct {
-	mu sync.RWMutex
-	m  map[[sha256.Size]byte]cachedUser
+	mu      sync.RWMutex
+	m       map[[sha256.Size]byte]cachedUser
+	revoked uint64 // the store's TokenRevocations when m was begun
 }
 
 type cachedUser struct {
@@ -59,22 +60,24 @@ type cachedUser struct {
 	expires time.Time
 }
 
-// get returns a copy of the user of a token seen less than tokenTTL ago, or nil.
-func (c *tokenCache) get(key [sha256.Size]byte, now time.Time) *quire.User {
+// get returns a copy of the user of a token seen less than tokenTTL ago,
+// and no revocation ago, or nil.
+func (c *tokenCache) get(key [sha256.Size]byte, now time.Time, revoked uint64) *quire.User {
 	c.mu.RLock()
 	e, ok := c.m[key]
+	fresh := c.revoked == revoked
 	c.mu.RUnlock()
-	if !ok || !now.Before(e.expires) {
+	if !ok || !fresh || !now.Before(e.expires) {
 		return nil
 	}
 	return &e.user
 }
 
-func (c *tokenCache) put(key [sha256.Size]byte, u *quire.User, now time.Time) {
+func (c *tokenCache) put(key [sha256.Size]byte, u *quire.User, now time.Time, revoked uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxCachedTokens {
-		c.m = map[[sha256.Size]byte]cachedUser{}
+	if c.m == nil || len(c.m) >= maxCachedTokens || c.revoked != revoked {
+		c.m, c.revoked = map[[sha256.Size]byte]cachedUser{}, revoked
 	}
 	c.m[key] = cachedUser{user: *u, expires: now.Add(tokenTTL)}
 }

@@ -38,7 +38,7 @@ func (s *Server) changeRequestJSON(sp *quire.Space, c *quire.ChangeRequest) chan
 		Outdated: c.Status != quire.StatusMerged && sp.RevisionID != c.Base(),
 		URLs: urlsJSON{
 			Location: s.url("/spaces/" + c.SpaceID + "/change-requests/" + c.ID),
-			App:      s.publicURL + "/s/" + c.SpaceID + "/changes/" + c.ID,
+			App:      quire.AppChangeRequestURL(s.publicURL, c.SpaceID, c.ID),
 		},
 	}
 }

@@ -207,7 +207,7 @@ func (s *Server) revisionJSON(v *revision.View, f format, mergedFrom *changeRequ
 		Object: "revision", ID: v.Revision.ID, Parents: parents, Pages: pages, Files: files,
 		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.Revision.CreatedAt), Type: v.Revision.Type,
 		MergedFrom: mergedFrom,
-		URLs:       revisionURLsJSON{App: v.Space.AppURL(s.publicURL) + "/revisions/" + v.Revision.ID},
+		URLs:       revisionURLsJSON{App: quire.AppRevisionURL(s.publicURL, v.Space.ID, v.Revision.ID)},
 	}, nil
 }
 

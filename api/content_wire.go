@@ -112,7 +112,7 @@ func (s *Server) collectionJSON(c *quire.Collection, role quire.Role) collection
 	return collectionJSON{
 		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description, Organization: c.OrgID,
 		Parent: c.ParentID, DefaultLevel: levelJSON(c.DefaultLevel),
-		URLs:        urlsJSON{Location: s.url("/collections/" + c.ID), App: s.publicURL + "/c/" + c.ID},
+		URLs:        urlsJSON{Location: s.url("/collections/" + c.ID), App: quire.AppCollectionURL(s.publicURL, c.ID)},
 		Permissions: collectionPermsJSON{View: p.View, Admin: p.Admin, ViewInviteLinks: p.ViewInviteLinks, Create: p.Create},
 	}
 }

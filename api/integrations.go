@@ -79,7 +79,7 @@ func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) 
 		ContentSources: in.ContentSources, Configurations: in.Configurations, ExternalLinks: in.ExternalLinks,
 		Owner: s.orgJSON(owner.org, owner.me),
 		URLs: integrationURLsJSON{
-			Location: base, App: s.publicURL + "/integrations/" + in.Name, Assets: base + "/assets",
+			Location: base, App: quire.AppIntegrationURL(s.publicURL, in.Name), Assets: base + "/assets",
 			PublicEndpoint: base + "/public", PublicContentEndpoint: base + "/public",
 		},
 		Permissions:           integrationPermsJSON{Admin: quire.PermissionsOf(owner.me).Admin},
@@ -312,7 +312,7 @@ func (s *Server) installationJSON(in *quire.IntegrationInstallation) installatio
 		SiteSelection: in.SiteSelection, Configuration: in.Configuration, ExternalIDs: in.ExternalIDs,
 		Target: installationTarget{Organization: in.OrgID}, CreatedAt: timeJSON(in.CreatedAt), UpdatedAt: timeJSON(in.UpdatedAt),
 		URLs: installationURLsJSON{
-			Location: loc, App: s.publicURL + "/o/" + in.OrgID + "/integrations/" + in.Integration,
+			Location: loc, App: quire.AppInstallationURL(s.publicURL, in.OrgID, in.Integration),
 			PublicEndpoint: loc + "/public", PublicContentEndpoint: loc + "/public",
 		},
 	}

@@ -52,7 +52,7 @@ func (s *Server) specJSON(p *quire.OpenAPISpec, me *quire.Member) specJSON {
 		Permissions: specPermsJSON{View: true, Edit: quire.PermissionsOf(me).CreateContent},
 		URLs: urlsJSON{
 			Location: s.url("/orgs/" + p.OrgID + "/openapi/" + p.Slug),
-			App:      s.publicURL + "/o/" + p.OrgID + "/openapi/" + p.Slug,
+			App:      quire.AppOpenAPIURL(s.publicURL, p.OrgID, p.Slug),
 		},
 	}
 	for _, m := range p.LastErrors {

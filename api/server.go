@@ -47,6 +47,10 @@ type Config struct {
 	// Reader reads revisions; the published sites share it so that both
 	// share its caches. When nil, New makes one.
 	Reader *revision.Reader
+	// StartSession, when set, starts a web app session of the user in the
+	// browser of r (setting its cookie): SAML sign-ins started for the app
+	// (start?app=1) end there rather than in a page showing an API token.
+	StartSession func(w http.ResponseWriter, r *http.Request, userID string) error
 }
 
 // Server is the HTTP API.
@@ -68,6 +72,9 @@ type Server struct {
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
 	saml *sso.Keys // the secrets of SAML sign-ins, read once
+	// startSession starts a web app session (Config.StartSession); nil
+	// when there is no app.
+	startSession func(w http.ResponseWriter, r *http.Request, userID string) error
 
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
@@ -92,6 +99,7 @@ func New(db *store.DB, cfg Config) *Server {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.reader = cfg.Reader
+	s.startSession = cfg.StartSession
 	if s.reader == nil {
 		s.reader = revision.New(db, s.appHost())
 	}

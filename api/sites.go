@@ -173,7 +173,7 @@ func (s *Server) siteJSON(site *quire.Site, role quire.Role) siteJSON {
 		},
 		URLs: siteURLsJSON{
 			Location: s.url("/orgs/" + site.OrgID + "/sites/" + site.ID),
-			App:      s.publicURL + "/o/" + site.OrgID + "/sites/" + site.ID,
+			App:      quire.AppSiteURL(s.publicURL, site.OrgID, site.ID),
 			Preview:  s.siteAddress(site),
 		},
 	}

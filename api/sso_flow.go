@@ -43,7 +43,8 @@ func (s *Server) startSAML(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	st := sso.State{ProviderID: p.ID, RequestID: req.ID, Expires: s.db.Now().Add(sso.RequestTTL)}
+	st := sso.State{ProviderID: p.ID, RequestID: req.ID, Expires: s.db.Now().Add(sso.RequestTTL),
+		App: r.URL.Query().Get("app") == "1" && s.startSession != nil}
 	if err := s.setSAMLState(w, r, p, st); err != nil {
 		return err
 	}
@@ -73,7 +74,9 @@ func (s *Server) samlMetadata(w http.ResponseWriter, r *http.Request) error {
 }
 
 // samlACS takes the identity provider's response (HTTP POST binding), checks
-// it and signs its subject in: the answer is a page showing a new API token.
+// it and signs its subject in: the answer is a page showing a new API token,
+// or, for a sign-in started from the app (start?app=1), an app session and
+// a redirect to the organization's page.
 func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 	p, sp, err := s.flowProvider(r, true)
@@ -95,6 +98,7 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	st.App = st.App && s.startSession != nil // this server has no app: show a token
 	sess, err := s.saml.SignIn(r.Context(), sp, p, raw, st)
 	if err != nil {
 		return err
@@ -104,6 +108,15 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.clearSAMLState(w, r, p)
+	if st.App {
+		// Started from the app's sign-in page: the browser gets a session.
+		if err := s.startSession(w, r, sess.Member.User.ID); err != nil {
+			return err
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, quire.AppOrgURL("", org.ID), http.StatusSeeOther)
+		return nil
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")

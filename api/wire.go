@@ -101,7 +101,7 @@ func (s *Server) orgJSON(o *quire.Organization, me *quire.Member) orgJSON {
 		Object: "organization", ID: o.ID, Title: o.Title, CreatedAt: timeJSON(o.CreatedAt),
 		EmailDomains: o.EmailDomains, Hostname: o.Hostname, Type: "business", DefaultRole: roleJSON(o.DefaultRole),
 		SSO: o.SSO, AI: o.AI, InviteLinks: o.InviteLinks, Plan: selfHostedPlan, MergeRules: o.MergeRules,
-		URLs:  urlsJSON{Location: s.url("/orgs/" + o.ID), App: s.publicURL + "/o/" + o.ID},
+		URLs:  urlsJSON{Location: s.url("/orgs/" + o.ID), App: quire.AppOrgURL(s.publicURL, o.ID)},
 		Trial: trialJSON{Status: "notapplicable"},
 		Permissions: orgPermsJSON{
 			View: p.View, Access: p.Access, Admin: p.Admin, OwnTeam: p.OwnTeam, CreateContent: p.CreateContent,

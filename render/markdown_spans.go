@@ -293,3 +293,7 @@ func plain(spans []span) string {
 	}
 	return b.String()
 }
+
+// EmojiText is an emoji's character from the code a space or page keeps:
+// code points in hex ("1f4d8"), the emoji itself, or a name (":name:").
+func EmojiText(code string) string { return emojiText(code) }

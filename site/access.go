@@ -122,7 +122,8 @@ func redirectURL(err error) string {
 // for which redirectURL gives where to send the visitor.
 //
 // Members of the site's organization, calling with their API token
-// (Authorization: Bearer), read every published site of it.
+// (Authorization: Bearer) or signed in to the app, read every published
+// site of it.
 func (a *access) admit(w http.ResponseWriter, r *http.Request, site *quire.Site) (*Visitor, error) {
 	v := &Visitor{conds: a.conds}
 	if a.isMember(r, site) {
@@ -170,7 +171,7 @@ func (a *access) admit(w http.ResponseWriter, r *http.Request, site *quire.Site)
 func (a *access) isMember(r *http.Request, site *quire.Site) bool {
 	token, ok := bearer(r)
 	if !ok || !strings.HasPrefix(token, store.TokenPrefix) {
-		return false
+		return a.isSignedInMember(r, site)
 	}
 	key, now := sha256.Sum256([]byte(site.OrgID+"\x00"+token)), a.now()
 	if e, ok := a.members.Get(key); ok && now.Before(e.expires) {
@@ -183,6 +184,23 @@ func (a *access) isMember(r *http.Request, site *quire.Site) bool {
 	}
 	a.members.Add(key, cachedMember{member: member, expires: now.Add(memberTTL)}, 64)
 	return member
+}
+
+// isSignedInMember reports whether r comes from a browser signed in to the
+// app (the cookie quire.SessionCookie, on the main address) as a member of
+// site's organization. Sessions are not cached: signing out takes effect at
+// once.
+func (a *access) isSignedInMember(r *http.Request, site *quire.Site) bool {
+	c, err := r.Cookie(quire.SessionCookie)
+	if err != nil || c.Value == "" {
+		return false
+	}
+	_, u, err := a.db.SessionUser(r.Context(), c.Value)
+	if err != nil {
+		return false
+	}
+	m, err := a.db.Membership(r.Context(), site.OrgID, u.ID)
+	return err == nil && !m.Disabled && m.Role.AtLeast(quire.RoleRead)
 }
 
 // bearer is the token of r's "Authorization: Bearer" header.

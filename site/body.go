@@ -32,6 +32,3 @@ func (s *Server) renderBody(rq *request, n *spaceNav, id string) (string, []head
 	}
 	return out.Body, heads, nil
 }
-
-// highlightCSS styles the highlighted code of rendered pages.
-func highlightCSS() string { return render.HighlightCSS() }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/web"
 )
 
 // Rendered answers (pages, .md, llms.txt, sitemaps) are cached by a key
@@ -31,7 +32,7 @@ type cachedAnswer struct {
 }
 
 func (c *cachedAnswer) gzipped() []byte {
-	c.gzOnce.Do(func() { c.gz = gzipped(c.body) })
+	c.gzOnce.Do(func() { c.gz = web.Gzip(c.body) })
 	return c.gz
 }
 
@@ -84,10 +85,10 @@ func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, rq *request
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	}
 	var gz []byte
-	if acceptsGzip(r) {
+	if web.AcceptsGzip(r) {
 		gz = c.gzipped()
 	}
-	writeBody(w, r, c.etag, c.body, gz)
+	web.WriteBody(w, r, c.etag, c.body, gz)
 }
 
 // cacheHeaders: what anyone may read is cached briefly by browsers and
@@ -102,55 +103,4 @@ func (rq *request) cacheHeaders(h http.Header) {
 	if rq.site.Visibility != quire.VisibilityPublic {
 		h.Set("X-Robots-Tag", "noindex")
 	}
-}
-
-// writeBody answers 200 with body (gz, its gzipped form, when not nil and
-// the client takes it), or 304 when If-None-Match names its entity tag.
-func writeBody(w http.ResponseWriter, r *http.Request, etag string, body, gz []byte) {
-	h := w.Header()
-	h.Add("Vary", "Accept-Encoding")
-	if gz != nil {
-		etag = strings.TrimSuffix(etag, `"`) + `-gz"`
-	}
-	h.Set("ETag", etag)
-	if etagMatches(r.Header.Get("If-None-Match"), etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	if gz != nil {
-		h.Set("Content-Encoding", "gzip")
-		body = gz
-	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
-}
-
-// etagMatches compares an If-None-Match list with etag weakly, as RFC
-// 9110 §13.1.2 has it.
-func etagMatches(list, etag string) bool {
-	if list == "" {
-		return false
-	}
-	for _, t := range strings.Split(list, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == "*" || t == etag {
-			return true
-		}
-	}
-	return false
-}
-
-// acceptsGzip reports whether Accept-Encoding takes gzip (not at q=0).
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") || strings.TrimSpace(coding) == "*" {
-			q := strings.ReplaceAll(params, " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/web"
 )
 
 // fail answers err as a styled page: 404 for what is missing or not
@@ -32,7 +33,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, rq *request,
 	if rq != nil {
 		d = s.chrome(rq, nil, nil)
 	} else {
-		d = &pageData{Lang: "en", SiteTitle: "Quire", Root: "/sites", ThemeScript: themeScript, Assets: s.assets.urls("/sites"), Favicon: favicon("")}
+		d = &pageData{Lang: "en", SiteTitle: "Quire", Root: "/sites", ThemeScript: web.ThemeScript, Assets: assetURLsOf(s.assets, "/sites"), Favicon: favicon("")}
 	}
 	d.Title, d.Error, d.NoIndex = title, &info, true
 	body, err := execute(d)

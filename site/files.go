@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/web"
 )
 
 // serveFile answers rest, "{siteSpaceId}/{fileId}/{name}": a file of the
@@ -47,36 +48,13 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, rq *request, 
 	h := w.Header()
 	rq.cacheHeaders(h)
 	h.Set("ETag", `"`+f.Blob+`"`)
-	ctype, disposition := fileType(f.ContentType)
+	ctype, disposition := web.FileType(f.ContentType)
 	h.Set("Content-Type", ctype)
 	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
 	if disposition == "attachment" || strings.HasPrefix(ctype, "image/svg+xml") {
 		h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'")
 	}
 	http.ServeContent(w, r, "", time.Time{}, body)
-}
-
-// inlineTypes are the types shown in the browser rather than downloaded.
-var inlineTypes = map[string]bool{
-	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/avif": true,
-	"image/bmp": true, "image/x-icon": true, "image/vnd.microsoft.icon": true, "image/svg+xml": true,
-	"application/pdf": true, "text/plain": true, "text/csv": true, "text/markdown": true,
-	"audio/mpeg": true, "audio/ogg": true, "audio/wav": true, "video/mp4": true, "video/webm": true, "video/ogg": true,
-}
-
-// fileType is the Content-Type and disposition a file is served with.
-func fileType(stored string) (ctype, disposition string) {
-	mt, params, err := mime.ParseMediaType(stored)
-	if err != nil || mt == "" {
-		return "application/octet-stream", "attachment"
-	}
-	if !inlineTypes[mt] {
-		return mime.FormatMediaType(mt, params), "attachment"
-	}
-	if strings.HasPrefix(mt, "text/") {
-		return mt + "; charset=utf-8", "inline"
-	}
-	return mt, "inline"
 }
 
 // siteSpaceByID finds a site space the visitor sees, and its section.

@@ -2,11 +2,11 @@ package site
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
-	"encoding/base64"
 	"html/template"
 	"net/url"
+
+	"github.com/quiredocs/quire/web"
 )
 
 //go:embed templates/*.html
@@ -15,22 +15,9 @@ var templateFiles embed.FS
 // templates are the layout, page and error templates, parsed once.
 var templates = template.Must(template.New("").Funcs(template.FuncMap{"sidebar": sidebarHTML}).ParseFS(templateFiles, "templates/*.html"))
 
-// themeScript runs before the first paint, so a dark-theme reader never
-// sees the light theme flash: the stored choice, else the system's.
-const themeScript = `(function(){var t;try{t=localStorage.getItem("quire-theme")}catch(e){}` +
-	`if(t!=="light"&&t!=="dark"){t=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}` +
-	`document.documentElement.setAttribute("data-theme",t)})()`
-
-// themeScriptHash lets the pages' Content-Security-Policy allow the one
-// inline script and nothing else inline.
-var themeScriptHash = func() string {
-	sum := sha256.Sum256([]byte(themeScript))
-	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}()
-
 // pageCSP is the Content-Security-Policy of every HTML page: scripts and
 // styles only from the binary, images from anywhere pages link them.
-var pageCSP = "default-src 'self'; script-src 'self' " + themeScriptHash +
+var pageCSP = "default-src 'self'; script-src 'self' " + web.ThemeScriptHash +
 	"; style-src 'self' 'unsafe-inline'; img-src * data:; media-src *; connect-src 'self'; " +
 	"frame-src 'none'; object-src 'none'; base-uri 'self'; form-action 'self'"
 

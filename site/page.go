@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/web"
 )
 
 // servePage answers page id of n as HTML, from the cache when it can.
@@ -56,7 +57,7 @@ func (s *Server) pageData(rq *request, n *spaceNav, id string) (*pageData, error
 func (s *Server) chrome(rq *request, sec *quire.SiteSection, ss *quire.SiteSpace) *pageData {
 	d := &pageData{
 		Lang: "en", SiteTitle: rq.site.Title, Root: rq.base, Home: rq.base + "/",
-		ThemeScript: template.JS(themeScript), Assets: s.assets.urls(rq.base),
+		ThemeScript: template.JS(web.ThemeScript), Assets: assetURLsOf(s.assets, rq.base),
 		NoIndex: rq.site.Visibility != quire.VisibilityPublic,
 	}
 	if rq.st != nil && rq.visitor != nil {

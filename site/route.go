@@ -47,7 +47,7 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix st
 		http.Redirect(w, r, prefix+"/", http.StatusMovedPermanently)
 		return
 	}
-	if asset, ok := strings.CutPrefix(rest, "/~assets/"); ok && s.assets.serve(w, r, asset) {
+	if asset, ok := strings.CutPrefix(rest, "/~assets/"); ok && s.assets.Serve(w, r, asset) {
 		return // the same for every site and visitor: error pages need them too
 	}
 	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:], address: site.Address(s.cfg.PublicURL)}

@@ -21,6 +21,7 @@ import (
 	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/web"
 )
 
 // Config configures the published sites.
@@ -43,7 +44,7 @@ type Server struct {
 	access   *access
 	now      func() time.Time
 
-	assets    assetSet
+	assets    web.Assets
 	answers   *lru.Cache[string, *cachedAnswer] // rendered pages and text answers, see cache.go
 	redirects *lru.Cache[string, string]        // redirect lookups: section id, "" for none
 	conds     *lru.Cache[string, []string]      // page conditions of trees, by root
@@ -71,7 +72,7 @@ func New(db *store.DB, cfg Config) *Server {
 	}
 	s := &Server{
 		db: db, cfg: cfg, hosts: lru.New[string, cachedHost](1 << 20), access: newAccess(db), now: time.Now,
-		assets:    loadAssets(highlightCSS()),
+		assets:    loadAssets(),
 		answers:   lru.New[string, *cachedAnswer](128 << 20),
 		redirects: lru.New[string, string](1 << 20),
 		conds:     lru.New[string, []string](4 << 20),
@@ -89,7 +90,7 @@ func New(db *store.DB, cfg Config) *Server {
 // /sites/ of the main address.
 func (s *Server) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if asset, ok := strings.CutPrefix(r.URL.Path, "/sites/~assets/"); ok && s.assets.serve(w, r, asset) {
+		if asset, ok := strings.CutPrefix(r.URL.Path, "/sites/~assets/"); ok && s.assets.Serve(w, r, asset) {
 			return // on every host, for the error pages of sites that cannot be read
 		}
 		if host := requestHost(r); host != s.mainHost && host != "" {

@@ -40,7 +40,7 @@ func (k *Keys) SignIn(ctx context.Context, sp *ServiceProvider, p *quire.SAMLPro
 	}
 	return k.db.SignInWithSAML(ctx, store.SAMLSignIn{
 		OrgID: p.OrgID, ProviderID: p.ID, RequestID: st.RequestID, RequestExpires: st.Expires, AssertionID: id.AssertionID,
-		Expires: id.Expires, Email: id.Email, DisplayName: id.Name,
+		Expires: id.Expires, Email: id.Email, DisplayName: id.Name, NoToken: st.App,
 	})
 }
 

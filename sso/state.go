@@ -28,6 +28,9 @@ type State struct {
 	ProviderID string
 	RequestID  string
 	Expires    time.Time
+	// App says the sign-in was started from the web app, so it ends in an
+	// app session rather than with an API token.
+	App bool
 }
 
 // ErrNoState refuses a response that answers no pending sign-in of the
@@ -78,9 +81,13 @@ func (k *Keys) stateKey(ctx context.Context) ([]byte, error) {
 }
 
 // signState is st as "payload.mac", each in base64url, where the payload is
-// "providerID|requestID|expires" (Unix seconds).
+// "providerID|requestID|expires" (Unix seconds), then "|app" for a sign-in
+// started from the app.
 func signState(key []byte, st State) string {
 	payload := st.ProviderID + "|" + st.RequestID + "|" + strconv.FormatInt(st.Expires.Unix(), 10)
+	if st.App {
+		payload += "|app"
+	}
 	return base64.RawURLEncoding.EncodeToString([]byte(payload)) + "." + base64.RawURLEncoding.EncodeToString(stateMAC(key, payload))
 }
 
@@ -102,14 +109,14 @@ func verifyState(key []byte, payload string, mac []byte, providerID string, now 
 		return State{}, ErrNoState
 	}
 	parts := strings.Split(payload, "|")
-	if len(parts) != 3 || parts[0] != providerID {
+	if len(parts) < 3 || len(parts) > 4 || parts[0] != providerID || (len(parts) == 4 && parts[3] != "app") {
 		return State{}, ErrNoState
 	}
 	unix, err := strconv.ParseInt(parts[2], 10, 64)
 	if err != nil {
 		return State{}, ErrNoState
 	}
-	st := State{ProviderID: parts[0], RequestID: parts[1], Expires: time.Unix(unix, 0)}
+	st := State{ProviderID: parts[0], RequestID: parts[1], Expires: time.Unix(unix, 0), App: len(parts) == 4}
 	if !st.Expires.After(now) {
 		return State{}, ErrNoState
 	}

@@ -23,6 +23,10 @@ func TestStateSigned(t *testing.T) {
 	if err != nil || got != st {
 		t.Fatalf("verify = %+v, %v; want %+v", got, err, st)
 	}
+	app := State{ProviderID: "p1", RequestID: "id-43", Expires: now.Add(RequestTTL), App: true}
+	if got, err := verify(key, signState(key, app), "p1", now); err != nil || got != app {
+		t.Fatalf("verify app state = %+v, %v; want %+v", got, err, app)
+	}
 	for _, tc := range []struct {
 		name       string
 		key        []byte
@@ -37,6 +41,7 @@ func TestStateSigned(t *testing.T) {
 		{"no mac", key, value[:strings.Index(value, ".")], "p1", now},
 		{"payload changed", key, signState(key, State{ProviderID: "p1|x", RequestID: "id", Expires: st.Expires}), "p1", now},
 		{"empty", key, "", "p1", now},
+		{"unknown marker", key, signState(key, State{ProviderID: "p1", RequestID: "id|x", Expires: st.Expires}), "p1", now},
 	} {
 		if got, err := verify(tc.key, tc.value, tc.providerID, tc.now); err != ErrNoState {
 			t.Errorf("%s: verify = %+v, %v; want ErrNoState", tc.name, got, err)

@@ -31,6 +31,8 @@ type DB struct {
 	Now func() time.Time
 	// commits counts the write transactions committed through this DB.
 	commits atomic.Uint64
+	// revocations counts the API tokens revoked through this DB (tokens.go).
+	revocations atomic.Uint64
 }
 
 // Commits reports how many write transactions have committed through this

@@ -135,3 +135,26 @@ func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationU
 		return nil
 	}, func(tx *Tx) (*quire.Organization, error) { return tx.Organization(ctx, id) })
 }
+
+// SoleOrganization returns the organization of a server that has exactly
+// one (the usual self-hosted case), nil when it has none or several.
+func (r reader) SoleOrganization(ctx context.Context) (*quire.Organization, error) {
+	rows, err := r.q.query(ctx, "SELECT id FROM organizations ORDER BY created_at, id LIMIT 2")
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ids) != 1 {
+		return nil, err
+	}
+	return r.Organization(ctx, ids[0])
+}

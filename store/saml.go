@@ -247,12 +247,13 @@ type SAMLSignIn struct {
 	Expires           time.Time // after which the assertion is refused anyway
 	Email             string
 	DisplayName       string
+	NoToken           bool // issue no API token: the sign-in ends in an app session
 }
 
 // SAMLSession is the outcome of a SAML sign-in.
 type SAMLSession struct {
 	Member *quire.Member
-	Token  string // a new API token, shown once
+	Token  string // a new API token, shown once; "" when NoToken was asked
 	Joined bool   // the user became a member by this sign-in
 }
 
@@ -324,6 +325,9 @@ func (db *DB) SignInWithSAML(ctx context.Context, in SAMLSignIn) (out *SAMLSessi
 		}
 		if out.Member, err = tx.Member(ctx, in.OrgID, u.ID); err != nil {
 			return err
+		}
+		if in.NoToken {
+			return nil
 		}
 		out.Token, err = tx.CreateToken(ctx, u.ID)
 		return err

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
+	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -15,6 +17,7 @@ const adminUsage = `Usage:
   quire admin init --org TITLE --email E --name N
   quire admin add-user --org ORG_ID --email E --name N --role ROLE
   quire admin token create --email E
+  quire admin login-link --email E [--public-url URL]
 
 Each takes --data DIR and --db URL like quire serve, and prints JSON.
 `
@@ -29,6 +32,8 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return adminInit(ctx, args[1:], stdout, stderr)
 	case args[0] == "add-user":
 		return adminAddUser(ctx, args[1:], stdout, stderr)
+	case args[0] == "login-link":
+		return adminLoginLink(ctx, args[1:], stdout, stderr)
 	case args[0] == "token" && len(args) > 1 && args[1] == "create":
 		return adminTokenCreate(ctx, args[2:], stdout, stderr)
 	case args[0] == "token":
@@ -156,5 +161,28 @@ func adminTokenCreate(ctx context.Context, args []string, stdout, stderr io.Writ
 			return nil, err
 		}
 		return map[string]string{"token": token}, nil
+	}, stdout)
+}
+
+// adminLoginLink prints a one-time link that signs the user in to the app:
+// for servers without an identity provider. It works once, for
+// store.LoginLinkTTL.
+func adminLoginLink(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := defaultConfig()
+	fs := newFlagSet("admin login-link", "quire admin login-link --email E [--public-url URL] [--data DIR] [--db URL]", stderr)
+	email := fs.String("email", "", "e-mail address of the user")
+	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL the server is reached at (env QUIRE_PUBLIC_URL)")
+	if helped, err := parseAdmin(fs, &cfg, args, stdout, "email"); helped || err != nil {
+		return err
+	}
+	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
+		token, expires, err := db.CreateLoginLink(ctx, *email)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]string{
+			"url":       cfg.publicURL() + "/signin/link?token=" + url.QueryEscape(token),
+			"expiresAt": expires.UTC().Format(time.RFC3339),
+		}, nil
 	}, stdout)
 }

@@ -171,7 +171,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"help"}, []string{"quire serve"}},
 		{[]string{"serve", "-help"}, []string{"quire serve", "-addr", "-data", "-db", "-public-url", "QUIRE_ADDR", "QUIRE_DATA", "QUIRE_DB", "QUIRE_PUBLIC_URL", "127.0.0.1:8080", "./quire-data"}},
 		{[]string{"serve", "--help"}, []string{"-addr"}},
-		{[]string{"admin", "--help"}, []string{"quire admin init", "quire admin add-user", "quire admin token create"}},
+		{[]string{"admin", "--help"}, []string{"quire admin init", "quire admin add-user", "quire admin token create", "quire admin login-link"}},
 		{[]string{"admin", "init", "-help"}, []string{"quire admin init", "-org", "-email", "-name", "-data", "-db"}},
 		{[]string{"admin", "add-user", "-help"}, []string{"quire admin add-user", "-org", "-email", "-name", "-role", "guest", "not duplicated", "-data", "-db"}},
 		{[]string{"admin", "token", "create", "-help"}, []string{"quire admin token create", "-email", "-data", "-db"}},

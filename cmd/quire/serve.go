@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/app"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
@@ -72,15 +73,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
 	reader := revision.New(db, appHost(cfg.publicURL()))
 	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log})
+	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log})
 	srv := &http.Server{
-		Handler: sites.Wrap(api.New(db, api.Config{
+		// Sites first (their hostnames and /sites/), then the app's pages,
+		// then the API, which answers everything else (/v1/, /healthz …).
+		Handler: sites.Wrap(web.Wrap(api.New(db, api.Config{
 			PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
 			Blobs:     blobs,
 			Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
 			SecretKey: secretKey,
 			Model:     model,
 			Reader:    reader,
-		})),
+			// SAML sign-ins started from the app's sign-in page end in
+			// an app session.
+			StartSession: web.StartSession,
+		}))),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default

@@ -1,0 +1,189 @@
+// Package app is Quire's web app: server-rendered pages where people sign
+// in, find and read their organizations' documentation, and manage their
+// API tokens. Its routes come from the patterns of package quire
+// (applinks.go), which the API's urls.app links are built from. It makes
+// the same permission checks as the API, through the same store and quire
+// functions, and imports neither api nor site.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/web"
+)
+
+// Config configures the app.
+type Config struct {
+	// PublicURL is the main address, e.g. https://quire.example.com (no
+	// trailing slash).
+	PublicURL string
+	Reader    *revision.Reader // shared with the API and the sites, for their caches
+	Blobs     blob.Store       // the bytes of files and images; nil shows none
+	Logger    *slog.Logger
+}
+
+// Server serves the app; it is safe for concurrent use.
+type Server struct {
+	db     *store.DB
+	cfg    Config
+	mux    *http.ServeMux
+	assets web.Assets
+	origin *http.CrossOriginProtection
+}
+
+// New returns the app of db.
+func New(db *store.DB, cfg Config) *Server {
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Reader == nil {
+		cfg.Reader = revision.New(db, "")
+	}
+	s := &Server{db: db, cfg: cfg, mux: http.NewServeMux(), assets: loadAssets(), origin: http.NewCrossOriginProtection()}
+	s.routes()
+	return s
+}
+
+// prefixes are the paths the app answers, besides "/" itself; every other
+// path (/v1/, /healthz, /metrics, /sites/ …) goes on to the next handler.
+var prefixes = []string{"/o/", "/s/", "/c/", "/integrations/", "/signin", "/signout", "/tokens", "/~app/"}
+
+// Wrap returns a handler serving the app's paths and passing every other
+// request to next.
+func (s *Server) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.owns(r.URL.Path) {
+			s.serve(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) owns(path string) bool {
+	if path == "/" {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(path, p) || path+"/" == p {
+			return true
+		}
+	}
+	return false
+}
+
+// serve routes an app request: the session is read once, and paths the app
+// owns without a route answer its 404 page.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.cfg.Logger.Error("app: panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			if sw.status == 0 {
+				s.writeError(sw, r, errors.New("panic"))
+			}
+		}
+	}()
+	r = r.WithContext(s.withSession(r.Context(), sw, r))
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		s.writeError(sw, r, quire.Errorf(quire.CodeNotFound, "page not found"))
+	} else {
+		s.mux.ServeHTTP(sw, r)
+	}
+	// One line per request, never its query (sign-in links carry tokens).
+	s.cfg.Logger.Info("app request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
+}
+
+// statusWriter remembers the status answered, for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// handlerFunc is an app handler: it writes its answer or returns an error,
+// which writeError answers.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle registers a page anyone may open.
+func (s *Server) handle(pattern string, h handlerFunc) {
+	s.mux.Handle(pattern, s.adapt(h, false))
+}
+
+// handleSignedIn registers a page for signed-in users; others are sent to
+// sign in first.
+func (s *Server) handleSignedIn(pattern string, h handlerFunc) {
+	s.mux.Handle(pattern, s.adapt(h, true))
+}
+
+func (s *Server) adapt(h handlerFunc, signedIn bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if signedIn && user(r.Context()) == nil {
+			s.toSignIn(w, r)
+			return
+		}
+		if r.Method == http.MethodPost {
+			if err := s.checkCSRF(r); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// toSignIn sends a visitor who is not signed in to the sign-in page, to
+// come back to where they were going.
+func (s *Server) toSignIn(w http.ResponseWriter, r *http.Request) {
+	to := "/signin"
+	if r.Method == http.MethodGet && r.URL.Path != "/" {
+		to += "?next=" + urlQueryEscape(r.URL.RequestURI())
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+// now is the app's clock: the store's, which tests set.
+func (s *Server) now() time.Time { return s.db.Now() }
+
+type userKey struct{}
+type sessionKey struct{}
+
+// user is the signed-in user of a request, nil for none.
+func user(ctx context.Context) *quire.User {
+	u, _ := ctx.Value(userKey{}).(*quire.User)
+	return u
+}

@@ -1,0 +1,171 @@
+package app
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/store"
+)
+
+// Pages that urls.app links lead to whose full pages come later (change
+// request review, site, specification and integration settings): each
+// shows what it is, read-only, to whom the API would show it.
+
+// maxChanges bounds the changed pages a change request's page lists.
+const maxChanges = 200
+
+type fact struct{ Label, Value string }
+
+type landingData struct {
+	Kind, Title string
+	Back        link
+	Facts       []fact
+	Links       []link
+	Changes     []change
+	MoreChanges int
+}
+
+type change struct {
+	Type, Title, URL string
+}
+
+func (s *Server) landing(w http.ResponseWriter, r *http.Request, d landingData) error {
+	return s.render(w, r, http.StatusOK, "landing", d.Title, d)
+}
+
+// changeRequestPage shows a change request's subject, status and changed
+// pages, each linked to its version in the request.
+func (s *Server) changeRequestPage(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	sp, _, err := s.space(ctx, r.PathValue("spaceId"))
+	if err != nil {
+		return err
+	}
+	cr, err := s.db.ChangeRequest(ctx, sp.ID, r.PathValue("changeRequestId"))
+	if err != nil {
+		return err
+	}
+	before, err := s.cfg.Reader.Open(ctx, sp, cr.Base(), nil)
+	if err != nil {
+		return err
+	}
+	after, err := s.cfg.Reader.Open(ctx, sp, cr.RevisionID, cr)
+	if err != nil {
+		return err
+	}
+	changes, more := revision.Changes(before, after, maxChanges)
+	d := landingData{Kind: "Change request", Title: fmt.Sprintf("#%d %s", cr.Number, cr.Subject),
+		Back: link{Title: sp.Title, URL: quire.AppSpaceURL("", sp.ID)}, MoreChanges: more,
+		Facts: []fact{{"Status", string(cr.Status)}, {"Opened by", cr.CreatedBy.DisplayName}, {"Opened", cr.CreatedAt.UTC().Format("Jan 2, 2006 15:04 UTC")}, {"Comments", fmt.Sprint(cr.Comments)}},
+		Links: []link{{"Its changes, through the API", "/v1/spaces/" + sp.ID + "/change-requests/" + cr.ID + "/changes"}}}
+	for _, c := range changes {
+		if c.Page == nil {
+			continue
+		}
+		ch := change{Type: c.Type, Title: c.Page.Title}
+		if c.Type != content.PageDeleted {
+			ch.URL = quire.AppRevisionURL("", sp.ID, cr.RevisionID) + "?page=" + c.Page.Path
+		}
+		d.Changes = append(d.Changes, ch)
+	}
+	return s.landing(w, r, d)
+}
+
+// commentPage leads to a comment of a space where it is shown: on its page.
+func (s *Server) commentPage(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	sp, _, err := s.space(ctx, r.PathValue("spaceId"))
+	if err != nil {
+		return err
+	}
+	c, err := s.db.Comment(ctx, store.CommentScope{SpaceID: sp.ID}, r.PathValue("commentId"))
+	if err != nil {
+		return err
+	}
+	to := quire.AppSpaceURL("", sp.ID)
+	if c.PageID != "" {
+		v, err := s.cfg.Reader.Open(ctx, sp, sp.RevisionID, nil)
+		if err != nil {
+			return err
+		}
+		if path := v.Path(c.PageID); path != "" {
+			to = quire.AppPageURL("", sp.ID, path, "comment-"+c.ID)
+		}
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+	return nil
+}
+
+// orgMember is the signed-in user's viewer of the organization of the
+// path, refusing (404) who is not a member, nor a guest, of it.
+func (s *Server) orgMember(r *http.Request) (*quire.Viewer, error) {
+	v, err := s.viewer(r.Context(), r.PathValue("organizationId"))
+	if err != nil {
+		return nil, err
+	}
+	return v, quire.RequireRole(v.OrgRole, quire.RoleRead, "organization")
+}
+
+// sitePage shows a docs site of an organization and where it is published.
+func (s *Server) sitePage(w http.ResponseWriter, r *http.Request) error {
+	if _, err := s.orgMember(r); err != nil {
+		return err
+	}
+	site, err := s.db.Site(r.Context(), r.PathValue("siteId"))
+	if err == nil && site.OrgID != r.PathValue("organizationId") {
+		err = quire.Errorf(quire.CodeNotFound, "site not found")
+	}
+	if err != nil {
+		return err
+	}
+	d := landingData{Kind: "Docs site", Title: site.Title, Back: link{"Organization", quire.AppOrgURL("", site.OrgID)},
+		Facts: []fact{{"Visibility", string(site.Visibility)}, {"Published", fmt.Sprint(site.Published)}}}
+	if site.Published {
+		d.Links = append(d.Links, link{"The published site", s.cfg.PublicURL + "/sites/" + site.ID + "/"})
+	}
+	return s.landing(w, r, d)
+}
+
+// openAPIPage shows an organization's API specification.
+func (s *Server) openAPIPage(w http.ResponseWriter, r *http.Request) error {
+	if _, err := s.orgMember(r); err != nil {
+		return err
+	}
+	spec, err := s.db.OpenAPISpec(r.Context(), r.PathValue("organizationId"), r.PathValue("slug"))
+	if err != nil {
+		return err
+	}
+	d := landingData{Kind: "API specification", Title: spec.Slug, Back: link{"Organization", quire.AppOrgURL("", spec.OrgID)},
+		Facts: []fact{{"State", string(spec.State)}, {"Source", spec.SourceURL}}}
+	return s.landing(w, r, d)
+}
+
+// installationPage shows an integration installed in an organization.
+func (s *Server) installationPage(w http.ResponseWriter, r *http.Request) error {
+	if _, err := s.orgMember(r); err != nil {
+		return err
+	}
+	return s.integrationPage(w, r)
+}
+
+// integrationPage shows an integration, to whom the API shows it.
+func (s *Server) integrationPage(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	in, err := s.db.Integration(ctx, r.PathValue("integrationName"))
+	if err != nil {
+		return err
+	}
+	_, err = s.db.Membership(ctx, in.OrgID, user(ctx).ID)
+	if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
+		return err
+	}
+	if !in.VisibleTo(err == nil) {
+		return quire.Errorf(quire.CodeNotFound, "integration not found")
+	}
+	d := landingData{Kind: "Integration", Title: in.Title, Back: link{"Home", "/"},
+		Facts: []fact{{"Name", in.Name}, {"Description", in.Description}, {"Version", fmt.Sprint(in.Version)}}}
+	return s.landing(w, r, d)
+}
