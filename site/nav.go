@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 )
 
@@ -136,7 +137,7 @@ func (n *spaceNav) items(ids []string, current string, open map[string]bool) []n
 		if !n.shown(p) {
 			continue
 		}
-		it := navItem{link: link{Title: p.Title}, Emoji: p.Emoji, Group: p.Kind == content.KindGroup, Open: open[id]}
+		it := navItem{link: link{Title: p.Title}, Emoji: render.EmojiText(p.Emoji), Group: p.Kind == content.KindGroup, Open: open[id]}
 		if !it.Group {
 			it.URL, it.Current = n.url(id), id == current
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/web"
 )
 
@@ -31,7 +32,7 @@ func (s *Server) pageData(rq *request, n *spaceNav, id string) (*pageData, error
 		return nil, err
 	}
 	d := s.chrome(rq, n.sec, n.ss)
-	d.Title, d.Description, d.PageEmoji = p.Title, p.Description, p.Emoji
+	d.Title, d.Description, d.PageEmoji = p.Title, p.Description, render.EmojiText(p.Emoji)
 	d.Canonical = rq.absolute(n.url(id))
 	d.NoIndex = d.NoIndex || p.NoIndex || p.NoRobotsIndex
 	d.Markdown = n.mdURL(id)
@@ -63,7 +64,7 @@ func (s *Server) chrome(rq *request, sec *quire.SiteSection, ss *quire.SiteSpace
 	if rq.st != nil && rq.visitor != nil {
 		d.Searchable = true
 		if spaces := rq.st.AllSiteSpaces(); len(spaces) > 0 {
-			d.Emoji = spaces[0].Space.Emoji
+			d.Emoji = render.EmojiText(spaces[0].Space.Emoji)
 		}
 		d.Tabs = rq.tabs(sec)
 	}
