@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -30,8 +31,9 @@ type Visitor struct {
 	// visitor.claims.unsigned.<name>; nil when none.
 	Unsigned map[string]any
 
-	conds *conditions    // compiled conditions; nil compiles each anew
-	env   map[string]any // what conditions run against, built once by admit
+	conds   *conditions    // compiled conditions; nil compiles each anew
+	env     map[string]any // what conditions run against, built on first need
+	envOnce sync.Once
 }
 
 // Query parameters and cookies of visitor access. Cookies are named per
@@ -159,7 +161,6 @@ func (a *access) admit(w http.ResponseWriter, r *http.Request, site *quire.Site)
 		}
 		v.Unsigned = a.unsignedClaims(w, r, site)
 	}
-	v.env = v.buildEnv()
 	if presented && (r.Method == http.MethodGet || r.Method == http.MethodHead) && !strings.Contains(r.URL.Path, "/~") {
 		return nil, &redirect{url: withoutSecrets(r)}
 	}

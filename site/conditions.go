@@ -54,9 +54,6 @@ func (v *Visitor) Sees(cond string) bool {
 	if p == nil {
 		return false
 	}
-	env := v.env
-	if env == nil {
-		env = v.buildEnv()
-	}
-	return p.Eval(env)
+	v.envOnce.Do(func() { v.env = v.buildEnv() }) // most pages ask no condition
+	return p.Eval(v.env)
 }

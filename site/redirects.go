@@ -20,19 +20,20 @@ import (
 // raises.
 func (s *Server) redirect(w http.ResponseWriter, r *http.Request, rq *request) bool {
 	source := "/" + strings.TrimSuffix(rq.rest, "/")
-	if quire.CheckRedirectSource("source", source) != nil {
-		return false
-	}
 	key := rq.site.ID + "\x00" + strconv.FormatInt(rq.site.Version, 10) + "\x00" + source
 	sectionID, ok := s.redirects.Get(key)
 	if !ok {
-		rd, err := s.db.SiteRedirectBySource(r.Context(), rq.site.ID, source)
-		switch {
-		case err == nil:
-			sectionID = rd.SectionID
-		case quire.ErrorCode(err) != quire.CodeNotFound:
-			s.cfg.Logger.Error("published site: redirect", "path", r.URL.Path, "err", err)
-			return false
+		// Only a path that could be a source is looked up; checked on a
+		// miss, as every page view asks.
+		if quire.CheckRedirectSource("source", source) == nil {
+			rd, err := s.db.SiteRedirectBySource(r.Context(), rq.site.ID, source)
+			switch {
+			case err == nil:
+				sectionID = rd.SectionID
+			case quire.ErrorCode(err) != quire.CodeNotFound:
+				s.cfg.Logger.Error("published site: redirect", "path", r.URL.Path, "err", err)
+				return false
+			}
 		}
 		s.redirects.Add(key, sectionID, len(key)+len(sectionID)+32)
 	}
