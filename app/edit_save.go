@@ -109,6 +109,9 @@ func (s *Server) savePage(w http.ResponseWriter, r *http.Request) error {
 		return s.answer(w, r, err, nil)
 	}
 	f := r.PostForm
+	if f.Get("base") == "" {
+		return s.answer(w, r, quire.Errorf(quire.CodeInvalid, "base: required: the revision the page was read at"), nil)
+	}
 	change := map[string]any{"operation": "update_page", "page": f.Get("page"), "title": f.Get("title")}
 	if _, ok := f["markdown"]; ok {
 		change["document"] = map[string]any{"markdown": f.Get("markdown")}
