@@ -133,7 +133,10 @@
   };
   function insert(name) {
     var b = blocks[name], s = md.selectionStart, e = md.selectionEnd;
-    var inner = md.value.slice(s, e) || b[1];
+    var inner = md.value.slice(s, e) || b[1], before = b[0];
+    // A block starts on a line of its own, with no blank line more than needed.
+    if (before.charAt(0) === "\n" && (s === 0 || md.value.charAt(s - 1) === "\n")) before = before.slice(1);
+    b = [before, b[1], b[2]];
     md.focus();
     md.setRangeText(b[0] + inner + b[2], s, e, "end");
     md.setSelectionRange(s + b[0].length, s + b[0].length + inner.length);
