@@ -12,6 +12,7 @@ const (
 	AppSpacePath         = "/s/{spaceId}"
 	AppPagePath          = "/s/{spaceId}/{path...}"
 	AppChangeRequestPath = "/s/{spaceId}/changes/{changeRequestId}"
+	AppEditPath          = "/s/{spaceId}/changes/{changeRequestId}/edit/{path...}"
 	AppRevisionPath      = "/s/{spaceId}/revisions/{revisionId}"
 	AppCommentPath       = "/s/{spaceId}/comments/{commentId}"
 	AppSitePath          = "/o/{organizationId}/sites/{siteId}"
@@ -65,6 +66,12 @@ func AppPageURL(base, spaceID, path, anchor string) string {
 // AppChangeRequestURL is the app's page of a change request of a space.
 func AppChangeRequestURL(base, spaceID, changeRequestID string) string {
 	return base + AppPath(AppChangeRequestPath, spaceID, changeRequestID)
+}
+
+// AppEditURL is the app's editor of the page at path of a change request
+// ("" for its first page).
+func AppEditURL(base, spaceID, changeRequestID, path string) string {
+	return base + AppPath(AppEditPath, spaceID, changeRequestID, path)
 }
 
 // AppRevisionURL is the app's read-only view of a revision of a space.

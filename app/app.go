@@ -12,11 +12,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
@@ -30,7 +32,10 @@ type Config struct {
 	PublicURL string
 	Reader    *revision.Reader // shared with the API and the sites, for their caches
 	Blobs     blob.Store       // the bytes of files and images; nil shows none
-	Logger    *slog.Logger
+	// Author applies the editor's authoring batches, as it does the API's;
+	// nil makes one over the store and Blobs.
+	Author *authoring.Author
+	Logger *slog.Logger
 }
 
 // Server serves the app; it is safe for concurrent use.
@@ -51,9 +56,20 @@ func New(db *store.DB, cfg Config) *Server {
 	if cfg.Reader == nil {
 		cfg.Reader = revision.New(db, "")
 	}
+	if cfg.Author == nil {
+		cfg.Author = &authoring.Author{DB: db, Blobs: cfg.Blobs, AppHost: hostOf(cfg.PublicURL)}
+	}
 	s := &Server{db: db, cfg: cfg, mux: http.NewServeMux(), assets: loadAssets(), origin: http.NewCrossOriginProtection()}
 	s.routes()
 	return s
+}
+
+// hostOf is the host of the main address: links to it are in-app.
+func hostOf(publicURL string) string {
+	if u, err := url.Parse(publicURL); err == nil {
+		return u.Host
+	}
+	return ""
 }
 
 // prefixes are the paths the app answers, besides "/" itself; every other
@@ -139,23 +155,29 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // handle registers a page anyone may open.
 func (s *Server) handle(pattern string, h handlerFunc) {
-	s.mux.Handle(pattern, s.adapt(h, false))
+	s.mux.Handle(pattern, s.adapt(h, false, maxFormBytes))
 }
 
 // handleSignedIn registers a page for signed-in users; others are sent to
 // sign in first.
 func (s *Server) handleSignedIn(pattern string, h handlerFunc) {
-	s.mux.Handle(pattern, s.adapt(h, true))
+	s.mux.Handle(pattern, s.adapt(h, true, maxFormBytes))
 }
 
-func (s *Server) adapt(h handlerFunc, signedIn bool) http.Handler {
+// handleSignedInUpTo is handleSignedIn for posts whose bodies may be up to
+// limit bytes, more than a form's (the editor's saves and uploads).
+func (s *Server) handleSignedInUpTo(pattern string, limit int64, h handlerFunc) {
+	s.mux.Handle(pattern, s.adapt(h, true, limit))
+}
+
+func (s *Server) adapt(h handlerFunc, signedIn bool, limit int64) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if signedIn && user(r.Context()) == nil {
 			s.toSignIn(w, r)
 			return
 		}
 		if r.Method == http.MethodPost {
-			if err := s.checkCSRF(r); err != nil {
+			if err := s.checkCSRF(r, limit); err != nil {
 				s.writeError(w, r, err)
 				return
 			}

@@ -18,14 +18,14 @@ import (
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-//go:embed assets/app.css assets/app.js
+//go:embed assets/app.css assets/app.js assets/editor.css assets/editor.js
 var assetFiles embed.FS
 
 // loadAssets returns the app's assets: the base stylesheet it shares with
 // the published sites, its own additions and its script.
 func loadAssets() web.Assets {
 	files := map[string][]byte{"base.css": web.BaseCSS()}
-	for _, name := range []string{"app.css", "app.js"} {
+	for _, name := range []string{"app.css", "app.js", "editor.css", "editor.js"} {
 		b, err := assetFiles.ReadFile("assets/" + name)
 		if err != nil {
 			panic(err) // embedded at build time

@@ -107,12 +107,13 @@ var errCSRF = quire.Errorf(quire.CodeForbidden, "this form has expired or did no
 
 // checkCSRF refuses a request that changes state unless it comes from the
 // app's own pages: a same-origin request (Sec-Fetch-Site, Origin) carrying
-// the token of its session, or before sign-in that of its cookie.
-func (s *Server) checkCSRF(r *http.Request) error {
+// the token of its session, or before sign-in that of its cookie. Its body
+// is read no further than limit bytes.
+func (s *Server) checkCSRF(r *http.Request, limit int64) error {
 	if err := s.origin.Check(r); err != nil {
 		return quire.Errorf(quire.CodeForbidden, "cross-origin request refused")
 	}
-	r.Body = http.MaxBytesReader(nil, r.Body, maxFormBytes)
+	r.Body = http.MaxBytesReader(nil, r.Body, limit)
 	if err := r.ParseForm(); err != nil {
 		return quire.Errorf(quire.CodeInvalid, "the form could not be read")
 	}

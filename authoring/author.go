@@ -60,13 +60,32 @@ func (a *Author) Apply(ctx context.Context, sp *quire.Space, c *quire.ChangeRequ
 		}
 		defer done()
 	}
-	return a.commit(ctx, sp, c, "", userID, changes)
+	return a.commit(ctx, sp, c, "", userID, "", changes)
+}
+
+// ApplyAt is Apply, refused as a conflict unless the change request's head
+// is still revision expect when the batch applies (checked with its row
+// locked): a writer who based their changes on expect never overwrites a
+// newer save unseen. The app's editor saves this way.
+func (a *Author) ApplyAt(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, userID, expect string, changes []edit.Change) (*quire.ChangeRequest, *edit.Result, error) {
+	if expect == "" {
+		return nil, nil, quire.Errorf(quire.CodeInvalid, "base: required")
+	}
+	if fetchesFiles(changes) {
+		done, err := a.Start(sp.OrgID)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer done()
+	}
+	return a.commit(ctx, sp, c, "", userID, expect, changes)
 }
 
 // commit applies a batch in one transaction: to change request c, or when c
 // is nil to a change request it creates with subject, which it then merges.
-// Either all of it commits or nothing does.
-func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, subject, userID string, changes []edit.Change) (*quire.ChangeRequest, *edit.Result, error) {
+// Either all of it commits or nothing does. An expect other than "" is the
+// revision c's head must still be (ApplyAt).
+func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, subject, userID, expect string, changes []edit.Change) (*quire.ChangeRequest, *edit.Result, error) {
 	if err := a.readFiles(ctx, changes); err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +110,7 @@ func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeReq
 			}
 		}
 		var err error
-		if out, result, err = apply(ctx, tx, sp.ID, cr.ID, userID, changes, o); err != nil {
+		if out, result, err = apply(ctx, tx, sp.ID, cr.ID, userID, expect, changes, o); err != nil {
 			return err
 		}
 		if c == nil {
@@ -136,10 +155,21 @@ func (a *Author) options(ctx context.Context, r treeReader, spaceID, base string
 }
 
 // apply applies changes to the change request crID within tx, as its next
-// revision.
-func apply(ctx context.Context, tx *store.Tx, spaceID, crID, userID string, changes []edit.Change, opts edit.Options) (*quire.ChangeRequest, *edit.Result, error) {
+// revision; when expect is not "", only if its head is still that revision.
+func apply(ctx context.Context, tx *store.Tx, spaceID, crID, userID, expect string, changes []edit.Change, opts edit.Options) (*quire.ChangeRequest, *edit.Result, error) {
 	var result *edit.Result
 	c, err := tx.EditChangeRequest(ctx, spaceID, crID, userID, func(now time.Time, head *content.Tree) (*content.Tree, error) {
+		if expect != "" {
+			// The request's row is locked by now: what this reads stays so
+			// until the transaction ends.
+			cur, err := tx.ChangeRequest(ctx, spaceID, crID)
+			if err != nil {
+				return nil, err
+			}
+			if cur.RevisionID != expect {
+				return nil, quire.Errorf(quire.CodeConflict, "change request #%d has changed since revision %s: someone saved after you began", cur.Number, expect)
+			}
+		}
 		opts.Now = now.UnixMicro()
 		res, err := edit.Apply(head, changes, opts)
 		if err != nil {

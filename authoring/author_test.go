@@ -185,3 +185,37 @@ func TestApplyFilesOnlyWithRevision(t *testing.T) {
 		t.Errorf("a failed batch left %+v behind, before %+v", after, before)
 	}
 }
+
+// ApplyAt applies a batch only on the revision its writer based it on, and
+// a refused batch writes nothing.
+func TestApplyAtRefusesNewerHead(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := t.Context()
+	c, err := f.db.CreateChangeRequest(ctx, f.space.ID, "", f.userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := func(title string) []edit.Change {
+		changes, err := edit.Parse([]byte(`{"changes":[{"operation":"insert_page","title":"` + title + `","document":{"markdown":"x"}}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return changes
+	}
+	base := c.RevisionID
+	c2, _, err := f.author.ApplyAt(ctx, f.space, c, f.userID, base, batch("One"))
+	if err != nil {
+		t.Fatalf("apply at the head: %v", err)
+	}
+	before := f.counts(t)
+	if _, _, err := f.author.ApplyAt(ctx, f.space, c2, f.userID, base, batch("Two")); quire.ErrorCode(err) != quire.CodeConflict {
+		t.Fatalf("apply at an old head: %v, want a conflict", err)
+	}
+	if after := f.counts(t); after != before {
+		t.Errorf("a refused batch wrote: %+v, then %+v", before, after)
+	}
+	if _, _, err := f.author.ApplyAt(ctx, f.space, c2, f.userID, c2.RevisionID, batch("Two")); err != nil {
+		t.Fatalf("apply at the new head: %v", err)
+	}
+}
