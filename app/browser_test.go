@@ -105,7 +105,12 @@ func (b *tab) screenshot(t *testing.T, name string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	// The window as a reader sees it, from the top: a full-page capture
+	// draws the sticky header where the page was last scrolled.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.scrollTo({top: 0, behavior: "instant"}), true`)); err != nil {
+		t.Fatalf("scroll to the top: %v", err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
