@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
@@ -31,6 +32,9 @@ type Config struct {
 	Reader    *revision.Reader // shared with the API and the sites, for their caches
 	Blobs     blob.Store       // the bytes of files and images; nil shows none
 	Logger    *slog.Logger
+	// Asker answers the ask box, with the server's model if it has one;
+	// nil answers by quoting the best source.
+	Asker *ask.Asker
 }
 
 // Server serves the app; it is safe for concurrent use.

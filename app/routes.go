@@ -31,4 +31,5 @@ func (s *Server) routes() {
 	s.handleSignedIn("GET "+quire.AppOpenAPIPath, s.openAPIPage)
 	s.handleSignedIn("GET "+quire.AppInstallationPath, s.installationPage)
 	s.handleSignedIn("GET "+quire.AppIntegrationPath, s.integrationPage)
+	s.settingsRoutes()
 }
