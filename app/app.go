@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/revision"
@@ -36,6 +37,9 @@ type Config struct {
 	// nil makes one over the store and Blobs.
 	Author *authoring.Author
 	Logger *slog.Logger
+	// Asker answers the ask box, with the server's model if it has one;
+	// nil answers by quoting the best source.
+	Asker *ask.Asker
 }
 
 // Server serves the app; it is safe for concurrent use.

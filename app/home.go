@@ -22,11 +22,15 @@ type treeNode struct {
 }
 
 type orgData struct {
-	Orgs  []*quire.Organization
-	Org   *quire.Organization
-	Role  quire.Role
-	Tree  []*treeNode
-	Query string
+	Orgs     []*quire.Organization
+	Org      *quire.Organization
+	Role     quire.Role
+	Tree     []*treeNode
+	Query    string
+	Question string // asked in the ask box
+	// Changes are the organization's recent change requests, of the spaces
+	// the user reads (the org page only).
+	Changes []crView
 }
 
 // home leads to the user's organization, or lists them when several.
@@ -56,6 +60,9 @@ func (s *Server) viewer(ctx context.Context, orgID string) (*quire.Viewer, error
 func (s *Server) orgPage(w http.ResponseWriter, r *http.Request) error {
 	d, err := s.orgData(r, r.PathValue("organizationId"))
 	if err != nil {
+		return err
+	}
+	if d.Changes, err = s.recentChanges(r.Context(), d.Org.ID); err != nil {
 		return err
 	}
 	return s.render(w, r, http.StatusOK, "org", d.Org.Title, d)

@@ -109,26 +109,6 @@ func (s *Server) orgMember(r *http.Request) (*quire.Viewer, error) {
 	return v, quire.RequireRole(v.OrgRole, quire.RoleRead, "organization")
 }
 
-// sitePage shows a docs site of an organization and where it is published.
-func (s *Server) sitePage(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.orgMember(r); err != nil {
-		return err
-	}
-	site, err := s.db.Site(r.Context(), r.PathValue("siteId"))
-	if err == nil && site.OrgID != r.PathValue("organizationId") {
-		err = quire.Errorf(quire.CodeNotFound, "site not found")
-	}
-	if err != nil {
-		return err
-	}
-	d := landingData{Kind: "Docs site", Title: site.Title, Back: link{"Organization", quire.AppOrgURL("", site.OrgID)},
-		Facts: []fact{{"Visibility", string(site.Visibility)}, {"Published", fmt.Sprint(site.Published)}}}
-	if site.Published {
-		d.Links = append(d.Links, link{"The published site", s.cfg.PublicURL + "/sites/" + site.ID + "/"})
-	}
-	return s.landing(w, r, d)
-}
-
 // openAPIPage shows an organization's API specification.
 func (s *Server) openAPIPage(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.orgMember(r); err != nil {

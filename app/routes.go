@@ -32,4 +32,5 @@ func (s *Server) routes() {
 	s.handleSignedIn("GET "+quire.AppInstallationPath, s.installationPage)
 	s.handleSignedIn("GET "+quire.AppIntegrationPath, s.integrationPage)
 	s.editRoutes()
+	s.settingsRoutes()
 }

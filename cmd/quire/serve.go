@@ -16,6 +16,7 @@ import (
 
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/app"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
@@ -73,7 +74,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
 	reader := revision.New(db, appHost(cfg.publicURL()))
 	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log})
-	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log})
+	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log, Asker: ask.New(db, reader, model, "")})
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
 		// then the API, which answers everything else (/v1/, /healthz …).
