@@ -31,6 +31,10 @@ type Config struct {
 	Reader    *revision.Reader // shared with the API and the sites, for their caches
 	Blobs     blob.Store       // the bytes of files and images; nil shows none
 	Logger    *slog.Logger
+	// MergeRulesEnv builds what custom merge rules' expressions see, in the
+	// API's shapes (api.Server.MergeRulesEnv), so the app judges them as
+	// POST CR/merge does; nil counts custom rules unmet.
+	MergeRulesEnv func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error)
 }
 
 // Server serves the app; it is safe for concurrent use.

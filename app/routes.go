@@ -25,10 +25,10 @@ func (s *Server) routes() {
 	s.handleSignedIn("GET "+quire.AppPagePath, s.spacePage)
 	s.handleSignedIn("GET "+quire.AppRevisionPath, s.revisionPage)
 	s.handleSignedIn("GET "+filePath, s.serveFile)
-	s.handleSignedIn("GET "+quire.AppChangeRequestPath, s.changeRequestPage)
 	s.handleSignedIn("GET "+quire.AppCommentPath, s.commentPage)
 	s.handleSignedIn("GET "+quire.AppSitePath, s.sitePage)
 	s.handleSignedIn("GET "+quire.AppOpenAPIPath, s.openAPIPage)
 	s.handleSignedIn("GET "+quire.AppInstallationPath, s.installationPage)
 	s.handleSignedIn("GET "+quire.AppIntegrationPath, s.integrationPage)
+	s.changeRequestRoutes()
 }
