@@ -177,6 +177,7 @@ type pageDiff struct {
 	Marks                []string // added, removed, moved, renamed, edited
 	Note                 string   // where it moved, what it was called
 	Changed              bool     // its markdown changed
+	InBefore, InAfter    bool     // which sides have the page
 	Inline               template.HTML
 	Before, After        template.HTML
 }
@@ -247,10 +248,10 @@ func parentTitle(p *revision.ChangedPage) string {
 // nil when the page is not on that side).
 func fillDiff(d *pageDiff, before, after *content.Page, split bool) {
 	var a, b string
-	if before != nil {
+	if d.InBefore = before != nil; d.InBefore {
 		a = before.Markdown
 	}
-	if after != nil {
+	if d.InAfter = after != nil; d.InAfter {
 		b = after.Markdown
 	}
 	wd := diffWords(a, b)
