@@ -215,3 +215,27 @@ func (st MergeState) unmetCustom(r MergeRule) string {
 	}
 	return fmt.Sprintf("expression %q is not true", r.Expression)
 }
+
+// MergeRulesError is the refusal (403) of a merge that the rules unmet
+// (as MergeRules.Unmet lists them) do not allow, naming each; nil for none.
+func MergeRulesError(unmet []string) error {
+	if len(unmet) == 0 {
+		return nil
+	}
+	return Errorf(CodeForbidden, "merge rules not met: %s", strings.Join(unmet, "; "))
+}
+
+// CheckCanReview refuses (403) a review of c by userID, whose role on the
+// space is role and who was asked to review it or not. Reference: "Only
+// users who are requested reviewers or have space review permissions can
+// submit a review." The request's author may not review it: approving
+// one's own change would satisfy review rules alone.
+func CheckCanReview(role Role, asked bool, c *ChangeRequest, userID string) error {
+	if !role.AtLeast(RoleReview) && !asked {
+		return Errorf(CodeForbidden, "reviewing needs the review role on the space, or a request to review")
+	}
+	if c.CreatedBy.ID == userID {
+		return Errorf(CodeForbidden, "the author of a change request cannot review it")
+	}
+	return nil
+}

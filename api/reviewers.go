@@ -85,7 +85,7 @@ func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) error 
 			continue
 		}
 		seen[u] = true
-		if err := s.checkReviewer(r, sp, c, fmt.Sprintf("users[%d]", i), u); err != nil {
+		if err := s.db.CheckReviewer(r.Context(), sp, c, fmt.Sprintf("users[%d]", i), u); err != nil {
 			return err
 		}
 		users = append(users, u)
@@ -99,22 +99,6 @@ func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) error 
 		items[i] = s.requestedReviewerJSON(w)
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"users": items})
-}
-
-// checkReviewer refuses (400, naming field) a user who cannot be asked to
-// review c: not a member who reads the space, or its author.
-func (s *Server) checkReviewer(r *http.Request, sp *quire.Space, c *quire.ChangeRequest, field, userID string) error {
-	if userID == c.CreatedBy.ID {
-		return errorf(quire.CodeInvalid, "%s: the author of a change request cannot review it", field)
-	}
-	v, err := s.db.Viewer(r.Context(), sp.OrgID, userID, append(append([]string{}, sp.Ancestors...), sp.ID))
-	if err != nil {
-		return err
-	}
-	if !v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors).AtLeast(quire.RoleRead) {
-		return errorf(quire.CodeInvalid, "%s: no member %q of the organization can read this space", field, userID)
-	}
-	return nil
 }
 
 // removeRequestedReviewer answers 205 when it withdrew the request and 204

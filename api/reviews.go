@@ -176,17 +176,14 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	me := caller(r.Context()).ID
+	asked := false
 	if !role.AtLeast(quire.RoleReview) {
-		asked, err := s.db.RequestedReviewer(r.Context(), c.ID, me)
-		if err != nil {
+		if asked, err = s.db.RequestedReviewer(r.Context(), c.ID, me); err != nil {
 			return err
 		}
-		if !asked {
-			return errorf(quire.CodeForbidden, "reviewing needs the review role on the space, or a request to review")
-		}
 	}
-	if c.CreatedBy.ID == me {
-		return errorf(quire.CodeForbidden, "the author of a change request cannot review it")
+	if err := quire.CheckCanReview(role, asked, c, me); err != nil {
+		return err
 	}
 	var body reviewRequest
 	if err := readRequest(w, r, &body); err != nil {

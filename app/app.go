@@ -40,6 +40,10 @@ type Config struct {
 	// Asker answers the ask box, with the server's model if it has one;
 	// nil answers by quoting the best source.
 	Asker *ask.Asker
+	// MergeRulesEnv builds what custom merge rules' expressions see, in the
+	// API's shapes (api.Server.MergeRulesEnv), so the app judges them as
+	// POST CR/merge does; nil counts custom rules unmet.
+	MergeRulesEnv func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error)
 }
 
 // Server serves the app; it is safe for concurrent use.

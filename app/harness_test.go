@@ -49,8 +49,12 @@ func newEnv(t testing.TB) *env {
 	t.Cleanup(e.srv.Close)
 	reader := revision.New(db, strings.TrimPrefix(e.srv.URL, "http://"))
 	blobs := blob.Dir{Path: t.TempDir()}
-	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs})
-	apiSrv := api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true},
+	var apiSrv *api.Server
+	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs,
+		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
+			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
+		}})
+	apiSrv = api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true},
 		Reader: reader, StartSession: web.StartSession})
 	sites := site.New(db, site.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs})
 	mux.Handle("/", sites.Wrap(web.Wrap(apiSrv)))

@@ -5,17 +5,12 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/content"
-	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
 
-// Pages that urls.app links lead to whose full pages come later (change
-// request review, site, specification and integration settings): each
+// Pages that urls.app links lead to whose full pages come later (site,
+// specification and integration settings): each
 // shows what it is, read-only, to whom the API would show it.
-
-// maxChanges bounds the changed pages a change request's page lists.
-const maxChanges = 200
 
 type fact struct{ Label, Value string }
 
@@ -24,54 +19,10 @@ type landingData struct {
 	Back        link
 	Facts       []fact
 	Links       []link
-	Changes     []change
-	MoreChanges int
-}
-
-type change struct {
-	Type, Title, URL string
 }
 
 func (s *Server) landing(w http.ResponseWriter, r *http.Request, d landingData) error {
 	return s.render(w, r, http.StatusOK, "landing", d.Title, d)
-}
-
-// changeRequestPage shows a change request's subject, status and changed
-// pages, each linked to its version in the request.
-func (s *Server) changeRequestPage(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
-	sp, _, err := s.space(ctx, r.PathValue("spaceId"))
-	if err != nil {
-		return err
-	}
-	cr, err := s.db.ChangeRequest(ctx, sp.ID, r.PathValue("changeRequestId"))
-	if err != nil {
-		return err
-	}
-	before, err := s.cfg.Reader.Open(ctx, sp, cr.Base(), nil)
-	if err != nil {
-		return err
-	}
-	after, err := s.cfg.Reader.Open(ctx, sp, cr.RevisionID, cr)
-	if err != nil {
-		return err
-	}
-	changes, more := revision.Changes(before, after, maxChanges)
-	d := landingData{Kind: "Change request", Title: fmt.Sprintf("#%d %s", cr.Number, cr.Subject),
-		Back: link{Title: sp.Title, URL: quire.AppSpaceURL("", sp.ID)}, MoreChanges: more,
-		Facts: []fact{{"Status", string(cr.Status)}, {"Opened by", cr.CreatedBy.DisplayName}, {"Opened", cr.CreatedAt.UTC().Format("Jan 2, 2006 15:04 UTC")}, {"Comments", fmt.Sprint(cr.Comments)}},
-		Links: []link{{"Its changes, through the API", "/v1/spaces/" + sp.ID + "/change-requests/" + cr.ID + "/changes"}}}
-	for _, c := range changes {
-		if c.Page == nil {
-			continue
-		}
-		ch := change{Type: c.Type, Title: c.Page.Title}
-		if c.Type != content.PageDeleted {
-			ch.URL = quire.AppRevisionURL("", sp.ID, cr.RevisionID) + "?page=" + c.Page.Path
-		}
-		d.Changes = append(d.Changes, ch)
-	}
-	return s.landing(w, r, d)
 }
 
 // commentPage leads to a comment of a space where it is shown: on its page.

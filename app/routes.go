@@ -25,7 +25,6 @@ func (s *Server) routes() {
 	s.handleSignedIn("GET "+quire.AppPagePath, s.spacePage)
 	s.handleSignedIn("GET "+quire.AppRevisionPath, s.revisionPage)
 	s.handleSignedIn("GET "+filePath, s.serveFile)
-	s.handleSignedIn("GET "+quire.AppChangeRequestPath, s.changeRequestPage)
 	s.handleSignedIn("GET "+quire.AppCommentPath, s.commentPage)
 	s.handleSignedIn("GET "+quire.AppSitePath, s.sitePage)
 	s.handleSignedIn("GET "+quire.AppOpenAPIPath, s.openAPIPage)
@@ -33,4 +32,5 @@ func (s *Server) routes() {
 	s.handleSignedIn("GET "+quire.AppIntegrationPath, s.integrationPage)
 	s.editRoutes()
 	s.settingsRoutes()
+	s.changeRequestRoutes()
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/app"
 	"github.com/quiredocs/quire/ask"
@@ -74,21 +75,29 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
 	reader := revision.New(db, appHost(cfg.publicURL()))
 	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log})
-	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log, Asker: ask.New(db, reader, model, "")})
+	// The app judges custom merge rules on the API's shapes; the API, set
+	// below, starts the app's sessions: each holds the other.
+	var apiSrv *api.Server
+	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log,
+		Asker: ask.New(db, reader, model, ""),
+		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
+			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
+		}})
+	apiSrv = api.New(db, api.Config{
+		PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
+		Blobs:     blobs,
+		Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
+		SecretKey: secretKey,
+		Model:     model,
+		Reader:    reader,
+		// SAML sign-ins started from the app's sign-in page end in
+		// an app session.
+		StartSession: web.StartSession,
+	})
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
 		// then the API, which answers everything else (/v1/, /healthz …).
-		Handler: sites.Wrap(web.Wrap(api.New(db, api.Config{
-			PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
-			Blobs:     blobs,
-			Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
-			SecretKey: secretKey,
-			Model:     model,
-			Reader:    reader,
-			// SAML sign-ins started from the app's sign-in page end in
-			// an app session.
-			StartSession: web.StartSession,
-		}))),
+		Handler:           sites.Wrap(web.Wrap(apiSrv)),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default

@@ -1,0 +1,290 @@
+package app
+
+import (
+	"errors"
+	"html/template"
+	"net/http"
+	"strings"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/store"
+)
+
+// The change request page's forms. Each one loads the request for the role
+// the API's operation needs, checks what that operation checks through the
+// same quire and store functions, makes the same store call, and comes back
+// to the page (303) saying what it did.
+
+// changeRequestRoutes registers the change request page and its forms.
+func (s *Server) changeRequestRoutes() {
+	cr := quire.AppChangeRequestPath
+	s.handleSignedIn("GET "+cr, s.changeRequestPage)
+	s.handleSignedIn("POST "+cr+"/comments", s.postCRComment)
+	s.handleSignedIn("POST "+cr+"/comments/{commentId}/replies", s.postCRReply)
+	s.handleSignedIn("POST "+cr+"/comments/{commentId}/resolve", s.resolveCRComment)
+	s.handleSignedIn("POST "+cr+"/comments/{commentId}/react", s.reactCRComment)
+	s.handleSignedIn("POST "+cr+"/reviews", s.submitCRReview)
+	s.handleSignedIn("POST "+cr+"/reviewers", s.requestCRReviewer)
+	s.handleSignedIn("POST "+cr+"/update", s.updateCRFromMain)
+	s.handleSignedIn("POST "+cr+"/merge", s.mergeCR)
+}
+
+// doneMessages are what the page says after each action, named in its
+// query (?done=…): a fixed list, so no link can make the page say more.
+var doneMessages = map[string]string{
+	"commented": "Comment posted.", "replied": "Reply posted.", "resolved": "Comment resolved.",
+	"reopened": "Comment reopened.", "reacted": "Reaction saved.", "reviewed": "Review submitted.",
+	"requested": "Review requested.", "updated": "Updated from the space's current content.",
+	"merged": "Merged into the space.",
+}
+
+// back sends the browser to p's page after action done, at anchor.
+func back(w http.ResponseWriter, r *http.Request, p *crPlace, done, anchor string) error {
+	to := p.url() + "?done=" + done
+	if anchor != "" {
+		to += "#" + anchor
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+	return nil
+}
+
+// commentBody reads a form's markdown body as the API reads body.markdown.
+func commentBody(r *http.Request, field string) (string, error) {
+	md := render.NormalizeLineEndings(r.PostForm.Get(field))
+	return md, quire.CheckCommentBody(field, md)
+}
+
+// postCRComment starts a thread (the comment role, as POST CR/comments).
+func (s *Server) postCRComment(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.changeRequestPlace(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	md, err := commentBody(r, "body")
+	if err != nil {
+		return err
+	}
+	c, err := s.db.CreateComment(r.Context(), store.NewComment{CommentScope: p.scope(), UserID: p.me.ID,
+		Markdown: md, RevisionID: p.cr.RevisionID})
+	if err != nil {
+		return err
+	}
+	return back(w, r, p, "commented", "comment-"+c.ID)
+}
+
+// crComment loads the place and the comment of the path for need.
+func (s *Server) crCommentOf(r *http.Request, need quire.Role) (*crPlace, *quire.Comment, error) {
+	p, err := s.changeRequestPlace(r, need)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := s.db.Comment(r.Context(), p.scope(), r.PathValue("commentId"))
+	return p, c, err
+}
+
+// postCRReply answers a comment (the comment role, as POST …/replies).
+func (s *Server) postCRReply(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.crCommentOf(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	md, err := commentBody(r, "body")
+	if err != nil {
+		return err
+	}
+	reply, err := s.db.CreateComment(r.Context(), store.NewComment{CommentScope: p.scope(), ParentID: c.ID,
+		UserID: p.me.ID, Markdown: md})
+	if err != nil {
+		return err
+	}
+	return back(w, r, p, "replied", "comment-"+reply.ID)
+}
+
+// resolveCRComment resolves or reopens a thread (the comment role, as PUT
+// on a comment with resolved).
+func (s *Server) resolveCRComment(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.crCommentOf(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	resolved := r.PostForm.Get("resolved") != "false"
+	if _, err := s.db.UpdateComment(r.Context(), p.scope(), c, p.me.ID, store.CommentUpdate{Resolved: &resolved}); err != nil {
+		return err
+	}
+	done := "resolved"
+	if !resolved {
+		done = "reopened"
+	}
+	return back(w, r, p, done, "comment-"+c.ID)
+}
+
+// reactCRComment adds or removes (remove=true) the caller's reaction (the
+// comment role, as PUT on a comment with added or removed reactions).
+func (s *Server) reactCRComment(w http.ResponseWriter, r *http.Request) error {
+	p, c, err := s.crCommentOf(r, quire.RoleComment)
+	if err != nil {
+		return err
+	}
+	emoji := []string{r.PostForm.Get("emoji")}
+	var u store.CommentUpdate
+	if r.PostForm.Get("remove") == "true" {
+		u.RemoveReactions = emoji
+		err = quire.CheckReactions("removedReactions", emoji)
+	} else {
+		u.AddReactions = emoji
+		err = quire.CheckReactions("addedReactions", emoji)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.UpdateComment(r.Context(), p.scope(), c, p.me.ID, u); err != nil {
+		return err
+	}
+	return back(w, r, p, "reacted", "comment-"+c.ID)
+}
+
+// submitCRReview records the caller's review, as POST CR/reviews: the
+// review role or a request to review, and not the request's author.
+func (s *Server) submitCRReview(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.changeRequestPlace(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	asked := false
+	if !p.role.AtLeast(quire.RoleReview) {
+		if asked, err = s.db.RequestedReviewer(r.Context(), p.cr.ID, p.me.ID); err != nil {
+			return err
+		}
+	}
+	if err := quire.CheckCanReview(p.role, asked, p.cr, p.me.ID); err != nil {
+		return err
+	}
+	status, err := quire.ParseReviewStatus("status", r.PostForm.Get("status"))
+	if err != nil {
+		return err
+	}
+	md := render.NormalizeLineEndings(r.PostForm.Get("comment"))
+	if strings.TrimSpace(md) == "" {
+		md = ""
+	}
+	if _, err := s.db.SubmitReview(r.Context(), store.NewReview{SpaceID: p.sp.ID, ChangeRequest: p.cr.ID,
+		ReviewerID: p.me.ID, Status: status, Comment: md}); err != nil {
+		return err
+	}
+	return back(w, r, p, "reviewed", "reviews")
+}
+
+// requestCRReviewer asks a member to review (the edit role, as POST
+// CR/requested-reviewers).
+func (s *Server) requestCRReviewer(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.changeRequestPlace(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	u := r.PostForm.Get("user")
+	if err := quire.CheckLen("user", u, 1, 128); err != nil {
+		return err
+	}
+	if err := s.db.CheckReviewer(r.Context(), p.sp, p.cr, "user", u); err != nil {
+		return err
+	}
+	if _, err := s.db.RequestReviewers(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, []string{u}, nil); err != nil {
+		return err
+	}
+	return back(w, r, p, "requested", "reviews")
+}
+
+// updateCRFromMain pulls the space's content into the request (the edit
+// role on a space that is not locked, as POST CR/update).
+func (s *Server) updateCRFromMain(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.changeRequestPlace(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	if err := quire.CheckEditable(p.sp); err != nil {
+		return err
+	}
+	if _, err := s.db.UpdateChangeRequestFromSpace(r.Context(), p.sp.ID, p.cr.ID, p.me.ID); err != nil {
+		return s.conflictOr(w, r, p, err)
+	}
+	return back(w, r, p, "updated", "")
+}
+
+// mergeCR merges the request (the review role and the merge rules, as POST
+// CR/merge). Unmet rules answer the page, 403, naming each.
+func (s *Server) mergeCR(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.changeRequestPlace(r, quire.RoleReview)
+	if err != nil {
+		return err
+	}
+	unmet, err := s.unmetMergeRules(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	if len(unmet) > 0 {
+		return s.refused(w, r, p, http.StatusForbidden, "Merge refused: merge rules not met: "+strings.Join(unmet, "; ")+".", nil)
+	}
+	if _, err := s.db.MergeChangeRequest(r.Context(), p.sp.ID, p.cr.ID, p.me.ID); err != nil {
+		return s.conflictOr(w, r, p, err)
+	}
+	return back(w, r, p, "merged", "")
+}
+
+// conflictOr answers a merge conflict with the page showing the pages in
+// conflict (409), and any other error as such.
+func (s *Server) conflictOr(w http.ResponseWriter, r *http.Request, p *crPlace, err error) error {
+	ce, ok := errors.AsType[*store.ConflictError](err)
+	if !ok {
+		return err
+	}
+	views, err := s.conflictViews(r, p, ce)
+	if err != nil {
+		return err
+	}
+	return s.refused(w, r, p, http.StatusConflict, "The change request conflicts with the space's current content: "+
+		"resolve the pages below in the editor, then try again.", views)
+}
+
+// refused answers the page again with status and why the action failed.
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, p *crPlace, status int, msg string, conflicts []conflictView) error {
+	d, err := s.changeRequestData(r, p)
+	if err != nil {
+		return err
+	}
+	d.Message, d.Failed, d.Conflicts = msg, true, conflicts
+	return s.renderChangeRequest(w, r, status, d)
+}
+
+// conflictView is a page (or file) in conflict: the space's version and the
+// request's, with a link to resolve it in the editor.
+type conflictView struct {
+	Title, Reason, EditURL string
+	Main, Request          template.HTML
+	HasMain, HasRequest    bool
+}
+
+// conflictViews shows each conflict of ce with both versions of its page.
+func (s *Server) conflictViews(r *http.Request, p *crPlace, ce *store.ConflictError) ([]conflictView, error) {
+	main, err := s.cfg.Reader.Open(r.Context(), p.sp, p.sp.RevisionID, nil)
+	if err != nil {
+		return nil, err
+	}
+	_, theirs, err := s.views(r.Context(), p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]conflictView, 0, len(ce.Conflicts))
+	for _, c := range ce.Conflicts {
+		v := conflictView{Title: c.Title, Reason: c.Reason}
+		if pg := main.Page(c.PageID); c.PageID != "" && pg != nil {
+			v.Main, v.HasMain = template.HTML(template.HTMLEscapeString(pg.Markdown)), true
+		}
+		if pg := theirs.Page(c.PageID); c.PageID != "" && pg != nil {
+			v.Request, v.HasRequest = template.HTML(template.HTMLEscapeString(pg.Markdown)), true
+			v.EditURL = quire.AppChangeRequestURL("", p.sp.ID, p.cr.ID) + "/edit/" + theirs.Path(c.PageID)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
