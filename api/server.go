@@ -20,6 +20,7 @@ import (
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/sso"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/web"
 )
 
 // Config configures the API server.
@@ -198,41 +199,19 @@ func (s *Server) withRequestID(next http.Handler) http.Handler {
 	})
 }
 
-// statusRecorder remembers the status a handler wrote, for the request log.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusRecorder) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *statusRecorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
 // withLog writes one structured line per request, and counts it.
 func (s *Server) withLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &web.StatusWriter{ResponseWriter: w}
 		s.metrics.inFlight.Inc()
 		defer s.metrics.inFlight.Dec()
 		next.ServeHTTP(rec, r)
-		s.metrics.observe(r.Pattern, rec.status, time.Since(start)) // the mux sets Pattern on r
+		s.metrics.observe(r.Pattern, rec.Status, time.Since(start)) // the mux sets Pattern on r
 		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
-			slog.Int("status", rec.status),
+			slog.Int("status", rec.Status),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("request_id", requestID(r.Context())))
 	})

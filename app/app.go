@@ -112,14 +112,14 @@ func (s *Server) owns(path string) bool {
 // owns without a route answer its 404 page.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &web.StatusWriter{ResponseWriter: w}
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
 			s.cfg.Logger.Error("app: panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			if sw.status == 0 {
+			if sw.Status == 0 {
 				s.writeError(sw, r, errors.New("panic"))
 			}
 		}
@@ -131,31 +131,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.mux.ServeHTTP(sw, r)
 	}
 	// One line per request, never its query (sign-in links carry tokens).
-	s.cfg.Logger.Info("app request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
+	s.cfg.Logger.Info("app request", "method", r.Method, "path", r.URL.Path, "status", sw.Status, "duration", time.Since(start))
 }
-
-// statusWriter remembers the status answered, for the log.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // handlerFunc is an app handler: it writes its answer or returns an error,
 // which writeError answers.
