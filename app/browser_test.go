@@ -54,24 +54,41 @@ func newTab(t *testing.T, chromium string) *tab {
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("hide-scrollbars", true),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.WithoutCancel(t.Context()), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithListener(func(ev any) {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				b.problems = append(b.problems, "console.error")
-			}
-		case *runtime.EventExceptionThrown:
-			b.problems = append(b.problems, "exception: "+ev.ExceptionDetails.Text)
-		}
-	}))
+	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithListener(b.listen))
 	t.Cleanup(func() { cancel(); cancelAlloc() })
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start %s: %v", chromium, err)
 	}
 	b.ctx = ctx
 	return b
+}
+
+// privateTab opens a tab in a new browser context of b's browser, like an
+// incognito window: its own cookies and storage, so another user signs in.
+func (b *tab) privateTab(t *testing.T) *tab {
+	t.Helper()
+	p := &tab{}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(p.listen))
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("open a private tab: %v", err)
+	}
+	p.ctx = ctx
+	return p
+}
+
+// listen records the console errors and uncaught exceptions of the tab's pages.
+func (b *tab) listen(ev any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError {
+			b.problems = append(b.problems, "console.error")
+		}
+	case *runtime.EventExceptionThrown:
+		b.problems = append(b.problems, "exception: "+ev.ExceptionDetails.Text)
+	}
 }
 
 // run runs steps, failing the test on an error or a problem the page reported.
