@@ -5,10 +5,8 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
-	"mime"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -127,17 +125,8 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer body.Close()
-	h := w.Header()
-	h.Set("Cache-Control", "private, no-cache")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("ETag", `"`+f.Blob+`"`)
-	ctype, disposition := web.FileType(f.ContentType)
-	h.Set("Content-Type", ctype)
-	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
-	if disposition == "attachment" || strings.HasPrefix(ctype, "image/svg+xml") {
-		h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'")
-	}
-	http.ServeContent(w, r, "", time.Time{}, body)
+	w.Header().Set("Cache-Control", "private, no-cache")
+	web.ServeFile(w, r, f, body)
 	return nil
 }
 

@@ -3,10 +3,8 @@ package site
 import (
 	"errors"
 	"io/fs"
-	"mime"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/web"
@@ -45,16 +43,8 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, rq *request, 
 		return
 	}
 	defer body.Close()
-	h := w.Header()
-	rq.cacheHeaders(h)
-	h.Set("ETag", `"`+f.Blob+`"`)
-	ctype, disposition := web.FileType(f.ContentType)
-	h.Set("Content-Type", ctype)
-	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
-	if disposition == "attachment" || strings.HasPrefix(ctype, "image/svg+xml") {
-		h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'")
-	}
-	http.ServeContent(w, r, "", time.Time{}, body)
+	rq.cacheHeaders(w.Header())
+	web.ServeFile(w, r, f, body)
 }
 
 // siteSpaceByID finds a site space the visitor sees, and its section.
