@@ -150,6 +150,10 @@ type editorData struct {
 	Preview template.HTML
 	Script  string
 	Styles  string
+	// Conflict is the editor shown again, with the writer's text, after a
+	// save without the script found the request saved by someone else.
+	Conflict  bool
+	ReloadURL string // the editor of the page as saved now
 }
 
 // editedPage is the page being edited.
@@ -179,6 +183,17 @@ func (s *Server) editorPage(w http.ResponseWriter, r *http.Request) error {
 			return quire.Errorf(quire.CodeNotFound, "page not found")
 		}
 	}
+	d, err := s.editorDataOf(v, c, id)
+	if err != nil {
+		return err
+	}
+	return s.renderEditor(w, r, http.StatusOK, d)
+}
+
+// editorDataOf is the editor of page id (or of none, "") of v, the
+// content of change request c.
+func (s *Server) editorDataOf(v *revision.View, c *quire.ChangeRequest, id string) (*editorData, error) {
+	sp := v.Space
 	d := &editorData{
 		Space: sp, CR: c, CRURL: quire.AppChangeRequestURL("", sp.ID, c.ID),
 		Post: quire.AppPath(editorPath, sp.ID, c.ID), Parents: parentsOf(v, v.Tree.Root, "", nil),
@@ -187,18 +202,22 @@ func (s *Server) editorPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	if id != "" {
 		d.Page = editedPageOf(v, id)
+		var err error
 		if d.Preview, err = previewOf(v, sp.ID, c, id, d.Page.Markdown); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	title := "Edit · " + sp.Title
-	if d.Page != nil {
-		title = "Edit " + d.Page.Title + " · " + sp.Title
-	}
-	return s.render(w, r, http.StatusOK, "edit", title, d)
+	return d, nil
 }
 
-// editURLs lead the editor's tree to the editor of each page.
+func (s *Server) renderEditor(w http.ResponseWriter, r *http.Request, status int, d *editorData) error {
+	title := "Edit · " + d.Space.Title
+	if d.Page != nil {
+		title = "Edit " + d.Page.Title + " · " + d.Space.Title
+	}
+	return s.render(w, r, status, "edit", title, d)
+}
+
 func editURLs(spaceID string, c *quire.ChangeRequest) pageURLs {
 	return pageURLs{
 		page: func(path, anchor string) string { return quire.AppEditURL("", spaceID, c.ID, path) },

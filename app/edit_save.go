@@ -122,6 +122,9 @@ func (s *Server) savePage(w http.ResponseWriter, r *http.Request) error {
 		if curErr != nil {
 			return s.answer(w, r, curErr, nil)
 		}
+		if !wantsJSON(r) {
+			return s.conflictEditor(w, r, c.sp, cur, f.Get("page"), f.Get("title"), change)
+		}
 		return s.answer(w, r, err, map[string]any{"revision": cur.RevisionID})
 	}
 	if err != nil {
@@ -231,4 +234,31 @@ func uploadProblem(err error) error {
 // markdownText escapes what would end an image's alt text.
 func markdownText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
+}
+
+// conflictEditor answers a plain form's save that someone else's save
+// overtook: the editor again, at the request's revision now, holding the
+// writer's title and text, so that saving again overwrites theirs and
+// reloading drops the writer's (409).
+func (s *Server) conflictEditor(w http.ResponseWriter, r *http.Request, sp *quire.Space, cur *quire.ChangeRequest, pageID, title string, change map[string]any) error {
+	v, err := s.cfg.Reader.Open(r.Context(), sp, cur.RevisionID, nil)
+	if err != nil {
+		return err
+	}
+	if v.Page(pageID) == nil { // deleted by the other save
+		return quire.Errorf(quire.CodeConflict, "this page was deleted by another save of the change request")
+	}
+	d, err := s.editorDataOf(v, cur, pageID)
+	if err != nil {
+		return err
+	}
+	d.Conflict, d.ReloadURL = true, quire.AppEditURL("", sp.ID, cur.ID, v.Path(pageID))
+	d.Page.Title = title
+	if doc, ok := change["document"].(map[string]any); ok {
+		d.Page.Markdown, _ = doc["markdown"].(string)
+		if d.Preview, err = previewOf(v, sp.ID, cur, pageID, d.Page.Markdown); err != nil {
+			return err
+		}
+	}
+	return s.renderEditor(w, r, http.StatusConflict, d)
 }

@@ -163,6 +163,34 @@ func TestEditConflict(t *testing.T) {
 	}
 }
 
+// Without the editor's script, a save someone else's save overtook shows
+// the editor again with the writer's text kept, and saving that form
+// overwrites theirs.
+func TestEditConflictWithoutScript(t *testing.T) {
+	t.Parallel()
+	e := startEditing(t)
+	old := e.base
+	e.api(t, e.token, "POST", "/v1/spaces/"+e.space+"/change-requests/"+e.cr+"/content", map[string]any{"changes": []any{
+		map[string]any{"operation": "update_page", "page": e.page, "document": map[string]any{"markdown": "Theirs."}}}}, http.StatusOK, nil)
+	a := e.b.post(t, e.post+"/save", url.Values{"page": {e.page}, "base": {old}, "title": {"Install"}, "markdown": {"Mine, by hand."}})
+	if a.status != http.StatusConflict || !strings.Contains(a.body, "Someone else saved") || !strings.Contains(a.body, "Mine, by hand.") {
+		t.Fatalf("plain save on an old base: %d, want 409 with the writer's text kept: %s", a.status, a.body)
+	}
+	if _, md := e.crPage(t, "install"); !strings.Contains(md, "Theirs.") {
+		t.Errorf("after the refused save: %q, want theirs kept", md)
+	}
+	m := regexp.MustCompile(`name="base" value="([^"]+)"`).FindStringSubmatch(a.body)
+	if m == nil || m[1] == old {
+		t.Fatalf("the form's base %v, want the request's revision now", m)
+	}
+	if a := e.b.post(t, e.post+"/save", url.Values{"page": {e.page}, "base": {m[1]}, "title": {"Install"}, "markdown": {"Mine, by hand."}}); a.status != http.StatusSeeOther {
+		t.Fatalf("saving again: %d %s", a.status, a.body)
+	}
+	if _, md := e.crPage(t, "install"); !strings.Contains(md, "Mine, by hand.") {
+		t.Errorf("after saving again: %q, want mine", md)
+	}
+}
+
 func TestEditPreview(t *testing.T) {
 	t.Parallel()
 	e := startEditing(t)
