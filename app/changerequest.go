@@ -91,6 +91,7 @@ type crData struct {
 // decides them (its answers to a post are the rule; these hide buttons).
 type crPermissions struct {
 	Comment, Review, RequestReviewer, Update, Merge bool
+	Resolve                                         bool // conflicts, by the resolve form
 }
 
 // changeRequestPage shows a change request.
@@ -140,6 +141,7 @@ func (s *Server) changeRequestData(r *http.Request, p *crPlace) (*crData, error)
 		Review:          open && p.cr.CreatedBy.ID != p.me.ID && (p.role.AtLeast(quire.RoleReview) || isRequested(d.Requested, p.me.ID)),
 		RequestReviewer: open && p.role.AtLeast(quire.RoleEdit),
 		Update:          open && editable && d.Outdated && p.role.AtLeast(quire.RoleEdit),
+		Resolve:         open && editable && p.role.AtLeast(quire.RoleEdit),
 		Merge:           p.cr.Status != quire.StatusMerged && editable && p.role.AtLeast(quire.RoleReview),
 	}
 	if d.Can.Merge {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"errors"
-	"html/template"
 	"net/http"
 	"strings"
 
@@ -28,6 +27,7 @@ func (s *Server) changeRequestRoutes() {
 	s.handleSignedIn("POST "+cr+"/reviewers", s.requestCRReviewer)
 	s.handleSignedIn("POST "+cr+"/update", s.updateCRFromMain)
 	s.handleSignedIn("POST "+cr+"/merge", s.mergeCR)
+	s.handleSignedInUpTo("POST "+cr+"/resolve", maxSaveBytes, s.resolveCRConflicts)
 }
 
 // doneMessages are what the page says after each action, named in its
@@ -36,7 +36,7 @@ var doneMessages = map[string]string{
 	"commented": "Comment posted.", "replied": "Reply posted.", "resolved": "Comment resolved.",
 	"reopened": "Comment reopened.", "reacted": "Reaction saved.", "reviewed": "Review submitted.",
 	"requested": "Review requested.", "updated": "Updated from the space's current content.",
-	"merged": "Merged into the space.",
+	"merged": "Merged into the space.", "conflicts-resolved": "Conflicts resolved: updated from the space's current content.",
 }
 
 // back sends the browser to p's page after action done, at anchor.
@@ -238,12 +238,12 @@ func (s *Server) conflictOr(w http.ResponseWriter, r *http.Request, p *crPlace, 
 	if !ok {
 		return err
 	}
-	views, err := s.conflictViews(r, p, ce)
+	views, err := s.conflictViews(r, p, ce, nil)
 	if err != nil {
 		return err
 	}
 	return s.refused(w, r, p, http.StatusConflict, "The change request conflicts with the space's current content: "+
-		"resolve the pages below in the editor, then try again.", views)
+		"choose how to resolve each page below.", views)
 }
 
 // refused answers the page again with status and why the action failed.
@@ -254,37 +254,4 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, p *crPlace, sta
 	}
 	d.Message, d.Failed, d.Conflicts = msg, true, conflicts
 	return s.renderChangeRequest(w, r, status, d)
-}
-
-// conflictView is a page (or file) in conflict: the space's version and the
-// request's, with a link to resolve it in the editor.
-type conflictView struct {
-	Title, Reason, EditURL string
-	Main, Request          template.HTML
-	HasMain, HasRequest    bool
-}
-
-// conflictViews shows each conflict of ce with both versions of its page.
-func (s *Server) conflictViews(r *http.Request, p *crPlace, ce *store.ConflictError) ([]conflictView, error) {
-	main, err := s.cfg.Reader.Open(r.Context(), p.sp, p.sp.RevisionID, nil)
-	if err != nil {
-		return nil, err
-	}
-	_, theirs, err := s.views(r.Context(), p)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]conflictView, 0, len(ce.Conflicts))
-	for _, c := range ce.Conflicts {
-		v := conflictView{Title: c.Title, Reason: c.Reason}
-		if pg := main.Page(c.PageID); c.PageID != "" && pg != nil {
-			v.Main, v.HasMain = template.HTML(template.HTMLEscapeString(pg.Markdown)), true
-		}
-		if pg := theirs.Page(c.PageID); c.PageID != "" && pg != nil {
-			v.Request, v.HasRequest = template.HTML(template.HTMLEscapeString(pg.Markdown)), true
-			v.EditURL = quire.AppChangeRequestURL("", p.sp.ID, p.cr.ID) + "/edit/" + theirs.Path(c.PageID)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

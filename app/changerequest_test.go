@@ -194,7 +194,7 @@ func TestChangeRequestUpdateAndConflict(t *testing.T) {
 	a = admin.post(t, w.crPath+"/merge", nil)
 	wantStatus(t, "merge in conflict", a, http.StatusConflict)
 	wantIn(t, "conflict", a.body, "Conflicts", "Hello other world.", "Hello new &lt;script&gt;",
-		`href="`+w.crPath+`/edit/guide"`)
+		`id="resolve-form"`)
 }
 
 func TestChangeRequestPermissions(t *testing.T) {

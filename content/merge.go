@@ -23,8 +23,36 @@ type Conflict struct {
 // the same thing are a conflict. On conflict the returned tree is nil.
 // The inputs must be valid trees and are not modified.
 func Merge(base, ours, theirs *Tree) (*Tree, []Conflict) {
+	return MergeResolving(base, ours, theirs, nil)
+}
+
+// Keep says which version a Resolution keeps.
+type Keep int
+
+// The versions a resolution may keep.
+const (
+	KeepOurs   Keep = iota + 1 // ours, whole; its absence when ours deleted it
+	KeepTheirs                 // theirs, whole; its absence when theirs deleted it
+	KeepEdited                 // pages only: the given title and markdown
+)
+
+// Resolution decides a page or file in conflict. KeepEdited keeps the page
+// merged as usual, taking theirs where the sides disagree (its version when
+// one side deleted it), with Markdown as its body and Title, when not "",
+// as its title.
+type Resolution struct {
+	Keep     Keep
+	Title    string
+	Markdown string
+}
+
+// MergeResolving is Merge with the conflicts of some pages and files
+// decided beforehand: resolve maps a page's or file's id to the version to
+// keep, whatever the sides did to it. Conflicts it does not decide (and
+// KeepEdited for a file) still refuse the merge.
+func MergeResolving(base, ours, theirs *Tree, resolve map[string]Resolution) (*Tree, []Conflict) {
 	m := merger{
-		base: base, ours: ours, theirs: theirs,
+		base: base, ours: ours, theirs: theirs, resolve: resolve,
 		pb: base.parents(), po: ours.parents(), pt: theirs.parents(),
 		out:    &Tree{Pages: map[string]*Page{}},
 		parent: map[string]string{},
@@ -62,6 +90,7 @@ type merger struct {
 	out                *Tree
 	parent             map[string]string // merged parent of each kept page
 	conflicts          []Conflict
+	resolve            map[string]Resolution
 }
 
 func (m *merger) conflict(id, reason string) {
@@ -80,7 +109,25 @@ func (m *merger) page(id string) {
 	b, inB := m.base.Pages[id]
 	o, inO := m.ours.Pages[id]
 	t, inT := m.theirs.Pages[id]
+	r, resolved := m.resolve[id]
 	switch {
+	case resolved && r.Keep == KeepOurs:
+		if inO {
+			m.keep(o, m.po[id])
+		}
+		return
+	case resolved && r.Keep == KeepTheirs:
+		if inT {
+			m.keep(t, m.pt[id])
+		}
+		return
+	case resolved && r.Keep == KeepEdited && inO != inT: // deleted on one side
+		p, parent := o, m.po[id]
+		if inT {
+			p, parent = t, m.pt[id]
+		}
+		m.keep(r.edited(p), parent)
+		return
 	case !inO && !inT: // deleted on both sides
 		return
 	case inB && !inT: // deleted on theirs
@@ -124,8 +171,9 @@ func (m *merger) page(id string) {
 		p.CreatedAt = earliest(o.CreatedAt, t.CreatedAt)
 	}
 	p.UpdatedAt = max(o.UpdatedAt, t.UpdatedAt)
+	edited := resolved && r.Keep == KeepEdited
 	md, ok := MergeText(bp.Markdown, o.Markdown, t.Markdown)
-	if !ok {
+	if !ok && !edited {
 		m.conflict(id, "markdown edited differently on both sides")
 	}
 	p.Markdown = md
@@ -136,10 +184,25 @@ func (m *merger) page(id string) {
 	case bPlaced && po == bParent:
 		parent = pt
 	case bPlaced && pt == bParent:
+	case edited:
+		parent = pt
 	default:
 		m.conflict(id, "moved to different places on both sides")
 	}
+	if edited {
+		p = r.edited(p)
+	}
 	m.keep(p, parent)
+}
+
+// edited returns a copy of p with r's markdown and title.
+func (r Resolution) edited(p *Page) *Page {
+	q := *p
+	q.Markdown = r.Markdown
+	if r.Title != "" {
+		q.Title = r.Title
+	}
+	return &q
 }
 
 func (m *merger) keep(p *Page, parent string) {
@@ -161,10 +224,15 @@ func changed(b *Page, bParent string, s *Page, sParent string) bool {
 
 // mergeField merges one page field three-way into dst, recording a conflict
 // under name when the sides disagree.
+// A page resolved as KeepEdited takes theirs instead.
 func mergeField[T comparable](m *merger, id, name string, dst *T, b, o, t T) {
 	v, ok := merge3(b, o, t)
 	if !ok {
-		m.conflict(id, name+" changed differently on both sides")
+		if m.resolve[id].Keep == KeepEdited {
+			v = t
+		} else {
+			m.conflict(id, name+" changed differently on both sides")
+		}
 	}
 	*dst = v
 }
@@ -216,6 +284,12 @@ func (m *merger) files() {
 	for _, id := range slices.Compact(ids) {
 		b, o, t := fileIn(m.base, id), fileIn(m.ours, id), fileIn(m.theirs, id)
 		v, ok := merge3(b, o, t)
+		switch m.resolve[id].Keep {
+		case KeepOurs:
+			v, ok = o, true
+		case KeepTheirs:
+			v, ok = t, true
+		}
 		if ok {
 			if v.ok {
 				m.out.Files[id] = &v.File

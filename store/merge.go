@@ -158,7 +158,7 @@ func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 	if err := checkUnmerged(c); err != nil {
 		return nil, err
 	}
-	merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID)
+	merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,25 @@ func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 // into a request (base, the space's revision, the request's revision). The
 // request gets an update revision and the space's revision as its new base;
 // when it is already up to date nothing changes.
-func (db *DB) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
+func (db *DB) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, ref, userID string) (*quire.ChangeRequest, error) {
+	return db.UpdateChangeRequestResolving(ctx, spaceID, ref, userID, UpdateOptions{})
+}
+
+// UpdateOptions decide the conflicts of an update from the space.
+type UpdateOptions struct {
+	// Resolve decides pages and files in conflict by id. In an update the
+	// space's version is content.KeepOurs and the request's KeepTheirs.
+	Resolve map[string]content.Resolution
+	// SpaceRevision, when set, is the space's revision the resolutions
+	// were made against: if the space has moved on since, they are not
+	// applied, so a conflict answers with what is in conflict now.
+	SpaceRevision string
+}
+
+// UpdateChangeRequestResolving is UpdateChangeRequestFromSpace with the
+// conflicts that opts resolves decided; conflicts it leaves open still
+// answer a ConflictError and change nothing.
+func (db *DB) UpdateChangeRequestResolving(ctx context.Context, spaceID, ref, userID string, opts UpdateOptions) (c *quire.ChangeRequest, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		if c, err = tx.lockChangeRequest(ctx, spaceID, ref); err != nil {
 			return err
@@ -194,10 +212,14 @@ func (db *DB) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, ref, us
 		if head == c.Base() {
 			return nil
 		}
+		resolve := opts.Resolve
+		if opts.SpaceRevision != "" && opts.SpaceRevision != head {
+			resolve = nil
+		}
 		// The space is "ours", as in a merge: where both sides add pages at
 		// the same place, the space's come first, so updating first and then
 		// merging gives the same content as merging right away.
-		merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID)
+		merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID, resolve)
 		if err != nil {
 			return err
 		}
@@ -215,8 +237,9 @@ func (db *DB) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, ref, us
 	return c, err
 }
 
-// merge3 merges the trees of revisions ours and theirs, descended from base.
-func (tx *Tx) merge3(ctx context.Context, spaceID, base, ours, theirs string) (*content.Tree, error) {
+// merge3 merges the trees of revisions ours and theirs, descended from base,
+// with the conflicts resolve decides.
+func (tx *Tx) merge3(ctx context.Context, spaceID, base, ours, theirs string, resolve map[string]content.Resolution) (*content.Tree, error) {
 	trees := make([]*content.Tree, 3)
 	for i, id := range []string{base, ours, theirs} {
 		t, err := tx.revisionTree(ctx, spaceID, id)
@@ -231,7 +254,7 @@ func (tx *Tx) merge3(ctx context.Context, spaceID, base, ours, theirs string) (*
 	if base == theirs { // nothing happened on their side: keep ours
 		return trees[1], nil
 	}
-	merged, conflicts := content.Merge(trees[0], trees[1], trees[2])
+	merged, conflicts := content.MergeResolving(trees[0], trees[1], trees[2], resolve)
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
