@@ -25,3 +25,18 @@ func (o *Optional[T]) UnmarshalJSON(b []byte) error {
 
 // HasValue reports whether a non-null value was given.
 func (o Optional[T]) HasValue() bool { return o.Set && !o.Null }
+
+// CheckOptional validates a PATCH string field that may be absent (nil) but
+// not null, with check for a given value.
+func CheckOptional(field string, o Optional[string], check func(string) error) (*string, error) {
+	if !o.Set {
+		return nil, nil
+	}
+	if o.Null {
+		return nil, Errorf(CodeInvalid, "%s: must be a string", field)
+	}
+	if err := check(o.Value); err != nil {
+		return nil, err
+	}
+	return &o.Value, nil
+}

@@ -89,16 +89,7 @@ func optionalText(field string, o quire.Optional[string], min, max int) (*string
 }
 
 func optional(field string, o quire.Optional[string], check func(string) error) (*string, error) {
-	if !o.Set {
-		return nil, nil
-	}
-	if o.Null {
-		return nil, errorf(quire.CodeInvalid, "%s: must be a string", field)
-	}
-	if err := check(o.Value); err != nil {
-		return nil, err
-	}
-	return &o.Value, nil
+	return quire.CheckOptional(field, o, check)
 }
 
 // optionalRemovable validates a PATCH string field that a value sets and null

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/sso"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -12,10 +13,8 @@ import (
 // sign-in choices of an organization. The service provider's own endpoints
 // (start, acs, metadata) are in sso_flow.go.
 
-// unsetURL stands for an ssoURL not given yet: the reference requires the
-// field and a URI in it, and about:blank (RFC 6694) is the URI of nothing.
-// Clients may send it back, or "", to leave the ssoURL unset.
-const unsetURL = "about:blank"
+// unsetURL stands for an ssoURL not given yet (sso.UnsetURL).
+const unsetURL = sso.UnsetURL
 
 type samlProviderJSON struct {
 	Object      string          `json:"object"`
@@ -77,44 +76,10 @@ type samlProviderBody struct {
 	DefaultRole quire.Optional[string] `json:"defaultRole"`
 }
 
-// update validates the body into the changes it asks for.
-func (b *samlProviderBody) update() (u store.SAMLProviderUpdate, err error) {
-	if u.Label, err = optionalString("label", b.Label, 1, 30); err != nil {
-		return u, err
-	}
-	if u.EntityID, err = optionalString("entityID", b.EntityID, 0, quire.MaxSAMLEntityID); err != nil {
-		return u, err
-	}
-	if u.Certificate, err = optionalText("certificate", b.Certificate, 0, quire.MaxSAMLCertificate); err != nil {
-		return u, err
-	}
-	if u.Certificate != nil && *u.Certificate != "" {
-		if _, err := quire.ParseSAMLCertificates("certificate", *u.Certificate); err != nil {
-			return u, err
-		}
-	}
-	if u.SSOURL, err = optionalString("ssoURL", b.SSOURL, 0, quire.MaxSAMLSSOURL); err != nil {
-		return u, err
-	}
-	if u.SSOURL != nil && *u.SSOURL == unsetURL {
-		*u.SSOURL = ""
-	}
-	if u.SSOURL != nil && *u.SSOURL != "" {
-		if err := quire.CheckAbsoluteURL("ssoURL", *u.SSOURL, quire.MaxSAMLSSOURL); err != nil {
-			return u, err
-		}
-	}
-	if b.DefaultTeam.Set {
-		u.DefaultTeam = &b.DefaultTeam.Value // null or "": no default team
-	}
-	if b.DefaultRole.Set {
-		role, err := quire.ParseRoleOrNull("defaultRole", b.DefaultRole)
-		if err != nil {
-			return u, err
-		}
-		u.DefaultRole = &role
-	}
-	return u, nil
+// update validates the body into the changes it asks for, as the app's
+// forms are validated (sso.ProviderChange has the body's fields).
+func (b *samlProviderBody) update() (store.SAMLProviderUpdate, error) {
+	return sso.ProviderChange(*b).Update()
 }
 
 // samlProvider loads the provider in the path for an organization admin.

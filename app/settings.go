@@ -31,6 +31,7 @@ func (s *Server) settingsRoutes() {
 	s.handleSignedIn("POST "+orgSettingsPath+"/teams", s.createTeam)
 	s.handleSignedIn("POST "+orgSettingsPath+"/teams/{teamId}/members", s.addTeamMember)
 	s.handleSignedIn("POST "+orgSettingsPath+"/teams/{teamId}/members/{userId}/remove", s.removeTeamMember)
+	s.ssoSettingsRoutes()
 
 	s.handleSignedIn("GET "+sitesPath, s.sitesPage)
 	s.handleSignedIn("POST "+sitesPath, s.createSite)

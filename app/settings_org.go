@@ -15,11 +15,6 @@ type teamView struct {
 	Members []*quire.TeamMembership
 }
 
-type samlView struct {
-	Provider    *quire.SAMLProvider
-	MetadataURL string
-}
-
 type orgSettingsData struct {
 	Org     *quire.Organization
 	Me      *quire.Member
@@ -58,7 +53,7 @@ func (s *Server) orgSettingsPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	for _, p := range providers {
-		d.SSO = append(d.SSO, samlView{Provider: p, MetadataURL: s.cfg.PublicURL + "/v1/orgs/" + p.OrgID + "/saml/" + p.ID + "/metadata"})
+		d.SSO = append(d.SSO, s.samlView(p))
 	}
 	return s.render(w, r, http.StatusOK, "settings-org", "Settings · "+d.Org.Title, d)
 }
