@@ -23,6 +23,7 @@ type samlView struct {
 type orgSettingsData struct {
 	Org     *quire.Organization
 	Me      *quire.Member
+	Invites invitesView
 	Roles   []quire.Role
 	Members []*quire.Member
 	Teams   []teamView
@@ -30,6 +31,12 @@ type orgSettingsData struct {
 }
 
 func (s *Server) orgSettingsPage(w http.ResponseWriter, r *http.Request) error {
+	return s.showOrgSettings(w, r, invitesView{})
+}
+
+// showOrgSettings answers the organization's settings, with the invites
+// just made (whose links are shown only then).
+func (s *Server) showOrgSettings(w http.ResponseWriter, r *http.Request, made invitesView) error {
 	me, err := s.requireOrgAdmin(r)
 	if err != nil {
 		return err
@@ -37,6 +44,9 @@ func (s *Server) orgSettingsPage(w http.ResponseWriter, r *http.Request) error {
 	ctx, all := r.Context(), store.Page{Limit: maxListed}
 	d := orgSettingsData{Me: me, Roles: roleChoices}
 	if d.Org, err = s.db.Organization(ctx, me.OrgID); err != nil {
+		return err
+	}
+	if d.Invites, err = s.invitesView(ctx, d.Org, made); err != nil {
 		return err
 	}
 	if d.Members, err = listAll(s.db.ListMembers(ctx, me.OrgID, store.MemberFilter{Ascending: true}, all)); err != nil {
