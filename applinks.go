@@ -19,6 +19,7 @@ const (
 	AppOpenAPIPath       = "/o/{organizationId}/openapi/{slug}"
 	AppInstallationPath  = "/o/{organizationId}/integrations/{integrationName}"
 	AppIntegrationPath   = "/integrations/{integrationName}"
+	AppJoinPath          = "/o/{organizationId}/join/{inviteId}"
 )
 
 // AppPath fills the wildcards of pattern, in order, with values. A value is

@@ -58,7 +58,7 @@ type LinkInvite struct {
 // InviteAppURL is where the app lets the holder of an invite key join
 // organization orgID: the link an inviter passes on.
 func InviteAppURL(publicURL, orgID, key string) string {
-	return publicURL + "/o/" + orgID + "/join/" + key
+	return publicURL + AppPath(AppJoinPath, orgID, key)
 }
 
 // IsInviteKey reports whether s has the form of an invite key, which path

@@ -33,4 +33,5 @@ func (s *Server) routes() {
 	s.editRoutes()
 	s.settingsRoutes()
 	s.changeRequestRoutes()
+	s.inviteRoutes()
 }

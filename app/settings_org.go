@@ -18,6 +18,7 @@ type teamView struct {
 type orgSettingsData struct {
 	Org     *quire.Organization
 	Me      *quire.Member
+	Invites invitesView
 	Roles   []quire.Role
 	Members []*quire.Member
 	Teams   []teamView
@@ -25,6 +26,12 @@ type orgSettingsData struct {
 }
 
 func (s *Server) orgSettingsPage(w http.ResponseWriter, r *http.Request) error {
+	return s.showOrgSettings(w, r, invitesView{})
+}
+
+// showOrgSettings answers the organization's settings, with the invites
+// just made (whose links are shown only then).
+func (s *Server) showOrgSettings(w http.ResponseWriter, r *http.Request, made invitesView) error {
 	me, err := s.requireOrgAdmin(r)
 	if err != nil {
 		return err
@@ -32,6 +39,9 @@ func (s *Server) orgSettingsPage(w http.ResponseWriter, r *http.Request) error {
 	ctx, all := r.Context(), store.Page{Limit: maxListed}
 	d := orgSettingsData{Me: me, Roles: roleChoices}
 	if d.Org, err = s.db.Organization(ctx, me.OrgID); err != nil {
+		return err
+	}
+	if d.Invites, err = s.invitesView(ctx, d.Org, made); err != nil {
 		return err
 	}
 	if d.Members, err = listAll(s.db.ListMembers(ctx, me.OrgID, store.MemberFilter{Ascending: true}, all)); err != nil {

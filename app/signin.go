@@ -74,12 +74,12 @@ func (s *Server) signInWithToken(w http.ResponseWriter, r *http.Request) error {
 	return s.signedIn(w, r, u.ID)
 }
 
-type linkData struct{ Token string }
+type linkData struct{ Token, Next string }
 
 // loginLinkPage asks to confirm a one-time link before using it up: mail
 // scanners and link previews open links, and must not spend them.
 func (s *Server) loginLinkPage(w http.ResponseWriter, r *http.Request) error {
-	return s.render(w, r, http.StatusOK, "signin-link", "Sign in", linkData{Token: r.URL.Query().Get("token")})
+	return s.render(w, r, http.StatusOK, "signin-link", "Sign in", linkData{Token: r.URL.Query().Get("token"), Next: localPath(r.URL.Query().Get("next"))})
 }
 
 // signInWithLink uses up a one-time link and starts a session of its user.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"errors"
+	"time"
 
 	"github.com/quiredocs/quire"
 )
@@ -212,4 +213,58 @@ func (tx *Tx) inviteContent(ctx context.Context, li *quire.LinkInvite) (Content,
 		return c, quire.Errorf(quire.CodeNotFound, "%s not found", li.Target)
 	}
 	return c, nil
+}
+
+// InviteOffer is what an invite key offers, read without using it: the
+// join page shows it before its holder joins.
+type InviteOffer struct {
+	Invite *quire.Invite     // an e-mail invite; nil for a link invite
+	Used   bool              // the e-mail invite has been used
+	Link   *quire.LinkInvite // a link invite; nil for an e-mail invite
+}
+
+// InviteOffer returns what the invite of key to organization orgID offers;
+// an unknown key is CodeNotFound.
+func (r reader) InviteOffer(ctx context.Context, orgID, key string) (*InviteOffer, error) {
+	hash := hashToken(key)
+	inv := &quire.Invite{OrgID: orgID}
+	var role sql.NullString
+	var created, expires int64
+	var used *int64
+	err := r.q.queryRow(ctx, "SELECT email, role, sso, created_at, expires_at, used_at FROM org_invites WHERE org_id = ? AND hash = ?", orgID, hash).
+		Scan(&inv.Email, &role, &inv.SSO, &created, &expires, &used)
+	if err == nil {
+		inv.Role, inv.CreatedAt, inv.ExpiresAt = quire.Role(role.String), fromMicros(created), fromMicros(expires)
+		return &InviteOffer{Invite: inv, Used: used != nil}, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	li, err := scanOne[linkInviteRow, *quire.LinkInvite](ctx, r.q, "invite", "SELECT "+linkInviteColumns+" FROM link_invites li WHERE li.org_id = ? AND li.hash = ?"+linkInviteLive, orgID, hash)
+	if err != nil {
+		return nil, err
+	}
+	return &InviteOffer{Link: li}, nil
+}
+
+// Refusal is why JoinWithInvite would refuse user the offer at now in org,
+// with the same errors, nil when it would not say so before trying: a used
+// or expired e-mail invite (CodeConflict), another address's (CodeForbidden),
+// a link invite while the organization's invite links are off (CodeForbidden).
+func (o *InviteOffer) Refusal(org *quire.Organization, user *quire.User, now time.Time) error {
+	if o.Link != nil {
+		if !org.InviteLinks {
+			return quire.Errorf(quire.CodeForbidden, "invite links are disabled in this organization")
+		}
+		return nil
+	}
+	switch {
+	case o.Used:
+		return quire.Errorf(quire.CodeConflict, "this invite has already been used")
+	case quire.NormalizeEmail(user.Email) != o.Invite.Email:
+		return quire.Errorf(quire.CodeForbidden, "this invite is for another e-mail address: sign in as the person invited")
+	case !now.Before(o.Invite.ExpiresAt):
+		return quire.Errorf(quire.CodeConflict, "this invite has expired: ask for a new one")
+	}
+	return nil
 }
