@@ -206,6 +206,18 @@ func (s *idSet) unique(base string) string {
 // that others (search results) can link to it.
 func HeadingID(text string) string { return slug(text) }
 
+// HeadingIDs hands out, heading by heading in document order, the ids HTML
+// gives them: a repeated one gets "-1", "-2"…
+type HeadingIDs struct{ ids idSet }
+
+// NewHeadingIDs returns HeadingIDs for one page.
+func NewHeadingIDs() *HeadingIDs {
+	return &HeadingIDs{idSet{seen: map[string]bool{}, next: map[string]int{}}}
+}
+
+// Next is the id of the next heading, whose text is text.
+func (h *HeadingIDs) Next(text string) string { return h.ids.unique(slug(text)) }
+
 // slug is GitHub's heading slug: lower case, letters, digits, "-" and "_"
 // kept, spaces made "-", anything else dropped; "section" when nothing is
 // left.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
 )
 
 func TestPageOf(t *testing.T) {
@@ -137,4 +138,27 @@ func FuzzPageOf(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Sections are named by the ids the page's HTML gives its headings, so that
+// links to them (search results, answers' sources) land on the heading.
+func TestSectionIDsAreTheHTMLHeadingIDs(t *testing.T) {
+	md := "Intro.\n\n## Überblick der_Zwerge\n\nA.\n\n## Setup\n\nB.\n\n### Setup\n\nC.\n\n## [Linked](https://example.com) `code`\n\nD.\n"
+	page, err := render.HTML(md, render.HTMLOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, h := range page.Headings {
+		want = append(want, h.ID)
+	}
+	var got []string
+	for _, s := range PageOf(&content.Page{ID: "p", Markdown: md}).Sections {
+		if s.Title != "" {
+			got = append(got, s.ID)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("section ids %q, want the HTML's %q", got, want)
+	}
 }

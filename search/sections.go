@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/quiredocs/quire/content"
@@ -31,7 +30,7 @@ type Page struct {
 // markdown parses pages within render's bounds: pages written before those
 // bounds were checked may still hold tables or nesting that would take a
 // plain GFM parser gigabytes.
-var markdown = render.NewGFMParser(parser.WithAutoHeadingID())
+var markdown = render.NewGFMParser()
 
 // Indexed returns the pages of t that search finds, by id: documents that
 // are not hidden or kept out of indexing (noIndex), nor under a page that is.
@@ -62,6 +61,7 @@ func PageOf(p *content.Page) Page {
 	doc := markdown.Parse(text.NewReader(src))
 	out := Page{ID: p.ID, Title: p.Title, Description: p.Description}
 	cur := Section{}
+	ids := render.NewHeadingIDs() // as the page's HTML names its headings, for links to them
 	var body strings.Builder
 	flush := func() {
 		cur.Body = compactLines(body.String())
@@ -74,9 +74,7 @@ func PageOf(p *content.Page) Page {
 		if h, ok := n.(*ast.Heading); ok {
 			flush()
 			cur = Section{Title: plainText(h, src)}
-			if id, ok := h.AttributeString("id"); ok {
-				cur.ID = string(id.([]byte))
-			}
+			cur.ID = ids.Next(cur.Title)
 			continue
 		}
 		if body.Len() > 0 {

@@ -108,8 +108,8 @@ func (s *Server) askSources(ctx context.Context, rq *request, question string) (
 	for _, f := range found {
 		v, pg, sec := f.View, f.Page, f.Section
 		u := rq.pageURL(at[v.Space.ID], v, pg.ID)
-		if sec.Title != "" {
-			u += "#" + render.HeadingID(sec.Title)
+		if sec.ID != "" {
+			u += "#" + sec.ID
 		}
 		out = append(out, search.Source{
 			SpaceID: v.Space.ID, PageID: pg.ID, RevisionID: v.Revision.ID,

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/search"
 )
@@ -119,8 +118,8 @@ func (s *Server) searchResult(rq *request, vs location, v *revision.View, rp sea
 	if sec.Body != "" {
 		res.Snippet = search.Snippet(sec.Body, terms, searchSnippet)
 	}
-	if sec.Own && sec.Title != "" {
-		res.URL += "#" + render.HeadingID(sec.Title) // as the page's HTML names it
+	if sec.Own && sec.ID != "" {
+		res.URL += "#" + sec.ID
 		res.Heading = sec.Title
 	}
 	return res
