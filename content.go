@@ -261,6 +261,7 @@ type ChangeRequest struct {
 	Number                 int
 	Status                 ChangeRequestStatus
 	Subject                string
+	Description            string // markdown, as a page's body; "" for none
 	CreatedBy              User
 	CreatedAt, UpdatedAt   time.Time
 	RevisionID             string // the request's own head

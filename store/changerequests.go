@@ -11,7 +11,7 @@ import (
 
 // changeRequestColumns read a change request with the count of its open
 // comments (kept in comment_counts, see comments.go).
-const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.created_at, c.updated_at,
+const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.description, c.created_at, c.updated_at,
 	c.revision_id, c.revision_initial, c.revision_merged_ancestor, c.revision_merged,
 	COALESCE((SELECT n.open_comments FROM comment_counts n WHERE n.space_id = c.space_id AND n.change_request_id = c.id), 0), ` + userColumns
 
@@ -19,7 +19,7 @@ func scanChangeRequest(row interface{ Scan(...any) error }) (*quire.ChangeReques
 	var c quire.ChangeRequest
 	var created, updated, userCreated int64
 	var ancestor, merged sql.NullString
-	dest := []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &created, &updated,
+	dest := []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &c.Description, &created, &updated,
 		&c.RevisionID, &c.RevisionInitial, &ancestor, &merged, &c.Comments}
 	if err := row.Scan(append(dest, scanUser(&c.CreatedBy, &userCreated)...)...); err != nil {
 		return nil, err
@@ -105,8 +105,9 @@ func (tx *Tx) CreateChangeRequest(ctx context.Context, spaceID, subject, userID 
 
 // ChangeRequestUpdate is a partial update; nil fields stay as they are.
 type ChangeRequestUpdate struct {
-	Subject *string
-	Status  *quire.ChangeRequestStatus // draft, open or archived
+	Subject     *string
+	Description *string                    // markdown, checked as a page's body is (edit.Markdown); "" clears it
+	Status      *quire.ChangeRequestStatus // draft, open or archived
 }
 
 // UpdateChangeRequest applies u. A merged request keeps its status: changing
@@ -122,6 +123,9 @@ func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, u Cha
 		set := map[string]any{"updated_at": micros(tx.Now)}
 		if u.Subject != nil {
 			set["subject"] = *u.Subject
+		}
+		if u.Description != nil {
+			set["description"] = *u.Description
 		}
 		if u.Status != nil {
 			set["status"] = string(*u.Status)
