@@ -271,6 +271,10 @@ type ChangeRequest struct {
 	Comments               int
 }
 
+// CheckChangeRequestSubject validates a change request's subject
+// (reference: ChangeRequestSubject, at most 100 characters; "" for none).
+func CheckChangeRequestSubject(v string) error { return CheckLen("subject", v, 0, 100) }
+
 // Base is the space revision the request's changes are relative to.
 func (c *ChangeRequest) Base() string {
 	if c.RevisionMergedAncestor != "" {

@@ -77,8 +77,6 @@ func (s *Server) changeRequest(r *http.Request, need quire.Role) (*quire.Space, 
 	return sp, c, err
 }
 
-func checkSubject(v string) error { return quire.CheckLen("subject", v, 0, 100) }
-
 func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request) error {
 	sp, _, err := s.space(r, quire.RoleRead)
 	if err != nil {
@@ -106,7 +104,7 @@ func (b *changeRequestCreateRequest) validate() error {
 	if b.Subject == nil {
 		return nil
 	}
-	return checkSubject(*b.Subject)
+	return quire.CheckChangeRequestSubject(*b.Subject)
 }
 
 // createChangeRequest opens a draft forked from the space's current content;
@@ -151,7 +149,7 @@ type changeRequestUpdateRequest struct {
 
 func (b *changeRequestUpdateRequest) validate() error {
 	if b.Subject != nil {
-		if err := checkSubject(*b.Subject); err != nil {
+		if err := quire.CheckChangeRequestSubject(*b.Subject); err != nil {
 			return err
 		}
 	}

@@ -61,7 +61,7 @@ func (b *reviewersRequest) validate() error {
 		}
 	}
 	if b.Subject != nil {
-		return checkSubject(*b.Subject)
+		return quire.CheckChangeRequestSubject(*b.Subject)
 	}
 	return nil
 }
