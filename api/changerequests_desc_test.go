@@ -69,7 +69,7 @@ func TestChangeRequestDescription(t *testing.T) {
 	if got := res.JSON(t)["subject"]; got != "Fix typos" {
 		t.Errorf("subject %v after setting the description", got)
 	}
-	for _, path := range []string{cr, strings.Replace(cr, "/change-requests/", "/change-requests/", 1)} {
+	for _, path := range []string{cr, "/v1/spaces/" + sp + "/change-requests/1"} { // by id and by number
 		if diff := cmp.Diff(want, descriptionOf(t, fullCall(t, e, reader, "GET", path, nil, http.StatusOK))); diff != "" {
 			t.Errorf("GET description (-want +got):\n%s", diff)
 		}
@@ -149,5 +149,25 @@ func withoutUpdatedAt(t *testing.T, body []byte) []byte {
 		end := bytes.IndexByte(out[start:], '"')
 		out = append(append(append([]byte{}, out[:start]...), 'X'), out[start+end:]...)
 		i = start + 1
+	}
+}
+
+// TestRequestReviewersDescription: asking for reviews updates the
+// description too, as the reference has it, checked as PATCH CR checks it.
+func TestRequestReviewersDescription(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sp := e.crSpace(t)
+	editor, reviewer := e.addUser(t, "edit", "Eddie Editor"), e.addUser(t, "review", "Vic Reviewer")
+	cr := e.newCR(t, editor, sp, "Fix typos")
+	fullCall(t, e, editor, "POST", cr+"/requested-reviewers", map[string]any{"users": []string{reviewer.id}, "description": "Why"},
+		http.StatusBadRequest, "description: must be a JSON document")
+	if got := descriptionOf(t, fullCall(t, e, editor, "GET", cr, nil, http.StatusOK)); got != nil {
+		t.Errorf("description %v after a refused request", got)
+	}
+	fullCall(t, e, editor, "POST", cr+"/requested-reviewers", map[string]any{"users": []string{reviewer.id}, "description": paragraphDoc("Please look.")}, http.StatusOK)
+	want := jsonValue(t, render.Document("Please look.\n", nil))
+	if diff := cmp.Diff(want, descriptionOf(t, fullCall(t, e, reviewer, "GET", cr, nil, http.StatusOK))); diff != "" {
+		t.Errorf("description (-want +got):\n%s", diff)
 	}
 }

@@ -191,7 +191,7 @@ func (s *Server) requestCRReviewer(w http.ResponseWriter, r *http.Request) error
 	if err := s.db.CheckReviewer(r.Context(), p.sp, p.cr, "user", u); err != nil {
 		return err
 	}
-	if _, err := s.db.RequestReviewers(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, []string{u}, nil); err != nil {
+	if _, err := s.db.RequestReviewers(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, []string{u}, nil, nil); err != nil {
 		return err
 	}
 	return back(w, r, p, "requested", "reviews")
