@@ -65,9 +65,9 @@ func TestChangeRequestDescriptionEdit(t *testing.T) {
 		t.Errorf("subject %q after refused posts", subject)
 	}
 
-	// An empty description clears it.
+	// An empty description, or one of blanks, clears it.
 	wr.get(t, w.crPath)
-	wantStatus(t, "clear", wr.post(t, w.crPath+"/describe", url.Values{"subject": {"Guide"}, "description": {""}}), http.StatusSeeOther)
+	wantStatus(t, "clear", wr.post(t, w.crPath+"/describe", url.Values{"subject": {"Guide"}, "description": {" \r\n "}}), http.StatusSeeOther)
 	if strings.Contains(wr.get(t, w.crPath).body, `id="cr-description"`) {
 		t.Error("a cleared description still shown")
 	}

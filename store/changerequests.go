@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/quiredocs/quire"
 )
@@ -125,7 +126,7 @@ func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, u Cha
 			set["subject"] = *u.Subject
 		}
 		if u.Description != nil {
-			set["description"] = *u.Description
+			set["description"] = description(*u.Description)
 		}
 		if u.Status != nil {
 			set["status"] = string(*u.Status)
@@ -137,6 +138,16 @@ func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, u Cha
 		return err
 	})
 	return c, err
+}
+
+// description is a change request's description as kept: one of blanks
+// only is none, so that it is left out of answers and unmet by
+// require_change_request_description alike.
+func description(markdown string) string {
+	if strings.TrimSpace(markdown) == "" {
+		return ""
+	}
+	return markdown
 }
 
 // OrgChangeRequestFilter narrows the change requests of an organization.
