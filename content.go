@@ -261,6 +261,7 @@ type ChangeRequest struct {
 	Number                 int
 	Status                 ChangeRequestStatus
 	Subject                string
+	Description            string // markdown, as a page's body; "" for none
 	CreatedBy              User
 	CreatedAt, UpdatedAt   time.Time
 	RevisionID             string // the request's own head
@@ -269,6 +270,10 @@ type ChangeRequest struct {
 	RevisionMerged         string // the space's revision its merge made
 	Comments               int
 }
+
+// CheckChangeRequestSubject validates a change request's subject
+// (reference: ChangeRequestSubject, at most 100 characters; "" for none).
+func CheckChangeRequestSubject(v string) error { return CheckLen("subject", v, 0, 100) }
 
 // Base is the space revision the request's changes are relative to.
 func (c *ChangeRequest) Base() string {

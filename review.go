@@ -188,7 +188,9 @@ func (st MergeState) unmet(r MergeRule) string {
 			return "the change request needs a subject"
 		}
 	case "require_change_request_description":
-		return "the change request needs a description, which this server does not keep yet"
+		if strings.TrimSpace(st.ChangeRequest.Description) == "" {
+			return "the change request needs a description"
+		}
 	case "require_author_to_merge":
 		if st.ActorID != st.ChangeRequest.CreatedBy.ID {
 			return "only the change request's author may merge it"

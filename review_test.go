@@ -58,3 +58,18 @@ func TestMergeRulesUnmet(t *testing.T) {
 		t.Errorf("Unmet with a bypass = %q", got)
 	}
 }
+
+// TestMergeRulesDescription: require_change_request_description holds
+// once the description has more than blanks.
+func TestMergeRulesDescription(t *testing.T) {
+	rules := MergeRules{Rules: []MergeRule{{Rule: "require_change_request_description"}}}
+	for _, tt := range []struct {
+		description string
+		met         bool
+	}{{"", false}, {" \n\t", false}, {"Why: the guide was wrong.\n", true}} {
+		got := rules.Unmet(MergeState{ChangeRequest: &ChangeRequest{Description: tt.description}})
+		if (got == nil) != tt.met {
+			t.Errorf("description %q: Unmet = %q, want met %v", tt.description, got, tt.met)
+		}
+	}
+}

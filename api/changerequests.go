@@ -2,29 +2,33 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/edit"
+	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
 )
 
 type changeRequestJSON struct {
-	Object                 string   `json:"object"`
-	ID                     string   `json:"id"`
-	Number                 int      `json:"number"`
-	Status                 string   `json:"status"`
-	Subject                string   `json:"subject"`
-	CreatedBy              userJSON `json:"createdBy"`
-	CreatedAt              string   `json:"createdAt"`
-	UpdatedAt              string   `json:"updatedAt"`
-	Space                  string   `json:"space"`
-	Revision               string   `json:"revision"`
-	RevisionInitial        string   `json:"revisionInitial"`
-	RevisionMergedAncestor string   `json:"revisionMergedAncestor,omitempty"`
-	RevisionMerged         string   `json:"revisionMerged,omitempty"`
-	Comments               int      `json:"comments"`
-	Outdated               bool     `json:"outdated"`
-	URLs                   urlsJSON `json:"urls"`
+	Object                 string          `json:"object"`
+	ID                     string          `json:"id"`
+	Number                 int             `json:"number"`
+	Status                 string          `json:"status"`
+	Subject                string          `json:"subject"`
+	Description            json.RawMessage `json:"description,omitempty"`
+	CreatedBy              userJSON        `json:"createdBy"`
+	CreatedAt              string          `json:"createdAt"`
+	UpdatedAt              string          `json:"updatedAt"`
+	Space                  string          `json:"space"`
+	Revision               string          `json:"revision"`
+	RevisionInitial        string          `json:"revisionInitial"`
+	RevisionMergedAncestor string          `json:"revisionMergedAncestor,omitempty"`
+	RevisionMerged         string          `json:"revisionMerged,omitempty"`
+	Comments               int             `json:"comments"`
+	Outdated               bool            `json:"outdated"`
+	URLs                   urlsJSON        `json:"urls"`
 }
 
 // changeRequestJSON renders a change request of sp. Contract §2: outdated
@@ -35,12 +39,31 @@ func (s *Server) changeRequestJSON(sp *quire.Space, c *quire.ChangeRequest) chan
 		CreatedBy: s.userJSON(&c.CreatedBy), CreatedAt: timeJSON(c.CreatedAt), UpdatedAt: timeJSON(c.UpdatedAt),
 		Space: c.SpaceID, Revision: c.RevisionID, RevisionInitial: c.RevisionInitial,
 		RevisionMergedAncestor: c.RevisionMergedAncestor, RevisionMerged: c.RevisionMerged, Comments: c.Comments,
-		Outdated: c.Status != quire.StatusMerged && sp.RevisionID != c.Base(),
+		Outdated:    c.Status != quire.StatusMerged && sp.RevisionID != c.Base(),
+		Description: descriptionJSON(c.Description),
 		URLs: urlsJSON{
 			Location: s.url("/spaces/" + c.SpaceID + "/change-requests/" + c.ID),
 			App:      quire.AppChangeRequestURL(s.publicURL, c.SpaceID, c.ID),
 		},
 	}
+}
+
+// descriptionJSON is a change request's description as the reference's
+// JSONDocument, built as a page's document is (render.DocumentJSON), or nil
+// (left out) for none. Its links are not resolved: a description belongs to
+// no page. Every description was checked within render's bounds when
+// written (edit.Markdown), so DocumentJSON does not refuse it; should the
+// bounds ever shrink, one past them is left out rather than failing every
+// answer that holds the request.
+func descriptionJSON(markdown string) json.RawMessage {
+	if markdown == "" {
+		return nil
+	}
+	doc, err := render.DocumentJSON(markdown, nil)
+	if err != nil {
+		return nil
+	}
+	return doc
 }
 
 // changeRequest loads the space and the change request named in the path
@@ -53,8 +76,6 @@ func (s *Server) changeRequest(r *http.Request, need quire.Role) (*quire.Space, 
 	c, err := s.db.ChangeRequest(r.Context(), sp.ID, r.PathValue("changeRequestId"))
 	return sp, c, err
 }
-
-func checkSubject(v string) error { return quire.CheckLen("subject", v, 0, 100) }
 
 func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request) error {
 	sp, _, err := s.space(r, quire.RoleRead)
@@ -83,7 +104,7 @@ func (b *changeRequestCreateRequest) validate() error {
 	if b.Subject == nil {
 		return nil
 	}
-	return checkSubject(*b.Subject)
+	return quire.CheckChangeRequestSubject(*b.Subject)
 }
 
 // createChangeRequest opens a draft forked from the space's current content;
@@ -119,15 +140,25 @@ func (s *Server) getChangeRequest(w http.ResponseWriter, r *http.Request) error 
 
 // changeRequestUpdateRequest is the body of PATCH S/change-requests/{id}.
 type changeRequestUpdateRequest struct {
-	Subject *string `json:"subject"`
-	Status  *string `json:"status"`
+	Subject     *string         `json:"subject"`
+	Description json.RawMessage `json:"description"`
+	Status      *string         `json:"status"`
+
+	description *string // the description's markdown, once validated
 }
 
 func (b *changeRequestUpdateRequest) validate() error {
 	if b.Subject != nil {
-		if err := checkSubject(*b.Subject); err != nil {
+		if err := quire.CheckChangeRequestSubject(*b.Subject); err != nil {
 			return err
 		}
+	}
+	if b.Description != nil {
+		md, err := descriptionMarkdown(b.Description)
+		if err != nil {
+			return err
+		}
+		b.description = &md
 	}
 	if b.Status != nil {
 		if st, ok := quire.ParseChangeRequestStatus(*b.Status); !ok || st == quire.StatusMerged {
@@ -137,9 +168,22 @@ func (b *changeRequestUpdateRequest) validate() error {
 	return nil
 }
 
+// descriptionMarkdown converts a PATCH's description, the reference's
+// JSONDocument, to the markdown it is kept as, by the path of a page's
+// document (edit.DocumentMarkdown): within the same bounds, refused with 400
+// naming description. The reference does not allow null; a document with
+// no nodes clears the description.
+func descriptionMarkdown(raw json.RawMessage) (string, error) {
+	var doc map[string]any
+	if quire.IsNull(raw) || json.Unmarshal(raw, &doc) != nil {
+		return "", errorf(quire.CodeInvalid, "description: must be a JSON document (one with no nodes clears it)")
+	}
+	return edit.DocumentMarkdown("description", doc)
+}
+
 // update is the store's form of a validated b.
 func (b *changeRequestUpdateRequest) update() store.ChangeRequestUpdate {
-	u := store.ChangeRequestUpdate{Subject: b.Subject}
+	u := store.ChangeRequestUpdate{Subject: b.Subject, Description: b.description}
 	if b.Status != nil {
 		st, _ := quire.ParseChangeRequestStatus(*b.Status)
 		u.Status = &st

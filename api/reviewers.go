@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -39,13 +40,14 @@ func (s *Server) listRequestedReviewers(w http.ResponseWriter, r *http.Request) 
 	}, s.requestedReviewerJSON)
 }
 
-// reviewersRequest is the body of POST CR/requested-reviewers. The
-// description is the reference's too, but Quire keeps none for change
-// requests yet: it is accepted and left aside.
+// reviewersRequest is the body of POST CR/requested-reviewers. Subject and
+// description, as PATCH CR takes them, also update the change request.
 type reviewersRequest struct {
-	Users       []string `json:"users"`
-	Subject     *string  `json:"subject"`
-	Description any      `json:"description"`
+	Users       []string        `json:"users"`
+	Subject     *string         `json:"subject"`
+	Description json.RawMessage `json:"description"`
+
+	description *string // the description's markdown, once validated
 }
 
 func (b *reviewersRequest) validate() error {
@@ -61,7 +63,16 @@ func (b *reviewersRequest) validate() error {
 		}
 	}
 	if b.Subject != nil {
-		return checkSubject(*b.Subject)
+		if err := quire.CheckChangeRequestSubject(*b.Subject); err != nil {
+			return err
+		}
+	}
+	if b.Description != nil {
+		md, err := descriptionMarkdown(b.Description)
+		if err != nil {
+			return err
+		}
+		b.description = &md
 	}
 	return nil
 }
@@ -90,7 +101,7 @@ func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) error 
 		}
 		users = append(users, u)
 	}
-	out, err := s.db.RequestReviewers(r.Context(), sp.ID, c.ID, caller(r.Context()).ID, users, body.Subject)
+	out, err := s.db.RequestReviewers(r.Context(), sp.ID, c.ID, caller(r.Context()).ID, users, body.Subject, body.description)
 	if err != nil {
 		return err
 	}

@@ -274,7 +274,10 @@ func mergeRuleCases(e *env, author, vic, val user) []mergeRuleCase {
 			refuse: []string{"custom: expression", "is not true"}, fix: review(vic, "approved")},
 		{name: "custom that fails", rule: map[string]any{"rule": "custom", "expression": `nosuchname.x`}, refuse: []string{"custom: expression", "does not compile"}},
 		{name: "agent review", rule: map[string]any{"rule": "require_agent_review"}, refuse: []string{"require_agent_review"}},
-		{name: "description", rule: map[string]any{"rule": "require_change_request_description"}, refuse: []string{"require_change_request_description"}},
+		{name: "description", rule: map[string]any{"rule": "require_change_request_description"}, refuse: []string{"require_change_request_description: the change request needs a description"},
+			fix: func(t *testing.T, cr string) {
+				e.call(t, author.token, "PATCH", cr, map[string]any{"description": paragraphDoc("Why: the docs were wrong.")}).want(t, http.StatusOK)
+			}},
 	}
 }
 

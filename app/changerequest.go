@@ -8,6 +8,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
@@ -70,6 +71,7 @@ func (p *crPlace) outdated() bool {
 type crData struct {
 	Space       *quire.Space
 	CR          *quire.ChangeRequest
+	Description template.HTML // the description rendered; "" for none
 	URL         string
 	SpaceURL    string
 	Outdated    bool
@@ -91,6 +93,7 @@ type crData struct {
 // decides them (its answers to a post are the rule; these hide buttons).
 type crPermissions struct {
 	Comment, Review, RequestReviewer, Update, Merge bool
+	Describe                                        bool // set the subject and description
 	Resolve                                         bool // conflicts, by the resolve form
 }
 
@@ -143,13 +146,28 @@ func (s *Server) changeRequestData(r *http.Request, p *crPlace) (*crData, error)
 		Update:          open && editable && d.Outdated && p.role.AtLeast(quire.RoleEdit),
 		Resolve:         open && editable && p.role.AtLeast(quire.RoleEdit),
 		Merge:           p.cr.Status != quire.StatusMerged && editable && p.role.AtLeast(quire.RoleReview),
+		Describe:        p.role.AtLeast(quire.RoleEdit),
 	}
+	d.Description = descriptionHTML(p.cr.Description)
 	if d.Can.Merge {
 		if d.Unmet, err = s.unmetMergeRules(ctx, p); err != nil {
 			return nil, err
 		}
 	}
 	return d, nil
+}
+
+// descriptionHTML is a change request's description rendered as pages and
+// comments are (render.HTML), or its text escaped should rendering fail.
+func descriptionHTML(markdown string) template.HTML {
+	if markdown == "" {
+		return ""
+	}
+	out, err := render.HTML(markdown, render.HTMLOptions{})
+	if err != nil {
+		return template.HTML(template.HTMLEscapeString(markdown))
+	}
+	return template.HTML(out.Body) // render.HTML's output is safe HTML
 }
 
 // unmetMergeRules are the merge rules a merge of p by its caller would not

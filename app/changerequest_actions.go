@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/edit"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
 )
@@ -28,6 +29,7 @@ func (s *Server) changeRequestRoutes() {
 	s.handleSignedIn("POST "+cr+"/update", s.updateCRFromMain)
 	s.handleSignedIn("POST "+cr+"/merge", s.mergeCR)
 	s.handleSignedInUpTo("POST "+cr+"/resolve", maxSaveBytes, s.resolveCRConflicts)
+	s.handleSignedInUpTo("POST "+cr+"/describe", maxSaveBytes, s.describeCR)
 }
 
 // doneMessages are what the page says after each action, named in its
@@ -36,7 +38,7 @@ var doneMessages = map[string]string{
 	"commented": "Comment posted.", "replied": "Reply posted.", "resolved": "Comment resolved.",
 	"reopened": "Comment reopened.", "reacted": "Reaction saved.", "reviewed": "Review submitted.",
 	"requested": "Review requested.", "updated": "Updated from the space's current content.",
-	"merged": "Merged into the space.", "conflicts-resolved": "Conflicts resolved: updated from the space's current content.",
+	"merged": "Merged into the space.", "described": "Subject and description saved.", "conflicts-resolved": "Conflicts resolved: updated from the space's current content.",
 }
 
 // back sends the browser to p's page after action done, at anchor.
@@ -189,7 +191,7 @@ func (s *Server) requestCRReviewer(w http.ResponseWriter, r *http.Request) error
 	if err := s.db.CheckReviewer(r.Context(), p.sp, p.cr, "user", u); err != nil {
 		return err
 	}
-	if _, err := s.db.RequestReviewers(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, []string{u}, nil); err != nil {
+	if _, err := s.db.RequestReviewers(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, []string{u}, nil, nil); err != nil {
 		return err
 	}
 	return back(w, r, p, "requested", "reviews")
@@ -254,4 +256,28 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, p *crPlace, sta
 	}
 	d.Message, d.Failed, d.Conflicts = msg, true, conflicts
 	return s.renderChangeRequest(w, r, status, d)
+}
+
+// describeCR sets the subject and the description (the edit role, as PATCH
+// CR with subject and description). The description is markdown, checked
+// and kept as the API keeps the markdown of the JSON document it takes
+// (edit.Markdown); an empty one clears it.
+func (s *Server) describeCR(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.changeRequestPlace(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	subject := r.PostForm.Get("subject")
+	if err := quire.CheckChangeRequestSubject(subject); err != nil {
+		return err
+	}
+	description, err := edit.Markdown("description", r.PostForm.Get("description"))
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.UpdateChangeRequest(r.Context(), p.sp.ID, p.cr.ID,
+		store.ChangeRequestUpdate{Subject: &subject, Description: &description}); err != nil {
+		return err
+	}
+	return back(w, r, p, "described", "")
 }

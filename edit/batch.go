@@ -432,16 +432,57 @@ func parseDocument(b json.RawMessage) (*string, error) {
 			return nil, fmt.Errorf("markdown: must be a string")
 		}
 	}
-	md = render.NormalizeLineEndings(md) // CRLF and CR line endings are stored as LF
-	if len(md) > MaxMarkdownSize {
-		return nil, fmt.Errorf("markdown: at most %d bytes", MaxMarkdownSize)
-	}
-	// Within the bounds of the document form, which every read of the page
-	// as a document builds; website imports come through here too.
-	if err := render.CheckDocument(md); err != nil {
-		return nil, fmt.Errorf("%s: %s", field, quire.ErrorMessage(err))
+	md, err := storedMarkdown(field, md)
+	if err != nil {
+		return nil, err
 	}
 	return &md, nil
+}
+
+// storedMarkdown is md as a page's body is stored: LF line endings, at most
+// MaxMarkdownSize bytes and within the bounds of the document form, which
+// every read of the page as a document builds (website imports come through
+// here too). field names what held md in a refusal past the bounds.
+func storedMarkdown(field, md string) (string, error) {
+	md = render.NormalizeLineEndings(md) // CRLF and CR line endings are stored as LF
+	if len(md) > MaxMarkdownSize {
+		return "", fmt.Errorf("markdown: at most %d bytes", MaxMarkdownSize)
+	}
+	if err := render.CheckDocument(md); err != nil {
+		return "", fmt.Errorf("%s: %s", field, quire.ErrorMessage(err))
+	}
+	return md, nil
+}
+
+// DocumentMarkdown converts the reference's JSON document d, given in the
+// field field, to the markdown it is stored as, by the path a page's
+// document takes (render.Markdown, then the checks of a page's body, then
+// no NUL or other control characters but line breaks). Refusals are
+// CodeInvalid and name field.
+func DocumentMarkdown(field string, d map[string]any) (string, error) {
+	md, err := render.Markdown(d)
+	if err != nil {
+		// render names the place from "document": the document is field.
+		return "", quire.Errorf(quire.CodeInvalid, "%s%s", field, strings.TrimPrefix(err.Error(), "document"))
+	}
+	return Markdown(field, md)
+}
+
+// Markdown is markdown md, given in the field field, as a page's body is
+// stored (see DocumentMarkdown), or a CodeInvalid refusal naming field.
+func Markdown(field, md string) (string, error) {
+	md, err := storedMarkdown(field, md)
+	if err == nil {
+		err = checkChars(field, &md, true)
+	}
+	if err != nil {
+		msg := err.Error()
+		if !strings.HasPrefix(msg, field+":") {
+			msg = field + ": " + strings.TrimPrefix(msg, "markdown: ")
+		}
+		return "", quire.Errorf(quire.CodeInvalid, "%s", msg)
+	}
+	return md, nil
 }
 
 func parseFiles(raw []json.RawMessage) ([]FileInput, error) {

@@ -5,13 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/quiredocs/quire"
 )
 
 // changeRequestColumns read a change request with the count of its open
 // comments (kept in comment_counts, see comments.go).
-const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.created_at, c.updated_at,
+const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.description, c.created_at, c.updated_at,
 	c.revision_id, c.revision_initial, c.revision_merged_ancestor, c.revision_merged,
 	COALESCE((SELECT n.open_comments FROM comment_counts n WHERE n.space_id = c.space_id AND n.change_request_id = c.id), 0), ` + userColumns
 
@@ -19,7 +20,7 @@ func scanChangeRequest(row interface{ Scan(...any) error }) (*quire.ChangeReques
 	var c quire.ChangeRequest
 	var created, updated, userCreated int64
 	var ancestor, merged sql.NullString
-	dest := []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &created, &updated,
+	dest := []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &c.Description, &created, &updated,
 		&c.RevisionID, &c.RevisionInitial, &ancestor, &merged, &c.Comments}
 	if err := row.Scan(append(dest, scanUser(&c.CreatedBy, &userCreated)...)...); err != nil {
 		return nil, err
@@ -105,8 +106,9 @@ func (tx *Tx) CreateChangeRequest(ctx context.Context, spaceID, subject, userID 
 
 // ChangeRequestUpdate is a partial update; nil fields stay as they are.
 type ChangeRequestUpdate struct {
-	Subject *string
-	Status  *quire.ChangeRequestStatus // draft, open or archived
+	Subject     *string
+	Description *string                    // markdown, checked as a page's body is (edit.Markdown); "" clears it
+	Status      *quire.ChangeRequestStatus // draft, open or archived
 }
 
 // UpdateChangeRequest applies u. A merged request keeps its status: changing
@@ -123,6 +125,9 @@ func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, u Cha
 		if u.Subject != nil {
 			set["subject"] = *u.Subject
 		}
+		if u.Description != nil {
+			set["description"] = description(*u.Description)
+		}
 		if u.Status != nil {
 			set["status"] = string(*u.Status)
 		}
@@ -133,6 +138,16 @@ func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, u Cha
 		return err
 	})
 	return c, err
+}
+
+// description is a change request's description as kept: one of blanks
+// only is none, so that it is left out of answers and unmet by
+// require_change_request_description alike.
+func description(markdown string) string {
+	if strings.TrimSpace(markdown) == "" {
+		return ""
+	}
+	return markdown
 }
 
 // OrgChangeRequestFilter narrows the change requests of an organization.

@@ -169,10 +169,10 @@ func (r reader) ListRequestedReviewers(ctx context.Context, changeRequestID stri
 }
 
 // RequestReviewers asks users to review a change request (by id), on behalf
-// of byUserID, and sets its subject when subject is not nil. Asking a user
-// again renews the request and outdates their reviews. It returns the
-// requests as now recorded, in the order of users.
-func (db *DB) RequestReviewers(ctx context.Context, spaceID, changeRequestID, byUserID string, users []string, subject *string) (out []*quire.RequestedReviewer, err error) {
+// of byUserID, and sets its subject and description (markdown) when they
+// are not nil. Asking a user again renews the request and outdates their
+// reviews. It returns the requests as now recorded, in the order of users.
+func (db *DB) RequestReviewers(ctx context.Context, spaceID, changeRequestID, byUserID string, users []string, subject, desc *string) (out []*quire.RequestedReviewer, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		c, err := tx.lockedChangeRequest(ctx, spaceID, changeRequestID)
 		if err != nil {
@@ -181,8 +181,15 @@ func (db *DB) RequestReviewers(ctx context.Context, spaceID, changeRequestID, by
 		if err := checkUnmerged(c); err != nil {
 			return err
 		}
-		if subject != nil {
-			if err := tx.update(ctx, "change_requests", "id", c.ID, map[string]any{"subject": *subject, "updated_at": micros(tx.Now)}); err != nil {
+		if subject != nil || desc != nil {
+			set := map[string]any{"updated_at": micros(tx.Now)}
+			if subject != nil {
+				set["subject"] = *subject
+			}
+			if desc != nil {
+				set["description"] = description(*desc)
+			}
+			if err := tx.update(ctx, "change_requests", "id", c.ID, set); err != nil {
 				return err
 			}
 		}

@@ -42,7 +42,7 @@ func TestReviewsStore(t *testing.T) {
 	}
 
 	// Asking vic again outdates the review; their next review names who asked.
-	asked, err := db.RequestReviewers(ctx, sp.ID, c.ID, author, []string{vic, val}, nil)
+	asked, err := db.RequestReviewers(ctx, sp.ID, c.ID, author, []string{vic, val}, nil, nil)
 	if err != nil || len(asked) != 2 || asked[0].User.ID != vic || asked[1].RequestedBy.ID != author {
 		t.Fatalf("RequestReviewers = %+v, %v", asked, err)
 	}
@@ -90,7 +90,7 @@ func TestReviewsStore(t *testing.T) {
 	}
 	_, err = db.SubmitReview(ctx, store.NewReview{SpaceID: sp.ID, ChangeRequest: c.ID, ReviewerID: val, Status: quire.ReviewApproved})
 	wantCode(t, err, quire.CodeInvalid)
-	_, err = db.RequestReviewers(ctx, sp.ID, c.ID, author, []string{val}, nil)
+	_, err = db.RequestReviewers(ctx, sp.ID, c.ID, author, []string{val}, nil, nil)
 	wantCode(t, err, quire.CodeInvalid)
 }
 
