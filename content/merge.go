@@ -110,41 +110,7 @@ func (m *merger) page(id string) {
 	o, inO := m.ours.Pages[id]
 	t, inT := m.theirs.Pages[id]
 	r, resolved := m.resolve[id]
-	switch {
-	case resolved && r.Keep == KeepOurs:
-		if inO {
-			m.keep(o, m.po[id])
-		}
-		return
-	case resolved && r.Keep == KeepTheirs:
-		if inT {
-			m.keep(t, m.pt[id])
-		}
-		return
-	case resolved && r.Keep == KeepEdited && inO != inT: // deleted on one side
-		p, parent := o, m.po[id]
-		if inT {
-			p, parent = t, m.pt[id]
-		}
-		m.keep(r.edited(p), parent)
-		return
-	case !inO && !inT: // deleted on both sides
-		return
-	case inB && !inT: // deleted on theirs
-		if changed(b, m.pb[id], o, m.po[id]) {
-			m.conflict(id, "deleted on one side, edited on the other")
-		}
-		return
-	case inB && !inO: // deleted on ours
-		if changed(b, m.pb[id], t, m.pt[id]) {
-			m.conflict(id, "deleted on one side, edited on the other")
-		}
-		return
-	case !inB && !inT: // added on ours
-		m.keep(o, m.po[id])
-		return
-	case !inB && !inO: // added on theirs
-		m.keep(t, m.pt[id])
+	if m.pageOnOneSide(id, [3]*Page{b, o, t}, [3]bool{inB, inO, inT}, r, resolved) {
 		return
 	}
 	// In both sides: in base too, or added on both with the same id.
@@ -153,24 +119,7 @@ func (m *merger) page(id string) {
 	if inB {
 		bp, bParent, bPlaced = b, m.pb[id], true
 	}
-	p := &Page{ID: id}
-	mergeField(m, id, "title", &p.Title, bp.Title, o.Title, t.Title)
-	mergeField(m, id, "slug", &p.Slug, bp.Slug, o.Slug, t.Slug)
-	mergeField(m, id, "emoji", &p.Emoji, bp.Emoji, o.Emoji, t.Emoji)
-	mergeField(m, id, "icon", &p.Icon, bp.Icon, o.Icon, t.Icon)
-	mergeField(m, id, "description", &p.Description, bp.Description, o.Description, t.Description)
-	mergeField(m, id, "condition", &p.Condition, bp.Condition, o.Condition, t.Condition)
-	mergeField(m, id, "hidden", &p.Hidden, bp.Hidden, o.Hidden, t.Hidden)
-	mergeField(m, id, "noIndex", &p.NoIndex, bp.NoIndex, o.NoIndex, t.NoIndex)
-	mergeField(m, id, "noRobotsIndex", &p.NoRobotsIndex, bp.NoRobotsIndex, o.NoRobotsIndex, t.NoRobotsIndex)
-	mergeField(m, id, "kind", &p.Kind, bp.Kind, o.Kind, t.Kind)
-	// Timestamps never conflict: creation keeps the base's (or the earliest
-	// known) time, and the merged page was last edited when either side was.
-	p.CreatedAt = bp.CreatedAt
-	if p.CreatedAt == 0 {
-		p.CreatedAt = earliest(o.CreatedAt, t.CreatedAt)
-	}
-	p.UpdatedAt = max(o.UpdatedAt, t.UpdatedAt)
+	p := m.pageFields(id, bp, o, t)
 	edited := resolved && r.Keep == KeepEdited
 	md, ok := MergeText(bp.Markdown, o.Markdown, t.Markdown)
 	if !ok && !edited {
@@ -193,6 +142,70 @@ func (m *merger) page(id string) {
 		p = r.edited(p)
 	}
 	m.keep(p, parent)
+}
+
+// pageOnOneSide merges page id when a resolution decides it or it is
+// missing from a side (deleted or added), and reports whether it did; pages
+// and in hold the base's, ours and theirs, and whether each side has it.
+func (m *merger) pageOnOneSide(id string, pages [3]*Page, in [3]bool, r Resolution, resolved bool) bool {
+	b, o, t := pages[0], pages[1], pages[2]
+	inB, inO, inT := in[0], in[1], in[2]
+	switch {
+	case resolved && r.Keep == KeepOurs:
+		if inO {
+			m.keep(o, m.po[id])
+		}
+	case resolved && r.Keep == KeepTheirs:
+		if inT {
+			m.keep(t, m.pt[id])
+		}
+	case resolved && r.Keep == KeepEdited && inO != inT: // deleted on one side
+		p, parent := o, m.po[id]
+		if inT {
+			p, parent = t, m.pt[id]
+		}
+		m.keep(r.edited(p), parent)
+	case !inO && !inT: // deleted on both sides
+	case inB && !inT: // deleted on theirs
+		if changed(b, m.pb[id], o, m.po[id]) {
+			m.conflict(id, "deleted on one side, edited on the other")
+		}
+	case inB && !inO: // deleted on ours
+		if changed(b, m.pb[id], t, m.pt[id]) {
+			m.conflict(id, "deleted on one side, edited on the other")
+		}
+	case !inB && !inT: // added on ours
+		m.keep(o, m.po[id])
+	case !inB && !inO: // added on theirs
+		m.keep(t, m.pt[id])
+	default:
+		return false
+	}
+	return true
+}
+
+// pageFields merges the fields of page id other than its markdown and
+// place, as base bp, ours o and theirs t hold them.
+func (m *merger) pageFields(id string, bp, o, t *Page) *Page {
+	p := &Page{ID: id}
+	mergeField(m, id, "title", &p.Title, bp.Title, o.Title, t.Title)
+	mergeField(m, id, "slug", &p.Slug, bp.Slug, o.Slug, t.Slug)
+	mergeField(m, id, "emoji", &p.Emoji, bp.Emoji, o.Emoji, t.Emoji)
+	mergeField(m, id, "icon", &p.Icon, bp.Icon, o.Icon, t.Icon)
+	mergeField(m, id, "description", &p.Description, bp.Description, o.Description, t.Description)
+	mergeField(m, id, "condition", &p.Condition, bp.Condition, o.Condition, t.Condition)
+	mergeField(m, id, "hidden", &p.Hidden, bp.Hidden, o.Hidden, t.Hidden)
+	mergeField(m, id, "noIndex", &p.NoIndex, bp.NoIndex, o.NoIndex, t.NoIndex)
+	mergeField(m, id, "noRobotsIndex", &p.NoRobotsIndex, bp.NoRobotsIndex, o.NoRobotsIndex, t.NoRobotsIndex)
+	mergeField(m, id, "kind", &p.Kind, bp.Kind, o.Kind, t.Kind)
+	// Timestamps never conflict: creation keeps the base's (or the earliest
+	// known) time, and the merged page was last edited when either side was.
+	p.CreatedAt = bp.CreatedAt
+	if p.CreatedAt == 0 {
+		p.CreatedAt = earliest(o.CreatedAt, t.CreatedAt)
+	}
+	p.UpdatedAt = max(o.UpdatedAt, t.UpdatedAt)
+	return p
 }
 
 // edited returns a copy of p with r's markdown and title.
