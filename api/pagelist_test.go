@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -21,15 +22,18 @@ func (e *env) getGzip(t *testing.T, token, path string) *httptest.ResponseRecord
 	return rec
 }
 
+// gunzip decodes b, or reports an error and is nil; safe from any goroutine.
 func gunzip(t *testing.T, b []byte) []byte {
 	t.Helper()
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
-		t.Fatalf("gzip: %v", err)
+		t.Errorf("gzip: %v", err)
+		return nil
 	}
 	out, err := io.ReadAll(zr)
 	if err != nil {
-		t.Fatalf("gunzip: %v", err)
+		t.Errorf("gunzip: %v", err)
+		return nil
 	}
 	return out
 }
@@ -132,4 +136,41 @@ func TestListPagesCached(t *testing.T) {
 	if got := e.call(t, e.admin.token, "GET", sp+"/revisions/"+merged+"/pages", nil).want(t, http.StatusOK).Body; !bytes.Equal(got, before) {
 		t.Errorf("the merged revision now lists\n%s\nwant\n%s", got, before)
 	}
+}
+
+// TestListPagesConcurrent asks for a list not yet built from many requests
+// at once, plain and gzipped: each answer is the uncached one.
+func TestListPagesConcurrent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	spaceID, cr := e.newChangeRequest(t)
+	e.author(t, e.admin.token, cr, insertPage("", "# Guide\n\n"+strings.Repeat("Some words. ", 100)+"\n")).want(t, http.StatusOK)
+	merged := e.readMerge(t, cr)
+	want, err := e.srv.PageListUncached(t.Context(), spaceID, merged, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/v1/spaces/" + spaceID + "/content/pages?format=document"
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, path, nil)
+			req.Header.Set("Authorization", "Bearer "+e.admin.token)
+			if i%2 == 0 {
+				req.Header.Set("Accept-Encoding", "gzip")
+			}
+			rec := httptest.NewRecorder()
+			e.srv.ServeHTTP(rec, req)
+			got := rec.Body.Bytes()
+			if rec.Header().Get("Content-Encoding") == "gzip" {
+				got = gunzip(t, got)
+			} else if i%2 == 0 {
+				t.Errorf("request %d took gzip and got Content-Encoding %q", i, rec.Header().Get("Content-Encoding"))
+			}
+			if rec.Code != http.StatusOK || !bytes.Equal(got, want) {
+				t.Errorf("request %d: status %d, body\n%s\nwant\n%s", i, rec.Code, got, want)
+			}
+		})
+	}
+	wg.Wait()
 }
