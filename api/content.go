@@ -111,18 +111,6 @@ func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*changeRequestJS
 	return &j, nil
 }
 
-func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.View) error {
-	f, err := formatParams(r)
-	if err != nil {
-		return err
-	}
-	pages, err := s.pagesJSON(v, f)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, map[string]any{"pages": pages})
-}
-
 func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	f, err := formatParams(r)
 	if err != nil {

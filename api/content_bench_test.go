@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -135,4 +138,29 @@ func BenchmarkRevisionGrowth(b *testing.B) {
 	}
 	b.ReportMetric(float64(after-before)/float64(n), "bytes/revision")
 	b.ReportMetric(float64(len(benchBody(517))), "page-bytes")
+}
+
+// BenchmarkListPages1000 lists every page of the 1,000-page space (some
+// 2.7 MB as markdown), one request at a time, in each format, and gzipped.
+func BenchmarkListPages1000(b *testing.B) {
+	e, spaceID := newContentBench(b)
+	path := "/v1/spaces/" + spaceID + "/content/pages"
+	for _, format := range []string{"markdown", "document"} {
+		b.Run(format, func(b *testing.B) {
+			benchGetAs(b, e, e.admin.token, path+"?format="+format, false)
+		})
+	}
+	b.Run("markdown-gzip", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req := httptest.NewRequestWithContext(context.Background(), http.MethodGet, path, nil)
+			req.Header.Set("Authorization", "Bearer "+e.admin.token)
+			req.Header.Set("Accept-Encoding", "gzip")
+			rec := newBenchRecorder(new(bytes.Buffer))
+			e.srv.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Fatalf("status %d", rec.Code)
+			}
+		}
+	})
 }

@@ -68,6 +68,7 @@ type Server struct {
 	orgCreation *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
 	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
 	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
+	pageLists   *pageListCache         // encoded page lists of revisions (pagelist.go)
 	asker       *ask.Asker             // answers questions (O/ask)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
@@ -92,6 +93,7 @@ func New(db *store.DB, cfg Config) *Server {
 		publisher:   &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		published:   newPublishedCache(),
+		pageLists:   newPageListCache(maxPageListBytes),
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),

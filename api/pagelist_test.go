@@ -1,0 +1,176 @@
+package api_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// getGzip GETs path as token's holder, taking gzip.
+func (e *env) getGzip(t *testing.T, token, path string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, path, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept-Encoding", "br;q=1.0, gzip;q=0.8")
+	rec := httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, req)
+	return rec
+}
+
+// gunzip decodes b, or reports an error and is nil; safe from any goroutine.
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Errorf("gzip: %v", err)
+		return nil
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Errorf("gunzip: %v", err)
+		return nil
+	}
+	return out
+}
+
+// TestListPagesCached holds the cached page lists (space, change request and
+// revision, each format, with and without metadata, plain and gzipped) to
+// the bytes the uncached path builds, and checks that a merge shows at once
+// and that cached bytes reach no one who may not read.
+func TestListPagesCached(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	spaceID, cr := e.newChangeRequest(t)
+	sp := "/v1/spaces/" + spaceID
+	long := strings.Repeat("Words to make the answer worth compressing. ", 20)
+	e.author(t, e.admin.token, cr,
+		insertPage("guide", "# Guide\n\nSee [install](./install.md) and [the web](https://example.com/).\n\n"+long+"\n"),
+		insertPage("install", "---\ndescription: Set it up\n---\n# Install\n\nRun it. <b>&</b>\n\n"+long+"\n", "into", "guide"),
+	).want(t, http.StatusOK)
+	merged := e.readMerge(t, cr)
+	_, cr2 := e.readNewCR(t, spaceID, "Next")
+	e.author(t, e.admin.token, cr2, insertPage("next", "# Next\n\nMore.\n")).want(t, http.StatusOK)
+	var crRev struct{ ID string }
+	e.readGet(t, e.admin.token, cr2+"/content", &crRev)
+
+	queries := []struct {
+		query              string
+		document, metadata bool
+	}{
+		{"", false, true},
+		{"?format=markdown&metadata=false", false, false},
+		{"?format=document", true, true},
+		{"?format=document&metadata=false", true, false},
+	}
+	for _, list := range []struct{ path, revision string }{
+		{sp + "/content/pages", merged},
+		{cr2 + "/content/pages", crRev.ID},
+		{sp + "/revisions/" + merged + "/pages", merged},
+	} {
+		for _, q := range queries {
+			path := list.path + q.query
+			want, err := e.srv.PageListUncached(t.Context(), spaceID, list.revision, q.document, q.metadata)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, round := range []string{"built", "cached"} {
+				r := e.call(t, e.admin.token, "GET", path, nil).want(t, http.StatusOK)
+				if !bytes.Equal(r.Body, want) {
+					t.Errorf("GET %s (%s) differs from the uncached answer:\n%s\nwant\n%s", path, round, r.Body, want)
+				}
+				if r.Header.Get("Content-Encoding") != "" || r.Header.Get("Vary") != "Accept-Encoding" {
+					t.Errorf("GET %s (%s): Content-Encoding %q, Vary %q", path, round, r.Header.Get("Content-Encoding"), r.Header.Get("Vary"))
+				}
+			}
+			rec := e.getGzip(t, e.admin.token, path)
+			if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "gzip" || rec.Header().Get("Vary") != "Accept-Encoding" {
+				t.Fatalf("GET %s gzipped: status %d, Content-Encoding %q, Vary %q", path, rec.Code, rec.Header().Get("Content-Encoding"), rec.Header().Get("Vary"))
+			}
+			if got := gunzip(t, rec.Body.Bytes()); !bytes.Equal(got, want) {
+				t.Errorf("GET %s gzipped decodes to\n%s\nwant\n%s", path, got, want)
+			}
+		}
+	}
+
+	// Cached bytes are for readers only.
+	reader := e.addUser(t, "read", "Rita Reader")
+	guest := e.addUser(t, "guest", "Gil Guest")
+	outsider := e.outsider(t)
+	for _, path := range []string{sp + "/content/pages", cr2 + "/content/pages", sp + "/revisions/" + merged + "/pages?format=document"} {
+		admin := e.call(t, e.admin.token, "GET", path, nil).want(t, http.StatusOK).Body
+		if got := e.call(t, reader.token, "GET", path, nil).want(t, http.StatusOK).Body; !bytes.Equal(got, admin) {
+			t.Errorf("GET %s: the reader sees %s, the admin %s", path, got, admin)
+		}
+		for _, u := range []user{guest, outsider} {
+			e.call(t, u.token, "GET", path, nil).wantError(t, http.StatusNotFound)
+			if rec := e.getGzip(t, u.token, path); rec.Code != http.StatusNotFound || rec.Header().Get("Content-Encoding") != "" {
+				t.Errorf("GET %s gzipped as %s: status %d, Content-Encoding %q", path, u.email, rec.Code, rec.Header().Get("Content-Encoding"))
+			}
+		}
+		e.call(t, "", "GET", path, nil).wantError(t, http.StatusUnauthorized)
+	}
+
+	// A merge makes a new revision, whose list shows at once.
+	before := e.call(t, e.admin.token, "GET", sp+"/content/pages", nil).want(t, http.StatusOK).Body
+	if bytes.Contains(before, []byte(`"title":"Next"`)) {
+		t.Fatalf("the space lists the change request's page before the merge: %s", before)
+	}
+	merged2 := e.readMerge(t, cr2)
+	after := e.call(t, e.admin.token, "GET", sp+"/content/pages", nil).want(t, http.StatusOK).Body
+	want, err := e.srv.PageListUncached(t.Context(), spaceID, merged2, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(after, want) || !bytes.Contains(after, []byte(`"title":"Next"`)) {
+		t.Errorf("after the merge the space lists\n%s\nwant\n%s", after, want)
+	}
+	if got := gunzip(t, e.getGzip(t, e.admin.token, sp+"/content/pages").Body.Bytes()); !bytes.Equal(got, want) {
+		t.Errorf("after the merge the gzipped list decodes to\n%s\nwant\n%s", got, want)
+	}
+	// The old revision's list is still itself.
+	if got := e.call(t, e.admin.token, "GET", sp+"/revisions/"+merged+"/pages", nil).want(t, http.StatusOK).Body; !bytes.Equal(got, before) {
+		t.Errorf("the merged revision now lists\n%s\nwant\n%s", got, before)
+	}
+}
+
+// TestListPagesConcurrent asks for a list not yet built from many requests
+// at once, plain and gzipped: each answer is the uncached one.
+func TestListPagesConcurrent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	spaceID, cr := e.newChangeRequest(t)
+	e.author(t, e.admin.token, cr, insertPage("", "# Guide\n\n"+strings.Repeat("Some words. ", 100)+"\n")).want(t, http.StatusOK)
+	merged := e.readMerge(t, cr)
+	want, err := e.srv.PageListUncached(t.Context(), spaceID, merged, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/v1/spaces/" + spaceID + "/content/pages?format=document"
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, path, nil)
+			req.Header.Set("Authorization", "Bearer "+e.admin.token)
+			if i%2 == 0 {
+				req.Header.Set("Accept-Encoding", "gzip")
+			}
+			rec := httptest.NewRecorder()
+			e.srv.ServeHTTP(rec, req)
+			got := rec.Body.Bytes()
+			if rec.Header().Get("Content-Encoding") == "gzip" {
+				got = gunzip(t, got)
+			} else if i%2 == 0 {
+				t.Errorf("request %d took gzip and got Content-Encoding %q", i, rec.Header().Get("Content-Encoding"))
+			}
+			if rec.Code != http.StatusOK || !bytes.Equal(got, want) {
+				t.Errorf("request %d: status %d, body\n%s\nwant\n%s", i, rec.Code, got, want)
+			}
+		})
+	}
+	wg.Wait()
+}
