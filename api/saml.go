@@ -41,8 +41,8 @@ type samlServiceJSON struct {
 // samlService returns Quire's own SAML endpoints for a provider: its entity
 // id is the URL of its metadata.
 func (s *Server) samlService(p *quire.SAMLProvider) samlServiceJSON {
-	base := s.url("/orgs/" + p.OrgID + "/saml/" + p.ID)
-	return samlServiceJSON{ACSURL: base + "/acs", StartURL: base + "/start", EntityID: base + "/metadata"}
+	e := sso.EndpointsOf(s.publicURL, p)
+	return samlServiceJSON{ACSURL: e.ACS, StartURL: e.Start, EntityID: e.EntityID}
 }
 
 func (s *Server) samlProviderJSON(p *quire.SAMLProvider, me *quire.Member) samlProviderJSON {

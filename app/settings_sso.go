@@ -37,8 +37,8 @@ type samlView struct {
 }
 
 func (s *Server) samlView(p *quire.SAMLProvider) samlView {
-	base := s.cfg.PublicURL + "/v1/orgs/" + p.OrgID + "/saml/" + p.ID
-	return samlView{Provider: p, MetadataURL: base + "/metadata", ACSURL: base + "/acs", StartURL: base + "/start"}
+	e := sso.EndpointsOf(s.cfg.PublicURL, p)
+	return samlView{Provider: p, MetadataURL: e.EntityID, ACSURL: e.ACS, StartURL: e.Start}
 }
 
 type samlProviderData struct {

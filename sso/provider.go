@@ -67,3 +67,14 @@ func (c ProviderChange) Update() (u store.SAMLProviderUpdate, err error) {
 	}
 	return u, nil
 }
+
+// Endpoints are Quire's own SAML addresses for one provider, under the
+// API at publicURL: what its identity provider needs to know of Quire. The
+// entity id is the URL of the metadata.
+type Endpoints struct{ ACS, Start, EntityID string }
+
+// EndpointsOf returns the endpoints of provider p.
+func EndpointsOf(publicURL string, p *quire.SAMLProvider) Endpoints {
+	base := publicURL + "/v1/orgs/" + p.OrgID + "/saml/" + p.ID
+	return Endpoints{ACS: base + "/acs", Start: base + "/start", EntityID: base + "/metadata"}
+}
