@@ -148,17 +148,9 @@ type changeRequestUpdateRequest struct {
 }
 
 func (b *changeRequestUpdateRequest) validate() error {
-	if b.Subject != nil {
-		if err := quire.CheckChangeRequestSubject(*b.Subject); err != nil {
-			return err
-		}
-	}
-	if b.Description != nil {
-		md, err := descriptionMarkdown(b.Description)
-		if err != nil {
-			return err
-		}
-		b.description = &md
+	var err error
+	if b.description, err = checkSubjectAndDescription(b.Subject, b.Description); err != nil {
+		return err
 	}
 	if b.Status != nil {
 		if st, ok := quire.ParseChangeRequestStatus(*b.Status); !ok || st == quire.StatusMerged {
@@ -166,6 +158,25 @@ func (b *changeRequestUpdateRequest) validate() error {
 		}
 	}
 	return nil
+}
+
+// checkSubjectAndDescription checks a change request's subject and
+// description as PATCH CR and POST CR/requested-reviewers take them (either
+// may be absent), and returns the description's markdown (nil if absent).
+func checkSubjectAndDescription(subject *string, description json.RawMessage) (*string, error) {
+	if subject != nil {
+		if err := quire.CheckChangeRequestSubject(*subject); err != nil {
+			return nil, err
+		}
+	}
+	if description == nil {
+		return nil, nil
+	}
+	md, err := descriptionMarkdown(description)
+	if err != nil {
+		return nil, err
+	}
+	return &md, nil
 }
 
 // descriptionMarkdown converts a PATCH's description, the reference's

@@ -62,19 +62,9 @@ func (b *reviewersRequest) validate() error {
 			return err
 		}
 	}
-	if b.Subject != nil {
-		if err := quire.CheckChangeRequestSubject(*b.Subject); err != nil {
-			return err
-		}
-	}
-	if b.Description != nil {
-		md, err := descriptionMarkdown(b.Description)
-		if err != nil {
-			return err
-		}
-		b.description = &md
-	}
-	return nil
+	var err error
+	b.description, err = checkSubjectAndDescription(b.Subject, b.Description)
+	return err
 }
 
 // requestReviewers asks users to review; proposing changes (the edit role)
