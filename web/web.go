@@ -23,11 +23,16 @@ func BaseCSS() []byte {
 }
 
 // ThemeScript runs before the first paint, so a dark-theme reader never
-// sees the light theme flash: the stored choice, else the system's. The
-// theme buttons of sites and the app keep the choice under the same key.
-const ThemeScript = `(function(){var t;try{t=localStorage.getItem("quire-theme")}catch(e){}` +
+// sees the light theme flash: the stored choice, else the system's. Once
+// the page is read, it makes the #theme-toggle button of sites and the app
+// flip the theme and keep the choice.
+const ThemeScript = `(function(){var d=document.documentElement,t;try{t=localStorage.getItem("quire-theme")}catch(e){}` +
 	`if(t!=="light"&&t!=="dark"){t=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}` +
-	`document.documentElement.setAttribute("data-theme",t)})()`
+	`d.setAttribute("data-theme",t);` +
+	`document.addEventListener("DOMContentLoaded",function(){var b=document.getElementById("theme-toggle");if(!b)return;` +
+	`var s=function(){b.setAttribute("aria-pressed",String(d.getAttribute("data-theme")==="dark"))};s();` +
+	`b.addEventListener("click",function(){var n=d.getAttribute("data-theme")==="dark"?"light":"dark";d.setAttribute("data-theme",n);` +
+	`try{localStorage.setItem("quire-theme",n)}catch(e){}s()})})})()`
 
 // ThemeScriptHash lets a page's Content-Security-Policy allow ThemeScript
 // inline and nothing else inline.

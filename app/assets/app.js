@@ -1,24 +1,8 @@
-// Quire app: theme switch and the menu on narrow screens. Pages work
-// without it; forms are plain forms.
+// Quire app: the menu on narrow screens (web.ThemeScript wires the theme
+// button). Pages work without it; forms are plain forms.
 (function () {
   "use strict";
-  var doc = document.documentElement;
   function $(sel) { return document.querySelector(sel); }
-
-  // Theme: the head script already chose one; the button flips and keeps
-  // it, under the key the published sites use too.
-  function initTheme() {
-    var btn = $("#theme-toggle");
-    if (!btn) return;
-    var sync = function () { btn.setAttribute("aria-pressed", String(doc.getAttribute("data-theme") === "dark")); };
-    sync();
-    btn.addEventListener("click", function () {
-      var next = doc.getAttribute("data-theme") === "dark" ? "light" : "dark";
-      doc.setAttribute("data-theme", next);
-      try { localStorage.setItem("quire-theme", next); } catch (e) { /* private mode */ }
-      sync();
-    });
-  }
 
   // Menu: the sidebar is a toggled panel on narrow screens.
   function initMenu() {
@@ -37,6 +21,5 @@
     });
   }
 
-  initTheme();
   initMenu();
 })();

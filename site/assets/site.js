@@ -1,4 +1,5 @@
-// Quire published sites: theme, menu, search as you type, Ask, tabs.
+// Quire published sites: menu, search as you type, Ask, tabs (web.ThemeScript
+// wires the theme button).
 (function () {
   "use strict";
   var doc = document.documentElement;
@@ -11,20 +12,6 @@
     if (cls) e.className = cls;
     if (text != null) e.textContent = text;
     return e;
-  }
-
-  // Theme: the head script already chose one; the button flips and keeps it.
-  function initTheme() {
-    var btn = $("#theme-toggle");
-    if (!btn) return;
-    var sync = function () { btn.setAttribute("aria-pressed", String(doc.getAttribute("data-theme") === "dark")); };
-    sync();
-    btn.addEventListener("click", function () {
-      var next = doc.getAttribute("data-theme") === "dark" ? "light" : "dark";
-      doc.setAttribute("data-theme", next);
-      try { localStorage.setItem("quire-theme", next); } catch (e) { /* private mode */ }
-      sync();
-    });
   }
 
   // Menu: the sidebar is a toggled panel on narrow screens.
@@ -248,7 +235,7 @@
     Object.keys(byID).forEach(function (id) { var h = document.getElementById(id); if (h) obs.observe(h); });
   }
 
-  function init() { initTheme(); initMenu(); initGroups(); initSearch(); initAsk(); initTabs(); initCopy(); initTOC(); }
+  function init() { initMenu(); initGroups(); initSearch(); initAsk(); initTabs(); initCopy(); initTOC(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();
