@@ -26,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/quiredocs/quire/internal/apitest"
 )
 
 // The browser test: the real `quire serve` binary, a site with two sections
@@ -391,30 +392,7 @@ func startQuire(t *testing.T) *quireProcess {
 // out (when not nil) and fails the test unless the status is want.
 func (q *quireProcess) call(t *testing.T, method, path string, body any, want int, out any) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequestWithContext(t.Context(), method, q.base+path, rd)
-	req.Header.Set("Authorization", "Bearer "+q.token)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	got, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		t.Fatalf("%s %s: status %d, want %d: %s", method, path, resp.StatusCode, want, got)
-	}
-	if out != nil {
-		if err := json.Unmarshal(got, out); err != nil {
-			t.Fatalf("%s %s: decode %s: %v", method, path, got, err)
-		}
-	}
+	apitest.Call(t, q.base, q.token, method, path, body, want, out)
 }
 
 // space creates a space holding pages, merged through a change request.

@@ -1,8 +1,6 @@
 package site_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/internal/apitest"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/site"
@@ -51,30 +50,7 @@ func newEnv(t testing.TB) *env {
 // nil), failing the test unless it answers want.
 func (e *env) api(t testing.TB, method, path string, body any, want int, out any) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequestWithContext(t.Context(), method, e.srv.URL+path, rd)
-	req.Header.Set("Authorization", "Bearer "+e.token)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	got, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		t.Fatalf("%s %s: status %d, want %d: %s", method, path, resp.StatusCode, want, got)
-	}
-	if out != nil {
-		if err := json.Unmarshal(got, out); err != nil {
-			t.Fatalf("%s %s: decode %s: %v", method, path, got, err)
-		}
-	}
+	apitest.Call(t, e.srv.URL, e.token, method, path, body, want, out)
 }
 
 // page is a page to write: its title, markdown and, for a nested page, the
