@@ -2,11 +2,8 @@ package api
 
 import (
 	"context"
-	"crypto/sha256"
 	"net/http"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/quiredocs/quire"
 )
@@ -23,75 +20,7 @@ func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
 	}
-	token = strings.TrimSpace(token)
-	key, now, revoked := sha256.Sum256([]byte(token)), time.Now(), s.db.TokenRevocations()
-	if u := s.tokens.get(key, now, revoked); u != nil {
-		return u, nil
-	}
-	u, err := s.db.UserByToken(r.Context(), token)
-	if err == nil {
-		s.tokens.put(key, u, now, revoked)
-	}
-	return u, err
-}
-
-// tokenTTL is how long a server remembers whose a token is. A token revoked
-// through this server's store is forgotten at once (the cache starts over
-// when store.DB.TokenRevocations moves); one revoked through another server
-// may keep working here this long, if this server had just seen it. A
-// user's own profile change clears it on the server that made it
-// (forgetUser); others may show the old name and photo this long.
-const tokenTTL = 10 * time.Second
-
-// maxCachedTokens bounds the cache: once full, it starts over.
-const maxCachedTokens = 10_000
-
-// tokenCache remembers the users of recently seen API tokens, by their
-// SHA-256, which spares most requests the token query: one of the three
-// queries of GET S.
-type tokenCache struct {
-	mu      sync.RWMutex
-	m       map[[sha256.Size]byte]cachedUser
-	revoked uint64 // the store's TokenRevocations when m was begun
-}
-
-type cachedUser struct {
-	user    quire.User
-	expires time.Time
-}
-
-// get returns a copy of the user of a token seen less than tokenTTL ago,
-// and no revocation ago, or nil.
-func (c *tokenCache) get(key [sha256.Size]byte, now time.Time, revoked uint64) *quire.User {
-	c.mu.RLock()
-	e, ok := c.m[key]
-	fresh := c.revoked == revoked
-	c.mu.RUnlock()
-	if !ok || !fresh || !now.Before(e.expires) {
-		return nil
-	}
-	return &e.user
-}
-
-func (c *tokenCache) put(key [sha256.Size]byte, u *quire.User, now time.Time, revoked uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxCachedTokens || c.revoked != revoked {
-		c.m, c.revoked = map[[sha256.Size]byte]cachedUser{}, revoked
-	}
-	c.m[key] = cachedUser{user: *u, expires: now.Add(tokenTTL)}
-}
-
-// forgetUser drops what the cache remembers of a user's tokens, whose
-// profile has just changed on this server.
-func (c *tokenCache) forgetUser(id string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k, e := range c.m {
-		if e.user.ID == id {
-			delete(c.m, k)
-		}
-	}
+	return s.db.UserByToken(r.Context(), strings.TrimSpace(token))
 }
 
 // caller returns the authenticated user of a request.

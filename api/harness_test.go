@@ -45,15 +45,25 @@ var emailSeq atomic.Int64
 // and creates an organization with an admin.
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	db := storetest.Open(t)
-	e := &env{db: db, srv: api.New(db, api.Config{PublicURL: testPublicURL, Blobs: blob.Dir{Path: t.TempDir()}, Fetcher: outbound.Fetcher{AllowPrivate: true}})}
-	b, err := db.InitOrganization(t.Context(), "Test Org", uniqueEmail("admin"), "Ada Admin")
+	e := serverOn(t, storetest.Open(t))
+	e.initOrg(t)
+	return e
+}
+
+// initOrg creates the env's organization and its admin.
+func (e *env) initOrg(t testing.TB) {
+	t.Helper()
+	b, err := e.db.InitOrganization(t.Context(), "Test Org", uniqueEmail("admin"), "Ada Admin")
 	if err != nil {
 		t.Fatalf("init organization: %v", err)
 	}
 	e.org = b.Organization.ID
 	e.admin = user{id: b.User.ID, email: b.User.Email, token: b.Token}
-	return e
+}
+
+// serverOn is a test server over db, without an organization.
+func serverOn(t testing.TB, db *store.DB) *env {
+	return &env{db: db, srv: api.New(db, api.Config{PublicURL: testPublicURL, Blobs: blob.Dir{Path: t.TempDir()}, Fetcher: outbound.Fetcher{AllowPrivate: true}})}
 }
 
 func uniqueEmail(prefix string) string {

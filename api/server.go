@@ -61,14 +61,13 @@ type Server struct {
 	publicURL   string
 	mux         *http.ServeMux
 	handler     http.Handler
-	tokens      tokenCache
 	blobs       blob.Store
 	publisher   *integration.Publisher // publishes integrations: their images, script and sealed secrets
 	author      *authoring.Author      // authoring batches and imports, and the count of those fetching (limits.go)
 	orgCreation *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
 	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
 	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
-	pageLists   *pageListCache         // encoded page lists of revisions (pagelist.go)
+	answers     *answerCache           // encoded page answers of revisions (answers.go)
 	asker       *ask.Asker             // answers questions (O/ask)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
@@ -93,7 +92,7 @@ func New(db *store.DB, cfg Config) *Server {
 		publisher:   &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		published:   newPublishedCache(),
-		pageLists:   newPageListCache(maxPageListBytes),
+		answers:     newAnswerCache(maxAnswerCacheBytes),
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),

@@ -47,6 +47,5 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.tokens.forgetUser(u.ID)
 	return writeJSON(w, http.StatusOK, s.userJSON(u))
 }

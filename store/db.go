@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -29,22 +28,18 @@ type DB struct {
 	dialect dialect
 	// Now is the store's clock; tests replace it.
 	Now func() time.Time
-	// commits counts the write transactions committed through this DB.
-	commits atomic.Uint64
-	// revocations counts the API tokens revoked through this DB (tokens.go).
-	revocations atomic.Uint64
+	// changes counts the changes made through this DB and elsewhere
+	// (changes.go); cache holds the rows most requests read (cache.go).
+	changes changes
+	cache   readCaches
 }
-
-// Commits reports how many write transactions have committed through this
-// DB. Caches of derived data compare it to notice writes (see api's
-// published-site cache); it grows before the writer's caller hears success.
-func (db *DB) Commits() uint64 { return db.commits.Load() }
 
 // Open opens the database named by url: a postgres:// URL, or "" for SQLite in
 // dataDir/quire.db. It runs the migrations before returning.
 func Open(ctx context.Context, url, dataDir string) (*DB, error) {
 	var db *DB
 	var err error
+	dsn := url
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
 		db, err = openPostgres(url)
 	} else if url == "" || strings.HasPrefix(url, "sqlite:") {
@@ -59,6 +54,7 @@ func Open(ctx context.Context, url, dataDir string) (*DB, error) {
 			return nil, fmt.Errorf("create database: %w", err)
 		}
 		db, err = openSQLite(path)
+		dsn = sqliteDSN(path)
 	} else {
 		return nil, fmt.Errorf("database URL %q: want postgres://… or sqlite:PATH", url)
 	}
@@ -66,6 +62,10 @@ func Open(ctx context.Context, url, dataDir string) (*DB, error) {
 		return nil, err
 	}
 	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := db.watchChanges(ctx, dsn); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -118,8 +118,12 @@ func chmodOwn(path string, mode fs.FileMode) error {
 	return nil
 }
 
+func sqliteDSN(path string) string {
+	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+}
+
 func openSQLite(path string) (*DB, error) {
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	dsn := sqliteDSN(path)
 	read, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -149,6 +153,7 @@ func openPostgres(url string) (*DB, error) {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.stopWatching()
 	db.reader.q.stmts.close()
 	err := db.write.Close()
 	if r := db.reader.q.ex.(*sql.DB); r != db.write {
@@ -371,10 +376,13 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err = fn(tx); err != nil {
 		return err
 	}
+	if err = db.announce(ctx, tx); err != nil {
+		return err
+	}
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", db.dialect.translate(err))
 	}
-	db.commits.Add(1)
+	db.changed()
 	for _, f := range tx.afterCommit {
 		f()
 	}

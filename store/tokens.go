@@ -49,22 +49,14 @@ func (db *DB) CreateLabeledToken(ctx context.Context, userID, label string) (tok
 }
 
 // RevokeToken deletes the user's API token of hash; another user's, or a
-// missing one, is CodeNotFound. Caches of tokens learn of it through
-// TokenRevocations.
+// missing one, is CodeNotFound.
 func (db *DB) RevokeToken(ctx context.Context, userID, hash string) error {
 	deleted, err := db.deleteSome(ctx, "DELETE FROM api_tokens WHERE hash = ? AND user_id = ?", hash, userID)
 	if err != nil {
 		return err
 	}
-	db.revocations.Add(1)
 	if !deleted {
 		return quire.Errorf(quire.CodeNotFound, "token not found")
 	}
 	return nil
 }
-
-// TokenRevocations counts the tokens revoked through this DB. A cache of
-// tokens drops what it holds when the count moves, so a token revoked here
-// is refused at once by this server; other servers refuse it once their
-// cache entry expires (api's tokenTTL).
-func (db *DB) TokenRevocations() uint64 { return db.revocations.Load() }
