@@ -13,71 +13,72 @@ import (
 	"github.com/quiredocs/quire/web"
 )
 
-// The page list of a revision (GET …/content/pages and
-// …/revisions/{revisionId}/pages) is the API's largest answer: every page
-// with its body, 2.7 MB for 1,000 pages. Its bytes depend only on the space's
-// id (in each page's app URL), the tree (immutable, named by its root), the
-// format and metadata flags, and the server's public URL and app host; never
-// on the caller, and on no state a commit changes in place. So it is encoded
-// once per key, kept as bytes in an LRU bounded in bytes, and gzipped on
-// first demand. A new revision has a new root, hence a new key: nothing is
-// invalidated, old entries age out. The caller is authorized before the
-// cache is consulted (the view's load), so cached bytes never reach someone
-// who may not read them.
+// Reads of a revision's pages (GET …/content/page/{pageId}, by path, and the
+// page lists of …/content/pages and …/revisions/{revisionId}/pages) answer
+// bytes that depend only on the space's id (in each page's app URL), the
+// tree (immutable, named by its root), the page and the format and metadata
+// flags, and the server's public URL and app host; never on the caller, and
+// on no state a commit changes in place. So each answer is encoded once per
+// key, kept as bytes in an LRU bounded in bytes, and gzipped on first
+// demand: the page list is the API's largest answer, every page with its
+// body, 2.7 MB for 1,000 pages. A new revision has a new root, hence new
+// keys: nothing is invalidated, old entries age out. The caller is
+// authorized before the cache is consulted (the view's load), so cached
+// bytes never reach someone who may not read them.
 
-// maxPageListBytes bounds the page list cache; an entry costs twice its body
-// (room for its gzipped form), so a 10,000-page list (27.7 MB) fits.
-const maxPageListBytes = 128 << 20
+// maxAnswerCacheBytes bounds the answer cache; an entry costs twice its
+// body (room for its gzipped form), so a 10,000-page list (27.7 MB) fits.
+const maxAnswerCacheBytes = 128 << 20
 
-// pageList is one encoded page list, gzipped on first demand.
-type pageList struct {
+// encodedAnswer is one encoded answer, gzipped on first demand.
+type encodedAnswer struct {
 	body   []byte
 	gzOnce sync.Once
 	gz     []byte // nil when gzip saves nothing
 }
 
-func (l *pageList) gzipped() []byte {
-	l.gzOnce.Do(func() { l.gz = web.Gzip(l.body) })
-	return l.gz
+func (a *encodedAnswer) gzipped() []byte {
+	a.gzOnce.Do(func() { a.gz = web.Gzip(a.body) })
+	return a.gz
 }
 
-// pageListCache holds encoded page lists and builds each missing one once,
+// answerCache holds encoded answers and builds each missing one once,
 // however many requests ask for it meanwhile.
-type pageListCache struct {
-	lists *lru.Cache[string, *pageList]
+type answerCache struct {
+	answers *lru.Cache[string, *encodedAnswer]
 
 	mu       sync.Mutex
-	building map[string]*pageListBuild
+	building map[string]*answerBuild
 }
 
-// pageListBuild is a build under way; done closes when list or err is set.
-type pageListBuild struct {
-	done chan struct{}
-	list *pageList
-	err  error
+// answerBuild is a build under way; done closes when answer or err is set.
+type answerBuild struct {
+	done   chan struct{}
+	answer *encodedAnswer
+	err    error
 }
 
-func newPageListCache(maxBytes int) *pageListCache {
-	return &pageListCache{lists: lru.New[string, *pageList](maxBytes), building: map[string]*pageListBuild{}}
+func newAnswerCache(maxBytes int) *answerCache {
+	return &answerCache{answers: lru.New[string, *encodedAnswer](maxBytes), building: map[string]*answerBuild{}}
 }
 
-// get is the page list named key, built by build when missing. Errors are
+// get is the answer named key, built by build when missing. Errors are
 // not kept: the next request builds again.
-func (c *pageListCache) get(ctx context.Context, key string, build func() ([]byte, error)) (*pageList, error) {
-	if l, ok := c.lists.Get(key); ok {
-		return l, nil
+func (c *answerCache) get(ctx context.Context, key string, build func() ([]byte, error)) (*encodedAnswer, error) {
+	if a, ok := c.answers.Get(key); ok {
+		return a, nil
 	}
 	c.mu.Lock()
 	if b, ok := c.building[key]; ok {
 		c.mu.Unlock()
 		select {
 		case <-b.done:
-			return b.list, b.err
+			return b.answer, b.err
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
-	b := &pageListBuild{done: make(chan struct{}), err: errors.New("page list build failed")}
+	b := &answerBuild{done: make(chan struct{}), err: errors.New("answer build failed")}
 	c.building[key] = b
 	c.mu.Unlock()
 	defer func() { // also when build panics, so that waiters wake
@@ -91,30 +92,23 @@ func (c *pageListCache) get(ctx context.Context, key string, build func() ([]byt
 		b.err = err
 		return nil, err
 	}
-	b.list, b.err = &pageList{body: body}, nil
-	c.lists.Add(key, b.list, 2*len(body)+len(key)+128)
-	return b.list, nil
+	b.answer, b.err = &encodedAnswer{body: body}, nil
+	c.answers.Add(key, b.answer, 2*len(body)+len(key)+128)
+	return b.answer, nil
 }
 
-// pageListKey names what a page list of v in format f is made of.
-func pageListKey(v *revision.View, f format) string {
-	return v.Space.ID + "\x00" + v.Revision.Root + "\x00" + strconv.FormatBool(f.document) + "\x00" + strconv.FormatBool(f.metadata)
-}
-
-func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.View) error {
-	f, err := formatParams(r)
+// serve answers 200 with the answer named key, gzipped when the client
+// takes it.
+func (c *answerCache) serve(w http.ResponseWriter, r *http.Request, key string, build func() ([]byte, error)) error {
+	a, err := c.get(r.Context(), key, build)
 	if err != nil {
 		return err
 	}
-	list, err := s.pageLists.get(r.Context(), pageListKey(v, f), func() ([]byte, error) { return s.encodePageList(v, f) })
-	if err != nil {
-		return err
-	}
-	body := list.body
+	body := a.body
 	h := w.Header()
 	h.Add("Vary", "Accept-Encoding")
 	if web.AcceptsGzip(r) {
-		if gz := list.gzipped(); gz != nil {
+		if gz := a.gzipped(); gz != nil {
 			h.Set("Content-Encoding", "gzip")
 			body = gz
 		}
@@ -126,15 +120,42 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.V
 	return err
 }
 
-// encodePageList is the page list of v in format f as writeJSON writes it.
-func (s *Server) encodePageList(v *revision.View, f format) ([]byte, error) {
-	pages, err := s.pagesJSON(v, f)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(map[string]any{"pages": pages})
+// revisionKey names what the answers of v in format f are made of; what
+// names the answer ("pages", or a page's id).
+func revisionKey(v *revision.View, f format, what string) string {
+	return v.Space.ID + "\x00" + v.Revision.Root + "\x00" + strconv.FormatBool(f.document) + "\x00" + strconv.FormatBool(f.metadata) + "\x00" + what
+}
+
+// encodeJSON encodes v as writeJSON writes it.
+func encodeJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
 	return append(b, '\n'), nil
+}
+
+func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.View) error {
+	f, err := formatParams(r)
+	if err != nil {
+		return err
+	}
+	return s.answers.serve(w, r, revisionKey(v, f, "pages"), func() ([]byte, error) {
+		pages, err := s.pagesJSON(v, f)
+		if err != nil {
+			return nil, err
+		}
+		return encodeJSON(map[string]any{"pages": pages})
+	})
+}
+
+// writePage answers the page id of v, in full, in format f.
+func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v *revision.View, id string, f format) error {
+	return s.answers.serve(w, r, revisionKey(v, f, id), func() ([]byte, error) {
+		page, err := s.pageJSON(v, id, f, true)
+		if err != nil {
+			return nil, err
+		}
+		return encodeJSON(page)
+	})
 }

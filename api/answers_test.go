@@ -174,3 +174,75 @@ func TestListPagesConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestPageReadsCached holds cached page reads (of the space, a change
+// request, a revision and by path; each format, with and without metadata,
+// plain and gzipped) to the bytes the uncached path builds, and checks
+// that a merge shows at once.
+func TestPageReadsCached(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	spaceID, cr := e.newChangeRequest(t)
+	sp := "/v1/spaces/" + spaceID
+	long := strings.Repeat("Words to make the answer worth compressing. ", 20)
+	e.author(t, e.admin.token, cr,
+		insertPage("guide", "# Guide\n\nSee [install](./install.md).\n\n"+long+"\n"),
+		insertPage("install", "# Install\n\nRun it. <b>&</b>\n\n"+long+"\n", "into", "guide"),
+	).want(t, http.StatusOK)
+	merged := e.readMerge(t, cr)
+	var list struct {
+		Pages []struct {
+			ID    string
+			Pages []struct{ ID string }
+		}
+	}
+	e.readGet(t, e.admin.token, sp+"/content/pages", &list)
+	guide, install := list.Pages[0].ID, list.Pages[0].Pages[0].ID
+	_, cr2 := e.readNewCR(t, spaceID, "Next")
+	e.author(t, e.admin.token, cr2, insertPage("next", "# Next\n\nMore.\n")).want(t, http.StatusOK)
+	var crRev struct{ ID string }
+	e.readGet(t, e.admin.token, cr2+"/content", &crRev)
+
+	for _, read := range []struct{ path, revision, page string }{
+		{sp + "/content/page/" + guide, merged, guide},
+		{sp + "/content/page/" + install, merged, install},
+		{sp + "/content/path/guide/install", merged, install},
+		{cr2 + "/content/page/" + install, crRev.ID, install},
+		{sp + "/revisions/" + merged + "/page/" + guide, merged, guide},
+	} {
+		for _, q := range []struct {
+			query              string
+			document, metadata bool
+		}{
+			{"", false, true},
+			{"?metadata=false", false, false},
+			{"?format=document", true, true},
+		} {
+			path := read.path + q.query
+			want, err := e.srv.PageUncached(t.Context(), spaceID, read.revision, read.page, q.document, q.metadata)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, round := range []string{"built", "cached"} {
+				if r := e.call(t, e.admin.token, "GET", path, nil).want(t, http.StatusOK); !bytes.Equal(r.Body, want) {
+					t.Errorf("GET %s (%s) differs from the uncached answer:\n%s\nwant\n%s", path, round, r.Body, want)
+				}
+			}
+			rec := e.getGzip(t, e.admin.token, path)
+			if got := gunzip(t, rec.Body.Bytes()); rec.Code != http.StatusOK || !bytes.Equal(got, want) {
+				t.Errorf("GET %s gzipped: status %d, decodes to\n%s\nwant\n%s", path, rec.Code, got, want)
+			}
+		}
+	}
+
+	// A merge that changes a page shows at once.
+	e.author(t, e.admin.token, cr2, map[string]any{"operation": "update_page", "page": install, "document": map[string]any{"markdown": "# Install\n\nChanged.\n"}}).want(t, http.StatusOK)
+	merged2 := e.readMerge(t, cr2)
+	want, err := e.srv.PageUncached(t.Context(), spaceID, merged2, install, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.call(t, e.admin.token, "GET", sp+"/content/page/"+install, nil).want(t, http.StatusOK).Body; !bytes.Equal(got, want) || !bytes.Contains(got, []byte("Changed.")) {
+		t.Errorf("after the merge the page reads\n%s\nwant\n%s", got, want)
+	}
+}

@@ -120,16 +120,7 @@ func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if _, ok := v.Tree.Pages[id]; !ok {
 		return errorf(quire.CodeNotFound, "page not found")
 	}
-	return s.writePage(w, v, id, f)
-}
-
-// writePage answers the page id of v, in full, in format f.
-func (s *Server) writePage(w http.ResponseWriter, v *revision.View, id string, f format) error {
-	page, err := s.pageJSON(v, id, f, true)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, page)
+	return s.writePage(w, r, v, id, f)
 }
 
 // getPageByPath finds a page by its path of slugs ("guides/install").
@@ -146,7 +137,7 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, v *revisi
 	if !ok {
 		return errorf(quire.CodeNotFound, "no page at path %q", content.SlugPath(raw))
 	}
-	return s.writePage(w, v, id, f)
+	return s.writePage(w, r, v, id, f)
 }
 
 // listFiles lists a revision's files by name.

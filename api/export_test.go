@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"time"
+
+	"github.com/quiredocs/quire/revision"
 )
 
 // SetKeepAlive sets how often the server's quiet event streams say they
@@ -15,6 +17,21 @@ func (s *Server) SetKeepAlive(d time.Duration) { s.keepAlive = d }
 // spaceID built afresh, as listPages built it for every request before
 // the page list cache: the reference the cached bytes are held to.
 func (s *Server) PageListUncached(ctx context.Context, spaceID, revisionID string, document, metadata bool) ([]byte, error) {
+	return s.uncached(ctx, spaceID, revisionID, document, metadata, func(v *revision.View, f format) (any, error) {
+		pages, err := s.pagesJSON(v, f)
+		return map[string]any{"pages": pages}, err
+	})
+}
+
+// PageUncached is a page read (GET …/page/{pageId}) built afresh, as it was
+// before the answer cache.
+func (s *Server) PageUncached(ctx context.Context, spaceID, revisionID, pageID string, document, metadata bool) ([]byte, error) {
+	return s.uncached(ctx, spaceID, revisionID, document, metadata, func(v *revision.View, f format) (any, error) {
+		return s.pageJSON(v, pageID, f, true)
+	})
+}
+
+func (s *Server) uncached(ctx context.Context, spaceID, revisionID string, document, metadata bool, answer func(*revision.View, format) (any, error)) ([]byte, error) {
 	sp, err := s.db.Space(ctx, spaceID)
 	if err != nil {
 		return nil, err
@@ -28,12 +45,12 @@ func (s *Server) PageListUncached(ctx context.Context, spaceID, revisionID strin
 		f.docBytes = new(int)
 		*f.docBytes = MaxAnswerDocumentBytes
 	}
-	pages, err := s.pagesJSON(v, f)
+	out, err := answer(v, f)
 	if err != nil {
 		return nil, err
 	}
 	rec := httptest.NewRecorder()
-	if err := writeJSON(rec, http.StatusOK, map[string]any{"pages": pages}); err != nil {
+	if err := writeJSON(rec, http.StatusOK, out); err != nil {
 		return nil, err
 	}
 	return rec.Body.Bytes(), nil
