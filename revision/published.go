@@ -9,9 +9,9 @@ import (
 )
 
 // PublishedTTL bounds how stale a cached published site may be. Writes
-// through this server are seen at once (store.DB.Commits); those of other
-// servers sharing the database (to the site or the spaces it shows) may
-// take this long to appear.
+// through this server are seen at once (store.DB.Commits), and those of
+// other servers sharing the database as soon as the store hears of them;
+// this bounds the rest, such as a time the store could not hear.
 const PublishedTTL = time.Second
 
 // The site and structure caches of a published site are keyed by the
