@@ -9,9 +9,10 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-// Nearly every request reads the same few rows: the user of its token, the
-// space it names and what decides the caller's role there. DB keeps them in
-// memory for as long as nothing commits: each cache is tagged with the
+// Nearly every request reads the same few rows: the user of its token or app
+// session, the space it names and what decides the caller's role there. DB
+// keeps them in memory for as long as nothing commits: each cache is tagged
+// with the
 // change count (Commits) it was filled under, and a move of that count (a
 // commit through this DB, or on PostgreSQL one another server announces,
 // changes.go) empties it. Reads inside a Tx never use them.
@@ -25,9 +26,10 @@ const (
 
 // readCaches are the caches of a DB.
 type readCaches struct {
-	users   genCache[[sha256.Size]byte, *quire.User]
-	spaces  genCache[string, *quire.Space]
-	viewers genCache[string, *quire.Viewer]
+	users    genCache[[sha256.Size]byte, *quire.User]
+	sessions genCache[[sha256.Size]byte, *sessionUser] // app sessions, by id
+	spaces   genCache[string, *quire.Space]
+	viewers  genCache[string, *quire.Viewer]
 }
 
 // genCache is a map valid for one change count.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"time"
@@ -54,20 +55,13 @@ func (db *DB) SessionUser(ctx context.Context, id string) (*Session, *quire.User
 	if id == "" {
 		return nil, nil, errNoSession
 	}
-	var s Session
-	var u quire.User
-	var created, seen, expires, userCreated int64
-	err := db.q.queryRow(ctx, "SELECT s.hash, s.created_at, s.last_seen_at, s.expires_at, "+userColumns+
-		" FROM app_sessions s JOIN users u ON u.id = s.user_id WHERE s.hash = ?", hashToken(id)).
-		Scan(append([]any{&s.Hash, &created, &seen, &expires}, scanUser(&u, &userCreated)...)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, errNoSession
-	}
+	found, err := cached(db, &db.cache.sessions, maxCachedUsers, sha256.Sum256([]byte(id)), func() (*sessionUser, error) {
+		return db.readSession(ctx, id)
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	s.UserID, u.CreatedAt = u.ID, fromMicros(userCreated)
-	s.CreatedAt, s.LastSeen, s.ExpiresAt = fromMicros(created), fromMicros(seen), fromMicros(expires)
+	s, u := found.session, found.user // copies: the cached pair stays as read
 	now := db.Now()
 	if !now.Before(s.ExpiresAt) || !now.Before(s.LastSeen.Add(SessionIdle)) {
 		return nil, nil, errNoSession
@@ -82,6 +76,30 @@ func (db *DB) SessionUser(ctx context.Context, id string) (*Session, *quire.User
 		}
 	}
 	return &s, &u, nil
+}
+
+// sessionUser is a session and its user, as read.
+type sessionUser struct {
+	session Session
+	user    quire.User
+}
+
+func (r reader) readSession(ctx context.Context, id string) (*sessionUser, error) {
+	var out sessionUser
+	s, u := &out.session, &out.user
+	var created, seen, expires, userCreated int64
+	err := r.q.queryRow(ctx, "SELECT s.hash, s.created_at, s.last_seen_at, s.expires_at, "+userColumns+
+		" FROM app_sessions s JOIN users u ON u.id = s.user_id WHERE s.hash = ?", hashToken(id)).
+		Scan(append([]any{&s.Hash, &created, &seen, &expires}, scanUser(u, &userCreated)...)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNoSession
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.UserID, u.CreatedAt = u.ID, fromMicros(userCreated)
+	s.CreatedAt, s.LastSeen, s.ExpiresAt = fromMicros(created), fromMicros(seen), fromMicros(expires)
+	return &out, nil
 }
 
 // DeleteSession ends the session of id (signing out); ending one already
