@@ -38,7 +38,7 @@ func TestMeasure(t *testing.T) {
 	o := options{conns: 4, duration: 150 * time.Millisecond, rounds: 1, query: "replication", readGoal: 0.5}
 	var rs []*result
 	for _, n := range []int{20, 60} { // 60: two batches
-		r, err := measure(t.Context(), c, b, "SQLite", n, o)
+		r, err := measure(t.Context(), c, b, db.Dialect(), n, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestMeasure(t *testing.T) {
 	writeResult(&out, rs[0], o)
 	writeScale(&out, rs)
 	t.Log("\n" + out.String())
-	for _, want := range []string{"### SQLite, 20 pages", "| `GET /v1/spaces/{id}/content/page/{pageId}` |", "| `query=the` |", "### SQLite: 20, 60 pages side by side", "| a rare word, one at a time |"} {
+	for _, want := range []string{"### " + db.Dialect() + ", 20 pages", "| `GET /v1/spaces/{id}/content/page/{pageId}` |", "| `query=server` |", "### " + db.Dialect() + ": 20, 60 pages side by side", "| a rare word, one at a time |"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q", want)
 		}
