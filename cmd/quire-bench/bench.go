@@ -56,8 +56,13 @@ func measure(ctx context.Context, c *client, b *bare, db string, n int, o option
 	if err != nil {
 		return nil, fmt.Errorf("seed %d pages: %w", n, err)
 	}
-	res := &result{db: db, pages: n, seedTime: time.Since(t)}
 	sp := "/v1/spaces/" + co.spaceID
+	// A first search brings the index up to date, which the server's
+	// indexer would otherwise do in the middle of a round.
+	if _, err := fetch(ctx, c, searchURI(sp, o.query)); err != nil {
+		return nil, err
+	}
+	res := &result{db: db, pages: n, seedTime: time.Since(t)}
 	res.requests = []*request{
 		{name: "`GET /v1/spaces/{id}`", uri: sp, goal: o.readGoal},
 		{name: "`GET /v1/spaces/{id}/content/page/{pageId}`", uri: sp + "/content/page/" + co.pageID, goal: o.readGoal},
@@ -78,6 +83,7 @@ func measure(ctx context.Context, c *client, b *bare, db string, n int, o option
 				return nil, fmt.Errorf("Quire: %w", err)
 			}
 			qs = append(qs, s)
+			settle(s)
 			if s, err = load(ctx, b.url, r.uri, c.token, o.conns, o.duration); err != nil {
 				return nil, fmt.Errorf("bare: %w", err)
 			}
@@ -102,9 +108,16 @@ func measure(ctx context.Context, c *client, b *bare, db string, n int, o option
 		if s.s, err = load(ctx, c.base, uri, c.token, 1, o.duration); err != nil {
 			return nil, fmt.Errorf("Quire: %w", err)
 		}
+		settle(s.s)
 		res.searches = append(res.searches, s)
 	}
 	return res, nil
+}
+
+// settle waits for the requests a round cut off, which the server may
+// still be working on, to end before the next round starts.
+func settle(s stats) {
+	time.Sleep(min(2*time.Second, max(100*time.Millisecond, s.max)))
 }
 
 func searchURI(spacePath, query string) string {

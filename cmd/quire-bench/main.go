@@ -26,13 +26,19 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "quire-bench:", err)
-		}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(os.Stderr, "quire-bench:", err)
 		os.Exit(2)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "quire-bench:", err)
+		os.Exit(1)
 	}
 }
+
+// errUsage means the command line was wrong.
+var errUsage = errors.New("usage")
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("quire-bench", flag.ContinueOnError)
@@ -47,18 +53,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds, alternating Quire and the bare handler; medians are printed")
 	fs.StringVar(&o.query, "query", "replication", "the word searched under load (in about one page of ten)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	var sizes []int
 	for f := range strings.SplitSeq(*pagesFlag, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return fmt.Errorf("--pages: %q is not a number of pages", f)
+			return fmt.Errorf("%w: --pages: %q is not a number of pages", errUsage, f)
 		}
 		sizes = append(sizes, n)
 	}
 	if o.conns < 1 || o.rounds < 1 || o.duration <= 0 {
-		return errors.New("--conns, --rounds and --duration must be positive")
+		return fmt.Errorf("%w: --conns, --rounds and --duration must be positive", errUsage)
 	}
 
 	if *bin == "" {

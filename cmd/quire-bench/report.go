@@ -15,7 +15,7 @@ const scaleGoal = 1.5
 // writeResult prints one space's figures as markdown tables.
 func writeResult(w io.Writer, r *result, o options) {
 	fmt.Fprintf(w, "### %s, %s pages\n\n", r.db, thousands(float64(r.pages)))
-	fmt.Fprintf(w, "Seeded in %.2f s (%s pages/s). Closed loop of %d connections; rounds of %v, Quire and bare alternating, %d each; medians.",
+	fmt.Fprintf(w, "Seeded and indexed in %.2f s (%s pages/s). Closed loop of %d connections; rounds of %v, Quire and bare alternating, %d each; medians.",
 		r.seedTime.Seconds(), thousands(float64(r.pages)/r.seedTime.Seconds()), o.conns, o.duration, o.rounds)
 	if r.peakRSS > 0 {
 		fmt.Fprintf(w, " Quire's peak memory: %d MB.", r.peakRSS>>20)

@@ -15,7 +15,8 @@ import (
 // each batch is a top-level section page and its subpages.
 const batchSize = 50
 
-// corpus is what a benchmark reads: a space of pages, one page in its middle.
+// corpus is what a benchmark reads: a space of pages, and a page in its
+// middle that has no subpages.
 type corpus struct {
 	orgID, spaceID, pageID string
 }
@@ -88,7 +89,10 @@ func seed(ctx context.Context, c *client, n int) (*corpus, error) {
 	if err := c.call(ctx, "POST", crs, nil, http.StatusCreated, &cr); err != nil {
 		return nil, err
 	}
-	middle := n / 2
+	middle := n / 2 // the page read: a subpage, unless there is none
+	if middle%batchSize == 0 && middle+1 < n {
+		middle++
+	}
 	for start := 0; start < n; start += batchSize {
 		changes := make([]map[string]any, 0, batchSize)
 		for i := start; i < min(n, start+batchSize); i++ {
