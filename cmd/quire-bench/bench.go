@@ -15,6 +15,9 @@ type options struct {
 	rounds   int           // alternating Quire and bare rounds; the median is kept
 	query    string        // the word searched under load
 	readGoal float64       // the Quire / bare goal of GET S and page reads
+	// serverCPU, when set, is the processor time Quire has used so far: what
+	// it uses during the bare rounds, when it should be idle, is reported.
+	serverCPU func() time.Duration
 }
 
 // request is one kind of request measured under load.
@@ -45,6 +48,8 @@ type result struct {
 	requests []*request
 	searches []*search
 	peakRSS  int64 // bytes; 0 when unknown (a server in this process)
+	// idleCPU is the share of a core Quire used during the bare rounds.
+	idleCPU float64
 }
 
 // measure seeds a space of n pages through c (a server holding one
@@ -69,6 +74,7 @@ func measure(ctx context.Context, c *client, b *bare, db string, n int, o option
 		{name: "`GET /v1/spaces/{id}/content/pages`", uri: sp + "/content/pages", goal: 0.3},
 		{name: "`GET /v1/spaces/{id}/search?query=" + o.query + "`", uri: searchURI(sp, o.query), goal: 0.2},
 	}
+	var idle time.Duration // Quire's processor time during the bare rounds
 	for _, r := range res.requests {
 		a, err := fetch(ctx, c, r.uri)
 		if err != nil {
@@ -84,13 +90,16 @@ func measure(ctx context.Context, c *client, b *bare, db string, n int, o option
 			}
 			qs = append(qs, s)
 			settle(s)
+			cpu := o.cpu()
 			if s, err = load(ctx, b.url, r.uri, c.token, o.conns, o.duration); err != nil {
 				return nil, fmt.Errorf("bare: %w", err)
 			}
+			idle += o.cpu() - cpu
 			bs = append(bs, s)
 		}
 		r.quire, r.bare = median(qs), median(bs)
 	}
+	res.idleCPU = float64(idle) / float64(time.Duration(len(res.requests)*o.rounds)*o.duration)
 	// One at a time: the word under load, a word in one page, a word in
 	// every page, and the commonest of all (a stop word on PostgreSQL).
 	goal := 2 * time.Millisecond
@@ -112,6 +121,13 @@ func measure(ctx context.Context, c *client, b *bare, db string, n int, o option
 		res.searches = append(res.searches, s)
 	}
 	return res, nil
+}
+
+func (o options) cpu() time.Duration {
+	if o.serverCPU == nil {
+		return 0
+	}
+	return o.serverCPU()
 }
 
 // settle waits for the requests a round cut off, which the server may

@@ -19,7 +19,7 @@ import (
 // stats is what one load run measured.
 type stats struct {
 	rate          float64 // answers a second
-	errs          int     // refused, cut off or not 200
+	errs          int     // refused, broken off or not 200 (not those the end of the run cut off)
 	p50, p99, max time.Duration
 }
 

@@ -134,6 +134,7 @@ func measureServer(ctx context.Context, bin, dbName, pgURL string, n int, b *bar
 	defer p.stop()
 	fmt.Fprintf(stderr, "%s, %d pages: seeding and measuring on %s…\n", dbName, n, p.url)
 	c := &client{base: p.url, token: p.token, http: &http.Client{Timeout: 10 * time.Minute}}
+	o.serverCPU = p.cpu
 	r, err := measure(ctx, c, b, dbName, n, o)
 	if err != nil {
 		return nil, fmt.Errorf("%w\nserver log: %s", err, p.log.tail())

@@ -18,7 +18,7 @@ func writeResult(w io.Writer, r *result, o options) {
 	fmt.Fprintf(w, "Seeded and indexed in %.2f s (%s pages/s). Closed loop of %d connections; rounds of %v, Quire and bare alternating, %d each; medians.",
 		r.seedTime.Seconds(), thousands(float64(r.pages)/r.seedTime.Seconds()), o.conns, o.duration, o.rounds)
 	if r.peakRSS > 0 {
-		fmt.Fprintf(w, " Quire's peak memory: %d MB.", r.peakRSS>>20)
+		fmt.Fprintf(w, " Quire's peak memory: %d MB; its processor use during the bare rounds (which it should sit out): %.0f%% of a core.", r.peakRSS>>20, 100*r.idleCPU)
 	}
 	fmt.Fprint(w, "\n\n| Request | Answer | Quire req/s | p50 | p99 | Bare req/s | Quire / bare | Goal |\n|---|---|---|---|---|---|---|---|\n")
 	for _, q := range r.requests {

@@ -105,6 +105,22 @@ func (p *quireProc) peakRSS() int64 {
 	return 0
 }
 
+// cpu is the processor time the process has used so far, 0 when unknown.
+func (p *quireProc) cpu() time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// After the command's name: state, ppid … utime (12th), stime (13th).
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
 // stop asks the server to shut down, kills it after 10 s, and removes its
 // data folder.
 func (p *quireProc) stop() {
