@@ -60,31 +60,11 @@ func anyWord(ws []string, term string) bool {
 // term (from the start when none does), cut at spaces, with "…" where text
 // was left out on either side. Line breaks become spaces.
 func Snippet(text string, terms []string, maxRunes int) string {
-	text = strings.Join(strings.Fields(text), " ")
+	text = collapseSpaces(text)
 	if utf8.RuneCountInString(text) <= maxRunes {
 		return text
 	}
-	start := 0
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
-			i += size
-			continue
-		}
-		end := i
-		for end < len(text) {
-			r, size := utf8.DecodeRuneInString(text[end:])
-			if !isWordRune(r) {
-				break
-			}
-			end += size
-		}
-		if MatchesAny([]string{Fold(text[i:end])}, terms) {
-			start = i
-			break
-		}
-		i = end
-	}
+	start := firstMatch(text, terms)
 	// Begin a few words before the match, at a space.
 	from := start
 	for back := 0; from > 0 && back < maxRunes/4; back++ {
@@ -111,3 +91,68 @@ func Snippet(text string, terms []string, maxRunes int) string {
 	}
 	return out
 }
+
+// firstMatch is where the first word of text that matches a term begins,
+// 0 when none does.
+func firstMatch(text string, terms []string) int {
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		end := i
+		for end < len(text) {
+			r, size := utf8.DecodeRuneInString(text[end:])
+			if !isWordRune(r) {
+				break
+			}
+			end += size
+		}
+		word := Fold(text[i:end])
+		for _, t := range terms {
+			if wordMatches(word, t) {
+				return i
+			}
+		}
+		i = end
+	}
+	return 0
+}
+
+// collapseSpaces is strings.Join(strings.Fields(s), " "), written once.
+func collapseSpaces(s string) string {
+	b := make([]byte, 0, len(s))
+	space := false // a space is pending before the next field
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				space = len(b) > 0
+				i++
+				continue
+			}
+			if space {
+				b = append(b, ' ')
+				space = false
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			space = len(b) > 0
+		} else {
+			if space {
+				b = append(b, ' ')
+				space = false
+			}
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
+}
+
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
