@@ -60,11 +60,10 @@ func anyWord(ws []string, term string) bool {
 // term (from the start when none does), cut at spaces, with "…" where text
 // was left out on either side. Line breaks become spaces.
 func Snippet(text string, terms []string, maxRunes int) string {
-	text = collapseSpaces(text)
+	text, start := flatUntilMatch(text, terms, maxRunes+1)
 	if utf8.RuneCountInString(text) <= maxRunes {
 		return text
 	}
-	start := firstMatch(text, terms)
 	// Begin a few words before the match, at a space.
 	from := start
 	for back := 0; from > 0 && back < maxRunes/4; back++ {
@@ -92,67 +91,62 @@ func Snippet(text string, terms []string, maxRunes int) string {
 	return out
 }
 
-// firstMatch is where the first word of text that matches a term begins,
-// 0 when none does.
-func firstMatch(text string, terms []string) int {
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
+// flatUntilMatch is text with its runs of spaces made one space and none
+// at either end (strings.Join(strings.Fields(text), " ")), and where in it
+// the first word that matches a term begins (0 when none does). It stops
+// once it holds after rest runes from that word on: Snippet needs no more.
+func flatUntilMatch(text string, terms []string, rest int) (flat string, start int) {
+	b := make([]byte, 0, len(text))
+	space := false // a space is pending before the next field
+	word := -1     // where the word being read begins in b
+	after := -1    // runes written from the match on; -1 before a match
+	endWord := func() {
+		if word >= 0 && after < 0 && wordMatchesAny(Fold(string(b[word:])), terms) {
+			start, after = word, utf8.RuneCount(b[word:])
+		}
+		word = -1
+	}
+	for i := 0; i < len(text) && after < rest; {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		if unicode.IsSpace(r) {
+			endWord()
+			space = len(b) > 0
 			i += size
 			continue
 		}
-		end := i
-		for end < len(text) {
-			r, size := utf8.DecodeRuneInString(text[end:])
-			if !isWordRune(r) {
-				break
-			}
-			end += size
-		}
-		word := Fold(text[i:end])
-		for _, t := range terms {
-			if wordMatches(word, t) {
-				return i
+		if space {
+			endWord()
+			b = append(b, ' ')
+			space = false
+			if after >= 0 {
+				after++
 			}
 		}
-		i = end
-	}
-	return 0
-}
-
-// collapseSpaces is strings.Join(strings.Fields(s), " "), written once.
-func collapseSpaces(s string) string {
-	b := make([]byte, 0, len(s))
-	space := false // a space is pending before the next field
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if asciiSpace[c] {
-				space = len(b) > 0
-				i++
-				continue
+		if isWordRune(r) {
+			if word < 0 {
+				word = len(b)
 			}
-			if space {
-				b = append(b, ' ')
-				space = false
-			}
-			b = append(b, c)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsSpace(r) {
-			space = len(b) > 0
 		} else {
-			if space {
-				b = append(b, ' ')
-				space = false
-			}
-			b = append(b, s[i:i+size]...)
+			endWord()
+		}
+		b = append(b, text[i:i+size]...)
+		if after >= 0 {
+			after++
 		}
 		i += size
 	}
-	return string(b)
+	endWord()
+	return string(b), start
 }
 
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+func wordMatchesAny(word string, terms []string) bool {
+	for _, t := range terms {
+		if wordMatches(word, t) {
+			return true
+		}
+	}
+	return false
+}

@@ -111,9 +111,11 @@ func FuzzSnippet(f *testing.F) {
 		if Fold(text) != foldBefore(text) {
 			t.Errorf("Fold(%q) = %q, want %q", text, Fold(text), foldBefore(text))
 		}
-		terms := Terms(term)
-		if got, want := Snippet(text, terms, n), snippetBefore(text, terms, n); got != want {
-			t.Errorf("Snippet(%q, %q, %d) = %q, want %q", text, terms, n, got, want)
+		// The query's terms, and one of the text's own words.
+		for _, terms := range [][]string{Terms(term), Terms(text)[len(Terms(text))/2:]} {
+			if got, want := Snippet(text, terms, n), snippetBefore(text, terms, n); got != want {
+				t.Errorf("Snippet(%q, %q, %d) = %q, want %q", text, terms, n, got, want)
+			}
 		}
 	})
 }
