@@ -11,15 +11,19 @@ import (
 	"github.com/quiredocs/quire/search"
 )
 
+// sectionsKey is what a page's sections are split from: the strings
+// themselves, hashed by the map, rather than a digest of them computed for
+// every result shown.
+type sectionsKey struct{ title, description, markdown string }
+
 // Sections splits a page as the search index did, cached by its text.
 func (r *Reader) Sections(p *content.Page) []search.WordSection {
-	sum := sha256.Sum256([]byte(p.Title + "\x00" + p.Description + "\x00" + p.Markdown))
-	key := string(sum[:])
+	key := sectionsKey{p.Title, p.Description, p.Markdown}
 	if secs, ok := r.sections.Get(key); ok {
 		return secs
 	}
 	secs := search.Sections(p)
-	r.sections.Add(key, secs, len(key)+2*len(p.Markdown)+64*len(secs))
+	r.sections.Add(key, secs, len(p.Title)+len(p.Description)+3*len(p.Markdown)+64*len(secs))
 	return secs
 }
 

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -101,7 +102,7 @@ func flatUntilMatch(text string, terms []string, rest int) (flat string, start i
 	word := -1     // where the word being read begins in b
 	after := -1    // runes written from the match on; -1 before a match
 	endWord := func() {
-		if word >= 0 && after < 0 && wordMatchesAny(Fold(string(b[word:])), terms) {
+		if word >= 0 && after < 0 && bytesMatchAny(b[word:], terms) {
 			start, after = word, utf8.RuneCount(b[word:])
 		}
 		word = -1
@@ -142,11 +143,28 @@ func flatUntilMatch(text string, terms []string, rest int) (flat string, start i
 	return string(b), start
 }
 
-func wordMatchesAny(word string, terms []string) bool {
+// bytesMatchAny reports whether a word, not folded, matches a term; an
+// ASCII word is folded as it is compared, without a copy.
+func bytesMatchAny(word []byte, terms []string) bool {
+	if slices.ContainsFunc(word, func(c byte) bool { return c >= utf8.RuneSelf }) {
+		folded := Fold(string(word))
+		return slices.ContainsFunc(terms, func(t string) bool { return wordMatches(folded, t) })
+	}
 	for _, t := range terms {
-		if wordMatches(word, t) {
+		common := 0
+		for common < len(word) && common < len(t) && asciiLower(word[common]) == t[common] {
+			common++
+		}
+		if common >= min(len(t), max(4, len(t)-5)) { // as wordMatches
 			return true
 		}
 	}
 	return false
+}
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
