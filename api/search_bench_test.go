@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -29,6 +30,42 @@ func BenchmarkSearch(b *testing.B) {
 				{"two-words", "topic+guide"},
 			} {
 				b.Run(q.name, func(b *testing.B) { benchGetAs(b, e, e.admin.token, base+q.query, true) })
+			}
+		})
+	}
+}
+
+// BenchmarkSearchUncached is BenchmarkSearch with a query the server has
+// not answered lately each time, one at a time: what the index itself
+// costs: three words of every page, more such queries than the server
+// keeps results of.
+func BenchmarkSearchUncached(b *testing.B) {
+	common := []string{"page", "paragraph", "words", "introduces", "topic", "first", "guide", "example"}
+	var triples []string
+	for _, x := range common {
+		for _, y := range common {
+			for _, z := range common {
+				if x != y && y != z && x != z {
+					triples = append(triples, x+"+"+y+"+"+z)
+				}
+			}
+		}
+	}
+	for _, pages := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("pages=%d", pages), func(b *testing.B) {
+			e, spaceID := newSearchBench(b, pages)
+			base := "/v1/spaces/" + spaceID + "/search?query="
+			e.call(b, e.admin.token, "GET", base+"p0001", nil).want(b, http.StatusOK)
+			b.ReportAllocs()
+			body := new(bytes.Buffer)
+			for i := 0; b.Loop(); i++ {
+				req := httptest.NewRequestWithContext(context.Background(), http.MethodGet, base+triples[i%len(triples)], nil)
+				req.Header.Set("Authorization", "Bearer "+e.admin.token)
+				rec := newBenchRecorder(body)
+				e.srv.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", rec.Code, rec.Body)
+				}
 			}
 		})
 	}
