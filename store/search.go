@@ -125,13 +125,20 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 			strings.Join(terms, " | "), string(ids), limit)
 	}
 	match := `{page_text section_title body} : ("` + strings.Join(terms, `" OR "`) + `")`
-	if len(spaceIDs) <= maxMatchedSpaces { // else filtered after the match only
-		match = `space_id : ("` + strings.Join(spaceIDs, `" OR "`) + `") AND ` + match
+	if len(spaceIDs) > maxMatchedSpaces { // filtered after the match only
+		return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
+			FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
+			WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
+			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, string(ids), limit)
 	}
-	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
-		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
-		WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
-		ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, string(ids), limit)
+	// The index names the spaces: it ranks and cuts before rows are read.
+	match = `space_id : ("` + strings.Join(spaceIDs, `" OR "`) + `") AND ` + match
+	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, f.score FROM (
+			SELECT rowid AS id, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score FROM search_fts
+			WHERE search_fts MATCH ? ORDER BY score DESC, id LIMIT ?) f
+		JOIN search_sections s ON s.id = f.id
+		WHERE s.space_id IN (SELECT value FROM json_each(?))
+		ORDER BY f.score DESC, s.space_id, s.page_id, s.position`, match, limit, string(ids))
 }
 
 // IndexStaleSpaces brings up to max spaces whose search rows do not hold
