@@ -46,7 +46,7 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 	}
 	ranked := search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil })
 	if root == v.Revision.Root { // else the index moved on since the view was read
-		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+48*len(hits))
+		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+80*len(hits)) // a hit and its page id
 	}
 	return ranked, nil
 }
