@@ -62,30 +62,37 @@ func (s *Server) search(r *http.Request, orgID, query string) ([]searchHit, bool
 		return nil, false, err
 	}
 	terms := search.Terms(query)
-	var hits []searchHit
+	type found struct {
+		view *revision.View
+		page search.RankedPage
+	}
+	var ranked []found
 	for _, sp := range spaces.Items {
 		view, err := s.cfg.Reader.Open(ctx, sp, sp.RevisionID, nil)
 		if err != nil {
 			return nil, false, err
 		}
-		ranked, err := view.Search(ctx, terms)
+		pages, err := view.Search(ctx, terms)
 		if err != nil {
 			return nil, false, err
 		}
-		for _, rp := range ranked {
-			res := view.Result(rp, terms, 1, searchSnippet)
-			hit := searchHit{Title: revision.PageTitle(res.Page), Space: sp.Title, Score: res.Score,
-				URL: quire.AppPageURL("", sp.ID, res.Path, "")}
-			if len(res.Sections) > 0 {
-				hit.Snippet = res.Sections[0].Snippet
-				hit.URL = quire.AppPageURL("", sp.ID, res.Path, res.Sections[0].ID)
-			}
-			hits = append(hits, hit)
+		for _, rp := range pages {
+			ranked = append(ranked, found{view, rp})
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	if len(hits) > maxSearchResults {
-		hits = hits[:maxSearchResults]
+	// Results are shown of the best pages only: ranked first, then shown.
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].page.Hits[0].Score > ranked[j].page.Hits[0].Score })
+	var hits []searchHit
+	for _, f := range ranked[:min(len(ranked), maxSearchResults)] {
+		sp := f.view.Space
+		res := f.view.Result(f.page, terms, 1, searchSnippet)
+		hit := searchHit{Title: revision.PageTitle(res.Page), Space: sp.Title, Score: res.Score,
+			URL: quire.AppPageURL("", sp.ID, res.Path, "")}
+		if len(res.Sections) > 0 {
+			hit.Snippet = res.Sections[0].Snippet
+			hit.URL = quire.AppPageURL("", sp.ID, res.Path, res.Sections[0].ID)
+		}
+		hits = append(hits, hit)
 	}
 	return hits, spaces.Next != nil, nil
 }

@@ -37,7 +37,8 @@ type Reader struct {
 	appHost   string
 	infos     *lru.Cache[string, *treeInfo]       // derived data of trees, by root
 	documents *lru.Cache[string, json.RawMessage] // JSON documents of pages and comment bodies; read-only
-	sections  *lru.Cache[string, []search.WordSection]
+	sections  *lru.Cache[sectionsKey, []search.WordSection]
+	ranked    *lru.Cache[string, []search.RankedPage] // search results, by space, root and terms
 
 	sites      *lru.Cache[string, cachedSite]      // published site headers, by id
 	structures *lru.Cache[string, cachedStructure] // published site structures, by site id
@@ -53,7 +54,8 @@ func New(db *store.DB, appHost string) *Reader {
 		appHost:   appHost,
 		infos:     lru.New[string, *treeInfo](64 << 20),
 		documents: lru.New[string, json.RawMessage](64 << 20),
-		sections:  lru.New[string, []search.WordSection](32 << 20),
+		sections:  lru.New[sectionsKey, []search.WordSection](32 << 20),
+		ranked:    lru.New[string, []search.RankedPage](16 << 20),
 
 		sites:      lru.New[string, cachedSite](1 << 20),
 		structures: lru.New[string, cachedStructure](16 << 20),

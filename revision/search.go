@@ -4,34 +4,51 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/search"
 )
 
+// sectionsKey is what a page's sections are split from: the strings
+// themselves, hashed by the map, rather than a digest of them computed for
+// every result shown.
+type sectionsKey struct{ title, description, markdown string }
+
 // Sections splits a page as the search index did, cached by its text.
 func (r *Reader) Sections(p *content.Page) []search.WordSection {
-	sum := sha256.Sum256([]byte(p.Title + "\x00" + p.Description + "\x00" + p.Markdown))
-	key := string(sum[:])
+	key := sectionsKey{p.Title, p.Description, p.Markdown}
 	if secs, ok := r.sections.Get(key); ok {
 		return secs
 	}
 	secs := search.Sections(p)
-	r.sections.Add(key, secs, len(key)+2*len(p.Markdown)+64*len(secs))
+	r.sections.Add(key, secs, len(p.Title)+len(p.Description)+3*len(p.Markdown)+64*len(secs))
 	return secs
 }
 
 // Search finds the pages of the space's current content that hold every
 // term, best first, each with its hits best first. The index follows the
 // space's current revision: hits on pages the view does not hold are
-// dropped.
+// dropped. The result is shared: do not modify it.
+//
+// What the index finds at a root is cached by the space, root and terms:
+// a search repeated at the view's revision reads nothing, however many
+// pages match.
 func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage, error) {
-	hits, err := v.r.db.SearchSpace(ctx, v.Space.ID, terms)
+	key := v.Space.ID + "\x00" + v.Revision.Root + "\x00" + strings.Join(terms, "\x00")
+	if ranked, ok := v.r.ranked.Get(key); ok {
+		return ranked, nil
+	}
+	hits, root, err := v.r.db.SearchSpaceRoot(ctx, v.Space.ID, terms)
 	if err != nil {
 		return nil, err
 	}
-	return search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil }), nil
+	ranked := search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil })
+	if root == v.Revision.Root { // else the index moved on since the view was read
+		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+80*len(hits)) // a hit and its page id
+	}
+	return ranked, nil
 }
 
 // Source is a section found to answer a question, and where it is.

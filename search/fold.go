@@ -3,6 +3,7 @@ package search
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -13,6 +14,9 @@ import (
 // unicode61 folds only some. Marks of other scripts are letters' own parts
 // (the virama of "हिन्दी") and stay.
 func Fold(s string) string {
+	if isASCII(s) { // nothing to strip: most words of most documentation
+		return strings.ToLower(s)
+	}
 	var b strings.Builder
 	var base rune
 	for _, r := range norm.NFD.String(s) {
@@ -24,4 +28,13 @@ func Fold(s string) string {
 		b.WriteRune(r)
 	}
 	return strings.ToLower(norm.NFC.String(b.String()))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

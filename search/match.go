@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -60,30 +61,9 @@ func anyWord(ws []string, term string) bool {
 // term (from the start when none does), cut at spaces, with "…" where text
 // was left out on either side. Line breaks become spaces.
 func Snippet(text string, terms []string, maxRunes int) string {
-	text = strings.Join(strings.Fields(text), " ")
+	text, start := flatUntilMatch(text, terms, maxRunes+1)
 	if utf8.RuneCountInString(text) <= maxRunes {
 		return text
-	}
-	start := 0
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
-			i += size
-			continue
-		}
-		end := i
-		for end < len(text) {
-			r, size := utf8.DecodeRuneInString(text[end:])
-			if !isWordRune(r) {
-				break
-			}
-			end += size
-		}
-		if MatchesAny([]string{Fold(text[i:end])}, terms) {
-			start = i
-			break
-		}
-		i = end
 	}
 	// Begin a few words before the match, at a space.
 	from := start
@@ -110,4 +90,81 @@ func Snippet(text string, terms []string, maxRunes int) string {
 		out = "…" + out
 	}
 	return out
+}
+
+// flatUntilMatch is text with its runs of spaces made one space and none
+// at either end (strings.Join(strings.Fields(text), " ")), and where in it
+// the first word that matches a term begins (0 when none does). It stops
+// once it holds after rest runes from that word on: Snippet needs no more.
+func flatUntilMatch(text string, terms []string, rest int) (flat string, start int) {
+	b := make([]byte, 0, len(text))
+	space := false // a space is pending before the next field
+	word := -1     // where the word being read begins in b
+	after := -1    // runes written from the match on; -1 before a match
+	endWord := func() {
+		if word >= 0 && after < 0 && bytesMatchAny(b[word:], terms) {
+			start, after = word, utf8.RuneCount(b[word:])
+		}
+		word = -1
+	}
+	for i := 0; i < len(text) && after < rest; {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		if unicode.IsSpace(r) {
+			endWord()
+			space = len(b) > 0
+			i += size
+			continue
+		}
+		if space {
+			endWord()
+			b = append(b, ' ')
+			space = false
+			if after >= 0 {
+				after++
+			}
+		}
+		if isWordRune(r) {
+			if word < 0 {
+				word = len(b)
+			}
+		} else {
+			endWord()
+		}
+		b = append(b, text[i:i+size]...)
+		if after >= 0 {
+			after++
+		}
+		i += size
+	}
+	endWord()
+	return string(b), start
+}
+
+// bytesMatchAny reports whether a word, not folded, matches a term; an
+// ASCII word is folded as it is compared, without a copy.
+func bytesMatchAny(word []byte, terms []string) bool {
+	if slices.ContainsFunc(word, func(c byte) bool { return c >= utf8.RuneSelf }) {
+		folded := Fold(string(word))
+		return slices.ContainsFunc(terms, func(t string) bool { return wordMatches(folded, t) })
+	}
+	for _, t := range terms {
+		common := 0
+		for common < len(word) && common < len(t) && asciiLower(word[common]) == t[common] {
+			common++
+		}
+		if common >= min(len(t), max(4, len(t)-5)) { // as wordMatches
+			return true
+		}
+	}
+	return false
+}
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }

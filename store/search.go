@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/quiredocs/quire/content"
@@ -25,25 +28,68 @@ type SearchHit = search.Hit
 // every term (the last one also as a prefix), best first, after bringing
 // the space's index up to date.
 func (db *DB) SearchSpace(ctx context.Context, spaceID string, terms []string) ([]SearchHit, error) {
+	hits, _, err := db.SearchSpaceRoot(ctx, spaceID, terms)
+	return hits, err
+}
+
+// SearchSpaceRoot is SearchSpace, and the tree root of the content its hits
+// were found in, read with them: what a caller may cache them by. The root
+// is "" when there are no terms.
+//
+// The index ranks and cuts: only the best maxSearchRows sections are read
+// from its table, the space's own rows named inside the index's query.
+func (db *DB) SearchSpaceRoot(ctx context.Context, spaceID string, terms []string) ([]SearchHit, string, error) {
 	if len(terms) == 0 {
-		return []SearchHit{}, nil
+		return []SearchHit{}, "", nil
 	}
 	if err := db.indexSpace(ctx, spaceID); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if db.dialect.name() == "postgres" {
-		return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, ts_rank(s.document, q) AS score
-			FROM search_sections s, to_tsquery('english', ?) q
-			WHERE s.space_id = ? AND s.document @@ q
-			ORDER BY score DESC, s.page_id, s.position LIMIT ?`,
-			strings.Join(terms, " & ")+":*", spaceID, maxSearchRows)
-	}
+	// One statement, so that the root and the hits are of one snapshot;
+	// the space's row of search_spaces comes out even when nothing matched.
+	query := `SELECT x.root, h.page_id, h.position, h.score FROM search_spaces x LEFT JOIN (
+			SELECT s.page_id, s.position, f.score FROM (
+				SELECT rowid AS id, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score FROM search_fts
+				WHERE search_fts MATCH ? ORDER BY score DESC, id LIMIT ?) f
+			JOIN search_sections s ON s.id = f.id WHERE s.space_id = ?) h ON 1 = 1
+		WHERE x.space_id = ? ORDER BY h.score DESC, h.page_id, h.position`
 	// bm25 is lower for better matches; the weights follow PostgreSQL's A, B, D.
-	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
-		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
-		WHERE search_fts MATCH ? AND s.space_id = ?
-		ORDER BY score DESC, s.page_id, s.position LIMIT ?`,
-		`space_id : "`+spaceID+`" AND {page_text section_title body} : ("`+strings.Join(terms, `" "`)+`"*)`, spaceID, maxSearchRows)
+	match := `space_id : "` + spaceID + `" AND {page_text section_title body} : ("` + strings.Join(terms, `" "`) + `"*)`
+	if db.dialect.name() == "postgres" {
+		query = `SELECT x.root, h.page_id, h.position, h.score FROM search_spaces x LEFT JOIN (
+				SELECT s.page_id, s.position, ts_rank(s.document, q) AS score
+				FROM search_sections s, to_tsquery('english', ?) q
+				WHERE s.space_id = ? AND s.document @@ q
+				ORDER BY score DESC, s.page_id, s.position LIMIT ?) h ON true
+			WHERE x.space_id = ? ORDER BY h.score DESC, h.page_id, h.position`
+		return db.rootedHits(ctx, spaceID, query, strings.Join(terms, " & ")+":*", spaceID, maxSearchRows, spaceID)
+	}
+	return db.rootedHits(ctx, spaceID, query, match, maxSearchRows, spaceID, spaceID)
+}
+
+// rootedHits runs a search query of rows (root, page, position, score) of
+// one space, the hit columns NULL on the one row of a search that found
+// nothing.
+func (db *DB) rootedHits(ctx context.Context, spaceID, query string, args ...any) ([]SearchHit, string, error) {
+	rows, err := db.q.query(ctx, query, args...)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	hits := []SearchHit{}
+	var root string
+	for rows.Next() {
+		var page sql.NullString
+		var pos sql.NullInt64
+		var score sql.NullFloat64
+		if err := rows.Scan(&root, &page, &pos, &score); err != nil {
+			return nil, "", err
+		}
+		if page.Valid {
+			hits = append(hits, SearchHit{SpaceID: spaceID, PageID: page.String, Position: int(pos.Int64), Score: score.Float64})
+		}
+	}
+	return hits, root, rows.Err()
 }
 
 // SearchSpacesAny returns up to limit sections of the spaces' current
@@ -79,13 +125,20 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 			strings.Join(terms, " | "), string(ids), limit)
 	}
 	match := `{page_text section_title body} : ("` + strings.Join(terms, `" OR "`) + `")`
-	if len(spaceIDs) <= maxMatchedSpaces { // else filtered after the match only
-		match = `space_id : ("` + strings.Join(spaceIDs, `" OR "`) + `") AND ` + match
+	if len(spaceIDs) > maxMatchedSpaces { // filtered after the match only
+		return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
+			FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
+			WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
+			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, string(ids), limit)
 	}
-	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
-		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
-		WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
-		ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, string(ids), limit)
+	// The index names the spaces: it ranks and cuts before rows are read.
+	match = `space_id : ("` + strings.Join(spaceIDs, `" OR "`) + `") AND ` + match
+	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, f.score FROM (
+			SELECT rowid AS id, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score FROM search_fts
+			WHERE search_fts MATCH ? ORDER BY score DESC, id LIMIT ?) f
+		JOIN search_sections s ON s.id = f.id
+		WHERE s.space_id IN (SELECT value FROM json_each(?))
+		ORDER BY f.score DESC, s.space_id, s.page_id, s.position`, match, limit, string(ids))
 }
 
 // IndexStaleSpaces brings up to max spaces whose search rows do not hold
@@ -198,7 +251,9 @@ func (tx *Tx) reindexPages(ctx context.Context, spaceID string, before, now map[
 			return err
 		}
 	}
-	for id, p := range now {
+	// Pages are written in id order: the index breaks ties of score by row.
+	for _, id := range slices.Sorted(maps.Keys(now)) {
+		p := now[id]
 		if old := before[id]; old != nil && sameText(old, p) {
 			continue
 		}

@@ -220,3 +220,40 @@ func TestSearchIndexedOnce(t *testing.T) {
 		t.Errorf("%d search rows, want 40 (two sections of 20 pages)", rows)
 	}
 }
+
+// TestSearchSpaceRoot: a search tells the root of the content it found its
+// hits in, the space's current one, also when it found nothing, so that
+// what it found may be kept by that root.
+func TestSearchSpaceRoot(t *testing.T) {
+	t.Parallel()
+	db, spaceID, userID, c := contentSpace(t)
+	ctx := t.Context()
+	_, err := db.EditChangeRequest(ctx, spaceID, c.ID, userID, func(now time.Time, tr *content.Tree) (*content.Tree, error) {
+		tr.Pages["a"] = &content.Page{ID: "a", Title: "Webhooks", Slug: "webhooks", Kind: content.KindDocument, Markdown: "Events.\n"}
+		tr.Root = append(tr.Root, "a")
+		return tr, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.MergeChangeRequest(ctx, spaceID, c.ID, userID); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := db.Space(ctx, spaceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, _, err := db.RevisionTree(ctx, spaceID, sp.RevisionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]int{"webhooks": 1, "absent": 0} {
+		hits, root, err := db.SearchSpaceRoot(ctx, spaceID, search.Terms(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if root != rev.Root || len(hits) != want || (want > 0 && (hits[0].SpaceID != spaceID || hits[0].PageID != "a")) {
+			t.Errorf("%s: %+v at %q, want %d hits at %q", q, hits, root, want, rev.Root)
+		}
+	}
+}
