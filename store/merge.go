@@ -26,6 +26,18 @@ func (db *DB) EditChangeRequest(ctx context.Context, spaceID, ref, userID string
 
 // EditChangeRequest is DB.EditChangeRequest within tx.
 func (tx *Tx) EditChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (*quire.ChangeRequest, error) {
+	return tx.editChangeRequest(ctx, spaceID, ref, userID, (*content.Tree).Clone, edit)
+}
+
+// ForkChangeRequest is EditChangeRequest with head a fork of the request's
+// content (content.Tree.Fork), not a deep copy: edit changes it only through
+// the fork's methods, as edit.Apply does, and the new revision costs what it
+// changed rather than the size of the space.
+func (tx *Tx) ForkChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (*quire.ChangeRequest, error) {
+	return tx.editChangeRequest(ctx, spaceID, ref, userID, (*content.Tree).Fork, edit)
+}
+
+func (tx *Tx) editChangeRequest(ctx context.Context, spaceID, ref, userID string, copyOf func(*content.Tree) *content.Tree, edit EditFunc) (*quire.ChangeRequest, error) {
 	c, err := tx.lockChangeRequest(ctx, spaceID, ref)
 	if err != nil {
 		return nil, err
@@ -34,7 +46,7 @@ func (tx *Tx) EditChangeRequest(ctx context.Context, spaceID, ref, userID string
 	if err != nil {
 		return nil, err
 	}
-	next, err := edit(tx.Now, head.Clone())
+	next, err := edit(tx.Now, copyOf(head))
 	if err != nil {
 		return nil, err
 	}
