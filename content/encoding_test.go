@@ -158,3 +158,54 @@ func TestForkValidateRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeEdits checks that MergeEdits, where it applies, gives what Merge
+// gives, and that it applies to edits in place on one side.
+func TestMergeEdits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	applied := 0
+	for round := range 60 {
+		base := randomTree(r, 120)
+		EncodeShared(base)
+		ours, theirs := base.Fork(), base.Fork()
+		for step := range 1 + r.IntN(5) {
+			editFork(r, ours, step)
+		}
+		ids := slices.Sorted(maps.Keys(base.Pages))
+		for i := range 1 + r.IntN(4) {
+			p := theirs.EditPage(ids[r.IntN(len(ids))])
+			p.Markdown, p.UpdatedAt = fmt.Sprintf("Theirs %d.\n", i), int64(1000+i)
+			if round%7 == 0 {
+				p.Slug += "-renamed"
+			}
+		}
+		if round%5 == 0 { // a structural change on theirs: not for MergeEdits
+			editFork(r, theirs, 99)
+		}
+		EncodeShared(ours)
+		EncodeShared(theirs)
+		got, ok := MergeEdits(base, ours, theirs)
+		want, conflicts := Merge(base, ours, theirs)
+		if !ok {
+			continue
+		}
+		applied++
+		if len(conflicts) > 0 {
+			t.Fatalf("round %d: MergeEdits merged where Merge found conflicts %v", round, conflicts)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("round %d: MergeEdits differs from Merge", round)
+		}
+		if root, _ := EncodeShared(got); root != mustRoot(want) {
+			t.Fatalf("round %d: MergeEdits encodes differently", round)
+		}
+	}
+	if applied < 10 {
+		t.Fatalf("MergeEdits applied %d times of 60", applied)
+	}
+}
+
+func mustRoot(t *Tree) string {
+	root, _ := Encode(t)
+	return root
+}

@@ -266,6 +266,11 @@ func (tx *Tx) merge3(ctx context.Context, spaceID, base, ours, theirs string, re
 	if base == theirs { // nothing happened on their side: keep ours
 		return trees[1], nil
 	}
+	if resolve == nil { // their pages edited in place, ours not: no walk of the tree
+		if merged, ok := content.MergeEdits(trees[0], trees[1], trees[2]); ok {
+			return merged, nil
+		}
+	}
 	merged, conflicts := content.MergeResolving(trees[0], trees[1], trees[2], resolve)
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
