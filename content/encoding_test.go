@@ -163,8 +163,8 @@ func TestForkValidateRefuses(t *testing.T) {
 // gives, and that it applies to edits in place on one side.
 func TestMergeEdits(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	applied := 0
-	for round := range 60 {
+	applied, added := 0, 0
+	for round := range 120 {
 		base := randomTree(r, 120)
 		EncodeShared(base)
 		ours, theirs := base.Fork(), base.Fork()
@@ -179,8 +179,21 @@ func TestMergeEdits(t *testing.T) {
 				p.Slug += "-renamed"
 			}
 		}
-		if round%5 == 0 { // a structural change on theirs: not for MergeEdits
+		if round%5 == 0 { // a structural change on theirs: often not for MergeEdits
 			editFork(r, theirs, 99)
+		}
+		if round%3 == 0 { // pages added on theirs, under a page or at the top
+			for i := range 3 {
+				id := fmt.Sprintf("t%d", i)
+				into := slices.Sorted(maps.Keys(theirs.Pages))
+				theirs.PutPage(&Page{ID: id, Title: id, Slug: id, Kind: KindDocument, UpdatedAt: 5})
+				if i == 2 {
+					theirs.SetRoot(append(slices.Clone(theirs.Root), id))
+				} else {
+					p := theirs.EditPage(into[r.IntN(len(into))])
+					p.Children = append(slices.Clone(p.Children), id)
+				}
+			}
 		}
 		EncodeShared(ours)
 		EncodeShared(theirs)
@@ -190,6 +203,9 @@ func TestMergeEdits(t *testing.T) {
 			continue
 		}
 		applied++
+		if _, ok := got.Pages["t0"]; ok {
+			added++
+		}
 		if len(conflicts) > 0 {
 			t.Fatalf("round %d: MergeEdits merged where Merge found conflicts %v", round, conflicts)
 		}
@@ -200,8 +216,9 @@ func TestMergeEdits(t *testing.T) {
 			t.Fatalf("round %d: MergeEdits encodes differently", round)
 		}
 	}
-	if applied < 10 {
-		t.Fatalf("MergeEdits applied %d times of 60", applied)
+	t.Logf("MergeEdits applied %d times of 120, %d with added pages", applied, added)
+	if applied < 20 || added < 5 {
+		t.Fatalf("MergeEdits applied %d times of 120, %d with added pages", applied, added)
 	}
 }
 
