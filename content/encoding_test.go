@@ -117,6 +117,12 @@ func TestForkEncoding(t *testing.T) {
 				t.Fatalf("round %d rev %d: root %s, want %s", round, rev, gotRoot, wantRoot)
 			}
 			maps.Copy(all, gotObjs)
+			for id := range whole.Pages {
+				wantParent, wantOK := whole.Parent(id)
+				if parent, ok := fork.Parent(id); parent != wantParent || ok != wantOK {
+					t.Fatalf("round %d rev %d: stored parent of %s = %q %v, want %q %v", round, rev, id, parent, ok, wantParent, wantOK)
+				}
+			}
 			for h := range wantObjs {
 				if _, ok := all[h]; !ok {
 					t.Fatalf("round %d rev %d: object %s never given", round, rev, h)

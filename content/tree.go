@@ -88,6 +88,10 @@ func (t *Tree) Parent(id string) (parentID string, ok bool) {
 	if t.incremental() {
 		return t.forkParent(id, t.forkParents())
 	}
+	if t.enc != nil { // a stored tree knows its parents
+		e, ok := t.enc.pages.get(id)
+		return e.parent, ok
+	}
 	if slices.Contains(t.Root, id) {
 		return "", true
 	}
