@@ -99,3 +99,20 @@ func BenchmarkScaleListPages(b *testing.B) {
 		benchGetAs(b, e, e.admin.token, "/v1/spaces/"+spaceID+"/content/pages", false)
 	})
 }
+
+// BenchmarkScaleReadAfterWrite edits one page of a change request, then
+// reads a page of the request's new revision: the first read of each
+// revision builds what reading it needs.
+func BenchmarkScaleReadAfterWrite(b *testing.B) {
+	forEachScale(b, func(b *testing.B, e *env, spaceID string, n int) {
+		var c crOut
+		e.call(b, e.admin.token, "POST", "/v1/spaces/"+spaceID+"/change-requests", nil).want(b, http.StatusCreated).Decode(b, &c)
+		cr := "/v1/spaces/" + spaceID + "/change-requests/" + c.ID
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			e.call(b, e.admin.token, "POST", cr+"/content", map[string]any{"changes": []map[string]any{{"operation": "update_page",
+				"page": "p0001", "document": map[string]any{"markdown": fmt.Sprintf("Edit %d.\n", i)}}}}).want(b, http.StatusOK)
+			e.call(b, e.admin.token, "GET", fmt.Sprintf("%s/content/page/p%04d", cr, n/2+17), nil).want(b, http.StatusOK)
+		}
+	})
+}
