@@ -31,12 +31,19 @@ func benchBody(i int) string {
 // pages, merged from a change request, and returns it with a page id.
 func newContentBench(b *testing.B) (e *env, spaceID string) {
 	b.Helper()
+	return newContentBenchN(b, benchPages)
+}
+
+// newContentBenchN is newContentBench with n pages (at most 10,000): n/50
+// top-level pages with 49 subpages each, stored directly in one revision.
+func newContentBenchN(b *testing.B, n int) (e *env, spaceID string) {
+	b.Helper()
 	e, _ = newBenchEnv(b, 1, 0)
 	spaceID = e.crSpace(b)
 	var c crOut
 	e.call(b, e.admin.token, "POST", "/v1/spaces/"+spaceID+"/change-requests", nil).want(b, http.StatusCreated).Decode(b, &c)
 	_, err := e.db.EditChangeRequest(b.Context(), spaceID, c.ID, e.admin.id, func(now time.Time, t *content.Tree) (*content.Tree, error) {
-		for i := range benchPages {
+		for i := range n {
 			id := fmt.Sprintf("p%04d", i)
 			t.Pages[id] = &content.Page{ID: id, Title: "Page " + id, Slug: id, Kind: content.KindDocument, Markdown: benchBody(i),
 				CreatedAt: now.UnixMicro(), UpdatedAt: now.UnixMicro()}

@@ -190,7 +190,8 @@ func (s *Server) revisionFileJSON(spaceID, revID string, file *content.File) fil
 	return out
 }
 
-func (s *Server) revisionJSON(v *revision.View, f format, mergedFrom *changeRequestJSON) (revisionJSON, error) {
+// revisionHeadJSON is a revision's answer without its pages.
+func (s *Server) revisionHeadJSON(v *revision.View, mergedFrom *changeRequestJSON) revisionJSON {
 	files := make([]fileJSON, 0, len(v.Tree.Files))
 	for _, file := range v.Index().Files {
 		files = append(files, s.revisionFileJSON(v.Space.ID, v.Revision.ID, file))
@@ -199,16 +200,12 @@ func (s *Server) revisionJSON(v *revision.View, f format, mergedFrom *changeRequ
 	if parents == nil {
 		parents = []string{}
 	}
-	pages, err := s.pagesJSON(v, f)
-	if err != nil {
-		return revisionJSON{}, err
-	}
 	return revisionJSON{
-		Object: "revision", ID: v.Revision.ID, Parents: parents, Pages: pages, Files: files,
+		Object: "revision", ID: v.Revision.ID, Parents: parents, Files: files,
 		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.Revision.CreatedAt), Type: v.Revision.Type,
 		MergedFrom: mergedFrom,
 		URLs:       revisionURLsJSON{App: quire.AppRevisionURL(s.publicURL, v.Space.ID, v.Revision.ID)},
-	}, nil
+	}
 }
 
 // document is a page's JSON document form. A page past render's bounds,

@@ -158,7 +158,7 @@ func (a *Author) options(ctx context.Context, r treeReader, spaceID, base string
 // revision; when expect is not "", only if its head is still that revision.
 func apply(ctx context.Context, tx *store.Tx, spaceID, crID, userID, expect string, changes []edit.Change, opts edit.Options) (*quire.ChangeRequest, *edit.Result, error) {
 	var result *edit.Result
-	c, err := tx.EditChangeRequest(ctx, spaceID, crID, userID, func(now time.Time, head *content.Tree) (*content.Tree, error) {
+	c, err := tx.ForkChangeRequest(ctx, spaceID, crID, userID, func(now time.Time, head *content.Tree) (*content.Tree, error) {
 		if expect != "" {
 			// The request's row is locked by now: what this reads stays so
 			// until the transaction ends.

@@ -70,16 +70,116 @@ type fileObject struct {
 // Encode turns t into objects and returns the hash of its root; the empty
 // tree's root is "". Equal trees give equal roots.
 func Encode(t *Tree) (root string, objs Objects) {
-	if t == nil || (len(t.Pages) == 0 && len(t.Files) == 0) {
-		return "", Objects{}
+	root, objs, _ = encodeFull(t)
+	return root, objs
+}
+
+// EncodeShared is Encode for a tree about to be stored and shared, which
+// must not change any more: it remembers its encoding, and the objects are
+// only those a tree it was forked from (Fork) did not have already. A tree
+// whose encoding is known gives no objects.
+func EncodeShared(t *Tree) (root string, objs Objects) {
+	if t.enc != nil {
+		return t.enc.root, Objects{}
 	}
-	objs = Objects{}
+	var enc *encoding
+	if t.incremental() {
+		root, objs, enc = encodeFork(t)
+	} else {
+		root, objs, enc = encodeFull(t)
+	}
+	t.enc, t.fork = enc, nil
+	return root, objs
+}
+
+func encodeFull(t *Tree) (string, Objects, *encoding) {
+	b := newEntriesBuilder(entries{})
+	if t == nil || (len(t.Pages) == 0 && len(t.Files) == 0) {
+		return "", Objects{}, &encoding{pages: b.done(), cost: 256}
+	}
+	enc := &encoding{cost: t.Cost()}
+	objs := Objects{}
 	var r rootObject
 	pages := make([]string, len(t.Root))
 	for i, id := range t.Root {
-		pages[i] = encodePage(t, id, objs)
+		pages[i] = encodePage(t, id, "", objs, b)
 	}
 	r.Pages = objs.list(pages)
+	r.Files = encodeFiles(t, objs)
+	enc.root, enc.pages, enc.files = objs.putJSON(r), b.done(), r.Files
+	return enc.root, objs, enc
+}
+
+// encodeFork encodes a fork of an encoded tree: the pages it changed and
+// their ancestors, the top-level list and, when they changed, the files.
+func encodeFork(t *Tree) (string, Objects, *encoding) {
+	f, base := t.fork, t.fork.base.enc
+	enc := &encoding{cost: base.cost, files: base.files}
+	b := newEntriesBuilder(base.pages)
+	objs := Objects{}
+	placed := t.forkParents()
+	dirty := map[string]bool{}
+	for id := range f.changed {
+		if old := f.base.Pages[id]; old != nil {
+			enc.cost -= pageCost(old)
+		}
+		if p := t.Pages[id]; p != nil {
+			enc.cost += pageCost(p)
+		} else {
+			b.delete(id)
+			continue
+		}
+		for cur, n := id, 0; !dirty[cur] && n <= len(t.Pages); n++ {
+			dirty[cur] = true
+			parent, ok := t.forkParent(cur, placed)
+			if !ok || parent == "" {
+				break
+			}
+			cur = parent
+		}
+	}
+	var hashOf func(id, parent string) string
+	// Only dirty pages are encoded, each once, from its children's hashes.
+	hashOf = func(id, parent string) string {
+		if !dirty[id] {
+			e, _ := b.get(id)
+			return e.hash
+		}
+		p := t.Pages[id]
+		kids := make([]string, len(p.Children))
+		for i, c := range p.Children {
+			kids[i] = hashOf(c, id)
+		}
+		h := pageObjectOf(p, kids, objs)
+		b.set(id, encodedPage{hash: h, parent: parent})
+		return h
+	}
+	if len(t.Pages) == 0 && len(t.Files) == 0 {
+		enc.pages = newEntriesBuilder(entries{}).done()
+		return "", Objects{}, enc
+	}
+	var r rootObject
+	pages := make([]string, len(t.Root))
+	for i, id := range t.Root {
+		pages[i] = hashOf(id, "")
+	}
+	for id, parent := range placed { // pages moved without changing
+		if e, ok := b.get(id); ok && e.parent != parent {
+			e.parent = parent
+			b.set(id, e)
+		}
+	}
+	r.Pages = objs.list(pages)
+	if f.files {
+		enc.files = encodeFiles(t, objs)
+		enc.cost += 128 * (len(t.Files) - len(f.base.Files))
+	}
+	r.Files = enc.files
+	enc.root, enc.pages = objs.putJSON(r), b.done()
+	return enc.root, objs, enc
+}
+
+func encodeFiles(t *Tree, objs Objects) list {
 	fileIDs := make([]string, 0, len(t.Files))
 	for id := range t.Files {
 		fileIDs = append(fileIDs, id)
@@ -90,16 +190,23 @@ func Encode(t *Tree) (root string, objs Objects) {
 		f := t.Files[id]
 		files[i] = objs.putJSON(fileObject(*f))
 	}
-	r.Files = objs.list(files)
-	return objs.putJSON(r), objs
+	return objs.list(files)
 }
 
-func encodePage(t *Tree, id string, objs Objects) string {
+// encodePage encodes the subtree of page id, recording each page in b.
+func encodePage(t *Tree, id, parent string, objs Objects, b *entriesBuilder) string {
 	p := t.Pages[id]
 	kids := make([]string, len(p.Children))
 	for i, c := range p.Children {
-		kids[i] = encodePage(t, c, objs)
+		kids[i] = encodePage(t, c, id, objs, b)
 	}
+	h := pageObjectOf(p, kids, objs)
+	b.set(id, encodedPage{hash: h, parent: parent})
+	return h
+}
+
+// pageObjectOf stores the object of p, whose children's objects are kids.
+func pageObjectOf(p *Page, kids []string, objs Objects) string {
 	o := pageObject{
 		ID: p.ID, Title: p.Title, Slug: p.Slug, Emoji: p.Emoji, Icon: p.Icon,
 		Description: p.Description, Condition: p.Condition, Hidden: p.Hidden,
@@ -141,7 +248,9 @@ func (objs Objects) list(items []string) list {
 // level: a tree of depth d costs about 2d fetches, whatever its size.
 func Decode(root string, fetch Fetch) (*Tree, error) {
 	t := &Tree{Pages: map[string]*Page{}, Files: map[string]*File{}}
+	b := newEntriesBuilder(entries{})
 	if root == "" {
+		t.enc = &encoding{pages: b.done(), cost: t.Cost()}
 		return t, nil
 	}
 	objs, err := fetch([]string{root})
@@ -162,10 +271,11 @@ func Decode(root string, fetch Fetch) (*Tree, error) {
 	// Walk down one level at a time: parents[i] receives the pages of level[i].
 	level, parents := [][]string{lists[0]}, []*Page{nil}
 	for len(level) > 0 {
-		if level, parents, err = decodeLevel(t, fetch, level, parents); err != nil {
+		if level, parents, err = decodeLevel(t, fetch, level, parents, b); err != nil {
 			return nil, err
 		}
 	}
+	t.enc = &encoding{root: root, pages: b.done(), files: r.Files, cost: t.Cost()}
 	return t, nil
 }
 
@@ -189,7 +299,7 @@ func decodeFiles(t *Tree, fetch Fetch, hashes []string) error {
 // decodeLevel adds to t the pages of one level of the tree, with their
 // bodies, parents[i] receiving those of level[i]; it returns the next level
 // and its parents in the same form.
-func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page) ([][]string, []*Page, error) {
+func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page, b *entriesBuilder) ([][]string, []*Page, error) {
 	var hashes []string
 	for _, l := range level {
 		hashes = append(hashes, l...)
@@ -208,6 +318,11 @@ func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page) ([][]s
 			if err != nil {
 				return nil, nil, err
 			}
+			parent := ""
+			if parents[i] != nil {
+				parent = parents[i].ID
+			}
+			b.set(o.ID, encodedPage{hash: h, parent: parent})
 			if o.Body != "" {
 				bodies, bodyOf = append(bodies, o.Body), append(bodyOf, p)
 			}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"reflect"
 	"slices"
 )
 
@@ -51,6 +52,9 @@ type Tree struct {
 	Pages map[string]*Page
 	Root  []string // ordered top-level page ids
 	Files map[string]*File
+
+	enc  *encoding  // for a stored tree: its encoding (see encoding.go)
+	fork *forkState // for a fork not stored yet: its base and changes
 }
 
 // Clone returns a deep copy of t.
@@ -81,6 +85,13 @@ func (t *Tree) Clone() *Tree {
 // Parent returns the id of the page whose children include id, "" for a
 // top-level page; ok is false when id is not placed in the tree.
 func (t *Tree) Parent(id string) (parentID string, ok bool) {
+	if t.incremental() {
+		return t.forkParent(id, t.forkParents())
+	}
+	if t.enc != nil { // a stored tree knows its parents
+		e, ok := t.enc.pages.get(id)
+		return e.parent, ok
+	}
 	if slices.Contains(t.Root, id) {
 		return "", true
 	}
@@ -128,6 +139,9 @@ func (t *Tree) children(parent string) ([]string, bool) {
 func (t *Tree) Validate() error {
 	if t == nil {
 		return fmt.Errorf("nil tree")
+	}
+	if t.incremental() {
+		return t.validateFork()
 	}
 	for id, p := range t.Pages {
 		if p == nil {
@@ -189,4 +203,37 @@ func (t *Tree) Validate() error {
 func Hash(markdown string) string {
 	sum := sha256.Sum256([]byte(markdown))
 	return hex.EncodeToString(sum[:])
+}
+
+// Equal reports whether t and u hold the same content: pages, their order
+// and files (a nil list or map equals an empty one). What a tree remembers
+// of its storage is not content; go-cmp compares trees with this method.
+func (t *Tree) Equal(u *Tree) bool {
+	if t == nil || u == nil {
+		return t == u
+	}
+	if len(t.Pages) != len(u.Pages) || len(t.Files) != len(u.Files) || !slices.Equal(t.Root, u.Root) {
+		return false
+	}
+	for id, p := range t.Pages {
+		q, ok := u.Pages[id]
+		if !ok || (p == nil) != (q == nil) {
+			return false
+		}
+		if p != nil && (!slices.Equal(p.Children, q.Children) || !samePageFields(*p, *q)) {
+			return false
+		}
+	}
+	for id, f := range t.Files {
+		g, ok := u.Files[id]
+		if !ok || (f == nil) != (g == nil) || (f != nil && *f != *g) {
+			return false
+		}
+	}
+	return true
+}
+
+func samePageFields(p, q Page) bool {
+	p.Children, q.Children = nil, nil
+	return reflect.DeepEqual(p, q)
 }

@@ -59,7 +59,7 @@ type applier struct {
 	o        Options
 	refs     map[string]string // page ref → id
 	fileRefs map[string]string // file ref → id
-	before   map[string]bool   // pages that existed before the batch
+	before   map[string]bool   // pages that existed before the batch; nil for a fork
 	touched  []string          // page ids in first-touch order
 	refOf    map[string]string
 	bodies   map[string]bool // pages whose markdown the batch set
@@ -67,7 +67,9 @@ type applier struct {
 }
 
 // Apply applies changes to t, which it modifies, as one atomic batch: the
-// first invalid change fails the whole batch.
+// first invalid change fails the whole batch. t may be a fork
+// (content.Tree.Fork) of a shared tree: it changes pages only through the
+// fork's methods, and then nothing it does walks the whole tree.
 func Apply(t *content.Tree, changes []Change, o Options) (*Result, error) {
 	if t.Pages == nil {
 		t.Pages = map[string]*content.Page{}
@@ -76,9 +78,12 @@ func Apply(t *content.Tree, changes []Change, o Options) (*Result, error) {
 		t.Files = map[string]*content.File{}
 	}
 	a := &applier{t: t, o: o, refs: map[string]string{}, fileRefs: map[string]string{},
-		before: map[string]bool{}, refOf: map[string]string{}, bodies: map[string]bool{}}
-	for id := range t.Pages {
-		a.before[id] = true
+		refOf: map[string]string{}, bodies: map[string]bool{}}
+	if _, fork := t.Existed(""); !fork {
+		a.before = map[string]bool{}
+		for id := range t.Pages {
+			a.before[id] = true
+		}
 	}
 	if err := a.assignRefs(changes); err != nil {
 		return nil, err
@@ -111,11 +116,14 @@ func Apply(t *content.Tree, changes []Change, o Options) (*Result, error) {
 // assignRefs gives every inserted page and file its id up front, so links
 // to a ref resolve whatever the order of the changes.
 func (a *applier) assignRefs(changes []Change) error {
-	taken := existingPaths(a.t)
+	var taken map[string]bool // built for the first ref only
 	seen := map[string]bool{}
 	claim := func(i int, field, ref string) error {
 		if seen[ref] {
 			return invalid("changes[%d].%s: ref %q is used twice in the batch", i, field, ref)
+		}
+		if taken == nil {
+			taken = existingPaths(a.t)
 		}
 		if taken[ref] || taken[strings.TrimSuffix(ref, ".md")] {
 			return invalid("changes[%d].%s: ref %q is the path of an existing page", i, field, ref)
@@ -207,9 +215,9 @@ func (a *applier) insert(c Change) error {
 	if c.Slug == nil {
 		p.Slug = a.freeSlug(parent, p.ID, quire.PageSlug(p.Title))
 	}
-	a.t.Pages[p.ID] = p
+	a.t.PutPage(p)
 	if err := a.place(p.ID, parent, c.At, true); err != nil {
-		delete(a.t.Pages, p.ID)
+		a.t.RemovePage(p.ID)
 		return err
 	}
 	a.touch(p.ID)
@@ -221,7 +229,7 @@ func (a *applier) update(c Change) error {
 	if err != nil {
 		return err
 	}
-	p := a.t.Pages[id]
+	p := a.t.EditPage(id)
 	parent, _ := a.t.Parent(id)
 	newParent := parent
 	if c.IntoSet {
@@ -336,9 +344,9 @@ func (a *applier) place(id, parent string, at *int, _ bool) error {
 	}
 	kids = slices.Insert(slices.Clone(kids), i, id)
 	if parent == "" {
-		a.t.Root = kids
+		a.t.SetRoot(kids)
 	} else {
-		a.t.Pages[parent].Children = kids
+		a.t.EditPage(parent).Children = kids
 	}
 	return nil
 }
@@ -348,9 +356,9 @@ func (a *applier) unplace(id, parent string) int {
 	i := slices.Index(kids, id)
 	kids = slices.Delete(kids, i, i+1)
 	if parent == "" {
-		a.t.Root = kids
+		a.t.SetRoot(kids)
 	} else {
-		a.t.Pages[parent].Children = kids
+		a.t.EditPage(parent).Children = kids
 	}
 	return i
 }
@@ -367,7 +375,7 @@ func (a *applier) move(id, parent, newParent string, at *int) error {
 	}
 	if newParent != parent {
 		if sib := a.siblingWithSlug(newParent, id, a.t.Pages[id].Slug); sib != "" {
-			a.t.Pages[id].Slug = a.freeSlug(newParent, id, a.t.Pages[id].Slug)
+			a.t.EditPage(id).Slug = a.freeSlug(newParent, id, a.t.Pages[id].Slug)
 		}
 	}
 	return nil
@@ -389,7 +397,7 @@ func (a *applier) delete(c Change) error {
 	parent, _ := a.t.Parent(id)
 	a.unplace(id, parent)
 	for _, d := range subtree(a.t, id) {
-		delete(a.t.Pages, d)
+		a.t.RemovePage(d)
 		a.touch(d)
 	}
 	return nil
@@ -419,13 +427,13 @@ func (a *applier) revert(c Change) error {
 		}
 		p := *old
 		p.Children = nil
-		a.t.Pages[p.ID] = &p
+		a.t.PutPage(&p)
 		if sib := a.siblingWithSlug(parent, p.ID, p.Slug); sib != "" {
 			p.Slug = a.freeSlug(parent, p.ID, p.Slug)
 		}
 		_ = a.place(p.ID, parent, nil, false)
 	default:
-		p := a.t.Pages[c.Page]
+		p := a.t.EditPage(c.Page)
 		kids := p.Children
 		*p = *old
 		p.Children = kids
@@ -442,7 +450,7 @@ func (a *applier) insertFiles(c Change) error {
 	for _, in := range c.Files {
 		f := &content.File{ID: a.o.NewID(), Name: in.Name, ContentType: in.File.ContentType, Size: in.File.Size,
 			Width: in.File.Width, Height: in.File.Height, Blob: in.File.Blob}
-		a.t.Files[f.ID] = f
+		a.t.PutFile(f)
 		a.files = append(a.files, f)
 		if in.Ref != "" {
 			a.fileRefs[in.Ref] = f.ID
@@ -462,10 +470,11 @@ func (a *applier) resolveLinks() {
 	for id, f := range a.t.Files {
 		files[id] = f.Name
 	}
-	r := &render.Resolver{Tree: a.t, Paths: content.GitPaths(a.t), Files: files, Refs: a.refs, FileRefs: a.fileRefs, AppHost: a.o.AppHost}
+	r := &render.Resolver{Tree: a.t, PathsOf: func() map[string]string { return content.GitPaths(a.t) },
+		Files: files, Refs: a.refs, FileRefs: a.fileRefs, AppHost: a.o.AppHost}
 	for id := range a.bodies {
-		p, ok := a.t.Pages[id]
-		if !ok {
+		p := a.t.EditPage(id)
+		if p == nil {
 			continue
 		}
 		repl := map[string]string{}
@@ -501,10 +510,14 @@ func (a *applier) outcomes() []Outcome {
 	var out []Outcome
 	for _, id := range a.touched {
 		_, now := a.t.Pages[id]
+		before := a.before[id]
+		if a.before == nil {
+			before, _ = a.t.Existed(id)
+		}
 		switch {
-		case a.before[id] && !now:
+		case before && !now:
 			out = append(out, Outcome{Kind: DeletedPage, PageID: id})
-		case !a.before[id] && now:
+		case !before && now:
 			out = append(out, Outcome{Kind: CreatedPage, PageID: id, Ref: a.refOf[id]})
 		case now:
 			out = append(out, Outcome{Kind: UpdatedPage, PageID: id})

@@ -138,6 +138,9 @@ type Resolution struct {
 type Resolver struct {
 	Tree     *content.Tree
 	Paths    map[string]string // page id → Git path, as content.GitPaths returns
+	// PathsOf, when Paths is nil, gives Paths on the first resolution that
+	// needs them: links by id or ref then cost nothing per page of the tree.
+	PathsOf func() map[string]string
 	Files    map[string]string // file id → file name
 	Refs     map[string]string // batch ref → page id
 	FileRefs map[string]string // batch ref → file id
@@ -152,6 +155,9 @@ type Resolver struct {
 }
 
 func (r *Resolver) index() {
+	if r.Paths == nil && r.PathsOf != nil {
+		r.Paths = r.PathsOf()
+	}
 	r.byGit = make(map[string]string, len(r.Paths))
 	for id, p := range r.Paths {
 		if old, ok := r.byGit[p]; !ok || id < old {
@@ -231,7 +237,6 @@ func page(id string, ok bool) Resolution {
 // A "#fragment" and a "?query" are ignored, and the path is percent-decoded.
 // What cannot be resolved is broken, with the kind it looked like.
 func (r *Resolver) Resolve(fromPageID, target string) Resolution {
-	r.once.Do(r.index)
 	t := strings.TrimSpace(target)
 	if t == "" {
 		return Resolution{Kind: KindPage, Status: StatusBroken}
@@ -322,6 +327,7 @@ func fromRootOr(p string, dir func() (string, bool)) (full string, ok bool) {
 // from the space root when it starts with "/", else from the linking page's
 // own Git path.
 func (r *Resolver) resolveGitPath(fromPageID, p string) Resolution {
+	r.once.Do(r.index) // the indexes of paths, built on first need
 	full, ok := fromRootOr(p, func() (string, bool) {
 		from, ok := r.Paths[fromPageID]
 		return path.Dir(from), ok
@@ -337,6 +343,7 @@ func (r *Resolver) resolveGitPath(fromPageID, p string) Resolution {
 // the root when it starts with "/", else from the linking page's parent;
 // failing that, the file with the path's last segment as its name.
 func (r *Resolver) resolveSlugPath(fromPageID, p string) Resolution {
+	r.once.Do(r.index)
 	full, ok := fromRootOr(p, func() (string, bool) {
 		parent, placed := r.parent[fromPageID]
 		return r.slugPath[parent], placed

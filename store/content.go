@@ -30,13 +30,7 @@ func newContentCache() *contentCache {
 }
 
 // treeCost estimates the memory a decoded tree holds.
-func treeCost(t *content.Tree) int {
-	n := 256
-	for _, p := range t.Pages {
-		n += 256 + len(p.Markdown) + len(p.Title) + len(p.Description)
-	}
-	return n + 128*len(t.Files)
-}
+func treeCost(t *content.Tree) int { return t.Cost() }
 
 // Revision is one immutable state of a space's content.
 type Revision struct {
@@ -153,8 +147,9 @@ func (r reader) objects(ctx context.Context, hashes []string) (content.Objects, 
 
 // putTree stores the objects of t that are not stored yet and returns its
 // root. t becomes shared once the transaction commits: do not modify it.
+// A fork of a stored tree encodes only what it changed.
 func (tx *Tx) putTree(ctx context.Context, t *content.Tree) (string, error) {
-	root, objs := content.Encode(t)
+	root, objs := content.EncodeShared(t)
 	var unknown []string
 	for h := range objs {
 		if _, ok := tx.content.objects.Get(h); !ok {

@@ -26,6 +26,18 @@ func (db *DB) EditChangeRequest(ctx context.Context, spaceID, ref, userID string
 
 // EditChangeRequest is DB.EditChangeRequest within tx.
 func (tx *Tx) EditChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (*quire.ChangeRequest, error) {
+	return tx.editChangeRequest(ctx, spaceID, ref, userID, (*content.Tree).Clone, edit)
+}
+
+// ForkChangeRequest is EditChangeRequest with head a fork of the request's
+// content (content.Tree.Fork), not a deep copy: edit changes it only through
+// the fork's methods, as edit.Apply does, and the new revision costs what it
+// changed rather than the size of the space.
+func (tx *Tx) ForkChangeRequest(ctx context.Context, spaceID, ref, userID string, edit EditFunc) (*quire.ChangeRequest, error) {
+	return tx.editChangeRequest(ctx, spaceID, ref, userID, (*content.Tree).Fork, edit)
+}
+
+func (tx *Tx) editChangeRequest(ctx context.Context, spaceID, ref, userID string, copyOf func(*content.Tree) *content.Tree, edit EditFunc) (*quire.ChangeRequest, error) {
 	c, err := tx.lockChangeRequest(ctx, spaceID, ref)
 	if err != nil {
 		return nil, err
@@ -34,7 +46,7 @@ func (tx *Tx) EditChangeRequest(ctx context.Context, spaceID, ref, userID string
 	if err != nil {
 		return nil, err
 	}
-	next, err := edit(tx.Now, head.Clone())
+	next, err := edit(tx.Now, copyOf(head))
 	if err != nil {
 		return nil, err
 	}
@@ -253,6 +265,11 @@ func (tx *Tx) merge3(ctx context.Context, spaceID, base, ours, theirs string, re
 	}
 	if base == theirs { // nothing happened on their side: keep ours
 		return trees[1], nil
+	}
+	if resolve == nil { // their pages edited in place, ours not: no walk of the tree
+		if merged, ok := content.MergeEdits(trees[0], trees[1], trees[2]); ok {
+			return merged, nil
+		}
 	}
 	merged, conflicts := content.MergeResolving(trees[0], trees[1], trees[2], resolve)
 	if len(conflicts) > 0 {
