@@ -140,13 +140,18 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	return s.answers.serve(w, r, revisionKey(v, f, "pages"), func() ([]byte, error) {
+	return s.answers.serve(w, r, revisionKey(v, f, "pages"), s.pageListOf(v, f))
+}
+
+// pageListOf builds the page list of v in format f, as listPages answers it.
+func (s *Server) pageListOf(v *revision.View, f format) func() ([]byte, error) {
+	return func() ([]byte, error) {
 		pages, err := s.pagesJSON(v, f)
 		if err != nil {
 			return nil, err
 		}
 		return encodeJSON(map[string]any{"pages": pages})
-	})
+	}
 }
 
 // writePage answers the page id of v, in full, in format f.

@@ -94,8 +94,8 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 		return err
 	}
 	// The pages, the bulk of the answer, are the page list's, encoded once
-	// per revision (pagelist.go); the rest is small and written each time.
-	list, err := s.pageLists.get(r.Context(), pageListKey(v, f), func() ([]byte, error) { return s.encodePageList(v, f) })
+	// per revision (answers.go); the rest is small and written each time.
+	list, err := s.answers.get(r.Context(), revisionKey(v, f, "pages"), s.pageListOf(v, f))
 	if err != nil {
 		return err
 	}

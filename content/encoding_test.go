@@ -45,7 +45,9 @@ func editFork(r *rand.Rand, t *Tree, step int) {
 			}
 		}
 		from, _ := t.Parent(id)
-		remove := func(l []string) []string { return slices.DeleteFunc(slices.Clone(l), func(s string) bool { return s == id }) }
+		remove := func(l []string) []string {
+			return slices.DeleteFunc(slices.Clone(l), func(s string) bool { return s == id })
+		}
 		if from == "" {
 			t.SetRoot(remove(t.Root))
 		} else {

@@ -136,11 +136,11 @@ type Resolution struct {
 // fields before the first Resolve and do not change them afterwards: the
 // indexes built from them are kept. A Resolver is safe for concurrent use.
 type Resolver struct {
-	Tree     *content.Tree
-	Paths    map[string]string // page id → Git path, as content.GitPaths returns
+	Tree  *content.Tree
+	Paths map[string]string // page id → Git path, as content.GitPaths returns
 	// PathsOf, when Paths is nil, gives Paths on the first resolution that
 	// needs them: links by id or ref then cost nothing per page of the tree.
-	PathsOf func() map[string]string
+	PathsOf  func() map[string]string
 	Files    map[string]string // file id → file name
 	Refs     map[string]string // batch ref → page id
 	FileRefs map[string]string // batch ref → file id
