@@ -24,7 +24,8 @@ import (
 
 // changes is a DB's change count and what keeps it honest.
 type changes struct {
-	count atomic.Uint64
+	count  atomic.Uint64
+	writes atomic.Uint64 // the write transactions committed through this DB
 	// heard is false while changes made elsewhere might go unnoticed (the
 	// PostgreSQL listener is down or not started).
 	heard   atomic.Bool
@@ -47,6 +48,10 @@ func (db *DB) Commits() uint64 { return db.changes.count.Load() }
 
 // changed moves the change count.
 func (db *DB) changed() { db.changes.count.Add(1) }
+
+// Writes reports how many write transactions have committed through this
+// DB: unlike Commits, none made elsewhere.
+func (db *DB) Writes() uint64 { return db.changes.writes.Load() }
 
 // sqliteDataVersionEvery is how often SQLite is asked whether another
 // process wrote to it.

@@ -382,6 +382,7 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", db.dialect.translate(err))
 	}
+	db.changes.writes.Add(1)
 	db.changed()
 	for _, f := range tx.afterCommit {
 		f()
