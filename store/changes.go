@@ -74,8 +74,16 @@ func (db *DB) watchChanges(ctx context.Context, dsn string) error {
 			return err
 		}
 		conn.SetMaxOpenConns(1)
+		// The first look is made now, so that every change after Open is
+		// one the watcher sees.
+		var version int64
+		if err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&version); err != nil {
+			conn.Close()
+			cancel()
+			return err
+		}
 		db.changes.heard.Store(true)
-		db.changes.done.Go(func() { db.pollDataVersion(bg, conn) })
+		db.changes.done.Go(func() { db.pollDataVersion(bg, conn, version) })
 		return nil
 	}
 	channel, err := db.changeChannel(ctx)
@@ -170,23 +178,20 @@ func (db *DB) hearChanges(ctx context.Context, dsn, channel string, conn *pgx.Co
 // pollDataVersion moves the change count when SQLite's data_version moves,
 // which any commit does (other processes' too). Own commits move it twice:
 // harmless.
-func (db *DB) pollDataVersion(ctx context.Context, conn *sql.DB) {
+func (db *DB) pollDataVersion(ctx context.Context, conn *sql.DB, last int64) {
 	defer conn.Close()
-	var last int64 = -1
 	tick := time.NewTicker(sqliteDataVersionEvery)
 	defer tick.Stop()
 	for {
-		var v int64
-		if err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err == nil {
-			if last >= 0 && v != last {
-				db.changed()
-			}
-			last = v
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		}
+		var v int64
+		if err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err == nil && v != last {
+			db.changed()
+			last = v
 		}
 	}
 }
