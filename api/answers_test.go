@@ -246,3 +246,33 @@ func TestPageReadsCached(t *testing.T) {
 		t.Errorf("after the merge the page reads\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestSearchAnswersCached: a space search answers the same bytes to every
+// reader, plain and gzipped, and a merge shows in the next search.
+func TestSearchAnswersCached(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	spaceID, cr := e.newChangeRequest(t)
+	search := "/v1/spaces/" + spaceID + "/search?query=zebra"
+	e.author(t, e.admin.token, cr, insertPage("one", "# One\n\nA zebra crossing.\n")).want(t, http.StatusOK)
+	e.readMerge(t, cr)
+	first := e.call(t, e.admin.token, "GET", search, nil).want(t, http.StatusOK).Body
+	if !bytes.Contains(first, []byte("One")) {
+		t.Fatalf("search finds %s", first)
+	}
+	reader := e.addUser(t, "read", "Rita Reader")
+	if again := e.call(t, reader.token, "GET", search, nil).want(t, http.StatusOK).Body; !bytes.Equal(again, first) {
+		t.Errorf("the reader's search answers\n%s\nthe admin's\n%s", again, first)
+	}
+	if got := gunzip(t, e.getGzip(t, e.admin.token, search).Body.Bytes()); !bytes.Equal(got, first) {
+		t.Errorf("gzipped search decodes to\n%s\nwant\n%s", got, first)
+	}
+	e.call(t, e.outsider(t).token, "GET", search, nil).wantError(t, http.StatusNotFound)
+
+	_, cr2 := e.readNewCR(t, spaceID, "Two")
+	e.author(t, e.admin.token, cr2, insertPage("two", "# Two\n\nAnother zebra.\n")).want(t, http.StatusOK)
+	e.readMerge(t, cr2)
+	if after := e.call(t, e.admin.token, "GET", search, nil).want(t, http.StatusOK).Body; !bytes.Contains(after, []byte(`"title":"Two"`)) {
+		t.Errorf("after the merge the search answers %s", after)
+	}
+}

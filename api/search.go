@@ -56,15 +56,21 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
-	terms := search.Terms(query)
-	ranked, err := v.Search(r.Context(), terms)
-	if err != nil {
-		return err
-	}
-	list, rank := store.PageInOrder(ranked, p, func(rp search.RankedPage) string { return rp.PageID })
-	return writeList(w, list, func(rp search.RankedPage) searchPageJSON {
-		rank++
-		return s.pageResultJSON(v, rp, rank, terms)
+	// The answer depends on the content and the query, not on the caller
+	// (already allowed to read the space): encoded once, like page reads.
+	q := r.URL.Query()
+	key := revisionKey(v, format{}, "search\x00"+query+"\x00"+q.Get("limit")+"\x00"+q.Get("page"))
+	return s.answers.serve(w, r, key, func() ([]byte, error) {
+		terms := search.Terms(query)
+		ranked, err := v.Search(r.Context(), terms)
+		if err != nil {
+			return nil, err
+		}
+		list, rank := store.PageInOrder(ranked, p, func(rp search.RankedPage) string { return rp.PageID })
+		return encodeJSON(listOf(list, func(rp search.RankedPage) searchPageJSON {
+			rank++
+			return s.pageResultJSON(v, rp, rank, terms)
+		}))
 	})
 }
 
