@@ -44,7 +44,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError(fs, err)
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	logs := newBatchedLog(stderr)
+	defer logs.Close()
+	log := slog.New(slog.NewJSONHandler(logs, nil))
 	secretKey, err := cfg.secretKey()
 	if err != nil {
 		return err
