@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -146,11 +147,19 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 	if err := quire.CheckLen("shareKey", r.URL.Query().Get("shareKey"), 0, 256); err != nil {
 		return err
 	}
+	// The answer depends on the space and the caller's role on it only: kept
+	// encoded for as long as nothing changes (the count is read first, so a
+	// change during the read is a miss next time).
+	changes, trusted := s.db.ChangeCount()
 	sp, role, err := s.space(r, quire.RoleRead)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+	if !trusted {
+		return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+	}
+	key := "space\x00" + sp.ID + "\x00" + string(role) + "\x00" + strconv.FormatUint(changes, 10)
+	return s.answers.serve(w, r, key, func() ([]byte, error) { return encodeJSON(s.spaceJSON(sp, role)) })
 }
 
 func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {

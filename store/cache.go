@@ -69,7 +69,7 @@ func (c *genCache[K, V]) put(k K, v V, gen uint64, max int) {
 // values are kept. Without a trustworthy change count (changes.go) it
 // reads the database every time.
 func cached[K comparable, V any](db *DB, c *genCache[K, V], max int, k K, read func() (V, error)) (V, error) {
-	gen, ok := db.changeCount()
+	gen, ok := db.ChangeCount()
 	if !ok {
 		return read()
 	}

@@ -35,8 +35,9 @@ type changes struct {
 	done    sync.WaitGroup
 }
 
-// changeCount returns the change count, and whether it can be trusted.
-func (db *DB) changeCount() (uint64, bool) {
+// ChangeCount returns the change count (Commits), and whether a cache may
+// trust it: not while changes made elsewhere might go unheard.
+func (db *DB) ChangeCount() (uint64, bool) {
 	return db.changes.count.Load(), db.changes.heard.Load()
 }
 
