@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"maps"
+	"slices"
 )
 
 // A stored tree remembers its encoding: the hash of each page's object and
@@ -24,6 +25,11 @@ type encoding struct {
 	pages entries
 	files list // the root object's list of files
 	cost  int  // treeCost-like estimate of the tree's memory
+
+	// layoutBase is the root of the tree this one was forked from when the
+	// fork added, removed, moved, renamed or regrouped no page, so every
+	// page sits where it sat there; "" when not known.
+	layoutBase string
 }
 
 // shards splits the page entries so that a new encoding copies only the
@@ -184,6 +190,32 @@ func (t *Tree) Existed(id string) (existed, ok bool) {
 	}
 	_, existed = t.fork.base.Pages[id]
 	return existed, true
+}
+
+// LayoutBase is the root of a tree whose pages sit where t's do (same
+// ids, slugs, kinds, children and top-level list): the tree t was forked
+// from when the fork changed only bodies, titles or other fields, or files.
+// Its index serves t (DeriveIndex). It is "" when no such tree is known.
+func (t *Tree) LayoutBase() string {
+	if t.enc == nil {
+		return ""
+	}
+	return t.enc.layoutBase
+}
+
+// sameLayout reports whether fork t keeps every page where its base had it.
+func (t *Tree) sameLayout() bool {
+	f := t.fork
+	if f.root && !slices.Equal(t.Root, f.base.Root) {
+		return false
+	}
+	for id := range f.changed {
+		p, q := t.Pages[id], f.base.Pages[id]
+		if p == nil || q == nil || p.Slug != q.Slug || p.Kind != q.Kind || !slices.Equal(p.Children, q.Children) {
+			return false
+		}
+	}
+	return true
 }
 
 // incremental reports whether t is a fork of a tree whose encoding is known.

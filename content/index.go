@@ -36,11 +36,27 @@ func NewIndex(t *Tree) *Index {
 		}
 	}
 	walk("", "", t.Root)
-	for _, f := range t.Files {
-		x.Files = append(x.Files, f)
-	}
-	slices.SortFunc(x.Files, func(a, b *File) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
+	x.Files = sortedFiles(t)
 	return x
+}
+
+// DeriveIndex is NewIndex(t) made from base, the index of the tree that
+// t.LayoutBase() names: the pages sit where they sat, so only the files are
+// listed anew, and a write costs no walk of the whole tree.
+func DeriveIndex(t *Tree, base *Index) *Index {
+	x := *base
+	x.Files = sortedFiles(t)
+	return &x
+}
+
+// sortedFiles are t's files by name, then id.
+func sortedFiles(t *Tree) []*File {
+	var out []*File
+	for _, f := range t.Files {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b *File) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
+	return out
 }
 
 // SlugPath is the slug path a page path asks for: without slashes around

@@ -106,3 +106,50 @@ func TestIndexAncestors(t *testing.T) {
 		}
 	}
 }
+
+// TestDeriveIndex checks that a fork that moved no page names its base as
+// its layout, and that the index derived from the base's is the one built
+// anew; any change of where pages sit names none.
+func TestDeriveIndex(t *testing.T) {
+	stored := func() *Tree {
+		s := indexTree()
+		EncodeShared(s)
+		return s
+	}
+	edits := map[string]struct {
+		edit func(f *Tree)
+		same bool
+	}{
+		"body":      {func(f *Tree) { f.EditPage("install").Markdown = "new" }, true},
+		"title":     {func(f *Tree) { f.EditPage("faq").Title = "FAQ" }, true},
+		"file":      {func(f *Tree) { f.PutFile(&File{ID: "f3", Name: "0.png"}) }, true},
+		"same root": {func(f *Tree) { f.SetRoot([]string{"home", "guides", "group"}) }, true},
+		"slug":      {func(f *Tree) { f.EditPage("install").Slug = "setup" }, false},
+		"kind":      {func(f *Tree) { f.EditPage("guides").Kind = KindGroup }, false},
+		"order":     {func(f *Tree) { f.EditPage("guides").Children = []string{"dup2", "dup1", "install"} }, false},
+		"root":      {func(f *Tree) { f.SetRoot([]string{"guides", "home", "group"}) }, false},
+		"add": {func(f *Tree) {
+			f.PutPage(&Page{ID: "new", Slug: "new", Kind: KindDocument})
+			f.EditPage("group").Children = []string{"faq", "new"}
+		}, false},
+	}
+	for name, c := range edits {
+		base := stored()
+		f := base.Fork()
+		c.edit(f)
+		EncodeShared(f)
+		got := f.LayoutBase()
+		if (got == mustRoot(base)) != c.same || (!c.same && got != "") {
+			t.Errorf("%s: LayoutBase = %q, base %q, want same %v", name, got, mustRoot(base), c.same)
+			continue
+		}
+		if c.same {
+			if diff := cmp.Diff(NewIndex(f), DeriveIndex(f, NewIndex(base))); diff != "" {
+				t.Errorf("%s: derived index (-built +derived):\n%s", name, diff)
+			}
+		}
+	}
+	if got := indexTree().LayoutBase(); got != "" {
+		t.Errorf("a tree never stored: LayoutBase = %q, want none", got)
+	}
+}

@@ -176,6 +176,9 @@ func encodeFork(t *Tree) (string, Objects, *encoding) {
 	}
 	r.Files = enc.files
 	enc.root, enc.pages = objs.putJSON(r), b.done()
+	if t.sameLayout() {
+		enc.layoutBase = base.root
+	}
 	return enc.root, objs, enc
 }
 

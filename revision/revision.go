@@ -100,7 +100,12 @@ func (v *View) info() *treeInfo {
 		return info
 	}
 	t := v.Tree
-	info := &treeInfo{index: content.NewIndex(t)}
+	info := &treeInfo{}
+	if base, ok := v.r.infos.Get(t.LayoutBase()); ok && t.LayoutBase() != "" {
+		info.index = content.DeriveIndex(t, base.index) // an edit that moved no page
+	} else {
+		info.index = content.NewIndex(t)
+	}
 	names := make(map[string]string, len(t.Files))
 	for id, f := range t.Files {
 		names[id] = f.Name
