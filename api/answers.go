@@ -33,12 +33,22 @@ const maxAnswerCacheBytes = 128 << 20
 // encodedAnswer is one encoded answer, gzipped on first demand.
 type encodedAnswer struct {
 	body   []byte
+	length []string // Content-Length of body, as a header value
 	gzOnce sync.Once
-	gz     []byte // nil when gzip saves nothing
+	gz     []byte   // nil when gzip saves nothing
+	gzLen  []string // Content-Length of gz
+}
+
+func newEncodedAnswer(body []byte) *encodedAnswer {
+	return &encodedAnswer{body: body, length: []string{strconv.Itoa(len(body))}}
 }
 
 func (a *encodedAnswer) gzipped() []byte {
-	a.gzOnce.Do(func() { a.gz = web.Gzip(a.body) })
+	a.gzOnce.Do(func() {
+		if a.gz = web.Gzip(a.body); a.gz != nil {
+			a.gzLen = []string{strconv.Itoa(len(a.gz))}
+		}
+	})
 	return a.gz
 }
 
@@ -92,7 +102,7 @@ func (c *answerCache) get(ctx context.Context, key string, build func() ([]byte,
 		b.err = err
 		return nil, err
 	}
-	b.answer, b.err = &encodedAnswer{body: body}, nil
+	b.answer, b.err = newEncodedAnswer(body), nil
 	c.answers.Add(key, b.answer, 2*len(body)+len(key)+128)
 	return b.answer, nil
 }
@@ -104,21 +114,33 @@ func (c *answerCache) serve(w http.ResponseWriter, r *http.Request, key string, 
 	if err != nil {
 		return err
 	}
-	body := a.body
+	body, length := a.body, a.length
 	h := w.Header()
-	h.Add("Vary", "Accept-Encoding")
+	if _, ok := h["Vary"]; ok {
+		h.Add("Vary", "Accept-Encoding")
+	} else {
+		h["Vary"] = headerVaryEncoding
+	}
 	if web.AcceptsGzip(r) {
 		if gz := a.gzipped(); gz != nil {
-			h.Set("Content-Encoding", "gzip")
-			body = gz
+			h["Content-Encoding"] = web.HeaderGzip
+			body, length = gz, a.gzLen
 		}
 	}
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	// Shared, never changed header values: these answers are the API's most
+	// frequent, and each Set would allocate.
+	h["Content-Type"] = headerJSON
+	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
 	_, err = w.Write(body)
 	return err
 }
+
+// headerJSON is the Content-Type of JSON answers, as a header value.
+var headerJSON = []string{"application/json; charset=utf-8"}
+
+// headerVaryEncoding is "Vary: Accept-Encoding" as a header value.
+var headerVaryEncoding = []string{"Accept-Encoding"}
 
 // revisionKey names what the answers of v in format f are made of; what
 // names the answer ("pages", or a page's id).

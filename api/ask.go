@@ -117,7 +117,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 // whole answer last.
 func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
 	req, sources, err := s.askedSources(r, func() (askRequest, error) {
-		q := r.URL.Query().Get("query")
+		q := query(r).Get("query")
 		return askRequest{question: q}, ask.CheckQuestion("query", q)
 	})
 	if err != nil {

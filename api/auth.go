@@ -8,8 +8,6 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-type callerKey struct{}
-
 // authenticate resolves the caller from "Authorization: Bearer <token>".
 func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
 	auth := r.Header.Get("Authorization")
@@ -25,8 +23,10 @@ func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
 
 // caller returns the authenticated user of a request.
 func caller(ctx context.Context) *quire.User {
-	u, _ := ctx.Value(callerKey{}).(*quire.User)
-	return u
+	if info := requestInfoOf(ctx); info != nil {
+		return info.caller
+	}
+	return nil
 }
 
 // membership returns the caller's membership of the organization named in

@@ -83,8 +83,8 @@ func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.ChangeRequest], error) {
-		f := store.ChangeRequestFilter{Status: quire.StatusOpen, Contributor: r.URL.Query().Get("contributor")}
-		if q := r.URL.Query(); q.Has("status") {
+		f := store.ChangeRequestFilter{Status: quire.StatusOpen, Contributor: query(r).Get("contributor")}
+		if q := query(r); q.Has("status") {
 			st, ok := quire.ParseChangeRequestStatus(q.Get("status"))
 			if !ok {
 				return nil, errorf(quire.CodeInvalid, "status: must be draft, open, archived or merged")

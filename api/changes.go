@@ -45,7 +45,7 @@ type changesJSON struct {
 
 // changesLimit reads limit (default 10, as the reference says).
 func changesLimit(r *http.Request) (int, error) {
-	q := r.URL.Query()
+	q := query(r)
 	if !q.Has("limit") {
 		return 10, nil
 	}

@@ -103,7 +103,7 @@ func markdownOf(b *commentBodyIn) (string, error) {
 // commentFilter reads the list parameters status (default all), order
 // (default desc), targetPage and authors (repeated or comma-separated).
 func commentFilter(r *http.Request) (store.CommentFilter, error) {
-	q := r.URL.Query()
+	q := query(r)
 	var f store.CommentFilter
 	switch q.Get("status") {
 	case "", "all":

@@ -65,7 +65,7 @@ func viewHandler(load func(*http.Request) (*revision.View, error), h func(http.R
 // pages yet, so computed is checked and has no effect.
 func formatParams(r *http.Request) (format, error) {
 	var f format
-	switch v := r.URL.Query().Get("format"); v {
+	switch v := query(r).Get("format"); v {
 	case "", "markdown":
 	case "document":
 		f.document = true

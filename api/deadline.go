@@ -27,11 +27,10 @@ const (
 // connection (tests' recorders) get none.
 func (s *Server) withDeadlines(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rc := http.NewResponseController(w)
 		if hasBody(r) {
-			rc.SetReadDeadline(time.Now().Add(s.readTimeout))
+			http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.readTimeout))
 		}
-		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: rc, timeout: s.writeTimeout}, r)
+		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, timeout: s.writeTimeout}, r)
 	})
 }
 
@@ -52,7 +51,6 @@ func (s *Server) allowBody(w http.ResponseWriter, r *http.Request, limit int64) 
 // client that does not read its answer is.
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc      *http.ResponseController
 	timeout time.Duration
 	started bool
 }
@@ -60,7 +58,7 @@ type deadlineWriter struct {
 func (w *deadlineWriter) start() {
 	if !w.started {
 		w.started = true
-		w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+		http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
 	}
 }
 

@@ -141,7 +141,7 @@ func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.Access], error) {
 		var only *quire.Role
-		if q := r.URL.Query(); q.Has("role") {
+		if q := query(r); q.Has("role") {
 			role, ok := quire.ParseRole(q.Get("role"))
 			if !ok {
 				return nil, errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read")

@@ -166,7 +166,7 @@ func (s *Server) listIntegrations(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	q := r.URL.Query()
+	q := query(r)
 	f := store.IntegrationFilter{ViewerID: caller(r.Context()).ID, Search: q.Get("search"), Owner: q.Get("owner")}
 	for _, e := range []struct {
 		name   string
@@ -332,7 +332,7 @@ func (s *Server) listIntegrationInstallations(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	list, err := s.db.ListIntegrationInstallations(r.Context(), in.Name, r.URL.Query().Get("externalId"), p)
+	list, err := s.db.ListIntegrationInstallations(r.Context(), in.Name, query(r).Get("externalId"), p)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	q := r.URL.Query()
+	q := query(r)
 	status := q.Get("status")
 	switch status {
 	case render.StatusOK, render.StatusBroken, render.StatusInApp:

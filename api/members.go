@@ -28,7 +28,7 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
 // memberFilter reads the role, search, sort and order parameters of a list
 // of members.
 func memberFilter(r *http.Request) (f store.MemberFilter, err error) {
-	q := r.URL.Query()
+	q := query(r)
 	if q.Has("role") {
 		v := q.Get("role")
 		role, ok := quire.ParseRole(v)
@@ -53,7 +53,7 @@ func memberFilter(r *http.Request) (f store.MemberFilter, err error) {
 
 // orderParam reads order: desc (the reference's default) or asc.
 func orderParam(r *http.Request) (ascending bool, err error) {
-	switch r.URL.Query().Get("order") {
+	switch query(r).Get("order") {
 	case "", "desc":
 		return false, nil
 	case "asc":
@@ -232,7 +232,7 @@ func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
 	}
 	var team func(*quire.Team) teamJSON
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TeamMembership], error) {
-		list, err := s.db.ListMemberTeams(ctx, me.OrgID, m.User.ID, r.URL.Query().Get("title"), p)
+		list, err := s.db.ListMemberTeams(ctx, me.OrgID, m.User.ID, query(r).Get("title"), p)
 		if err != nil {
 			return nil, err
 		}

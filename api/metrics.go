@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,6 +20,20 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+
+	// series keeps each route and status's counter and histogram, which
+	// WithLabelValues would otherwise look up by hashing on every request.
+	series sync.Map // routeStatus → routeSeries
+}
+
+type routeStatus struct {
+	route  string
+	status int
+}
+
+type routeSeries struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 func newMetrics() *metrics {
@@ -48,9 +63,18 @@ func (m *metrics) handler() http.Handler {
 // observe counts a request answered. route is the pattern that served it,
 // never the path: paths hold ids without end.
 func (m *metrics) observe(route string, status int, took time.Duration) {
-	if route == "" {
+	if route == "" || route == "/" { // "/" is noRoute's
 		route = "unmatched"
 	}
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(route).Observe(took.Seconds())
+	key := routeStatus{route, status}
+	v, ok := m.series.Load(key)
+	if !ok {
+		v, _ = m.series.LoadOrStore(key, routeSeries{
+			requests: m.requests.WithLabelValues(route, strconv.Itoa(status)),
+			duration: m.duration.WithLabelValues(route),
+		})
+	}
+	series := v.(routeSeries)
+	series.requests.Inc()
+	series.duration.Observe(took.Seconds())
 }

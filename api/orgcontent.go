@@ -47,7 +47,7 @@ func (s *Server) searchOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	query := r.URL.Query().Get("query")
+	query := query(r).Get("query")
 	if err := search.CheckQuery("query", query); err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (s *Server) searchSpaces(ctx context.Context, orgID string, v *quire.Viewer
 // runs or triage findings, so topic and styleguideRun match nothing and
 // finding changes nothing.
 func orgChangeRequestFilter(r *http.Request, v *quire.Viewer) (f store.OrgChangeRequestFilter, none bool, err error) {
-	q := r.URL.Query()
+	q := query(r)
 	f = store.OrgChangeRequestFilter{VisibleTo: v, Creator: q.Get("creator"), Contributor: q.Get("contributor"), Reviewer: q.Get("requestedReviewer"), Space: q.Get("space"), Site: q.Get("site")}
 	for _, v := range q["status"] {
 		for name := range strings.SplitSeq(v, ",") {

@@ -18,7 +18,7 @@ const MaxLimit = 1000
 // pageParams reads the page and limit query parameters.
 func pageParams(r *http.Request) (store.Page, error) {
 	p := store.Page{Limit: DefaultLimit}
-	q := r.URL.Query()
+	q := query(r)
 	if v := q.Get("limit"); v != "" || q.Has("limit") {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > MaxLimit {

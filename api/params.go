@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/quiredocs/quire"
 )
@@ -11,7 +12,7 @@ import (
 // strconv.ParseBool takes (1, t, TRUE…) and an empty value are 400, so every
 // boolean parameter of the API accepts the same two words.
 func optBoolParam(r *http.Request, name string) (*bool, error) {
-	q := r.URL.Query()
+	q := query(r)
 	if !q.Has(name) {
 		return nil, nil
 	}
@@ -34,4 +35,20 @@ func boolParam(r *http.Request, name string, def bool) (bool, error) {
 		return def, err
 	}
 	return *b, nil
+}
+
+// query returns the query parameters of r, parsed once per request: an
+// answer reads several. The values are shared: read them, never change them.
+func query(r *http.Request) url.Values {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	info := requestInfoOf(r.Context())
+	if info == nil {
+		return r.URL.Query()
+	}
+	if info.query == nil || info.rawQuery != r.URL.RawQuery {
+		info.query, info.rawQuery = r.URL.Query(), r.URL.RawQuery
+	}
+	return info.query
 }

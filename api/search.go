@@ -48,8 +48,9 @@ type searchPageJSON struct {
 // searchSpace answers GET S/search: pages of the space's current content
 // holding every word of query, best first, each with its best sections.
 func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision.View) error {
-	query := r.URL.Query().Get("query")
-	if err := search.CheckQuery("query", query); err != nil {
+	q := query(r)
+	text := q.Get("query")
+	if err := search.CheckQuery("query", text); err != nil {
 		return err
 	}
 	p, err := pageParams(r)
@@ -58,10 +59,9 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	}
 	// The answer depends on the content and the query, not on the caller
 	// (already allowed to read the space): encoded once, like page reads.
-	q := r.URL.Query()
-	key := revisionKey(v, format{}, "search\x00"+query+"\x00"+q.Get("limit")+"\x00"+q.Get("page"))
+	key := revisionKey(v, format{}, "search\x00"+text+"\x00"+q.Get("limit")+"\x00"+q.Get("page"))
 	return s.answers.serve(w, r, key, func() ([]byte, error) {
-		terms := search.Terms(query)
+		terms := search.Terms(text)
 		ranked, err := v.Search(r.Context(), terms)
 		if err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -110,7 +111,8 @@ func New(db *store.DB, cfg Config) *Server {
 	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
 	s.asker = ask.New(db, s.reader, cfg.Model, s.publicURL)
 	s.routes()
-	s.handler = s.withDeadlines(s.withRequestID(s.withLog(s.withRecover(http.HandlerFunc(s.serveMux)))))
+	s.mux.HandleFunc("/", s.noRoute)
+	s.handler = s.withDeadlines(s.withRequestID(s.withLog(s.withRecover(s.mux))))
 	return s
 }
 
@@ -132,7 +134,7 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		user, err := s.authenticate(r)
 		if err == nil {
-			r = r.WithContext(context.WithValue(r.Context(), callerKey{}, user))
+			r = withCaller(r, user)
 			err = fn(w, r)
 		}
 		if err != nil {
@@ -157,40 +159,63 @@ func (s *Server) handlePublic(pattern string, fn handlerFunc) {
 	})
 }
 
-// serveMux answers unknown paths and wrong methods in our JSON error shape
-// instead of ServeMux's text/plain.
-func (s *Server) serveMux(w http.ResponseWriter, r *http.Request) {
-	h, pattern := s.mux.Handler(r)
-	if pattern != "" {
-		s.mux.ServeHTTP(w, r) // sets the path values, which Handler does not
-		return
+// noRoute answers, in our JSON error shape instead of ServeMux's
+// text/plain, what no route matches: 405 with Allow when the path is served
+// for other methods, else 404. It is the mux's "/" route, so that a request
+// is matched once: asking the mux first, then serving, matched it twice.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	probe := *r
+	for _, m := range routeMethods {
+		probe.Method = m
+		if _, pattern := s.mux.Handler(&probe); pattern != "/" {
+			allow = append(allow, m)
+		}
 	}
-	rec := &headerCapture{header: http.Header{}}
-	h.ServeHTTP(rec, r)
-	if allow := rec.header.Get("Allow"); allow != "" {
-		w.Header().Set("Allow", allow)
-	}
-	if rec.status == http.StatusMethodNotAllowed {
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
 		s.writeError(w, r, errorf(quire.CodeMethodNotAllowed, "method %s is not allowed here", r.Method))
 		return
 	}
 	s.writeError(w, r, errorf(quire.CodeNotFound, "no such endpoint: %s %s", r.Method, r.URL.Path))
 }
 
-type headerCapture struct {
-	header http.Header
-	status int
+// routeMethods are the methods routes are registered with, in the order
+// ServeMux lists them in Allow; HEAD is served wherever GET is.
+var routeMethods = []string{"DELETE", "GET", "HEAD", "PATCH", "POST", "PUT"}
+
+// requestInfo is what the API keeps of a request in its context: one value,
+// set once by withRequestID and completed by authentication, so a request
+// is not copied for each.
+type requestInfo struct {
+	id     string
+	caller *quire.User
+	// query is the parsed query of rawQuery (see query).
+	query    url.Values
+	rawQuery string
 }
 
-func (c *headerCapture) Header() http.Header         { return c.header }
-func (c *headerCapture) Write(b []byte) (int, error) { return len(b), nil }
-func (c *headerCapture) WriteHeader(status int)      { c.status = status }
+type requestInfoKey struct{}
 
-type requestIDKey struct{}
+func requestInfoOf(ctx context.Context) *requestInfo {
+	info, _ := ctx.Value(requestInfoKey{}).(*requestInfo)
+	return info
+}
 
 func requestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+	if info := requestInfoOf(ctx); info != nil {
+		return info.id
+	}
+	return ""
+}
+
+// withCaller records the authenticated caller of r.
+func withCaller(r *http.Request, user *quire.User) *http.Request {
+	if info := requestInfoOf(r.Context()); info != nil {
+		info.caller = user
+		return r
+	}
+	return r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, &requestInfo{caller: user}))
 }
 
 func (s *Server) withRequestID(next http.Handler) http.Handler {
@@ -199,8 +224,8 @@ func (s *Server) withRequestID(next http.Handler) http.Handler {
 		// id to find a request by in the logs, not a secret, so not worth
 		// crypto/rand's cost.
 		id := strconv.FormatUint(rand.Uint64()|1<<63, 16)
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
+		w.Header()["X-Request-Id"] = []string{id}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, &requestInfo{id: id})))
 	})
 }
 

@@ -47,7 +47,7 @@ func (s *Server) sharedSite(r *http.Request) (*quire.Site, *quire.Viewer, error)
 
 // sharedSiteWith is sharedSite loading the site with load.
 func (s *Server) sharedSiteWith(r *http.Request, load func(ctx context.Context, id string) (*quire.Site, error)) (*quire.Site, *quire.Viewer, error) {
-	key := r.URL.Query().Get("shareKey")
+	key := query(r).Get("shareKey")
 	if err := quire.CheckLen("shareKey", key, 0, 256); err != nil {
 		return nil, nil, err
 	}
@@ -198,7 +198,7 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q := r.URL.Query()
+	q := query(r)
 	f := store.SiteFilter{SpaceID: q.Get("space"), Title: q.Get("title")}
 	if err := quire.FirstError(quire.CheckLen("space", f.SpaceID, 0, 256), quire.CheckLen("title", f.Title, 0, 128)); err != nil {
 		return err

@@ -188,7 +188,7 @@ func (s *Server) getSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	source := r.URL.Query().Get("source")
+	source := query(r).Get("source")
 	if err := quire.CheckRequired("source", source != ""); err != nil {
 		return err
 	}

@@ -144,7 +144,7 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
-	if err := quire.CheckLen("shareKey", r.URL.Query().Get("shareKey"), 0, 256); err != nil {
+	if err := quire.CheckLen("shareKey", query(r).Get("shareKey"), 0, 256); err != nil {
 		return err
 	}
 	// The answer depends on the space and the caller's role on it only: kept

@@ -44,7 +44,7 @@ func (s *Server) startSAML(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	st := sso.State{ProviderID: p.ID, RequestID: req.ID, Expires: s.db.Now().Add(sso.RequestTTL),
-		App: r.URL.Query().Get("app") == "1" && s.startSession != nil}
+		App: query(r).Get("app") == "1" && s.startSession != nil}
 	if err := s.setSAMLState(w, r, p, st); err != nil {
 		return err
 	}

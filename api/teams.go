@@ -131,10 +131,10 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) error {
 	}
 	var team func(*quire.Team) teamJSON
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Team], error) {
-		f := store.TeamFilter{Title: r.URL.Query().Get("title")}
+		f := store.TeamFilter{Title: query(r).Get("title")}
 		var err error
-		if r.URL.Query().Has("owner") {
-			if f.ManagedBy, err = s.db.Member(ctx, me.OrgID, r.URL.Query().Get("owner")); err != nil {
+		if query(r).Has("owner") {
+			if f.ManagedBy, err = s.db.Member(ctx, me.OrgID, query(r).Get("owner")); err != nil {
 				if quire.ErrorCode(err) == quire.CodeNotFound {
 					return nil, errorf(quire.CodeInvalid, "owner: not a member of the organization")
 				}

@@ -110,15 +110,22 @@ func etagMatches(list, etag string) bool {
 
 // AcceptsGzip reports whether Accept-Encoding takes gzip (not at q=0).
 func AcceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+	rest := r.Header.Get("Accept-Encoding")
+	for rest != "" {
+		var part string
+		part, rest, _ = strings.Cut(rest, ",")
 		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") || strings.TrimSpace(coding) == "*" {
+		if coding = strings.TrimSpace(coding); strings.EqualFold(coding, "gzip") || coding == "*" {
 			q := strings.ReplaceAll(params, " ", "")
 			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
 		}
 	}
 	return false
 }
+
+// HeaderGzip is "Content-Encoding: gzip" as a header value, shared: set it
+// as h["Content-Encoding"] = HeaderGzip, never change it.
+var HeaderGzip = []string{"gzip"}
 
 // Gzip compresses b, or is nil when that saves nothing worth having.
 func Gzip(b []byte) []byte {
