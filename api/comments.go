@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/quiredocs/quire"
@@ -152,8 +153,13 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) error {
 // writeComments answers the page that r asks for of the comments (or the
 // replies) that list finds in p, their bodies in the format r asks for. The
 // page and format parameters are checked first, then list may check its own.
+// A page of comments is costly to build and read over and over, so its bytes
+// are kept until the change count moves, by path, query, caller and role
+// (comments' permissions are the caller's); the count is read before the
+// comments, so a change meanwhile is a miss next time.
 func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commentPlace, replies bool,
 	list func(ctx context.Context, pg store.Page) (*store.CommentList, error)) error {
+	changes, trusted := s.db.ChangeCount()
 	pg, err := pageParams(r)
 	if err != nil {
 		return err
@@ -162,15 +168,27 @@ func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commen
 	if err != nil {
 		return err
 	}
-	l, err := list(r.Context(), pg)
-	if err != nil {
-		return err
+	build := func() ([]byte, error) {
+		l, err := list(r.Context(), pg)
+		if err != nil {
+			return nil, err
+		}
+		out, err := s.commentWriter(r, p, f, l.Items)
+		if err != nil {
+			return nil, err
+		}
+		return out.listJSON(l, replies), nil
 	}
-	out, err := s.commentWriter(r, p, f, l.Items)
-	if err != nil {
-		return err
+	if !trusted {
+		body, err := build()
+		if err != nil {
+			return err
+		}
+		return writeRaw(w, http.StatusOK, body)
 	}
-	return out.writeList(w, l, replies)
+	key := "comments\x00" + r.URL.Path + "\x00" + r.URL.RawQuery + "\x00" + caller(r.Context()).ID + "\x00" + string(p.role) +
+		"\x00" + strconv.FormatUint(changes, 10)
+	return s.answers.serve(w, r, key, build)
 }
 
 // commentRequest is the body of POST …/comments. Whether page is in the

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"sync"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/internal/jsonappend"
@@ -41,22 +40,11 @@ func (s *Server) commentWriter(r *http.Request, p *commentPlace, f format, cs []
 	return &commentOut{s: s, p: p, f: f, me: caller(r.Context()), views: views, users: map[string][]byte{}}, nil
 }
 
-// buffers keep the bodies of comment responses from one to the next: a page
-// of comments is some 200 KB.
-var buffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// writeList answers a list of comments (reply false) or replies.
-func (o *commentOut) writeList(w http.ResponseWriter, list *store.CommentList, reply bool) error {
+// listJSON encodes a list of comments (reply false) or replies.
+func (o *commentOut) listJSON(list *store.CommentList, reply bool) []byte {
 	o.known = list.Users
-	buf := buffers.Get().(*[]byte)
-	defer func() {
-		if cap(*buf) <= 4<<20 {
-			buffers.Put(buf)
-		}
-	}()
-	b := itemsOf(&list.List).appendJSON((*buf)[:0], func(b []byte, c *quire.Comment) []byte { return o.append(b, c, reply) })
-	*buf = append(b, '\n')
-	return writeRaw(w, http.StatusOK, *buf)
+	b := itemsOf(&list.List).appendJSON(nil, func(b []byte, c *quire.Comment) []byte { return o.append(b, c, reply) })
+	return append(b, '\n')
 }
 
 // write answers one comment or reply.
