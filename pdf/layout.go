@@ -52,8 +52,8 @@ type op struct {
 	font       font
 	size       float64
 	color      rgb
-	stroke     bool // a rectangle's outline, not its area
-	dotted     bool // a dotted line
+	stroke     bool   // a rectangle's outline, not its area
+	dotted     bool   // a dotted line
 	url        string // a link's URL
 	anchor     string // a link's or an anchor's name
 	img        *image
