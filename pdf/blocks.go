@@ -3,6 +3,7 @@ package pdf
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/styles"
@@ -59,7 +60,7 @@ func (w *writer) block(n ast.Node) {
 		w.openBox(&box{bar: lightGrey, hasBar: true}, boxIndent, 0)
 		w.blocks(n)
 		w.y -= 6
-		w.closeBox(boxIndent, 0)
+		w.closeBox()
 		w.space(6)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
 		w.code(n, "", false)
@@ -156,7 +157,7 @@ func (w *writer) code(n ast.Node, title string, numbers bool) {
 	if tokens == nil {
 		tokens = []chroma.Token{{Type: chroma.Text, Value: src}}
 	}
-	in := w.openCodeBox(title)
+	w.openCodeBox(title)
 	// Lines of runs, each token its colour.
 	var runs []run
 	lineNo := 1
@@ -189,7 +190,7 @@ func (w *writer) code(n ast.Node, title string, numbers bool) {
 		}
 	}
 	w.codeLines(runs)
-	w.closeBox(in, in)
+	w.closeBox()
 	w.space(8)
 }
 
@@ -197,8 +198,8 @@ func (w *writer) code(n ast.Node, title string, numbers bool) {
 var codeStyle = styles.Get("github")
 
 // openCodeBox opens the shaded box of code, under a title bar when the
-// code has a title, and returns its padding.
-func (w *writer) openCodeBox(title string) float64 {
+// code has a title.
+func (w *writer) openCodeBox(title string) {
 	if title != "" {
 		w.ensure(lineHeight(smallSize) + 4*lineHeight(codeSize))
 		h := lineHeight(smallSize) + 6
@@ -207,7 +208,6 @@ func (w *writer) openCodeBox(title string) float64 {
 		w.y += h
 	}
 	w.openBox(&box{fill: codeFill, hasFill: true, border: lightGrey, hasBorder: true}, boxPadding, boxPadding)
-	return boxPadding
 }
 
 // codeLines places lines of code, keeping spaces as written: code
@@ -234,7 +234,8 @@ func (w *writer) codeLines(runs []run) {
 			}
 			head, rest := w.fit(text, fontMono, r.st.size, width-x)
 			if head == "" && len(line) == 0 {
-				head, rest = text[:1], text[1:]
+				_, n := utf8.DecodeRuneInString(text)
+				head, rest = text[:n], text[n:]
 			}
 			if head != "" {
 				line = append(line, frag{text: head, st: r.st, x: x, w: w.m.width(fontMono, head, r.st.size)})
@@ -265,7 +266,7 @@ func (w *writer) gitbookBlock(n ast.Node, b render.Block) {
 		w.space(2)
 		w.blocks(n)
 		w.y -= 6 // the last paragraph's space after
-		w.closeBox(boxIndent, boxPadding)
+		w.closeBox()
 		w.space(8)
 	case render.BlockTabs:
 		for t := n.FirstChild(); t != nil && w.err == nil; t = t.NextSibling() {
@@ -281,7 +282,7 @@ func (w *writer) gitbookBlock(n ast.Node, b render.Block) {
 			w.y += 8
 			w.blocks(t)
 			w.y -= 6
-			w.closeBox(boxPadding, boxPadding)
+			w.closeBox()
 			w.space(6)
 		}
 	case render.BlockCode:
@@ -305,7 +306,7 @@ func (w *writer) gitbookBlock(n ast.Node, b render.Block) {
 			w.block(c)
 		}
 		w.y -= 6
-		w.closeBox(boxPadding, boxPadding)
+		w.closeBox()
 		w.space(8)
 	case render.BlockEmbed:
 		w.embed(n, b)
@@ -345,7 +346,7 @@ func (w *writer) embed(n ast.Node, b render.Block) {
 		w.blocks(n)
 		w.y -= 6
 	}
-	w.closeBox(boxPadding, boxPadding)
+	w.closeBox()
 	w.space(8)
 }
 

@@ -70,6 +70,7 @@ type box struct {
 	hasFill, hasBar   bool
 	hasBorder         bool
 	x0, x1            float64 // its left and right edges
+	dl, dr            float64 // how far in it moved the text's edges
 	sheet, at         int     // where its part on the current sheet is drawn: sheet, index of op
 	top               float64 // where that part starts
 }
@@ -170,26 +171,29 @@ func (l *layout) space(h float64) {
 const boxPadding = 8.0
 
 // openBox starts a box: its content is indented by indent on the left and
-// pad on the right.
+// pad on the right, unless that would leave less than a narrow column.
 func (l *layout) openBox(b *box, indent, pad float64) {
 	l.ensure(3 * lineHeight(bodySize))
 	l.cur()
 	b.x0, b.x1 = l.left, l.right
 	b.sheet, b.at, b.top = len(l.sheets)-1, len(l.cur().ops), l.y
+	if l.width()-indent-pad >= minColumn {
+		b.dl, b.dr = indent, pad
+	}
 	l.boxes = append(l.boxes, b)
-	l.left += indent
-	l.right -= pad
+	l.left += b.dl
+	l.right -= b.dr
 	l.y += boxPadding
 }
 
 // closeBox ends the innermost box, undoing its indents.
-func (l *layout) closeBox(indent, pad float64) {
+func (l *layout) closeBox() {
 	b := l.boxes[len(l.boxes)-1]
 	l.y += boxPadding
 	l.drawBox(b, min(l.y, l.bottom()))
 	l.boxes = l.boxes[:len(l.boxes)-1]
-	l.left -= indent
-	l.right += pad
+	l.left -= b.dl
+	l.right += b.dr
 }
 
 // drawBox draws the part of b on its sheet, from its top to y, under what
