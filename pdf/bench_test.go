@@ -68,27 +68,44 @@ func BenchmarkPDF100(b *testing.B) {
 	b.ReportMetric(float64(out.Len())/(1<<20), "MiB")
 }
 
-// FuzzWrite prints any markdown as a page: it must end, within its
-// limits, without a panic.
-func FuzzWrite(f *testing.F) {
-	f.Add(sampleMarkdown)
-	f.Add(benchPage(1))
-	f.Add(strings.Repeat("> ", 120) + "deep\n")
-	f.Add(strings.Repeat("{% hint %}\n", 40) + "x\n" + strings.Repeat("{% endhint %}\n", 40))
-	f.Add("| a |\n|---|\n| " + strings.Repeat("word ", 3000) + "|\n")
-	f.Add(strings.Repeat("語", 5000))
-	f.Fuzz(func(t *testing.T, md string) {
-		tree := &content.Tree{
-			Pages: map[string]*content.Page{"p": {ID: "p", Title: "Fuzz", Slug: "p", Kind: content.KindDocument, Markdown: md}},
-			Root:  []string{"p"}, Files: map[string]*content.File{},
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		lim := pdf.DefaultLimits
-		lim.MaxPages = 40
-		err := pdf.Write(ctx, io.Discard, source(tree, nil), pdf.Options{}, lim)
-		if err != nil && quire.ErrorCode(err) != quire.CodeTooLarge && !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("%v", err)
-		}
-	})
+// printPage prints md as the one page of a space, within 40 PDF pages and
+// 10 s: it must end with a PDF or one of the limits.
+func printPage(t testing.TB, md string) {
+	t.Helper()
+	tree := &content.Tree{
+		Pages: map[string]*content.Page{"p": {ID: "p", Title: "Page", Slug: "p", Kind: content.KindDocument, Markdown: md}},
+		Root:  []string{"p"}, Files: map[string]*content.File{},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	lim := pdf.DefaultLimits
+	lim.MaxPages = 40
+	err := pdf.Write(ctx, io.Discard, source(tree, nil), pdf.Options{}, lim)
+	if err != nil && quire.ErrorCode(err) != quire.CodeTooLarge && !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("%v", err)
+	}
+}
+
+// TestPathologicalPages: pages at the bounds of what markdown may hold
+// print, or stop at a limit, without costing the square of their length
+// (a word or a line of code a page long is cut by measuring each
+// character once).
+func TestPathologicalPages(t *testing.T) {
+	for name, md := range map[string]string{
+		"long code line": "```\n" + strings.Repeat("x", 200_000) + "\n```\n",
+		"long word":      strings.Repeat("語", 50_000) + "\n",
+		"wide table":     "|" + strings.Repeat(" a b c |", 200) + "\n|" + strings.Repeat("---|", 200) + "\n|" + strings.Repeat(" word word |", 200) + "\n",
+		"deep lists": func() string {
+			var b strings.Builder
+			for i := range 100 {
+				b.WriteString(strings.Repeat("  ", i) + "- item " + strings.Repeat("x ", 50) + "\n")
+			}
+			return b.String()
+		}(),
+		"deep hints":  strings.Repeat("{% hint %}\n", 32) + strings.Repeat("word ", 500) + "\n" + strings.Repeat("{% endhint %}\n", 32),
+		"deep quotes": strings.Repeat(">", 100) + " " + strings.Repeat("word ", 2000) + "\n",
+		"emphasis":    strings.Repeat("*a*b", 5000) + "\n",
+	} {
+		t.Run(name, func(t *testing.T) { printPage(t, md) })
+	}
 }

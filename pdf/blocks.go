@@ -3,7 +3,6 @@ package pdf
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/styles"
@@ -224,24 +223,11 @@ func (w *writer) codeLines(runs []run) {
 			flush()
 			continue
 		}
-		text := r.text
-		for text != "" {
-			tw := w.m.width(fontMono, text, r.st.size)
-			if x+tw <= width {
-				line = append(line, frag{text: text, st: r.st, x: x, w: tw})
-				x += tw
-				break
-			}
-			head, rest := w.fit(text, fontMono, r.st.size, width-x)
-			if head == "" && len(line) == 0 {
-				_, n := utf8.DecodeRuneInString(text)
-				head, rest = text[:n], text[n:]
-			}
-			if head != "" {
-				line = append(line, frag{text: head, st: r.st, x: x, w: w.m.width(fontMono, head, r.st.size)})
-			}
-			flush()
-			text = rest
+		if tw := w.m.width(fontMono, r.text, r.st.size); x+tw <= width {
+			line = append(line, frag{text: r.text, st: r.st, x: x, w: tw})
+			x += tw
+		} else {
+			w.cut(r.text, r.st, width, &line, &x, flush)
 		}
 		if w.err != nil {
 			return

@@ -66,13 +66,25 @@ type measureKey struct {
 // measureSize is the size text is measured at; widths scale linearly.
 const measureSize = 100
 
-// maxCachedWidths bounds the cache: it is emptied when full.
-const maxCachedWidths = 200_000
+// maxCachedWidths bounds the cache, emptied when full, and
+// maxCachedText the texts it keeps (words, not lines of code).
+const (
+	maxCachedWidths = 200_000
+	maxCachedText   = 64
+)
 
 // width is the width of text in face f at size, in points.
 func (m *metrics) width(f font, text string, size float64) float64 {
 	if text == "" {
 		return 0
+	}
+	if len(text) > maxCachedText {
+		m.fontChanged = true
+		if err := m.doc.SetFont(family[f], "", size); err != nil {
+			return 0
+		}
+		w, _ := m.doc.MeasureTextWidth(text)
+		return w
 	}
 	k := measureKey{f, text}
 	w, ok := m.widths[k]

@@ -229,21 +229,9 @@ func (w *writer) wrap(runs []run, width float64) [][]frag {
 					x += c.w
 				}
 			}
-			for tw > width-x && utf8.RuneCountInString(tok) > 1 {
-				head, rest := w.fit(tok, f, r.st.size, width-x)
-				if head == "" {
-					if len(cur) > 0 {
-						flush()
-						continue
-					}
-					_, n := utf8.DecodeRuneInString(tok)
-					head, rest = tok[:n], tok[n:]
-				}
-				hw := w.m.width(f, head, r.st.size)
-				cur = append(cur, frag{text: head, st: r.st, x: x, w: hw})
-				flush()
-				tok = rest
-				tw = w.m.width(f, tok, r.st.size)
+			if tw > width-x && utf8.RuneCountInString(tok) > 1 {
+				w.cut(tok, r.st, width, &cur, &x, flush)
+				continue
 			}
 			cur = append(cur, frag{text: tok, st: r.st, x: x, w: tw})
 			x += tw
@@ -253,6 +241,30 @@ func (w *writer) wrap(runs []run, width float64) [][]frag {
 		flush()
 	}
 	return lines
+}
+
+// cut appends text in style st to line, which ends at *x, cutting it
+// between characters where it reaches width; flush ends a line (and sets
+// *x to 0). Each character is measured once: a word of a million
+// characters costs a million measures, not a million squared.
+func (w *writer) cut(text string, st style, width float64, line *[]frag, x *float64, flush func()) {
+	f := st.face()
+	start, pw := 0, 0.0 // the piece being built: its start, its width
+	for i, r := range text {
+		rw := w.m.width(f, string(r), st.size)
+		if *x+pw+rw > width && (i > start || len(*line) > 0) {
+			if i > start {
+				*line = append(*line, frag{text: text[start:i], st: st, x: *x, w: pw})
+			}
+			flush()
+			start, pw = i, 0
+		}
+		pw += rw
+	}
+	if start < len(text) {
+		*line = append(*line, frag{text: text[start:], st: st, x: *x, w: pw})
+		*x += pw
+	}
 }
 
 // fit is the longest head of word that fits in width, and the rest.

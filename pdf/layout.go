@@ -126,6 +126,9 @@ func (l *layout) newSheet() {
 			l.drawBox(l.boxes[i], l.bottom())
 		}
 	}
+	if err := l.ctx.Err(); err != nil && l.err == nil {
+		l.err = err
+	}
 	if len(l.sheets) >= l.maxSheets {
 		if l.err == nil {
 			l.err = errTooLarge

@@ -91,15 +91,25 @@ type writer struct {
 
 // Write prints src as a PDF to out, within lim and ctx's deadline.
 func Write(ctx context.Context, out io.Writer, src Source, opt Options, lim Limits) error {
-	entries, err := selectPages(src.Tree, opt)
+	doc, err := draw(ctx, src, opt, lim)
 	if err != nil {
 		return err
+	}
+	_, err = doc.WriteTo(out)
+	return err
+}
+
+// draw lays out and draws the document; what is left is to write it.
+func draw(ctx context.Context, src Source, opt Options, lim Limits) (*gopdf.GoPdf, error) {
+	entries, err := selectPages(src.Tree, opt)
+	if err != nil {
+		return nil, err
 	}
 	doc := &gopdf.GoPdf{}
 	doc.Start(gopdf.Config{PageSize: gopdf.Rect{W: pageWidth, H: pageHeight}})
 	doc.SetInfo(gopdf.PdfInfo{Title: src.Title, Subject: src.Subtitle, Creator: "Quire", Producer: "Quire (gopdf)"})
 	if err := addFonts(doc); err != nil {
-		return err
+		return nil, err
 	}
 	m := &metrics{doc: doc, widths: map[measureKey]float64{}}
 	w := &writer{
@@ -114,32 +124,28 @@ func Write(ctx context.Context, out io.Writer, src Source, opt Options, lim Limi
 		w.anchors[pageAnchor(e.page.ID)] = true
 		w.collectAnchors(e)
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	w.pages(entries, opt.Only)
 	if w.err != nil {
-		return w.err
+		return nil, w.err
 	}
 	content := w.sheets
 	var front []*sheet
 	if !opt.Only {
 		front = w.frontMatter(entries, content)
 		if w.err != nil {
-			return w.err
+			return nil, w.err
 		}
 	}
 	if len(front)+len(content) > lim.MaxPages {
-		return errTooLarge
+		return nil, errTooLarge
 	}
 	if err := w.emit(doc, front, content, !opt.Only); err != nil {
-		return err
+		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	_, err = doc.WriteTo(out)
-	return err
+	return doc, ctx.Err()
 }
 
 // selectPages lists the pages to print in tree order.
