@@ -154,7 +154,26 @@ func wantInOrder(t *testing.T, text string, wants ...string) {
 
 func TestWholeSpace(t *testing.T) {
 	tree, blobs := sampleTree(t)
-	pages := PDFText(t, writePDF(t, source(tree, blobs), pdf.Options{}))
+	path := writePDF(t, source(tree, blobs), pdf.Options{})
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Links: URLs outside, and pages and headings inside (the contents'
+	// four, the link to the guide's heading, to usage, back to the
+	// introduction, and the footnote's).
+	for _, want := range []string{"/URI (https://example.com/docs)", "/URI (https://www.youtube.com/watch?v=x)"} {
+		if !bytes.Contains(raw, []byte(want)) {
+			t.Errorf("no link %s", want)
+		}
+	}
+	if n := bytes.Count(raw, []byte("/Dest [")); n < 8 {
+		t.Errorf("%d links inside the document, want 8 or more", n)
+	}
+	if n := bytes.Count(raw, []byte("/Subtype /Image")); n != 1 {
+		t.Errorf("%d images, want the PNG once", n)
+	}
+	pages := PDFText(t, path)
 	if len(pages) < 5 {
 		t.Fatalf("%d pages, want a title page, contents and at least 3 pages", len(pages))
 	}
