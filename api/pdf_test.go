@@ -145,6 +145,11 @@ func TestSpacePDF(t *testing.T) {
 		"Guide", "How to use it", "Install", "Καλημέρα. Здравствуйте."); miss != "" {
 		t.Errorf("pages lack %q:\n%s", miss, strings.Join(pages[2:], "\f"))
 	}
+	// Destinations inside: the contents' three links and three bookmarks,
+	// and the introduction's link to the install page.
+	if n := bytes.Count(res.Body, []byte("/Dest [")); n != 7 {
+		t.Errorf("%d destinations inside the PDF, want 7", n)
+	}
 	if bytes.Count(res.Body, []byte("/Subtype /Image")) != 1 {
 		t.Error("the PDF does not hold the picture once")
 	}

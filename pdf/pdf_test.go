@@ -62,7 +62,7 @@ func sampleTree(t testing.TB) (*content.Tree, map[string][]byte) {
 				Markdown: sampleMarkdown},
 			"guide":   {ID: "guide", Title: "Guide", Slug: "guide", Kind: content.KindGroup, Children: []string{"install", "usage"}},
 			"install": {ID: "install", Title: "Installing", Slug: "install", Kind: content.KindDocument, Markdown: "## Requirements\n\nA computer. See [usage](usage.md).\n"},
-			"usage":   {ID: "usage", Title: "Using Quire — Ελληνικά", Slug: "usage", Kind: content.KindDocument, Markdown: "Back to the [introduction](../intro.md).\n\nПривет, мир!\n"},
+			"usage":   {ID: "usage", Title: "Using Quire — Ελληνικά", Slug: "usage", Kind: content.KindDocument, Markdown: "Back to the [introduction](/intro).\n\nПривет, мир!\n"},
 		},
 		Root: []string{"intro", "guide"},
 		Files: map[string]*content.File{
@@ -110,8 +110,14 @@ func writePDF(t *testing.T, src pdf.Source, opt pdf.Options) string {
 	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if dir := os.Getenv("QUIRE_PDF_OUT"); dir != "" { // to look at
-		_ = os.WriteFile(filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".pdf"), b.Bytes(), 0o600)
+	if dir := os.Getenv("QUIRE_PDF_OUT"); dir != "" {
+		// To look at: the PDF, and its first pages as PNG (pdftoppm, of
+		// poppler-utils).
+		name := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_"))
+		_ = os.WriteFile(name+".pdf", b.Bytes(), 0o600)
+		if err := exec.Command("pdftoppm", "-png", "-r", "70", "-l", "4", name+".pdf", name).Run(); err != nil {
+			t.Logf("pdftoppm: %v", err)
+		}
 	}
 	return path
 }
@@ -160,15 +166,15 @@ func TestWholeSpace(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Links: URLs outside, and pages and headings inside (the contents'
-	// four, the link to the guide's heading, to usage, back to the
-	// introduction, and the footnote's).
+	// four and four bookmarks, the links to the guide's heading, to usage,
+	// back to the introduction, and the footnote's).
 	for _, want := range []string{"/URI (https://example.com/docs)", "/URI (https://www.youtube.com/watch?v=x)"} {
 		if !bytes.Contains(raw, []byte(want)) {
 			t.Errorf("no link %s", want)
 		}
 	}
-	if n := bytes.Count(raw, []byte("/Dest [")); n < 8 {
-		t.Errorf("%d links inside the document, want 8 or more", n)
+	if n := bytes.Count(raw, []byte("/Dest [")); n != 12 {
+		t.Errorf("%d destinations inside the document, want 12", n)
 	}
 	if n := bytes.Count(raw, []byte("/Subtype /Image")); n != 1 {
 		t.Errorf("%d images, want the PNG once", n)
@@ -219,7 +225,12 @@ func tocNumber(t *testing.T, toc, title string) int {
 
 func TestOnlyOnePage(t *testing.T) {
 	tree, blobs := sampleTree(t)
-	pages := PDFText(t, writePDF(t, source(tree, blobs), pdf.Options{Page: "usage", Only: true}))
+	path := writePDF(t, source(tree, blobs), pdf.Options{Page: "usage", Only: true})
+	// The introduction is not printed: the link to it goes to the app.
+	if raw, _ := os.ReadFile(path); !bytes.Contains(raw, []byte("/URI (https://quire.example/s/s1/intro)")) {
+		t.Error("the link to a page not printed does not go to the app")
+	}
+	pages := PDFText(t, path)
 	if len(pages) != 1 {
 		t.Fatalf("%d pages, want 1", len(pages))
 	}
@@ -238,6 +249,14 @@ func TestPageAndSubpages(t *testing.T) {
 	wantInOrder(t, all, "Quire Handbook", "Contents", "Guide", "Installing", "Using Quire", "Guide", "Requirements", "Привет")
 	if strings.Contains(all, "Introduction") {
 		t.Error("a page outside the subtree is printed")
+	}
+}
+
+func TestEmptySpace(t *testing.T) {
+	tree := &content.Tree{Pages: map[string]*content.Page{}, Files: map[string]*content.File{}}
+	pages := PDFText(t, writePDF(t, source(tree, nil), pdf.Options{}))
+	if len(pages) != 2 || !strings.Contains(pages[0], "Quire Handbook") || !strings.Contains(pages[1], "Contents") {
+		t.Errorf("an empty space: %d pages:\n%s", len(pages), strings.Join(pages, "\f"))
 	}
 }
 
