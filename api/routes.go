@@ -63,6 +63,7 @@ func (s *Server) routes() {
 	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", s.requestReviewers)
 	s.handle("DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}", s.removeRequestedReviewer)
 	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes", viewHandler(s.changeRequestView, s.getChangeRequestChanges))
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", s.getChangeRequestPDF)
 
 	// §4.1 Change request comments and §4.2 space comments: one set of
 	// handlers, the path naming a change request or not.
@@ -104,6 +105,10 @@ func (s *Server) routes() {
 	s.handle("GET /v1/spaces/{spaceId}/content/path/{pagePath...}", viewHandler(s.spaceView, s.getPageByPath))
 	s.handle("GET /v1/spaces/{spaceId}/links", viewHandler(s.spaceView, s.listSpaceLinks))
 	s.handle("GET /v1/spaces/{spaceId}/search", viewHandler(s.spaceView, s.searchSpace))
+	s.handle("GET /v1/spaces/{spaceId}/pdf", s.getSpacePDF)
+	// Not under /v1: where PDF links lead. The link's signature, not a
+	// token, says who may follow it (pdf.go).
+	s.handlePublic("GET /pdf/{spaceId}/{revisionId}", s.downloadPDF)
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}", viewHandler(s.revisionView, s.getRevision))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages", viewHandler(s.revisionView, s.listPages))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", viewHandler(s.revisionView, s.getPage))

@@ -38,6 +38,8 @@ var servedOperations = []string{
 	"POST /v1/spaces/s1/change-requests",
 	"GET /v1/spaces/s1/change-requests/1",
 	"PATCH /v1/spaces/s1/change-requests/1",
+	"GET /v1/spaces/s1/change-requests/1/pdf",
+	"GET /v1/spaces/s1/pdf",
 	// Reviews, requested reviewers, contributors and commenters.
 	"GET /v1/spaces/s1/change-requests/1/reviews",
 	"POST /v1/spaces/s1/change-requests/1/reviews",

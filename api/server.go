@@ -71,6 +71,7 @@ type Server struct {
 	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
 	answers     *answerCache           // encoded page answers of revisions (answers.go)
 	asker       *ask.Asker             // answers questions (O/ask)
+	pdf         *pdfState              // PDF links' key, PDFs printed lately (pdf.go)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
@@ -98,6 +99,7 @@ func New(db *store.DB, cfg Config) *Server {
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),
+		pdf:         newPDFState(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
