@@ -36,6 +36,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
 	cfg.orgCreationFlag(fs)
+	cfg.gcGraceFlag(fs, "gc-grace")
 	conns := connCapFlag(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
@@ -43,6 +44,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	orgCreation, err := cfg.orgCreation()
 	if err != nil {
 		return usageError(fs, err)
+	}
+	if cfg.GCGrace < 0 {
+		return usageError(fs, errGCGrace)
 	}
 	logs := newBatchedLog(stderr)
 	defer logs.Close()
@@ -129,6 +133,7 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) 
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
+	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg), jobs.GCFirstDelay, jobs.GCInterval, log) })
 	return func() { stopJobs(); running.Wait() }
 }
 
