@@ -20,7 +20,7 @@ const adminUsage = `Usage:
   quire admin login-link --email E [--public-url URL]
   quire admin backup FILE
   quire admin restore FILE [--force]
-  quire admin gc [--grace DURATION]
+  quire admin gc [--gc-grace DURATION]
 
 Each takes --data DIR and --db URL like quire serve, and prints JSON.
 `

@@ -42,8 +42,8 @@ func collector(db *store.DB, cfg Config) *jobs.Collector {
 
 func adminGC(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("admin gc", "quire admin gc [--grace DURATION] [--data DIR] [--db URL]", stderr)
-	cfg.gcGraceFlag(fs, "grace")
+	fs := newFlagSet("admin gc", "quire admin gc [--gc-grace DURATION] [--data DIR] [--db URL]", stderr)
+	cfg.gcGraceFlag(fs, "gc-grace")
 	if helped, err := parseAdmin(fs, &cfg, args, stdout); helped || err != nil {
 		return err
 	}
