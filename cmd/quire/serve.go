@@ -48,6 +48,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if cfg.GCGrace < 0 {
 		return usageError(fs, errGCGrace)
 	}
+	return serveStore(ctx, cfg, orgCreation, conns, stdout, stderr, firstStart)
+}
+
+// startFunc prepares a store before serve answers: the first start, or the
+// demo's content. cfg.Addr is the address taken by then.
+type startFunc func(ctx context.Context, db *store.DB, cfg Config, stdout io.Writer) error
+
+// serveStore serves cfg's store until ctx is done, after start.
+func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, conns *connCap, stdout, stderr io.Writer, start startFunc) error {
 	logs := newBatchedLog(stderr)
 	defer logs.Close()
 	log := slog.New(slog.NewJSONHandler(logs, nil))
@@ -73,7 +82,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if cfg.Addr != ln.Addr().String() && cfg.PublicURL == "" {
 		cfg.Addr = ln.Addr().String() // port 0 was asked for: say which port was taken
 	}
-	if err := firstStart(ctx, db, cfg, stdout); err != nil {
+	if err := start(ctx, db, cfg, stdout); err != nil {
 		ln.Close()
 		return err
 	}
