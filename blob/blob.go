@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Store keeps file bytes. A folder (Dir) is the default; an S3-compatible
@@ -47,11 +48,14 @@ type Dir struct{ Path string }
 func (d Dir) path(key string) string { return filepath.Join(d.Path, key[:2], key) }
 
 // Put implements Store. The bytes are written to a temporary file and
-// renamed into place, so a reader never sees a partial blob.
+// renamed into place, so a reader never sees a partial blob. A blob already
+// there has its modification time set to now instead, so that a collection
+// leaves it alone for its grace period (see Sweep).
 func (d Dir) Put(_ context.Context, data []byte) (string, error) {
 	key := Key(data)
 	dst := d.path(key)
-	if _, err := os.Stat(dst); err == nil {
+	now := time.Now()
+	if err := os.Chtimes(dst, now, now); err == nil {
 		return key, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {

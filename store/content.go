@@ -148,13 +148,18 @@ func (r reader) objects(ctx context.Context, hashes []string) (content.Objects, 
 // putTree stores the objects of t that are not stored yet and returns its
 // root. t becomes shared once the transaction commits: do not modify it.
 // A fork of a stored tree encodes only what it changed.
+//
+// Whether an object is stored is asked of the database, never of the
+// cache, under the content lock (gc.go): a collection may have removed an
+// object this server still remembers.
 func (tx *Tx) putTree(ctx context.Context, t *content.Tree) (string, error) {
 	root, objs := content.EncodeShared(t)
-	var unknown []string
+	if err := tx.lockContent(ctx, false); err != nil {
+		return "", err
+	}
+	unknown := make([]string, 0, len(objs))
 	for h := range objs {
-		if _, ok := tx.content.objects.Get(h); !ok {
-			unknown = append(unknown, h)
-		}
+		unknown = append(unknown, h)
 	}
 	stored := map[string]bool{}
 	for i := 0; i < len(unknown); i += objectBatch {
@@ -178,13 +183,13 @@ func (tx *Tx) putTree(ctx context.Context, t *content.Tree) (string, error) {
 	var rows []any
 	for _, h := range unknown {
 		if !stored[h] {
-			rows = append(rows, h, objs[h])
+			rows = append(rows, h, objs[h], micros(tx.Now))
 		}
 	}
-	for i := 0; i < len(rows); i += 2 * 100 {
-		batch := rows[i:min(i+2*100, len(rows))]
-		values := strings.TrimSuffix(strings.Repeat("(?, ?), ", len(batch)/2), ", ")
-		if _, err := tx.q.exec(ctx, "INSERT INTO objects (hash, data) VALUES "+values+" ON CONFLICT (hash) DO NOTHING", batch...); err != nil {
+	for i := 0; i < len(rows); i += 3 * 100 {
+		batch := rows[i:min(i+3*100, len(rows))]
+		values := strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(batch)/3), ", ")
+		if _, err := tx.q.exec(ctx, "INSERT INTO objects (hash, data, created_at) VALUES "+values+" ON CONFLICT (hash) DO NOTHING", batch...); err != nil {
 			return "", err
 		}
 	}

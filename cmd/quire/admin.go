@@ -18,6 +18,9 @@ const adminUsage = `Usage:
   quire admin add-user --org ORG_ID --email E --name N --role ROLE
   quire admin token create --email E
   quire admin login-link --email E [--public-url URL]
+  quire admin backup FILE
+  quire admin restore FILE [--force]
+  quire admin gc [--gc-grace DURATION]
 
 Each takes --data DIR and --db URL like quire serve, and prints JSON.
 `
@@ -34,6 +37,12 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return adminAddUser(ctx, args[1:], stdout, stderr)
 	case args[0] == "login-link":
 		return adminLoginLink(ctx, args[1:], stdout, stderr)
+	case args[0] == "backup":
+		return adminBackup(ctx, args[1:], stdout, stderr)
+	case args[0] == "restore":
+		return adminRestore(ctx, args[1:], stdout, stderr)
+	case args[0] == "gc":
+		return adminGC(ctx, args[1:], stdout, stderr)
 	case args[0] == "token" && len(args) > 1 && args[1] == "create":
 		return adminTokenCreate(ctx, args[2:], stdout, stderr)
 	case args[0] == "token":

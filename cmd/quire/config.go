@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/internal/llm"
@@ -41,6 +42,10 @@ type Config struct {
 	// (QUIRE_ORG_CREATION): anyone (the default), members (not guests) of
 	// some organization, or none; quire admin init always may.
 	OrgCreation string
+	// GCGrace is how old what no revision uses must be before garbage
+	// collection removes it (QUIRE_GC_GRACE, --gc-grace); negative when
+	// QUIRE_GC_GRACE does not parse.
+	GCGrace time.Duration
 }
 
 func defaultConfig() Config {
@@ -54,6 +59,11 @@ func defaultConfig() Config {
 	c.SecretKey = os.Getenv("QUIRE_SECRET_KEY")
 	c.LLMURL, c.LLMAPIKey, c.LLMModel = os.Getenv("QUIRE_LLM_URL"), os.Getenv("QUIRE_LLM_API_KEY"), os.Getenv("QUIRE_LLM_MODEL")
 	c.OrgCreation = os.Getenv("QUIRE_ORG_CREATION")
+	if d, err := gcGraceDefault(); err == nil {
+		c.GCGrace = d
+	} else {
+		c.GCGrace = -1
+	}
 	return c
 }
 
@@ -130,6 +140,18 @@ func newFlagSet(name, summary string, stderr io.Writer) *flag.FlagSet {
 // parse parses args; -help answers nil with help printed on stdout, a wrong
 // flag errUsage with the complaint and usage on stderr.
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) (helped bool, err error) {
+	if helped, err := parseFlags(fs, args, stdout); helped || err != nil {
+		return helped, err
+	}
+	if fs.NArg() > 0 {
+		return false, usageError(fs, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	return false, nil
+}
+
+// parseFlags is parse for a command that takes arguments after its flags
+// (fs.Args).
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (helped bool, err error) {
 	stderr := fs.Output()
 	var out bytes.Buffer // what flag printed, until we know where it belongs
 	fs.SetOutput(&out)
@@ -142,9 +164,6 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) (helped bool, err 
 	stderr.Write(out.Bytes())
 	if err != nil {
 		return false, errUsage
-	}
-	if fs.NArg() > 0 {
-		return false, usageError(fs, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	return false, nil
 }

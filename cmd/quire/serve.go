@@ -36,6 +36,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
 	cfg.orgCreationFlag(fs)
+	cfg.gcGraceFlag(fs, "gc-grace")
 	conns := connCapFlag(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
@@ -44,6 +45,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError(fs, err)
 	}
+	if cfg.GCGrace < 0 {
+		return usageError(fs, errGCGrace)
+	}
+	return serveStore(ctx, cfg, orgCreation, conns, stdout, stderr, firstStart)
+}
+
+// startFunc prepares a store before serve answers: the first start, or the
+// demo's content. cfg.Addr is the address taken by then.
+type startFunc func(ctx context.Context, db *store.DB, cfg Config, stdout io.Writer) error
+
+// serveStore serves cfg's store until ctx is done, after start.
+func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, conns *connCap, stdout, stderr io.Writer, start startFunc) error {
 	logs := newBatchedLog(stderr)
 	defer logs.Close()
 	log := slog.New(slog.NewJSONHandler(logs, nil))
@@ -69,7 +82,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if cfg.Addr != ln.Addr().String() && cfg.PublicURL == "" {
 		cfg.Addr = ln.Addr().String() // port 0 was asked for: say which port was taken
 	}
-	if err := firstStart(ctx, db, cfg, stdout); err != nil {
+	if err := start(ctx, db, cfg, stdout); err != nil {
 		ln.Close()
 		return err
 	}
@@ -129,6 +142,7 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) 
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
+	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg), jobs.GCFirstDelay, jobs.GCInterval, log) })
 	return func() { stopJobs(); running.Wait() }
 }
 
