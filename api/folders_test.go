@@ -373,3 +373,35 @@ func TestFolderImportKeepsIDs(t *testing.T) {
 		t.Errorf("b %q, want %q", after.Pages[1].Markdown, want)
 	}
 }
+
+// TestUploadURL: the signed URL takes at most the size declared, only with
+// its token; the request is checked as the reference has it.
+func TestUploadURL(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var u struct{ URL, Key string }
+	e.call(t, e.admin.token, "POST", "/v1/orgs/"+e.org+"/storage/upload", map[string]any{
+		"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 4}, "kind": "import_file"}).
+		want(t, http.StatusCreated).Decode(t, &u)
+	path := strings.TrimPrefix(u.URL, testPublicURL)
+	e.call(t, "", "PUT", strings.Replace(path, "token=", "token=x", 1), []byte("1234")).wantError(t, http.StatusForbidden, "not valid")
+	e.call(t, "", "PUT", "/v1/storage/uploads/upload-nothing?token=x", []byte("1234")).wantError(t, http.StatusForbidden, "not valid")
+	e.call(t, "", "PUT", path, []byte("12345")).wantError(t, http.StatusRequestEntityTooLarge, "4 bytes")
+	// Not uploaded yet: the key names nothing.
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+e.crSpace(t)+"/content/import",
+		map[string]any{"source": map[string]any{"type": "file", "files": []string{u.Key}}}).wantError(t, http.StatusNotFound, "source.files[0]")
+	for _, bad := range []map[string]any{
+		{"kind": "import_file"},
+		{"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 100 << 20}, "kind": "import_file"},
+		{"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 1.5}, "kind": "import_file"},
+		{"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 1}, "kind": "customization_font"},
+	} {
+		res := e.call(t, e.admin.token, "POST", "/v1/orgs/"+e.org+"/storage/upload", bad)
+		if res.Status != http.StatusBadRequest && res.Status != http.StatusRequestEntityTooLarge {
+			t.Errorf("%v: status %d", bad, res.Status)
+		}
+	}
+	outsider := e.outsider(t)
+	e.call(t, outsider.token, "POST", "/v1/orgs/"+e.org+"/storage/upload", map[string]any{
+		"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 4}, "kind": "import_file"}).wantError(t, http.StatusNotFound)
+}
