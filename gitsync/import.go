@@ -23,12 +23,27 @@ import (
 )
 
 // Imported is a tree read from a folder, with the bytes of its files.
+// Pages kept unchanged from the base keep their times; the others have
+// none (0) until Stamp dates them.
 type Imported struct {
 	Tree  *content.Tree
 	Blobs [][]byte // bytes of the tree's files, to Put in the blob store before committing
 	// Redirects are .gitbook.yaml's redirects (old path → file), read and
 	// checked; a space has nowhere to keep them, so they are not stored.
 	Redirects map[string]string
+}
+
+// Stamp dates the pages the import made or changed (those without times)
+// at now, Unix microseconds: the time of the revision that commits them.
+func (im *Imported) Stamp(now int64) {
+	for _, p := range im.Tree.Pages {
+		if p.CreatedAt == 0 {
+			p.CreatedAt = now
+		}
+		if p.UpdatedAt == 0 {
+			p.UpdatedAt = now
+		}
+	}
 }
 
 // config is what .gitbook.yaml says.
