@@ -349,6 +349,14 @@ func TestFolderImportChecks(t *testing.T) {
 		t.Errorf("pages after importing notes.md: %v", titles(rev.Pages))
 	}
 
+	// A refused import into the space leaves no change request behind.
+	bad := e.upload(t, e.admin.token, e.org, "bad.zip", zipOf(t, map[string]string{"README.md": "---\nhidden: maybe\n---\n# X\n"}))
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+spaceID+"/content/import", map[string]any{"source": map[string]any{"type": "file", "files": []string{bad}}}).
+		wantError(t, http.StatusBadRequest, "README.md: front matter")
+	if n := crNumbers(t, e, e.admin.token, "/v1/spaces/"+spaceID+"/change-requests?status=draft"); len(n) != 1 {
+		t.Errorf("change requests after a refused import: %v", n)
+	}
+
 	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+spaceID, map[string]any{"editMode": "locked"}).want(t, http.StatusOK)
 	e.call(t, e.admin.token, "POST", "/v1/spaces/"+spaceID+"/content/import", body).wantError(t, http.StatusForbidden, "locked")
 	e.call(t, e.admin.token, "POST", cr+"/content/import", body).wantError(t, http.StatusForbidden, "locked")
