@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/gitsync"
 )
 
 // folderCorpus fills a change request with what the folder layout must keep
@@ -233,6 +235,20 @@ func TestFolderRoundTripThroughAPI(t *testing.T) {
 	second := e.export(t, e.admin.token, "/v1/spaces/"+dst+"/content/export", "")
 	if diff := cmp.Diff(first, second); diff != "" {
 		t.Fatalf("second export differs (-first +second):\n%s", diff)
+	}
+	// A .tar.gz (named anyhow) imports the same.
+	var tgz bytes.Buffer
+	a := gitsync.NewTarGz(&tgz)
+	for _, p := range slices.Sorted(maps.Keys(first)) {
+		a.Put(p, []byte(first[p]))
+	}
+	a.Close()
+	third := e.crSpace(t)
+	key = e.upload(t, e.admin.token, e.org, "handbook", tgz.Bytes())
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+third+"/content/import",
+		map[string]any{"source": map[string]any{"type": "file", "files": []string{key}}}).want(t, http.StatusOK)
+	if diff := cmp.Diff(first, e.export(t, e.admin.token, "/v1/spaces/"+third+"/content/export", "")); diff != "" {
+		t.Fatalf("export of the .tar.gz import differs:\n%s", diff)
 	}
 	want, got := e.treeShape(t, src), e.treeShape(t, dst)
 	// The one difference: the hint is written in GitBook's syntax.
