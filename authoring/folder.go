@@ -1,0 +1,110 @@
+package authoring
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/gitsync"
+	"github.com/quiredocs/quire/store"
+)
+
+// ImportFolder imports a folder in GitBook's Git Sync layout (gitsync.Import)
+// as one new revision by the user: of change request c, or, when c is nil,
+// of space sp through a change request named after the import, merged at
+// once. Pages and files at the paths they had keep their ids. The folder
+// is read against the request's head with its row locked, its files are
+// stored before the transaction commits, and nothing is left when a step
+// fails. A locked space refuses it. files is bounded as gitsync.Limits
+// bounds an archive (file count, bytes).
+func (a *Author) ImportFolder(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, userID string, files map[string][]byte) (*Import, error) {
+	if err := quire.CheckEditable(sp); err != nil {
+		return nil, err
+	}
+	if err := checkFolder(files); err != nil {
+		return nil, err
+	}
+	var out *quire.ChangeRequest
+	pages := 0
+	err := a.DB.Tx(ctx, func(tx *store.Tx) error {
+		ref := ""
+		if c == nil {
+			cr, err := tx.CreateChangeRequest(ctx, sp.ID, "Import of a folder", userID)
+			if err != nil {
+				return err
+			}
+			ref = cr.ID
+		} else {
+			ref = c.ID
+		}
+		var im *gitsync.Imported
+		var err error
+		out, err = tx.EditChangeRequest(ctx, sp.ID, ref, userID, func(now time.Time, head *content.Tree) (*content.Tree, error) {
+			if im, err = gitsync.Import(head, files); err != nil {
+				return nil, err
+			}
+			stamp(im.Tree, now.UnixMicro())
+			pages = len(im.Tree.Pages)
+			return im.Tree, nil
+		})
+		if err != nil {
+			return err
+		}
+		if c == nil {
+			if out, err = tx.MergeChangeRequest(ctx, sp.ID, ref, userID); err != nil {
+				return err
+			}
+		}
+		// The folder is valid: its files are stored before the commit. If
+		// the commit fails, they stay unreferenced until collected.
+		for _, data := range im.Blobs {
+			if a.Blobs == nil {
+				return fmt.Errorf("import folder: no blob store")
+			}
+			if _, err := a.Blobs.Put(ctx, data); err != nil {
+				return fmt.Errorf("store file: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Import{ChangeRequest: out, Imported: pages, Found: pages}, nil
+}
+
+// stamp dates the pages an import made or changed (those without times).
+func stamp(t *content.Tree, now int64) {
+	for _, p := range t.Pages {
+		if p.CreatedAt == 0 {
+			p.CreatedAt = now
+		}
+		if p.UpdatedAt == 0 {
+			p.UpdatedAt = now
+		}
+	}
+}
+
+// checkFolder bounds a folder given as files, as gitsync.Folder bounds one
+// read from an archive.
+func checkFolder(files map[string][]byte) error {
+	if len(files) > gitsync.DefaultMaxFiles {
+		return quire.Errorf(quire.CodeTooLarge, "the folder has more than %d files, the most one import reads", gitsync.DefaultMaxFiles)
+	}
+	var total int64
+	for p, data := range files {
+		if err := gitsync.CheckPath(p); err != nil {
+			return err
+		}
+		if int64(len(data)) > gitsync.DefaultMaxFile {
+			return quire.Errorf(quire.CodeTooLarge, "path %q: larger than %d MiB, the largest file one import reads", p, gitsync.DefaultMaxFile>>20)
+		}
+		total += int64(len(data))
+	}
+	if total > gitsync.DefaultMaxBytes {
+		return quire.Errorf(quire.CodeTooLarge, "the folder's files come to more than %d MiB, the most one import reads", gitsync.DefaultMaxBytes>>20)
+	}
+	return nil
+}
