@@ -11,7 +11,7 @@ import (
 	"github.com/quiredocs/quire/content"
 )
 
-// Git sync (see migration 0020): a space's connection to a repository, the
+// Git sync (see migration 0021): a space's connection to a repository, the
 // queue of its operations, and the claim a worker holds on a space while it
 // runs them, so that two servers never sync one space at once.
 
