@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -38,14 +37,10 @@ import (
 // go-git's file:// transport runs git-upload-pack and git-receive-pack, so
 // file:// remotes need the git binary; http(s) remotes do not.
 
-// Bounds of what a sync reads from a repository's folder.
 const (
-	MaxRepoFiles     = 20000
-	MaxRepoBytes     = 256 << 20 // all files of the folder
-	MaxRepoFileBytes = 32 << 20  // one file
-	remoteTimeout    = 2 * time.Minute
-	trackingRef      = plumbing.ReferenceName("refs/quire/remote")
-	pushRef          = plumbing.ReferenceName("refs/quire/push")
+	remoteTimeout = 2 * time.Minute
+	trackingRef   = plumbing.ReferenceName("refs/quire/remote")
+	pushRef       = plumbing.ReferenceName("refs/quire/push")
 )
 
 // remotesKey carries the outbound rules of a sync to the dialer of go-git's
@@ -219,15 +214,13 @@ func (r *remote) describe(head, since plumbing.Hash) (commitInfo, error) {
 	return info, nil
 }
 
-// ErrTooLarge reports a repository folder over the bounds of a sync.
-var ErrTooLarge = errors.New("too large")
-
 // readFolder returns the files under dir of a commit, by path relative to
-// dir; none for the zero hash or a commit without that folder.
+// dir, within the bounds of a folder import (Limits); none for the zero
+// hash or a commit without that folder.
 func (r *remote) readFolder(commit plumbing.Hash, dir string) (map[string][]byte, error) {
-	files := map[string][]byte{}
+	folder := NewFolder(Limits{})
 	if commit.IsZero() {
-		return files, nil
+		return folder.Files, nil
 	}
 	c, err := r.repo.CommitObject(commit)
 	if err != nil {
@@ -239,38 +232,23 @@ func (r *remote) readFolder(commit plumbing.Hash, dir string) (map[string][]byte
 	}
 	if dir != "" {
 		if tree, err = tree.Tree(dir); errors.Is(err, object.ErrDirectoryNotFound) {
-			return files, nil
+			return folder.Files, nil
 		} else if err != nil {
 			return nil, err
 		}
 	}
-	var total int64
 	err = tree.Files().ForEach(func(f *object.File) error {
 		if f.Mode != filemode.Regular && f.Mode != filemode.Executable {
 			return nil // symbolic links and submodules are not content
-		}
-		if len(files) >= MaxRepoFiles {
-			return fmt.Errorf("the folder has more than %d files: %w", MaxRepoFiles, ErrTooLarge)
-		}
-		if f.Size > MaxRepoFileBytes {
-			return fmt.Errorf("%s is larger than %d MiB: %w", f.Name, MaxRepoFileBytes>>20, ErrTooLarge)
-		}
-		if total += f.Size; total > MaxRepoBytes {
-			return fmt.Errorf("the folder's files come to more than %d MiB: %w", MaxRepoBytes>>20, ErrTooLarge)
 		}
 		rd, err := f.Reader()
 		if err != nil {
 			return err
 		}
 		defer rd.Close()
-		data, err := io.ReadAll(io.LimitReader(rd, MaxRepoFileBytes+1))
-		if err != nil {
-			return err
-		}
-		files[f.Name] = data
-		return nil
+		return folder.Add(f.Name, rd)
 	})
-	return files, err
+	return folder.Files, err
 }
 
 // Author is who a commit is by.

@@ -235,9 +235,6 @@ func errorMessage(err error) string {
 	if e, ok := errors.AsType[*outbound.Error](err); ok {
 		return e.Message
 	}
-	if errors.Is(err, ErrTooLarge) {
-		return err.Error()
-	}
 	if quire.ErrorCode(err) != quire.CodeInternal {
 		return quire.ErrorMessage(err)
 	}
