@@ -352,3 +352,114 @@ func TestConflictLeavesOpenChangeRequest(t *testing.T) {
 		t.Errorf("branch after the resolution = %q", got)
 	}
 }
+
+// TestInterruptedSyncResumes: a worker that dies holding a space (its
+// operation left running) loses nothing: once its lease runs out another
+// worker runs the operation again, to completion.
+func TestInterruptedSyncResumes(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.syncer.Lease = 300 * time.Millisecond
+	f.merge("Start", func(tr *content.Tree) { addPage(tr, "home", "Welcome", "welcome", "Hello.\n") })
+	f.connect()
+	f.merge("Second edit", func(tr *content.Tree) { tr.Pages["home"].Markdown = "Hello again.\n" })
+
+	// A worker claims the space, starts the export and dies.
+	if _, err := f.db.QueueGitSyncWork(f.ctx, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	dead, err := f.db.ClaimGitSync(f.ctx, f.syncer.Lease)
+	if err != nil || dead == nil {
+		t.Fatalf("claim: %v, %v", dead, err)
+	}
+	if op, err := f.db.NextGitSyncOperation(f.ctx, dead); err != nil || op == nil || op.Direction != store.GitDirExport {
+		t.Fatalf("start: %+v, %v", op, err)
+	}
+	f.wantState(store.GitRunning)
+	// While its lease holds, no one else takes the space.
+	if n, err := f.syncer.RunDue(f.ctx); n != 0 || err != nil {
+		t.Fatalf("run while the dead worker's lease holds: %d, %v", n, err)
+	}
+	time.Sleep(f.syncer.Lease + 50*time.Millisecond)
+	if n, err := f.syncer.RunDue(f.ctx); n != 1 || err != nil {
+		t.Fatalf("run after the lease ran out: %d, %v; want the export done", n, err)
+	}
+	op := f.wantState(store.GitSuccess)
+	if op.Attempts != 2 {
+		t.Errorf("attempts = %d, want 2", op.Attempts)
+	}
+	work := f.clone()
+	if got := readFile(t, filepath.Join(work, "README.md")); !strings.Contains(got, "Hello again.") {
+		t.Errorf("README.md = %q, want the second edit pushed", got)
+	}
+	// The dead worker, were it to wake up, can no longer finish anything.
+	if err := f.db.FinishGitSyncOperation(f.ctx, dead, op, store.GitSyncResult{State: store.GitFailure}); err == nil {
+		t.Error("a lost claim finished an operation")
+	}
+
+}
+
+// TestTwoServersNeverSyncOneSpaceAtOnce: two store handles on one database
+// (two servers) contend for one space: only one claims it until it is
+// given back.
+func TestTwoServersNeverSyncOneSpaceAtOnce(t *testing.T) {
+	t.Parallel()
+	requireGit(t)
+	url, dir := storetest.URL(t), t.TempDir()
+	open := func() *store.DB {
+		db, err := store.Open(context.Background(), url, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	one, two := open(), open()
+	ctx := context.Background()
+	b, err := one.InitOrganization(ctx, "Org", "ada@example.com", "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := one.CreateSpace(ctx, b.Organization.ID, store.NewSpace{Title: "Docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &gitsync.Syncer{DB: one, Remotes: outbound.Remotes{AllowFile: true}}
+	if _, err := s.Queue(ctx, sp, b.User.ID, gitsync.Request{Direction: store.GitDirImport, URL: "file:///nowhere.git", Ref: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	claims := make(chan *store.GitSyncClaim, 8)
+	done := make(chan struct{})
+	for _, db := range []*store.DB{one, two, one, two} {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			c, err := db.ClaimGitSync(ctx, time.Minute)
+			if err != nil {
+				t.Error(err)
+			}
+			if c != nil {
+				claims <- c
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	close(claims)
+	var got []*store.GitSyncClaim
+	for c := range claims {
+		got = append(got, c)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d claims of one space, want 1", len(got))
+	}
+	if c, err := two.ClaimGitSync(ctx, time.Minute); c != nil || err != nil {
+		t.Fatalf("second claim while held: %v, %v", c, err)
+	}
+	if err := one.ReleaseGitSyncClaim(ctx, got[0]); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := two.ClaimGitSync(ctx, time.Minute); c == nil || err != nil {
+		t.Fatalf("claim once given back: %v, %v", c, err)
+	}
+}
