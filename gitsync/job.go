@@ -15,6 +15,10 @@ import (
 	"github.com/quiredocs/quire/store"
 )
 
+// RunInterval is how often a server's worker looks for Git sync work: a
+// merge is pushed within about this long.
+const RunInterval = 500 * time.Millisecond
+
 // Run syncs until ctx ends: it queues what continuous sync owes whenever
 // the store changes or a poll is due, and runs the operations of the
 // spaces it claims, looking every interval.
