@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -349,18 +350,7 @@ func (r *remote) writeTree(files map[string][]byte) (plumbing.Hash, error) {
 	newDir := func() *dirNode { return &dirNode{files: map[string]plumbing.Hash{}, dirs: map[string]*dirNode{}} }
 	root := newDir()
 	for p, data := range files {
-		obj := r.repo.Storer.NewEncodedObject()
-		obj.SetType(plumbing.BlobObject)
-		obj.SetSize(int64(len(data)))
-		w, err := obj.Writer()
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
-		if _, err := w.Write(data); err != nil {
-			return plumbing.ZeroHash, err
-		}
-		w.Close()
-		h, err := r.repo.Storer.SetEncodedObject(obj)
+		h, err := r.store(plumbing.BlobObject, data)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -403,8 +393,39 @@ func (r *remote) storeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 	}
 	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
 	t := &object.Tree{Entries: entries}
-	obj := r.repo.Storer.NewEncodedObject()
+	obj := &plumbing.MemoryObject{}
 	if err := t.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.store(plumbing.TreeObject, data)
+}
+
+// store writes an object unless the cache has it already: an export
+// rewrites every file of the folder, and most are unchanged.
+func (r *remote) store(typ plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(typ, data)
+	if r.repo.Storer.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	obj := r.repo.Storer.NewEncodedObject()
+	obj.SetType(typ)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	return r.repo.Storer.SetEncodedObject(obj)
