@@ -289,7 +289,10 @@ func (db *DB) QueueGitSyncWork(ctx context.Context, pollInterval time.Duration) 
 			args             []any
 		}{
 			{GitDirImport, " AND g.next_pull_at <= ?", []any{now}},
-			{GitDirExport, " AND g.synced_revision IS NOT NULL AND s.revision_id <> g.synced_revision", nil},
+			// Content, not revision ids: a merge of Git's commits alone has
+			// their content, and must not be pushed back reformatted.
+			{GitDirExport, ` AND g.synced_revision IS NOT NULL AND s.revision_id <> g.synced_revision
+				AND (SELECT r.root FROM revisions r WHERE r.id = s.revision_id) <> (SELECT r.root FROM revisions r WHERE r.id = g.synced_revision)`, nil},
 		} {
 			n, err := tx.q.affected(ctx, `INSERT INTO git_sync_operations (id, space_id, direction, state, stage, auto, ordered_at,
 				url_sealed, ref, directory, created_at, updated_at)
