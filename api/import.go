@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -17,41 +18,97 @@ type importResultJSON struct {
 	TotalResources    int    `json:"totalResources"`
 }
 
-// readImport checks that sp takes edits and reads an import's body: url,
-// and source (website only).
-func readImport(w http.ResponseWriter, r *http.Request, sp *quire.Space) (string, error) {
+// readImport checks that sp takes edits and reads an import's body: url
+// and source "website" (the contract's form), or source as the reference's
+// ContentImportSource, {"type":"website","url"} or {"type":"file","files"}.
+func readImport(w http.ResponseWriter, r *http.Request, sp *quire.Space) (*importRequest, error) {
 	if err := quire.CheckEditable(sp); err != nil {
-		return "", err
+		return nil, err
 	}
 	var body importRequest
 	if err := readRequest(w, r, &body); err != nil {
-		return "", err
+		return nil, err
 	}
-	return *body.URL, nil
+	return &body, nil
 }
 
-// importRequest is the body of the import operations.
+// importRequest is the body of the import operations; validate leaves
+// start (a website's URL) or files (upload keys) set.
 type importRequest struct {
-	URL    *string `json:"url"`
-	Source *string `json:"source"`
+	URL    *string         `json:"url"`
+	Source json.RawMessage `json:"source"`
+
+	start string
+	files []string
 }
 
-func (b *importRequest) validate() error { return authoring.CheckImport(b.URL, b.Source) }
+func (b *importRequest) validate() error {
+	str, obj, err := decodeSource(b.Source)
+	if err != nil {
+		return err
+	}
+	if obj == nil {
+		if err := authoring.CheckImport(b.URL, str); err != nil {
+			return err
+		}
+		b.start = *b.URL
+		return nil
+	}
+	switch obj.Type {
+	case "website":
+		u := obj.URL
+		if u == nil {
+			u = b.URL
+		}
+		website := "website"
+		if err := authoring.CheckImport(u, &website); err != nil {
+			return quire.Errorf(quire.CodeInvalid, "source.%s", quire.ErrorMessage(err))
+		}
+		b.start = *u
+	case "file":
+		if b.URL != nil {
+			return quire.Errorf(quire.CodeInvalid, "url: not taken with source type file")
+		}
+		if len(obj.Files) == 0 || len(obj.Files) > 50 {
+			return quire.Errorf(quire.CodeInvalid, "source.files: 1 to 50 keys of uploaded files")
+		}
+		for i, k := range obj.Files {
+			if k == "" || len(k) > 100 {
+				return quire.Errorf(quire.CodeInvalid, "source.files[%d]: must be the key of an uploaded file", i)
+			}
+		}
+		b.files = obj.Files
+	default:
+		return quire.Errorf(quire.CodeInvalid, "source.type: must be website or file")
+	}
+	return nil
+}
 
 // runImport holds an import slot for sp, reads the import's body and runs
-// the import into, answering with the revision that revision picks.
-func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Space, into func(start string) (*authoring.Import, error), revision func(*quire.ChangeRequest) string) error {
+// the import: of a website into website, of uploaded files into folder,
+// answering with the revision that revision picks.
+func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Space, website func(start string) (*authoring.Import, error),
+	folder func(files map[string][]byte) (*authoring.Import, error), revision func(*quire.ChangeRequest) string) error {
 	done, err := s.startImport(w, sp)
 	if err != nil {
 		return err
 	}
 	defer done()
-	start, err := readImport(w, r, sp)
+	body, err := readImport(w, r, sp)
 	if err != nil {
 		return err
 	}
-	im, err := into(start)
-	if err != nil {
+	var im *authoring.Import
+	if body.files != nil {
+		files, err := s.folderOf(r.Context(), sp.OrgID, body.files)
+		if err != nil {
+			return err
+		}
+		im, err = folder(files)
+		if err != nil {
+			return err
+		}
+	} else if im, err = website(body.start); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, importResultJSON{Revision: revision(im.ChangeRequest), ImportedResources: im.Imported, TotalResources: im.Found})
@@ -65,6 +122,8 @@ func (s *Server) importIntoChangeRequest(w http.ResponseWriter, r *http.Request)
 	}
 	return s.runImport(w, r, sp, func(start string) (*authoring.Import, error) {
 		return s.author.ImportIntoChangeRequest(r.Context(), sp, c, caller(r.Context()).ID, start)
+	}, func(files map[string][]byte) (*authoring.Import, error) {
+		return s.author.ImportFolder(r.Context(), sp, c, caller(r.Context()).ID, files)
 	}, func(c *quire.ChangeRequest) string { return c.RevisionID })
 }
 
@@ -85,5 +144,7 @@ func (s *Server) importIntoSpace(w http.ResponseWriter, r *http.Request) error {
 	}
 	return s.runImport(w, r, sp, func(start string) (*authoring.Import, error) {
 		return s.author.ImportIntoSpace(r.Context(), sp, caller(r.Context()).ID, start)
+	}, func(files map[string][]byte) (*authoring.Import, error) {
+		return s.author.ImportFolder(r.Context(), sp, nil, caller(r.Context()).ID, files)
 	}, func(c *quire.ChangeRequest) string { return c.RevisionMerged })
 }

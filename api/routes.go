@@ -110,6 +110,13 @@ func (s *Server) routes() {
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes", viewHandler(s.revisionView, s.getRevisionChanges))
 	// Not in the reference: the bytes behind each file's downloadURL.
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}/download", viewHandler(s.revisionView, s.downloadFile))
+	// Not in the reference: a revision as a folder in GitBook's Git Sync
+	// layout (zip, or .tar.gz by Accept); uploads' signed URLs (api/folders.go).
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/export", viewHandler(s.revisionView, s.exportFolder))
+	s.handle("GET /v1/spaces/{spaceId}/content/export", viewHandler(s.spaceView, s.exportFolder))
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/export", viewHandler(s.changeRequestView, s.exportFolder))
+	s.handle("POST /v1/orgs/{organizationId}/storage/upload", s.createUpload)
+	s.handlePublic("PUT /v1/storage/uploads/{key}", s.putUpload)
 
 	// §4.6 Spaces.
 	s.handle("GET /v1/spaces/{spaceId}", s.getSpace)

@@ -172,6 +172,11 @@ var servedOperations = []string{
 	"GET /v1/orgs/o1/ask/stream",
 	"GET /v1/orgs/o1/ask/questions",
 	"GET /v1/orgs/o1/ask/questions/stream",
+	// Docs as code: folder exports, uploads for file imports.
+	"GET /v1/spaces/s1/revisions/r1/export",
+	"GET /v1/spaces/s1/content/export",
+	"GET /v1/spaces/s1/change-requests/c1/content/export",
+	"POST /v1/orgs/o1/storage/upload",
 }
 
 // TestOperationsServed checks that every operation is routed and

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -156,6 +157,9 @@ func readConfig(data []byte) (*config, error) {
 	return &c, nil
 }
 
+// entityID is the reference's pattern of ids.
+var entityID = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
 // importer builds the tree of one import.
 type importer struct {
 	sub             map[string][]byte // the folder below its root
@@ -251,6 +255,19 @@ func (im *importer) page(e *summaryEntry, kids []string) (string, error) {
 		slug = *r.slug
 	}
 	id := im.id(im.basePages, e.path)
+	if r.slug != nil && *r.slug == "" {
+		// A page without a slug is written under its id (content.GitPaths):
+		// it keeps that id, so the folder reads back as written.
+		stem := strings.TrimSuffix(path.Base(e.path), path.Ext(e.path))
+		if path.Base(e.path) == DefaultReadme {
+			stem = path.Base(path.Dir(e.path))
+		}
+		if _, inBase := im.basePages[e.path]; !inBase && entityID.MatchString(stem) && !im.used[stem] {
+			delete(im.used, id)
+			id = stem
+			im.used[id] = true
+		}
+	}
 	p := &content.Page{ID: id, Kind: content.KindDocument, Title: title, Slug: slug, Description: r.meta.Description,
 		Emoji: r.meta.Emoji, Icon: r.meta.Icon, Condition: r.condition, Markdown: r.body, Children: kids}
 	for _, f := range []struct {

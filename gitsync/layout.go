@@ -105,10 +105,14 @@ func slugFromPath(p, readme, title string) string {
 	return validSlug(strings.TrimSuffix(base, path.Ext(base)), title)
 }
 
-// validSlug is seg when it is a valid slug, else the title's slug.
+// validSlug is seg when it is a valid slug, else the slug made of it
+// (of the title when seg is empty).
 func validSlug(seg, title string) string {
-	if seg == "" || quire.CheckSlug(seg) != nil || !utf8.ValidString(seg) {
+	switch {
+	case seg == "":
 		return quire.PageSlug(title)
+	case quire.CheckSlug(seg) != nil || !utf8.ValidString(seg):
+		return quire.PageSlug(seg)
 	}
 	return seg
 }

@@ -67,6 +67,7 @@ func corpus(t testing.TB, blobs blob.Store) *content.Tree {
 	add("guide", &content.Page{ID: "dup1", Title: "Same", Slug: "same", Markdown: "One.\n"})
 	add("guide", &content.Page{ID: "dup2", Title: "Same", Slug: "Same", Markdown: "Two, [back](/pages/dup1).\n"})
 	add("guide", &content.Page{ID: "empty", Title: "", Slug: "empty", Markdown: ""})
+	add("guide", &content.Page{ID: "noslug", Title: "No slug", Slug: "", Markdown: "Written under its id.\n"})
 	parent := "guide"
 	for i := 1; i <= 6; i++ {
 		id := fmt.Sprintf("deep%d", i)

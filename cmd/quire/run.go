@@ -13,6 +13,7 @@ Usage:
   quire admin init …         create an organization and its admin
   quire admin add-user …     add a user to an organization
   quire admin token create … issue an API token for a user
+  quire space export|import SPACE_ID DIR …  a space as a GitBook Git Sync folder
 
 Every command reads QUIRE_ADDR, QUIRE_DATA, QUIRE_DB and QUIRE_PUBLIC_URL.
 `
@@ -28,6 +29,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return serve(ctx, args[1:], stdout, stderr)
 	case "admin":
 		return admin(ctx, args[1:], stdout, stderr)
+	case "space":
+		return space(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, mainUsage)
 		return nil

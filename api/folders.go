@@ -1,0 +1,237 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/gitsync"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/store"
+)
+
+// Docs as code: a revision exported as a folder in GitBook's Git Sync layout
+// (package gitsync), zipped or tarred as it is written; uploads to signed
+// URLs (POST /orgs/{id}/storage/upload, the reference's shape); imports of
+// uploaded zips and markdown files (source {"type":"file","files":[keys]}).
+
+// MaxUploadBytes bounds one uploaded file: an import's zip.
+const MaxUploadBytes = 64 << 20
+
+// exportFolder answers GET S/revisions/{revisionId}/export, S/content/export
+// and CR/content/export (extras: the reference has no export): the
+// revision's folder as a zip, or a .tar.gz when the Accept header asks for
+// one (application/gzip, application/x-gtar or application/x-tar), streamed.
+func (s *Server) exportFolder(w http.ResponseWriter, r *http.Request, v *revision.View) error {
+	tarGz := false
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		mt, _, _ := mime.ParseMediaType(strings.TrimSpace(part))
+		switch mt {
+		case "application/gzip", "application/x-gzip", "application/x-gtar", "application/x-tar", "application/x-compressed-tar":
+			tarGz = true
+		}
+	}
+	name := fmt.Sprintf("%s-%s", v.Space.ID, v.Revision.ID)
+	cw := &countingWriter{w: w}
+	var a *gitsync.Archive
+	if tarGz {
+		w.Header().Set("Content-Type", "application/gzip")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.tar.gz"`)
+		a = gitsync.NewTarGz(cw)
+	} else {
+		w.Header().Set("Content-Type", "application/zip")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.zip"`)
+		a = gitsync.NewZip(cw)
+	}
+	w.Header().Set("Cache-Control", "private, no-store")
+	err := gitsync.Export(r.Context(), v.Tree, s.blobs, a.Put)
+	if err == nil {
+		err = a.Close()
+	}
+	if err != nil && cw.n > 0 {
+		// The answer has begun: the client must not take a cut archive for
+		// a whole one.
+		s.log.Error("export", "space", v.Space.ID, "revision", v.Revision.ID, "error", err)
+		panic(http.ErrAbortHandler)
+	}
+	return err
+}
+
+// countingWriter counts what reaches the client.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// uploadRequest is the body of POST /orgs/{id}/storage/upload.
+type uploadRequest struct {
+	File *struct {
+		Name *string  `json:"name"`
+		Type *string  `json:"type"`
+		Size *float64 `json:"size"`
+	} `json:"file"`
+	Kind *string `json:"kind"`
+}
+
+func (b *uploadRequest) validate() error {
+	switch {
+	case b.File == nil:
+		return errorf(quire.CodeInvalid, "file: is required")
+	case b.File.Name == nil || *b.File.Name == "" || len(*b.File.Name) > 255:
+		return errorf(quire.CodeInvalid, "file.name: is required, at most 255 characters")
+	case b.File.Type == nil || len(*b.File.Type) > 255:
+		return errorf(quire.CodeInvalid, "file.type: is required, at most 255 characters")
+	case b.File.Size == nil || *b.File.Size < 0 || *b.File.Size != float64(int64(*b.File.Size)):
+		return errorf(quire.CodeInvalid, "file.size: is required, a whole number of bytes")
+	case *b.File.Size > MaxUploadBytes:
+		return errorf(quire.CodeTooLarge, "file.size: at most %d MiB", MaxUploadBytes>>20)
+	case b.Kind == nil:
+		return errorf(quire.CodeInvalid, "kind: is required")
+	case *b.Kind != "import_file":
+		return errorf(quire.CodeInvalid, "kind: only import_file is served")
+	}
+	return nil
+}
+
+// createUpload answers POST /orgs/{organizationId}/storage/upload: 201 with
+// a URL on this server to PUT the bytes to within an hour, and the key that
+// names them, for this organization only, for a day. Members who may
+// create content (editors and above) may upload.
+func (s *Server) createUpload(w http.ResponseWriter, r *http.Request) error {
+	org, me, err := s.org(r)
+	if err != nil {
+		return err
+	}
+	if !me.Role.AtLeast(quire.RoleEdit) {
+		return errorf(quire.CodeForbidden, "uploading needs the edit role in the organization")
+	}
+	var body uploadRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	u, token, err := s.db.CreateUpload(r.Context(), store.Upload{OrgID: org.ID, CreatedBy: caller(r.Context()).ID, Kind: *body.Kind,
+		Name: *body.File.Name, ContentType: *body.File.Type, Size: int64(*body.File.Size)})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, map[string]any{"object": "storage-signed-url",
+		"url": s.publicURL + "/v1/storage/uploads/" + url.PathEscape(u.Key) + "?token=" + url.QueryEscape(token), "key": u.Key})
+}
+
+// putUpload answers PUT /v1/storage/uploads/{key}?token=…: the signed URL
+// createUpload gave. The token stands for a token: no Authorization. At
+// most the size declared is read.
+func (s *Server) putUpload(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.db.UploadForToken(r.Context(), r.PathValue("key"), r.URL.Query().Get("token"))
+	if err != nil {
+		return err
+	}
+	s.allowBody(w, r, u.Size+1)
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, u.Size))
+	if err != nil {
+		return errorf(quire.CodeTooLarge, "the body is larger than the %d bytes declared", u.Size)
+	}
+	key, err := s.blobs.Put(r.Context(), data)
+	if err != nil {
+		return err
+	}
+	if err := s.db.FinishUpload(r.Context(), u.Key, key, int64(len(data))); err != nil {
+		return err
+	}
+	w.Header().Set("ETag", `"`+key+`"`)
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// importSource is an import's source in its object form, the reference's
+// ContentImportSource.
+type importSource struct {
+	Type  string   `json:"type"`
+	URL   *string  `json:"url"`
+	Files []string `json:"files"`
+}
+
+// folderOf reads the uploaded files of an import, by key, into a folder:
+// zips and .tar.gz files are unpacked, markdown and other files are put at
+// the top by their names. A key of another organization is not found.
+func (s *Server) folderOf(ctx context.Context, orgID string, keys []string) (map[string][]byte, error) {
+	f := gitsync.NewFolder(gitsync.Limits{})
+	for i, key := range keys {
+		u, err := s.db.UploadedFile(ctx, orgID, key)
+		if err != nil {
+			return nil, quire.Errorf(quire.ErrorCode(err), "source.files[%d]: %s", i, quire.ErrorMessage(err))
+		}
+		data, err := readUpload(ctx, s.blobs, u.Blob)
+		if err != nil {
+			return nil, err
+		}
+		name := path.Base(strings.ReplaceAll(u.Name, "\\", "/"))
+		lower := strings.ToLower(name)
+		switch {
+		case strings.HasSuffix(lower, ".zip") || strings.HasSuffix(lower, ".tar.gz") || strings.HasSuffix(lower, ".tgz") ||
+			bytes.HasPrefix(data, []byte("PK\x03\x04")):
+			if err := f.ReadArchive(data); err != nil {
+				return nil, quire.Errorf(quire.ErrorCode(err), "source.files[%d]: %s", i, quire.ErrorMessage(err))
+			}
+		default:
+			if err := f.Add(name, bytes.NewReader(data)); err != nil {
+				return nil, quire.Errorf(quire.ErrorCode(err), "source.files[%d]: %s", i, quire.ErrorMessage(err))
+			}
+		}
+	}
+	files := f.Unwrap()
+	hasPage := false
+	for p := range files {
+		if strings.EqualFold(path.Ext(p), ".md") && p != gitsync.DefaultTOC {
+			hasPage = true
+			break
+		}
+	}
+	if !hasPage {
+		return nil, errorf(quire.CodeInvalid, "source.files: no markdown page in the files given")
+	}
+	return files, nil
+}
+
+func readUpload(ctx context.Context, blobs blob.Store, key string) ([]byte, error) {
+	rc, err := blobs.Open(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(io.LimitReader(rc, MaxUploadBytes+1))
+}
+
+// decodeSource reads an import's source: the string "website" (the
+// contract's form) or a ContentImportSource object.
+func decodeSource(raw json.RawMessage) (str *string, obj *importSource, err error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return &s, nil, nil
+	}
+	var o importSource
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		return nil, nil, errorf(quire.CodeInvalid, "source: must be \"website\" or an object {\"type\":\"website\",\"url\"} or {\"type\":\"file\",\"files\"}")
+	}
+	return nil, &o, nil
+}
