@@ -225,6 +225,12 @@ func TestExportThenCloneReadsLayout(t *testing.T) {
 	if got := git(t, work, "rev-list", "--count", "origin/main"); got != "2\n" {
 		t.Errorf("commits on main = %q, want 2", got)
 	}
+	// With nothing owed, looking for work writes nothing (a write would move
+	// every server's change count).
+	writes := f.db.Writes()
+	if n, err := f.db.QueueGitSyncWork(f.ctx, time.Hour); n != 0 || err != nil || f.db.Writes() != writes {
+		t.Errorf("idle QueueGitSyncWork: %d queued, %v, %d writes", n, err, f.db.Writes()-writes)
+	}
 }
 
 // TestPushedCommitAppearsInSpace: a commit pushed with git is imported as a

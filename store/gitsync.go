@@ -271,6 +271,11 @@ const keepGitOperations = 50
 // not the one last synced. A conflict change request that was merged or
 // archived ends its wait: its imported content becomes the sync point.
 func (db *DB) QueueGitSyncWork(ctx context.Context, pollInterval time.Duration) (queued int, err error) {
+	// A plain read first: a write would move every server's change count
+	// (and pass by their caches) for nothing.
+	if owed, err := db.gitSyncWorkOwed(ctx); err != nil || !owed {
+		return 0, err
+	}
 	err = db.Tx(ctx, func(tx *Tx) error {
 		queued = 0
 		now := micros(tx.Now)
@@ -307,6 +312,20 @@ func (db *DB) QueueGitSyncWork(ctx context.Context, pollInterval time.Duration) 
 		return err
 	})
 	return queued, err
+}
+
+// gitSyncWorkOwed reports whether QueueGitSyncWork has anything to do.
+func (db *DB) gitSyncWorkOwed(ctx context.Context) (bool, error) {
+	var n int
+	err := db.q.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM git_syncs g JOIN spaces s ON s.id = g.space_id WHERE
+		(g.conflict_change_request IS NOT NULL AND EXISTS (SELECT 1 FROM change_requests c WHERE c.id = g.conflict_change_request
+			AND c.status IN ('merged', 'archived')))
+		OR (g.sync AND g.conflict_change_request IS NULL AND g.next_pull_at <= ?)
+		OR (g.sync AND g.conflict_change_request IS NULL AND g.synced_revision IS NOT NULL AND s.revision_id <> g.synced_revision
+			AND (SELECT r.root FROM revisions r WHERE r.id = s.revision_id) <> (SELECT r.root FROM revisions r WHERE r.id = g.synced_revision)
+			AND NOT EXISTS (SELECT 1 FROM git_sync_operations o WHERE o.space_id = g.space_id AND o.state IN ('queued', 'running')
+			AND o.auto AND o.direction = 'export')) LIMIT 1) d`, micros(db.Now())).Scan(&n)
+	return n > 0, err
 }
 
 // idExpr is SQL for a fresh random id per row, as newID makes them.
