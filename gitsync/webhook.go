@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/store"
 )
 
 // Push webhooks: GitHub, Gitea and GitLab tell a space of a push to its
@@ -73,47 +72,3 @@ func signed(secret []byte, h http.Header, body []byte) bool {
 	}
 	return false
 }
-
-// Provider names a repository's host as the reference's GitSyncProvider
-// does, which knows only github and gitlab: gitlab for hosts named so,
-// github for every other (Gitea, a file:// repository…).
-func Provider(url string) string {
-	if strings.Contains(strings.ToLower(hostOf(url)), "gitlab") {
-		return "gitlab"
-	}
-	return "github"
-}
-
-func hostOf(raw string) string {
-	rest, ok := strings.CutPrefix(raw, "https://")
-	if !ok {
-		rest, _ = strings.CutPrefix(raw, "http://")
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	return host
-}
-
-// RepoName is a repository's name as shown: its URL's path without the
-// leading slash and the .git suffix ("owner/repo").
-func RepoName(url string) string {
-	if rest, ok := strings.CutPrefix(url, "file://"); ok {
-		return strings.TrimSuffix(rest, ".git")
-	}
-	host := hostOf(url)
-	_, p, _ := strings.Cut(url, host)
-	return strings.TrimSuffix(strings.Trim(p, "/"), ".git")
-}
-
-// Connection is what git/info shows of a space's connection.
-func (s *Syncer) Connection(ctx context.Context, spaceID string) (*store.GitSync, *store.GitSyncOperation, error) {
-	conn, err := s.DB.GitSync(ctx, spaceID)
-	if err != nil {
-		return nil, nil, err
-	}
-	op, err := s.DB.LatestGitSyncOperation(ctx, spaceID)
-	return conn, op, err
-}
-
-// OperationTimeout is how long, in milliseconds, an operation may run
-// before it ends as timeout.
-func (s *Syncer) OperationTimeout() int64 { return s.timeout().Milliseconds() }

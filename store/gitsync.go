@@ -383,18 +383,15 @@ func (db *DB) ClaimGitSync(ctx context.Context, lease time.Duration) (c *GitSync
 	return c, err
 }
 
-// errClaimLost is returned when a claim no longer holds.
-var errClaimLost = errors.New("the space's Git sync claim was lost")
-
 // ErrGitClaimLost reports a worker's claim that ran out and was taken by
 // another worker, or whose connection was removed.
-var ErrGitClaimLost = errClaimLost
+var ErrGitClaimLost = errors.New("the space's Git sync claim was lost")
 
 // checkClaim fails unless c still holds, locking the connection's row.
 func (tx *Tx) checkClaim(ctx context.Context, c *GitSyncClaim) error {
 	n, err := tx.q.affected(ctx, "UPDATE git_syncs SET claim = claim WHERE space_id = ? AND claim = ?", c.SpaceID, c.Claim)
 	if err == nil && n == 0 {
-		return errClaimLost
+		return ErrGitClaimLost
 	}
 	return err
 }
@@ -406,7 +403,7 @@ func (db *DB) RenewGitSyncClaim(ctx context.Context, c *GitSyncClaim, lease time
 		n, err := tx.q.affected(ctx, "UPDATE git_syncs SET claimed_until = ? WHERE space_id = ? AND claim = ?",
 			micros(tx.Now.Add(lease)), c.SpaceID, c.Claim)
 		if err == nil && n == 0 {
-			return errClaimLost
+			return ErrGitClaimLost
 		}
 		return err
 	})
