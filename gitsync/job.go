@@ -369,10 +369,13 @@ func (o *operation) export(ctx context.Context, head plumbing.Hash) error {
 		if err != nil {
 			return err
 		}
-		files := map[string][]byte{}
+		// Each file goes to the cache as it comes: one file's bytes in
+		// memory at a time.
+		files := map[string]plumbing.Hash{}
 		if err := Export(ctx, tree, o.s.Blobs, func(p string, data []byte) error {
-			files[p] = data
-			return nil
+			h, err := o.remote.store(plumbing.BlobObject, data)
+			files[p] = h
+			return err
 		}); err != nil {
 			return err
 		}

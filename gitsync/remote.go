@@ -258,9 +258,9 @@ type Author struct {
 }
 
 // commit makes a commit whose tree is parent's with the folder dir holding
-// exactly files, and returns it; the zero hash when that tree is parent's
-// own (nothing to commit).
-func (r *remote) commit(parent plumbing.Hash, dir string, files map[string][]byte, author, committer Author, message string, when time.Time) (plumbing.Hash, error) {
+// exactly files (paths to blobs written with store), and returns it; the
+// zero hash when that tree is parent's own (nothing to commit).
+func (r *remote) commit(parent plumbing.Hash, dir string, files map[string]plumbing.Hash, author, committer Author, message string, when time.Time) (plumbing.Hash, error) {
 	folder, err := r.writeTree(files)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -340,20 +340,16 @@ func (r *remote) splice(t *object.Tree, path []string, sub plumbing.Hash) (plumb
 // emptyTree is the id Git gives the tree with no entries.
 var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 
-// writeTree writes files (slash paths) as blobs and trees and returns the
-// root tree's hash.
-func (r *remote) writeTree(files map[string][]byte) (plumbing.Hash, error) {
+// writeTree writes the trees of files (slash paths to blobs written with
+// store) and returns the root tree's hash.
+func (r *remote) writeTree(files map[string]plumbing.Hash) (plumbing.Hash, error) {
 	type dirNode struct {
 		files map[string]plumbing.Hash
 		dirs  map[string]*dirNode
 	}
 	newDir := func() *dirNode { return &dirNode{files: map[string]plumbing.Hash{}, dirs: map[string]*dirNode{}} }
 	root := newDir()
-	for p, data := range files {
-		h, err := r.store(plumbing.BlobObject, data)
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
+	for p, h := range files {
 		parts := strings.Split(path.Clean(p), "/")
 		d := root
 		for _, seg := range parts[:len(parts)-1] {
