@@ -471,3 +471,27 @@ func TestTwoServersNeverSyncOneSpaceAtOnce(t *testing.T) {
 		t.Fatalf("claim once given back: %v, %v", c, err)
 	}
 }
+
+// TestOperationsRunInTimestampOrder: operations run in the order of the
+// timestamps of the events that asked for them, not of their arrival.
+func TestOperationsRunInTimestampOrder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	now := time.Now()
+	for _, r := range []gitsync.Request{
+		{Direction: store.GitDirExport, URL: f.url, Ref: "main", CommitMessage: "Later", Timestamp: now.Add(time.Minute)},
+		{Direction: store.GitDirImport, URL: f.url, Ref: "main", Timestamp: now},
+	} {
+		if _, err := f.syncer.Queue(f.ctx, f.space, f.user.ID, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := f.db.ClaimGitSync(f.ctx, time.Minute)
+	if err != nil || c == nil {
+		t.Fatalf("claim: %v, %v", c, err)
+	}
+	first, err := f.db.NextGitSyncOperation(f.ctx, c)
+	if err != nil || first == nil || first.Direction != store.GitDirImport {
+		t.Fatalf("first operation = %+v, %v; want the import, whose event came first", first, err)
+	}
+}
