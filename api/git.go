@@ -91,7 +91,9 @@ func (s *Server) queueGit(w http.ResponseWriter, r *http.Request, direction stri
 	if direction == store.GitDirImport && !req.Standalone && !role.AtLeast(quire.RoleReview) {
 		return errorf(quire.CodeForbidden, "importing into the space merges: it needs the review role; editors may import with standalone: true")
 	}
-	if direction == store.GitDirImport || !req.Standalone {
+	// What changes the space (an import merged, sync that will import)
+	// needs it editable; an export only reads it.
+	if (direction == store.GitDirImport && !req.Standalone) || (req.Sync != nil && *req.Sync) {
 		if err := quire.CheckEditable(sp); err != nil {
 			return err
 		}
