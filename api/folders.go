@@ -184,7 +184,7 @@ func (s *Server) folderOf(ctx context.Context, orgID string, keys []string) (map
 		lower := strings.ToLower(name)
 		switch {
 		case strings.HasSuffix(lower, ".zip") || strings.HasSuffix(lower, ".tar.gz") || strings.HasSuffix(lower, ".tgz") ||
-			bytes.HasPrefix(data, []byte("PK\x03\x04")):
+			bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
 			if err := f.ReadArchive(data); err != nil {
 				return nil, quire.Errorf(quire.ErrorCode(err), "source.files[%d]: %s", i, quire.ErrorMessage(err))
 			}

@@ -8,15 +8,19 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/gitsync"
 )
 
 // folderCorpus fills a change request with what the folder layout must keep
@@ -232,6 +236,20 @@ func TestFolderRoundTripThroughAPI(t *testing.T) {
 	if diff := cmp.Diff(first, second); diff != "" {
 		t.Fatalf("second export differs (-first +second):\n%s", diff)
 	}
+	// A .tar.gz (named anyhow) imports the same.
+	var tgz bytes.Buffer
+	a := gitsync.NewTarGz(&tgz)
+	for _, p := range slices.Sorted(maps.Keys(first)) {
+		a.Put(p, []byte(first[p]))
+	}
+	a.Close()
+	third := e.crSpace(t)
+	key = e.upload(t, e.admin.token, e.org, "handbook", tgz.Bytes())
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+third+"/content/import",
+		map[string]any{"source": map[string]any{"type": "file", "files": []string{key}}}).want(t, http.StatusOK)
+	if diff := cmp.Diff(first, e.export(t, e.admin.token, "/v1/spaces/"+third+"/content/export", "")); diff != "" {
+		t.Fatalf("export of the .tar.gz import differs:\n%s", diff)
+	}
 	want, got := e.treeShape(t, src), e.treeShape(t, dst)
 	// The one difference: the hint is written in GitBook's syntax.
 	if diff := cmp.Diff(want, got); diff == "" || strings.Count(diff, "\n-") > 4 || !strings.Contains(diff, "{% hint") {
@@ -347,6 +365,14 @@ func TestFolderImportChecks(t *testing.T) {
 		t.Errorf("pages after importing notes.md: %v", titles(rev.Pages))
 	}
 
+	// A refused import into the space leaves no change request behind.
+	bad := e.upload(t, e.admin.token, e.org, "bad.zip", zipOf(t, map[string]string{"README.md": "---\nhidden: maybe\n---\n# X\n"}))
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+spaceID+"/content/import", map[string]any{"source": map[string]any{"type": "file", "files": []string{bad}}}).
+		wantError(t, http.StatusBadRequest, "README.md: front matter")
+	if n := crNumbers(t, e, e.admin.token, "/v1/spaces/"+spaceID+"/change-requests?status=draft"); len(n) != 1 {
+		t.Errorf("change requests after a refused import: %v", n)
+	}
+
 	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+spaceID, map[string]any{"editMode": "locked"}).want(t, http.StatusOK)
 	e.call(t, e.admin.token, "POST", "/v1/spaces/"+spaceID+"/content/import", body).wantError(t, http.StatusForbidden, "locked")
 	e.call(t, e.admin.token, "POST", cr+"/content/import", body).wantError(t, http.StatusForbidden, "locked")
@@ -404,4 +430,53 @@ func TestUploadURL(t *testing.T) {
 	outsider := e.outsider(t)
 	e.call(t, outsider.token, "POST", "/v1/orgs/"+e.org+"/storage/upload", map[string]any{
 		"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 4}, "kind": "import_file"}).wantError(t, http.StatusNotFound)
+}
+
+// TestFolderRoundTrip1000Pages exports a thousand-page space through the
+// API, imports it into an empty space and exports that: the same folder.
+func TestFolderRoundTrip1000Pages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a thousand pages")
+	}
+	t.Parallel()
+	e := newEnv(t)
+	src, cr := e.newChangeRequest(t)
+	crID := cr[strings.LastIndex(cr, "/")+1:]
+	_, err := e.db.EditChangeRequest(t.Context(), src, crID, e.admin.id, func(now time.Time, head *content.Tree) (*content.Tree, error) {
+		tr := &content.Tree{Pages: map[string]*content.Page{}}
+		var section string
+		for i := range 1000 {
+			id := fmt.Sprintf("page%04d", i)
+			tr.Pages[id] = &content.Page{ID: id, Kind: content.KindDocument, Title: fmt.Sprintf("Page %d", i), Slug: fmt.Sprintf("page-%d", i),
+				Markdown: fmt.Sprintf("See [page %d](/pages/page%04d#part).\n\n## Part\n\nText.\n", (i*7)%1000, (i*7)%1000)}
+			if i%10 == 0 {
+				tr.Root, section = append(tr.Root, id), id
+			} else {
+				tr.Pages[section].Children = append(tr.Pages[section].Children, id)
+			}
+		}
+		return tr, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.call(t, e.admin.token, "POST", cr+"/merge", nil).want(t, http.StatusOK)
+	first := e.export(t, e.admin.token, "/v1/spaces/"+src+"/content/export", "")
+	if len(first) != 1002 {
+		t.Fatalf("%d files", len(first))
+	}
+	dst := e.crSpace(t)
+	key := e.upload(t, e.admin.token, e.org, "big.zip", zipOf(t, first))
+	var out importOut
+	e.call(t, e.admin.token, "POST", "/v1/spaces/"+dst+"/content/import",
+		map[string]any{"source": map[string]any{"type": "file", "files": []string{key}}}).want(t, http.StatusOK).Decode(t, &out)
+	if out.ImportedResources != 1000 {
+		t.Errorf("import %+v", out)
+	}
+	if diff := cmp.Diff(first, e.export(t, e.admin.token, "/v1/spaces/"+dst+"/content/export", "")); diff != "" {
+		t.Fatalf("second export differs:\n%s", diff)
+	}
+	if diff := cmp.Diff(e.treeShape(t, src), e.treeShape(t, dst)); diff != "" {
+		t.Fatalf("trees differ:\n%s", diff)
+	}
 }

@@ -45,7 +45,7 @@ func (a *Author) ImportFolder(ctx context.Context, sp *quire.Space, c *quire.Cha
 			if im, err = gitsync.Import(head, files); err != nil {
 				return nil, err
 			}
-			stamp(im.Tree, now.UnixMicro())
+			im.Stamp(now.UnixMicro())
 			pages = len(im.Tree.Pages)
 			return im.Tree, nil
 		})
@@ -73,18 +73,6 @@ func (a *Author) ImportFolder(ctx context.Context, sp *quire.Space, c *quire.Cha
 		return nil, err
 	}
 	return &Import{ChangeRequest: out, Imported: pages, Found: pages}, nil
-}
-
-// stamp dates the pages an import made or changed (those without times).
-func stamp(t *content.Tree, now int64) {
-	for _, p := range t.Pages {
-		if p.CreatedAt == 0 {
-			p.CreatedAt = now
-		}
-		if p.UpdatedAt == 0 {
-			p.UpdatedAt = now
-		}
-	}
 }
 
 // checkFolder bounds a folder given as files, as gitsync.Folder bounds one

@@ -72,3 +72,34 @@ func (m memBlobs) Open(_ context.Context, key string) (io.ReadSeekCloser, error)
 type nopCloser struct{ *bytes.Reader }
 
 func (nopCloser) Close() error { return nil }
+
+// FuzzReadArchive reads arbitrary bytes as an archive within small limits:
+// never a panic, never more than the limits, never a path leaving the
+// folder.
+func FuzzReadArchive(f *testing.F) {
+	var zb, tb bytes.Buffer
+	for _, a := range []*Archive{NewZip(&zb), NewTarGz(&tb)} {
+		a.Put("README.md", []byte("# Home\n"))
+		a.Put(".gitbook/assets/a.png", []byte("png"))
+		a.Close()
+	}
+	f.Add(zb.Bytes())
+	f.Add(tb.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l := Limits{Files: 20, Bytes: 1 << 16, File: 1 << 12}
+		folder := NewFolder(l)
+		if err := folder.ReadArchive(data); err != nil {
+			return
+		}
+		var total int
+		for p, d := range folder.Unwrap() {
+			if err := CheckPath(p); err != nil {
+				t.Fatalf("path %q read: %v", p, err)
+			}
+			total += len(d)
+		}
+		if len(folder.Files) > l.Files || int64(total) > l.Bytes {
+			t.Fatalf("%d files, %d bytes: past the limits", len(folder.Files), total)
+		}
+	})
+}

@@ -23,12 +23,27 @@ import (
 )
 
 // Imported is a tree read from a folder, with the bytes of its files.
+// Pages kept unchanged from the base keep their times; the others have
+// none (0) until Stamp dates them.
 type Imported struct {
 	Tree  *content.Tree
 	Blobs [][]byte // bytes of the tree's files, to Put in the blob store before committing
 	// Redirects are .gitbook.yaml's redirects (old path → file), read and
 	// checked; a space has nowhere to keep them, so they are not stored.
 	Redirects map[string]string
+}
+
+// Stamp dates the pages the import made or changed (those without times)
+// at now, Unix microseconds: the time of the revision that commits them.
+func (im *Imported) Stamp(now int64) {
+	for _, p := range im.Tree.Pages {
+		if p.CreatedAt == 0 {
+			p.CreatedAt = now
+		}
+		if p.UpdatedAt == 0 {
+			p.UpdatedAt = now
+		}
+	}
 }
 
 // config is what .gitbook.yaml says.
@@ -255,12 +270,16 @@ func (im *importer) page(e *summaryEntry, kids []string) (string, error) {
 		slug = *r.slug
 	}
 	id := im.id(im.basePages, e.path)
-	if r.slug != nil && *r.slug == "" {
-		// A page without a slug is written under its id (content.GitPaths):
-		// it keeps that id, so the folder reads back as written.
+	if r.slug != nil && strings.Trim(*r.slug, ".") == "" {
+		// A page whose slug makes no path segment ("", "..") is written
+		// under its id (content.GitPaths): it keeps that id, so the folder
+		// reads back as written.
 		stem := strings.TrimSuffix(path.Base(e.path), path.Ext(e.path))
-		if path.Base(e.path) == DefaultReadme {
+		switch {
+		case path.Base(e.path) == DefaultReadme && path.Dir(e.path) != ".":
 			stem = path.Base(path.Dir(e.path))
+		case path.Base(e.path) == DefaultReadme: // the first page: its children's folder
+			stem = path.Base(im.firstDir(kids))
 		}
 		if _, inBase := im.basePages[e.path]; !inBase && entityID.MatchString(stem) && !im.used[stem] {
 			delete(im.used, id)
@@ -304,12 +323,46 @@ func (im *importer) group(e *summaryEntry, kids []string, top bool) string {
 			}
 		}
 	}
+	if id == "" && strings.Trim(slug, ".") == "" && len(kids) > 0 {
+		// Its folder is named by its id (content.GitPaths): keep it.
+		if stem := path.Base(im.firstDir(kids)); entityID.MatchString(stem) && !im.used[stem] {
+			id = stem
+		}
+	}
 	if id == "" {
 		id = store.NewID()
 	}
 	im.used[id] = true
 	im.t.Pages[id] = &content.Page{ID: id, Kind: content.KindGroup, Title: e.title, Slug: slug, Children: kids}
 	return id
+}
+
+// parentDir is the folder the page id sits in: a leaf's file's folder,
+// the folder above a README's, the folder above a group's; "." when it
+// has none (a group of no pages).
+func (im *importer) parentDir(id string) string {
+	p := im.t.Pages[id]
+	switch {
+	case p.Kind == content.KindGroup:
+		if d := im.firstDir(p.Children); d != "." {
+			return path.Dir(d)
+		}
+		return "."
+	case path.Base(im.pathOf[id]) == DefaultReadme:
+		return path.Dir(path.Dir(im.pathOf[id]))
+	}
+	return path.Dir(im.pathOf[id])
+}
+
+// firstDir is the folder the first of ids that has one sits in; "." when
+// none has.
+func (im *importer) firstDir(ids []string) string {
+	for _, id := range ids {
+		if d := im.parentDir(id); d != "." {
+			return d
+		}
+	}
+	return "."
 }
 
 // file makes the file at path p (once) and returns its id.

@@ -143,7 +143,7 @@ func escapePath(p string) string {
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if c <= ' ' || c == 0x7f || strings.IndexByte("%()<>\\#?\"'[]`", c) >= 0 {
+		if c <= ' ' || c == 0x7f || strings.IndexByte("%()<>\\#?\"'[]`&", c) >= 0 {
 			b.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)|0x100, 16)[1:]))
 			continue
 		}

@@ -1,14 +1,16 @@
 package gitsync
 
 import (
+	"bufio"
+	"bytes"
 	"html"
 	"regexp"
 	"strings"
 
 	"github.com/quiredocs/quire/content"
 	"github.com/yuin/goldmark/ast"
+	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 )
 
 // SUMMARY.md is GitBook's table of contents:
@@ -51,7 +53,7 @@ func writeSummary(t *content.Tree, paths map[string]string, dir string) []byte {
 		}
 		b.WriteString(strings.Repeat("  ", depth))
 		if p.Kind == content.KindGroup {
-			b.WriteString("* " + summaryTitle(p.Title) + " " + anchor(p.Slug) + "\n")
+			b.WriteString("* " + label(p) + "\n")
 		} else {
 			b.WriteString("* [" + summaryTitle(p.Title) + "](" + escapePath(relPath(dir, paths[id])) + ")\n")
 		}
@@ -69,7 +71,7 @@ func writeSummary(t *content.Tree, paths map[string]string, dir string) []byte {
 	}
 	for _, id := range t.Root[headings:] {
 		g := t.Pages[id]
-		b.WriteString("\n## " + summaryTitle(g.Title) + " " + anchor(g.Slug) + "\n")
+		b.WriteString("\n## " + label(g) + "\n")
 		if len(g.Children) > 0 {
 			b.WriteString("\n")
 		}
@@ -78,6 +80,30 @@ func writeSummary(t *content.Tree, paths map[string]string, dir string) []byte {
 		}
 	}
 	return []byte(b.String())
+}
+
+// label is a group's title and its anchor, one space apart (more would
+// move the content of a list item, and with it where its children start).
+func label(g *content.Page) string {
+	if t := blockSafe(summaryTitle(g.Title)); t != "" {
+		return t + " " + anchor(g.Slug)
+	}
+	return anchor(g.Slug)
+}
+
+// leadingNumber is an ordered list's marker.
+var leadingNumber = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
+
+// blockSafe escapes what would make a line of text another block: a
+// leading ">", "#", "-", "+", "=", "~", "` + "`" + `" or "|", or "1." / "1)".
+func blockSafe(t string) string {
+	if t != "" && strings.IndexByte(">#-+=~`|*_", t[0]) >= 0 {
+		return "\\" + t
+	}
+	if m := leadingNumber.FindString(t); m != "" {
+		return m[:len(m)-1] + "\\" + t[len(m)-1:]
+	}
+	return t
 }
 
 // anchor is the HTML anchor that keeps a group's slug.
@@ -229,8 +255,16 @@ func plainText(n ast.Node, src []byte) string {
 	return b.String()
 }
 
+// decodeText resolves backslash escapes and character references in one
+// pass, as CommonMark does ("\\&amp;" is "&amp;"): goldmark's HTML writer
+// does that pass and escapes what it writes, which html.UnescapeString
+// undoes (as render does for link destinations).
 func decodeText(v []byte) []byte {
-	return util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	ghtml.DefaultWriter.Write(w, v)
+	_ = w.Flush()
+	return []byte(html.UnescapeString(buf.String()))
 }
 
 func decodeDest(v []byte) string { return string(decodeText(v)) }
