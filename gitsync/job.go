@@ -251,6 +251,7 @@ func (o *operation) pull(ctx context.Context, head plumbing.Hash) error {
 	if err != nil {
 		return failf("the repository's content could not be read: %s", quire.ErrorMessage(err))
 	}
+	imp.Stamp(o.s.DB.Now().UnixMicro())
 	for _, data := range imp.Blobs {
 		if _, err := o.s.Blobs.Put(ctx, data); err != nil {
 			return fmt.Errorf("store file: %w", err)
