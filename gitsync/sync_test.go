@@ -495,3 +495,56 @@ func TestOperationsRunInTimestampOrder(t *testing.T) {
 		t.Fatalf("first operation = %+v, %v; want the import, whose event came first", first, err)
 	}
 }
+
+// TestProjectDirectory: a space synced with a folder of a larger repository
+// writes only that folder, keeps the rest, and takes commits outside the
+// folder as nothing to import.
+func TestProjectDirectory(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	seed := t.TempDir()
+	git(t, seed, "init", "--quiet", "--initial-branch=main")
+	os.MkdirAll(filepath.Join(seed, "src"), 0o755)
+	writeFile(t, filepath.Join(seed, "src", "main.go"), "package main\n")
+	git(t, seed, "add", ".")
+	git(t, seed, "commit", "--quiet", "-m", "Code")
+	git(t, seed, "push", "--quiet", f.url, "HEAD:main")
+
+	f.merge("Start", func(tr *content.Tree) { addPage(tr, "home", "Welcome", "welcome", "Hello.\n") })
+	on := true
+	if _, err := f.syncer.Queue(f.ctx, f.space, f.user.ID, gitsync.Request{Direction: store.GitDirExport, URL: f.url, Ref: "main",
+		Directory: "docs/guide", CommitMessage: "Docs", Sync: &on}); err != nil {
+		t.Fatal(err)
+	}
+	f.run()
+	f.wantState(store.GitSuccess)
+	work := f.clone()
+	if got := readFile(t, filepath.Join(work, "docs", "guide", "README.md")); !strings.Contains(got, "Hello.") {
+		t.Errorf("docs/guide/README.md = %q", got)
+	}
+	if got := readFile(t, filepath.Join(work, "src", "main.go")); got != "package main\n" {
+		t.Errorf("src/main.go = %q, want it kept", got)
+	}
+
+	// A commit to the code only: nothing imported, no change request.
+	writeFile(t, filepath.Join(work, "src", "main.go"), "package main\n\nfunc main() {}\n")
+	git(t, work, "commit", "--quiet", "-am", "More code")
+	git(t, work, "push", "--quiet")
+	f.run()
+	f.wantState(store.GitSuccess)
+	for _, status := range []quire.ChangeRequestStatus{quire.StatusOpen, quire.StatusMerged} {
+		list, err := f.db.ListChangeRequests(f.ctx, f.space.ID, store.ChangeRequestFilter{Status: status}, store.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range list.Items {
+			if c.Subject == "More code" {
+				t.Errorf("a commit outside the folder made change request #%d", c.Number)
+			}
+		}
+	}
+	conn, err := f.db.GitSync(f.ctx, f.space.ID)
+	if head := strings.TrimSpace(git(t, work, "rev-parse", "HEAD")); err != nil || conn.SyncedCommit != head {
+		t.Errorf("sync point = %v (%v), want the new head %s", conn, err, head)
+	}
+}
