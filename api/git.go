@@ -181,7 +181,7 @@ func (s *Server) deleteSpaceGit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	deleted, err := s.db.DeleteGitSync(r.Context(), sp.ID)
+	deleted, err := s.git.Disconnect(r.Context(), sp.ID)
 	if err != nil {
 		return err
 	}

@@ -203,6 +203,9 @@ func TestGitSyncAPI(t *testing.T) {
 	// Disconnected: git/info is 404 again; the webhook is refused.
 	e.call(t, editor.token, "DELETE", base, nil).want(t, http.StatusForbidden)
 	e.call(t, e.admin.token, "DELETE", base, nil).want(t, http.StatusNoContent)
+	if caches, _ := filepath.Glob(filepath.Join(e.syncer.CacheDir, e.space+"-*.git")); len(caches) != 0 {
+		t.Errorf("repository caches left after disconnecting: %v", caches)
+	}
 	e.call(t, reader.token, "GET", base+"/info", nil).want(t, http.StatusNotFound)
 	if got := hook("X-Gitlab-Token", secret); got != http.StatusNotFound {
 		t.Errorf("webhook after disconnecting: %d, want 404", got)

@@ -2,6 +2,8 @@ package gitsync
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/quiredocs/quire/store"
@@ -52,3 +54,20 @@ func (s *Syncer) Connection(ctx context.Context, spaceID string) (*store.GitSync
 // OperationTimeout is how long, in milliseconds, an operation may run
 // before it ends as timeout.
 func (s *Syncer) OperationTimeout() int64 { return s.timeout().Milliseconds() }
+
+// Disconnect removes a space's connection and queue, and this server's
+// cache of its repository (other servers' caches stay until their folder
+// is cleared; they hold nothing that is not in the repository).
+func (s *Syncer) Disconnect(ctx context.Context, spaceID string) (bool, error) {
+	deleted, err := s.DB.DeleteGitSync(ctx, spaceID)
+	if err != nil || !deleted || s.CacheDir == "" {
+		return deleted, err
+	}
+	caches, _ := filepath.Glob(filepath.Join(s.CacheDir, spaceID+"-*.git"))
+	for _, dir := range caches {
+		if err := os.RemoveAll(dir); err != nil {
+			s.log().Warn("remove a Git sync cache", "space", spaceID, "err", err)
+		}
+	}
+	return true, nil
+}
