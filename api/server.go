@@ -16,6 +16,7 @@ import (
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/integration"
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/outbound"
@@ -54,6 +55,10 @@ type Config struct {
 	// browser of r (setting its cookie): SAML sign-ins started for the app
 	// (start?app=1) end there rather than in a page showing an API token.
 	StartSession func(w http.ResponseWriter, r *http.Request, userID string) error
+	// Git runs Git sync; the server only queues its operations. When nil,
+	// New makes one over db that reaches the remotes Fetcher may (no
+	// file:// ones).
+	Git *gitsync.Syncer
 }
 
 // Server is the HTTP API.
@@ -79,6 +84,7 @@ type Server struct {
 	// startSession starts a web app session (Config.StartSession); nil
 	// when there is no app.
 	startSession func(w http.ResponseWriter, r *http.Request, userID string) error
+	git          *gitsync.Syncer // queues Git sync operations (git.go)
 
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
@@ -110,6 +116,10 @@ func New(db *store.DB, cfg Config) *Server {
 		s.reader = revision.New(db, s.appHost())
 	}
 	s.author = newAuthor(db, cfg, s.appHost())
+	s.git = cfg.Git
+	if s.git == nil {
+		s.git = &gitsync.Syncer{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey, Remotes: outbound.Remotes{AllowPrivate: cfg.Fetcher.AllowPrivate}}
+	}
 	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
 	s.asker = ask.New(db, s.reader, cfg.Model, s.publicURL)
 	s.routes()

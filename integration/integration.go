@@ -10,6 +10,7 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/quiredocs/quire"
@@ -110,18 +111,7 @@ const sealedVersion = 1
 
 // seal encrypts an integration's secrets for the database.
 func (p *Publisher) seal(ctx context.Context, name string, secrets map[string]string) ([]byte, error) {
-	key := p.SecretKey
-	if key == nil {
-		var err error
-		if key, err = p.DB.ServerKey(ctx, secretsKey); err != nil {
-			return nil, err
-		}
-	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, fmt.Errorf("secret key: %w", err)
-	}
-	gcm, err := cipher.NewGCMWithRandomNonce(block) // prepends a fresh random nonce
+	key, err := SecretsKey(ctx, p.DB, p.SecretKey)
 	if err != nil {
 		return nil, err
 	}
@@ -129,5 +119,49 @@ func (p *Publisher) seal(ctx context.Context, name string, secrets map[string]st
 	if err != nil {
 		return nil, err
 	}
-	return gcm.Seal([]byte{sealedVersion}, nil, plain, []byte(name)), nil
+	return Seal(key, plain, []byte(name))
+}
+
+// SecretsKey is the key that seals secrets: configured, the operator's
+// (QUIRE_SECRET_KEY); else one the server makes and keeps in the database.
+func SecretsKey(ctx context.Context, db *store.DB, configured []byte) ([]byte, error) {
+	if configured != nil {
+		return configured, nil
+	}
+	return db.ServerKey(ctx, secretsKey)
+}
+
+// Seal encrypts plain with key in the sealed format (sealedVersion), bound
+// to ad: Open must be given the same ad, so a value cannot move to another
+// row.
+func Seal(key, plain, ad []byte) ([]byte, error) {
+	gcm, err := sealer(key)
+	if err != nil {
+		return nil, err
+	}
+	return gcm.Seal([]byte{sealedVersion}, nil, plain, ad), nil // prepends a fresh random nonce
+}
+
+// Open decrypts a value Seal made with key and ad.
+func Open(key, sealed, ad []byte) ([]byte, error) {
+	gcm, err := sealer(key)
+	if err != nil {
+		return nil, err
+	}
+	if len(sealed) < 1 || sealed[0] != sealedVersion {
+		return nil, errors.New("sealed value: unknown format")
+	}
+	plain, err := gcm.Open(nil, nil, sealed[1:], ad)
+	if err != nil {
+		return nil, fmt.Errorf("sealed value: %w", err)
+	}
+	return plain, nil
+}
+
+func sealer(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("secret key: %w", err)
+	}
+	return cipher.NewGCMWithRandomNonce(block)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/internal/llm"
 )
 
@@ -42,6 +43,12 @@ type Config struct {
 	// (QUIRE_ORG_CREATION): anyone (the default), members (not guests) of
 	// some organization, or none; quire admin init always may.
 	OrgCreation string
+	// GitAllowFile lets Git sync use file:// repositories on the server's
+	// disk (QUIRE_GIT_ALLOW_FILE=1); off, only http(s) remotes.
+	GitAllowFile bool
+	// GitPoll is how often branches synced with spaces are polled for new
+	// commits (QUIRE_GIT_POLL, a Go duration; default 1m).
+	GitPoll time.Duration
 	// GCGrace is how old what no revision uses must be before garbage
 	// collection removes it (QUIRE_GC_GRACE, --gc-grace); negative when
 	// QUIRE_GC_GRACE does not parse.
@@ -64,7 +71,18 @@ func defaultConfig() Config {
 	} else {
 		c.GCGrace = -1
 	}
+	c.GitAllowFile = os.Getenv("QUIRE_GIT_ALLOW_FILE") == "1"
+	c.GitPoll = gitsync.DefaultPollInterval
+	if d, err := time.ParseDuration(os.Getenv("QUIRE_GIT_POLL")); err == nil && d > 0 {
+		c.GitPoll = d
+	}
 	return c
+}
+
+// gitFlags adds the Git sync settings.
+func (c *Config) gitFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&c.GitAllowFile, "git-allow-file", c.GitAllowFile, "let Git sync use file:// repositories on this server's disk (env QUIRE_GIT_ALLOW_FILE=1)")
+	fs.DurationVar(&c.GitPoll, "git-poll", c.GitPoll, "how often Git sync polls connected branches for new commits (env QUIRE_GIT_POLL)")
 }
 
 // orgCreationFlag adds --org-creation.

@@ -19,6 +19,7 @@ import (
 	"github.com/quiredocs/quire/app"
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
@@ -36,6 +37,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
 	cfg.orgCreationFlag(fs)
+	cfg.gitFlags(fs)
 	cfg.gcGraceFlag(fs, "gc-grace")
 	conns := connCapFlag(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
@@ -98,6 +100,8 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
 			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
 		}})
+	git := &gitsync.Syncer{DB: db, Blobs: blobs, SecretKey: secretKey, CacheDir: filepath.Join(cfg.Data, "git"), PollInterval: cfg.GitPoll, Log: log,
+		Remotes: outbound.Remotes{AllowPrivate: cfg.AllowPrivateFetch, AllowFile: cfg.GitAllowFile}}
 	apiSrv = api.New(db, api.Config{
 		PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
 		Blobs:     blobs,
@@ -108,6 +112,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		// SAML sign-ins started from the app's sign-in page end in
 		// an app session.
 		StartSession: web.StartSession,
+		Git:          git,
 	})
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
@@ -118,7 +123,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
 	}
 	// Background jobs stop, and are waited for, before the store closes.
-	defer startJobs(ctx, db, cfg, log)()
+	defer startJobs(ctx, db, cfg, git, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
 	return serveUntilDone(ctx, srv, ln, log)
@@ -134,7 +139,7 @@ func appHost(publicURL string) string {
 
 // startJobs runs the background jobs until the returned function stops them
 // and waits for them to end.
-func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) (stop func()) {
+func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
 	running.Go(func() { jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log) })
@@ -142,6 +147,7 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) 
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
+	running.Go(func() { git.Run(jobsCtx, gitsync.RunInterval) })
 	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg), jobs.GCFirstDelay, jobs.GCInterval, log) })
 	return func() { stopJobs(); running.Wait() }
 }

@@ -1,0 +1,220 @@
+package api
+
+import (
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/gitsync"
+	"github.com/quiredocs/quire/store"
+)
+
+// Git sync (the reference's space-git operations, gitsync.Syncer): imports
+// and exports are queued and answered 204, then run in the background; the
+// space keeps a connection to the repository, which GET S/git/info shows
+// without its credentials.
+
+// gitRequest is the body of git/import (ImportGitRepository) and git/export
+// (ExportToGitRepository), with Quire's sync option.
+type gitRequest struct {
+	URL                  *string    `json:"url"`
+	Ref                  *string    `json:"ref"`
+	CommitMessage        *string    `json:"commitMessage"`
+	RepoProjectDirectory *string    `json:"repoProjectDirectory"`
+	Timestamp            *time.Time `json:"timestamp"`
+	Standalone           *bool      `json:"standalone"`
+	Force                *bool      `json:"force"`
+	// Sync turns continuous two-way sync with the branch on or off.
+	Sync *bool `json:"sync"`
+
+	direction string
+}
+
+func (b *gitRequest) request() gitsync.Request {
+	r := gitsync.Request{Direction: b.direction, Sync: b.Sync}
+	for dst, src := range map[*string]*string{&r.URL: b.URL, &r.Ref: b.Ref, &r.CommitMessage: b.CommitMessage, &r.Directory: b.RepoProjectDirectory} {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	if b.Timestamp != nil {
+		r.Timestamp = *b.Timestamp
+	}
+	r.Standalone = b.Standalone != nil && *b.Standalone
+	return r
+}
+
+// validate checks the fields that need no server setting; the Syncer
+// checks the rest (the URL against the server's rules).
+func (b *gitRequest) validate() error {
+	if b.URL == nil {
+		return quire.Errorf(quire.CodeInvalid, "url: is required")
+	}
+	if b.Ref == nil {
+		return quire.Errorf(quire.CodeInvalid, "ref: is required")
+	}
+	if b.direction == store.GitDirExport && b.CommitMessage == nil {
+		return quire.Errorf(quire.CodeInvalid, "commitMessage: is required")
+	}
+	if b.Sync != nil && b.Standalone != nil && *b.Standalone && *b.Sync {
+		return quire.Errorf(quire.CodeInvalid, "standalone: a standalone operation cannot turn sync on")
+	}
+	return nil
+}
+
+// importGitRepository answers POST S/git/import: editors queue a
+// standalone import (into a change request left open); one that updates
+// the space merges, so it needs the review role, as merging does.
+func (s *Server) importGitRepository(w http.ResponseWriter, r *http.Request) error {
+	return s.queueGit(w, r, store.GitDirImport)
+}
+
+// exportToGitRepository answers POST S/git/export: editors.
+func (s *Server) exportToGitRepository(w http.ResponseWriter, r *http.Request) error {
+	return s.queueGit(w, r, store.GitDirExport)
+}
+
+func (s *Server) queueGit(w http.ResponseWriter, r *http.Request, direction string) error {
+	sp, role, err := s.space(r, quire.RoleEdit)
+	if err != nil {
+		return err
+	}
+	body := gitRequest{direction: direction}
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	req := body.request()
+	if err := s.git.CheckRequest(&req); err != nil {
+		return err
+	}
+	if direction == store.GitDirImport && !req.Standalone && !role.AtLeast(quire.RoleReview) {
+		return errorf(quire.CodeForbidden, "importing into the space merges: it needs the review role; editors may import with standalone: true")
+	}
+	// What changes the space (an import merged, sync that will import)
+	// needs it editable; an export only reads it.
+	if (direction == store.GitDirImport && !req.Standalone) || (req.Sync != nil && *req.Sync) {
+		if err := quire.CheckEditable(sp); err != nil {
+			return err
+		}
+	}
+	// Turning sync on or off, or moving a syncing connection elsewhere,
+	// changes what the space does on its own: space admins only.
+	if !role.AtLeast(quire.RoleAdmin) {
+		conn, err := s.db.GitSync(r.Context(), sp.ID)
+		moves := err == nil && conn.Sync && (conn.URL != gitsync.RedactURL(req.URL) || conn.Ref != req.Ref || conn.Directory != req.Directory)
+		if req.Sync != nil || moves {
+			return errorf(quire.CodeForbidden, "only space admins may set up continuous Git sync")
+		}
+	}
+	secret, err := s.git.Queue(r.Context(), sp, caller(r.Context()).ID, req)
+	if err != nil {
+		return err
+	}
+	if secret != "" {
+		// The webhook secret, shown this once (POST S/git/webhook-secret
+		// makes a new one).
+		w.Header().Set("X-Quire-Webhook-Secret", secret)
+	}
+	return noContent(w)
+}
+
+// gitInfoJSON is the reference's GitSyncState, with Quire's fields: the
+// branch, the folder, whether sync is on, the sync point, and the latest
+// operation's commit and change request.
+type gitInfoJSON struct {
+	InstallationID       string            `json:"installationId"`
+	InstallationProvider string            `json:"installationProvider"`
+	InstallationStatus   string            `json:"installationStatus"`
+	RepoName             string            `json:"repoName"`
+	URL                  string            `json:"url"`
+	Ref                  string            `json:"ref"`
+	RepoProjectDirectory string            `json:"repoProjectDirectory"`
+	Sync                 bool              `json:"sync"`
+	SyncedCommit         string            `json:"syncedCommit,omitempty"`
+	Operation            *gitOperationJSON `json:"operation,omitempty"`
+	OperationTimeout     int64             `json:"operationTimeout"`
+	UpdatedAt            time.Time         `json:"updatedAt"`
+}
+
+type gitOperationJSON struct {
+	State         string     `json:"state"`
+	Direction     string     `json:"direction"`
+	StartedAt     time.Time  `json:"startedAt"`
+	EndedAt       *time.Time `json:"endedAt,omitempty"`
+	Error         string     `json:"error,omitempty"`
+	Commit        string     `json:"commit,omitempty"`
+	ChangeRequest string     `json:"changeRequest,omitempty"`
+}
+
+// getSpaceGitInfo answers GET S/git/info: readers; 404 when the space has
+// no repository.
+func (s *Server) getSpaceGitInfo(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	conn, op, err := s.git.Connection(r.Context(), sp.ID)
+	if err != nil {
+		return err
+	}
+	out := gitInfoJSON{InstallationID: sp.ID, InstallationProvider: gitsync.Provider(conn.URL), InstallationStatus: "active",
+		RepoName: gitsync.RepoName(conn.URL), URL: conn.URL, Ref: conn.Ref, RepoProjectDirectory: conn.Directory, Sync: conn.Sync,
+		SyncedCommit: conn.SyncedCommit, OperationTimeout: s.git.OperationTimeout(), UpdatedAt: conn.UpdatedAt}
+	if op != nil {
+		o := &gitOperationJSON{State: op.State, Direction: op.Direction, StartedAt: op.StartedAt, Error: op.Error, Commit: op.Commit,
+			ChangeRequest: op.ChangeRequestID}
+		if op.State == store.GitQueued { // waiting its turn: the reference has no such state
+			o.State, o.StartedAt = store.GitRunning, op.CreatedAt
+		}
+		if !op.EndedAt.IsZero() {
+			o.EndedAt = &op.EndedAt
+		}
+		out.Operation = o
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// deleteSpaceGit answers DELETE S/git: space admins disconnect the space.
+func (s *Server) deleteSpaceGit(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	deleted, err := s.git.Disconnect(r.Context(), sp.ID)
+	if err != nil {
+		return err
+	}
+	if !deleted {
+		return errorf(quire.CodeNotFound, "no Git repository is connected to this space")
+	}
+	return noContent(w)
+}
+
+// rotateGitWebhookSecret answers POST S/git/webhook-secret: space admins
+// get a new webhook secret, shown this once.
+func (s *Server) rotateGitWebhookSecret(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	secret, err := s.git.RotateWebhookSecret(r.Context(), sp.ID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]string{"secret": secret, "url": s.publicURL + "/v1/spaces/" + sp.ID + "/git/webhook"})
+}
+
+// gitWebhook answers POST S/git/webhook, with no token: a push webhook
+// from GitHub, Gitea or GitLab, proven by the space's webhook secret,
+// makes the branch due for a pull at once.
+func (s *Server) gitWebhook(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, gitsync.MaxWebhookBytes))
+	if err != nil {
+		return errorf(quire.CodeTooLarge, "the webhook's body is larger than %d MiB", gitsync.MaxWebhookBytes>>20)
+	}
+	if err := s.git.Webhook(r.Context(), r.PathValue("spaceId"), r.Header, body); err != nil {
+		return err
+	}
+	return noContent(w)
+}

@@ -1,0 +1,444 @@
+package gitsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/store"
+)
+
+// RunInterval is how often a server's worker looks for Git sync work: a
+// merge is pushed within about this long.
+const RunInterval = 500 * time.Millisecond
+
+// Run syncs until ctx ends: it queues what continuous sync owes whenever
+// the store changes or a poll is due, and runs the operations of the
+// spaces it claims, looking every interval.
+func (s *Syncer) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	var seen uint64
+	var queuedAt time.Time
+	for {
+		// Queueing writes; it is worth it only when something may be owed:
+		// the store changed (a merge to push), or a poll is due.
+		if commits := s.DB.Commits(); commits != seen || time.Since(queuedAt) >= min(s.Poll(), 5*time.Second) {
+			seen, queuedAt = commits, time.Now()
+			if _, err := s.DB.QueueGitSyncWork(ctx, s.Poll()); err != nil && ctx.Err() == nil {
+				s.log().Error("queue Git sync work", "err", err)
+			}
+			seen = s.DB.Commits() // not woken by its own write
+		}
+		if due, err := s.DB.GitSyncWorkDue(ctx); err == nil && due {
+			if _, err := s.RunDue(ctx); err != nil && ctx.Err() == nil {
+				s.log().Error("run Git sync", "err", err)
+			}
+			seen = s.DB.Commits()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// RunDue claims spaces with operations waiting and runs them, one space
+// after the other, until none is left; it returns how many operations
+// ended. When ctx ends in the middle of one, the space is given back with
+// that operation still running: the next claim runs it again.
+func (s *Syncer) RunDue(ctx context.Context) (int, error) {
+	n := 0
+	for ctx.Err() == nil {
+		c, err := s.DB.ClaimGitSync(ctx, s.lease())
+		if err != nil || c == nil {
+			return n, err
+		}
+		done, err := s.runClaim(ctx, c)
+		n += done
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, ctx.Err()
+}
+
+// QueueAndRun queues what continuous sync owes and runs everything due, at
+// once: for tests, benchmarks and the admin command.
+func (s *Syncer) QueueAndRun(ctx context.Context) (int, error) {
+	if _, err := s.DB.QueueGitSyncWork(ctx, s.Poll()); err != nil {
+		return 0, err
+	}
+	return s.RunDue(ctx)
+}
+
+// runClaim runs a claimed space's operations in order, renewing the lease
+// while it does, and gives the space back.
+func (s *Syncer) runClaim(ctx context.Context, c *store.GitSyncClaim) (int, error) {
+	opCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	renewed := make(chan struct{})
+	go func() {
+		defer close(renewed)
+		t := time.NewTicker(s.lease() / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-opCtx.Done():
+				return
+			case <-t.C:
+				if err := s.DB.RenewGitSyncClaim(opCtx, c, s.lease()); err != nil && opCtx.Err() == nil {
+					s.log().Warn("Git sync: the space's lease was lost", "space", c.SpaceID, "err", err)
+					cancel() // another worker has the space: stop
+					return
+				}
+			}
+		}
+	}()
+	defer func() { cancel(); <-renewed }()
+	n := 0
+	for {
+		op, err := s.DB.NextGitSyncOperation(opCtx, c)
+		if errors.Is(err, store.ErrGitClaimLost) {
+			return n, nil
+		}
+		if err != nil || op == nil {
+			return n, errors.Join(err, s.release(ctx, c))
+		}
+		res := s.runOperation(opCtx, c, op)
+		if opCtx.Err() != nil && res.State != store.GitTimeout {
+			// Stopped, or the lease was lost: the operation stays running,
+			// to be run again by whoever claims the space next.
+			return n, errors.Join(ctx.Err(), s.release(ctx, c))
+		}
+		if err := s.DB.FinishGitSyncOperation(opCtx, c, op, res); errors.Is(err, store.ErrGitClaimLost) {
+			return n, nil
+		} else if err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+func (s *Syncer) release(ctx context.Context, c *store.GitSyncClaim) error {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	return s.DB.ReleaseGitSyncClaim(rctx, c)
+}
+
+// runOperation runs one operation within the Syncer's timeout and says how
+// it ended.
+func (s *Syncer) runOperation(ctx context.Context, c *store.GitSyncClaim, op *store.GitSyncOperation) store.GitSyncResult {
+	if op.Attempts > maxAttempts {
+		return store.GitSyncResult{State: store.GitFailure, Error: fmt.Sprintf("the operation was interrupted %d times", maxAttempts)}
+	}
+	octx, cancel := context.WithTimeout(ctx, s.timeout())
+	defer cancel()
+	run := &operation{s: s, claim: c, op: op}
+	err := run.run(octx)
+	res := run.result
+	switch {
+	case err == nil:
+		res.State = store.GitSuccess
+	case ctx.Err() == nil && errors.Is(octx.Err(), context.DeadlineExceeded):
+		res.State, res.Error = store.GitTimeout, fmt.Sprintf("the operation took longer than %v", s.timeout())
+	default:
+		res.State, res.Error = store.GitFailure, errorMessage(err)
+		if _, expected := errors.AsType[*syncError](err); !expected && ctx.Err() == nil {
+			s.log().Error("Git sync operation failed", "space", op.SpaceID, "direction", op.Direction, "err", err)
+		}
+	}
+	return res
+}
+
+// operation is one run of an operation.
+type operation struct {
+	s      *Syncer
+	claim  *store.GitSyncClaim
+	op     *store.GitSyncOperation
+	conn   *store.GitSync
+	remote *remote
+	// connected: the operation is on the space's connection (same URL,
+	// branch and folder), so it reads and moves the sync point.
+	connected bool
+	result    store.GitSyncResult
+}
+
+func (o *operation) run(ctx context.Context) error {
+	conn, err := o.s.DB.GitSync(ctx, o.op.SpaceID)
+	if err != nil {
+		return err
+	}
+	rawURL, err := o.s.open(ctx, o.op.URLSealed, urlAD(o.op.SpaceID))
+	if err != nil {
+		return fmt.Errorf("open the repository URL: %w", err)
+	}
+	url := string(rawURL)
+	o.conn = conn
+	o.connected = !o.op.Standalone && RedactURL(url) == conn.URL && o.op.Ref == conn.Ref && o.op.Directory == conn.Directory
+	if o.connected && conn.ConflictChangeRequest != "" {
+		cr, err := o.s.DB.ChangeRequest(ctx, o.op.SpaceID, conn.ConflictChangeRequest)
+		if err == nil {
+			return failf("sync waits for change request #%d, whose changes from Git conflict with the space's: merge or archive it", cr.Number)
+		}
+	}
+	if o.remote, err = openRemote(url, o.op.Ref, o.s.cacheDir(o.op.SpaceID, RedactURL(url)), o.s.Remotes); err != nil {
+		return err
+	}
+	head, err := o.remote.fetch(ctx)
+	if err != nil {
+		return err
+	}
+	if o.op.Direction == store.GitDirImport {
+		return o.pull(ctx, head)
+	}
+	return o.export(ctx, head)
+}
+
+// syncedCommit is the connection's sync point's commit; zero when none.
+func (o *operation) syncedCommit() plumbing.Hash {
+	if !o.connected || o.conn.SyncedCommit == "" {
+		return plumbing.ZeroHash
+	}
+	return plumbing.NewHash(o.conn.SyncedCommit)
+}
+
+// pull brings the branch's head into the space, as a change request merged
+// at once when it applies cleanly, left open with its conflicts otherwise.
+func (o *operation) pull(ctx context.Context, head plumbing.Hash) error {
+	if head.IsZero() {
+		return failf("the branch %s does not exist in the repository", o.op.Ref)
+	}
+	o.result.Commit = head.String()
+	synced := o.syncedCommit()
+	if head == synced {
+		return nil // nothing new
+	}
+	base := o.conn.SyncedRevision
+	if !o.connected || base == "" {
+		// No sync point: the branch's content replaces the space's (the
+		// space's current content is the base, so its ids are kept).
+		sp, err := o.s.DB.Space(ctx, o.op.SpaceID)
+		if err != nil {
+			return err
+		}
+		base = sp.RevisionID
+	} else if same, err := o.sameFolder(synced, head); err != nil {
+		return err
+	} else if same {
+		// Commits outside the folder: nothing to import.
+		o.result.SyncedCommit, o.result.SyncedRevision = head.String(), base
+		o.conn.SyncedCommit = head.String()
+		return nil
+	}
+	_, baseTree, err := o.s.DB.RevisionTree(ctx, o.op.SpaceID, base)
+	if err != nil {
+		return err
+	}
+	files, err := o.remote.readFolder(head, o.op.Directory)
+	if err != nil {
+		return err
+	}
+	imp, err := Import(baseTree, files)
+	if err != nil {
+		return failf("the repository's content could not be read: %s", quire.ErrorMessage(err))
+	}
+	imp.Stamp(o.s.DB.Now().UnixMicro())
+	for _, data := range imp.Blobs {
+		if _, err := o.s.Blobs.Put(ctx, data); err != nil {
+			return fmt.Errorf("store file: %w", err)
+		}
+	}
+	info, err := o.remote.describe(head, synced)
+	if err != nil {
+		return err
+	}
+	userID := o.op.UserID
+	if userID == "" {
+		userID = o.conn.CreatedBy
+	}
+	out, err := o.s.DB.ImportGitCommit(ctx, o.claim, store.GitImport{
+		Commit: head.String(), BaseRevision: base, Tree: normalize(imp.Tree), Subject: subject(info),
+		UserID: userID, Standalone: o.op.Standalone, Sync: o.connected,
+	})
+	if err != nil {
+		return err
+	}
+	o.result.ChangeRequestID = out.ChangeRequest.ID
+	if out.Conflict != nil {
+		return failf("the commits from Git conflict with the space's content: resolve them in change request #%d (%s)",
+			out.ChangeRequest.Number, out.Conflict.Error())
+	}
+	if o.connected && out.Merged {
+		o.conn.SyncedCommit, o.conn.SyncedRevision = head.String(), out.Revision
+	}
+	return nil
+}
+
+// normalize returns t with the maps a stored tree has.
+func normalize(t *content.Tree) *content.Tree {
+	if t.Pages == nil {
+		t.Pages = map[string]*content.Page{}
+	}
+	if t.Files == nil {
+		t.Files = map[string]*content.File{}
+	}
+	return t
+}
+
+// sameFolder reports whether the folder holds the same content in two
+// commits.
+func (o *operation) sameFolder(a, b plumbing.Hash) (bool, error) {
+	hashOf := func(h plumbing.Hash) (plumbing.Hash, error) {
+		c, err := o.remote.repo.CommitObject(h)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		t, err := c.Tree()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if o.op.Directory == "" {
+			return t.Hash, nil
+		}
+		e, err := t.FindEntry(o.op.Directory)
+		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			return plumbing.ZeroHash, nil
+		}
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		return e.Hash, nil
+	}
+	ha, err := hashOf(a)
+	if err != nil {
+		return false, nil // not in the cache (a history rewritten): import
+	}
+	hb, err := hashOf(b)
+	return err == nil && ha == hb, err
+}
+
+// subject names an import's change request after its commits.
+func subject(info commitInfo) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(info.Message), "\n")
+	first = strings.TrimSpace(first)
+	if first == "" {
+		first = "Commit " + info.Hash.String()[:7]
+	}
+	if info.Count > 1 {
+		more := fmt.Sprintf("%d", info.Count-1)
+		if info.Count >= maxCountedCommits {
+			more += "+"
+		}
+		first += fmt.Sprintf(" (and %s more commits from Git)", more)
+	}
+	return truncate(first, 100)
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// export commits the space's current content to the branch and pushes it.
+// When the branch moved since the sync point, its new commits are brought
+// into the space first, so the commit pushed holds both sides; a push
+// refused because the branch moved meanwhile does the same again.
+func (o *operation) export(ctx context.Context, head plumbing.Hash) error {
+	for attempt := 0; ; attempt++ {
+		if synced := o.syncedCommit(); !synced.IsZero() && head != synced {
+			if err := o.pull(ctx, head); err != nil {
+				return err
+			}
+		}
+		sp, err := o.s.DB.Space(ctx, o.op.SpaceID)
+		if err != nil {
+			return err
+		}
+		rev, tree, err := o.s.DB.RevisionTree(ctx, sp.ID, sp.RevisionID)
+		if err != nil {
+			return err
+		}
+		// Each file goes to the cache as it comes: one file's bytes in
+		// memory at a time.
+		files := map[string]plumbing.Hash{}
+		if err := Export(ctx, tree, o.s.Blobs, func(p string, data []byte) error {
+			h, err := o.remote.store(plumbing.BlobObject, data)
+			files[p] = h
+			return err
+		}); err != nil {
+			return err
+		}
+		author, message, err := o.authorAndMessage(ctx, rev)
+		if err != nil {
+			return err
+		}
+		commit, err := o.remote.commit(head, o.op.Directory, files, author, committer, message, o.s.DB.Now())
+		if err != nil {
+			return err
+		}
+		if commit.IsZero() { // the branch holds this content already
+			if o.connected {
+				o.result.SyncedCommit, o.result.SyncedRevision = head.String(), rev.ID
+			}
+			return nil
+		}
+		pushErr := o.remote.push(ctx, commit)
+		if pushErr == nil {
+			o.result.Commit = commit.String()
+			if o.connected {
+				o.result.SyncedCommit, o.result.SyncedRevision = commit.String(), rev.ID
+			}
+			return nil
+		}
+		moved, err := o.remote.fetch(ctx)
+		if err != nil || moved == head || attempt+1 >= maxPushRetries {
+			return pushErr
+		}
+		// The branch moved: with a sync point, its new commits are merged
+		// in first (at the top of the loop); without, the export replaces
+		// the folder again, on the new head.
+		head = moved
+	}
+}
+
+// authorAndMessage are the author and message of an export's commit: for
+// git/export, the caller and their message; for continuous sync, the user
+// who made the revision (the merger) and the subject of the change request
+// merged.
+func (o *operation) authorAndMessage(ctx context.Context, rev *store.Revision) (Author, string, error) {
+	userID, message := o.op.UserID, o.op.CommitMessage
+	if o.op.Auto {
+		userID, message = rev.CreatedBy, "Update from Quire"
+		if rev.MergedFrom != "" {
+			if cr, err := o.s.DB.ChangeRequest(ctx, o.op.SpaceID, rev.MergedFrom); err == nil && cr.Subject != "" {
+				message = cr.Subject
+			}
+		}
+	}
+	author := committer
+	if userID != "" {
+		u, err := o.s.DB.User(ctx, userID)
+		if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
+			return Author{}, "", err
+		}
+		if u != nil {
+			author = Author{Name: u.DisplayName, Email: u.Email}
+		}
+	}
+	if !strings.HasSuffix(message, "\n") {
+		message += "\n"
+	}
+	return author, message, nil
+}
