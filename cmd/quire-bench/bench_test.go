@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -76,13 +78,26 @@ func TestMeasure(t *testing.T) {
 	}
 }
 
+// mustFetch answers the body of GET uri, gunzipped when it came gzipped
+// (fetch asks for gzip, as the load does).
 func mustFetch(t *testing.T, c *client, uri string) []byte {
 	t.Helper()
 	a, err := fetch(t.Context(), c, uri)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a.body
+	if a.contentEncoding != "gzip" {
+		return a.body
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(a.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
 }
 
 // TestRoundTrip reads the answers Quire does not send today: chunked, and
