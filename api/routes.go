@@ -110,6 +110,23 @@ func (s *Server) routes() {
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes", viewHandler(s.revisionView, s.getRevisionChanges))
 	// Not in the reference: the bytes behind each file's downloadURL.
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}/download", viewHandler(s.revisionView, s.downloadFile))
+	// The reference's remaining content reads (issue 19): see contentextra.go.
+	rev := "/v1/spaces/{spaceId}/revisions/{revisionId}"
+	s.handle("GET "+rev+"/files", viewHandler(s.revisionView, s.listFiles))
+	s.handle("GET "+rev+"/files/{fileId}", viewHandler(s.revisionView, s.getFile))
+	s.handle("GET "+rev+"/path/{pagePath...}", viewHandler(s.revisionView, s.getPageByPath))
+	s.handle("GET "+rev+"/page/{pageId}/document", viewHandler(s.revisionView, s.getPageDocument))
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath...}", viewHandler(s.changeRequestView, s.getPageByPath))
+	s.handle("GET /v1/spaces/{spaceId}/documents/{documentId}", viewHandler(s.spaceView, s.getDocument))
+	for prefix, load := range map[string]func(*http.Request) (*revision.View, error){
+		"/v1/spaces/{spaceId}/content":                                   s.spaceView,
+		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content": s.changeRequestView,
+		rev: s.revisionView,
+	} {
+		s.handle("GET "+prefix+"/page/{pageId}/meta-links", viewHandler(load, s.getPageMetaLinks))
+		s.handle("GET "+prefix+"/reusable-contents/{reusableContentId}", viewHandler(load, s.getReusableContent(false)))
+	}
+	s.handle("GET "+rev+"/reusable-contents/{reusableContentId}/document", viewHandler(s.revisionView, s.getReusableContent(true)))
 
 	// §4.6 Spaces.
 	s.handle("GET /v1/spaces/{spaceId}", s.getSpace)

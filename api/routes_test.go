@@ -172,6 +172,20 @@ var servedOperations = []string{
 	"GET /v1/orgs/o1/ask/stream",
 	"GET /v1/orgs/o1/ask/questions",
 	"GET /v1/orgs/o1/ask/questions/stream",
+	// Issue 19: the reference's remaining content reads.
+	"GET /v1/spaces/s1/revisions/v1/files",
+	"GET /v1/spaces/s1/revisions/v1/files/f1",
+	"GET /v1/spaces/s1/revisions/v1/path/guide",
+	"GET /v1/spaces/s1/revisions/v1/page/p1/document",
+	"GET /v1/spaces/s1/revisions/v1/page/p1/meta-links",
+	"GET /v1/spaces/s1/revisions/v1/reusable-contents/rc1",
+	"GET /v1/spaces/s1/revisions/v1/reusable-contents/rc1/document",
+	"GET /v1/spaces/s1/content/page/p1/meta-links",
+	"GET /v1/spaces/s1/content/reusable-contents/rc1",
+	"GET /v1/spaces/s1/change-requests/c1/content/path/guide",
+	"GET /v1/spaces/s1/change-requests/c1/content/page/p1/meta-links",
+	"GET /v1/spaces/s1/change-requests/c1/content/reusable-contents/rc1",
+	"GET /v1/spaces/s1/documents/d1",
 }
 
 // TestOperationsServed checks that every operation is routed and
