@@ -229,6 +229,18 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}", s.getSpec)
 	s.handleLimit("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", MaxSpecBodyBytes, s.putSpec)
 	s.handle("DELETE /v1/orgs/{organizationId}/openapi/{specSlug}", s.deleteSpec)
+	// Visibility and versions (issue 19): see openapiversions.go.
+	s.handle("PATCH /v1/orgs/{organizationId}/openapi/{specSlug}", s.updateSpec)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions", s.listSpecVersions)
+	for _, version := range []string{"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}"} {
+		s.handle("GET "+version, s.onSpecVersion(s.getSpecVersion))
+		s.handle("GET "+version+"/content", s.onSpecVersion(s.getSpecVersionContent))
+		// The reference has content/raw for the latest version only; Quire
+		// answers it for every version, whose url it is for a text source.
+		s.handle("GET "+version+"/content/raw", s.onSpecVersion(s.getSpecVersionRaw))
+		// Not in the reference: a public spec's document, with no token.
+		s.handlePublic("GET "+version+"/public", s.getPublicSpecVersion)
+	}
 
 	// §4.17 Integrations, §4.18 Translation languages. Icons and preview
 	// images take no token: their URLs go into <img> tags.
