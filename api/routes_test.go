@@ -186,6 +186,15 @@ var servedOperations = []string{
 	"GET /v1/spaces/s1/change-requests/c1/content/page/p1/meta-links",
 	"GET /v1/spaces/s1/change-requests/c1/content/reusable-contents/rc1",
 	"GET /v1/spaces/s1/documents/d1",
+	// Issue 19: API specification visibility and versions.
+	"PATCH /v1/orgs/o1/openapi/s1",
+	"GET /v1/orgs/o1/openapi/s1/versions",
+	"GET /v1/orgs/o1/openapi/s1/versions/latest",
+	"GET /v1/orgs/o1/openapi/s1/versions/latest/content",
+	"GET /v1/orgs/o1/openapi/s1/versions/latest/content/raw",
+	"GET /v1/orgs/o1/openapi/s1/versions/v1",
+	"GET /v1/orgs/o1/openapi/s1/versions/v1/content",
+	"GET /v1/orgs/o1/openapi/s1/versions/v1/content/raw",
 }
 
 // TestOperationsServed checks that every operation is routed and
