@@ -29,8 +29,30 @@ type OpenAPISpec struct {
 	// LastErrorCount how many there were in all.
 	LastErrors     []string
 	LastErrorCount int
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// Visibility says whether the spec's documents may be read without a
+	// token, at their public URLs.
+	Visibility SpecVisibility
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// SpecVisibility is an API specification's visibility, the reference's
+// OpenAPISpecVisibility.
+type SpecVisibility string
+
+// Visibilities: readable by the organization's members (not guests) only,
+// or by anyone with its public URL.
+const (
+	SpecPrivate SpecVisibility = "private"
+	SpecPublic  SpecVisibility = "public"
+)
+
+// CheckSpecVisibility validates a visibility.
+func CheckSpecVisibility(field string, v SpecVisibility) error {
+	if v != SpecPrivate && v != SpecPublic {
+		return Errorf(CodeInvalid, "%s: must be private or public", field)
+	}
+	return nil
 }
 
 // OpenAPISpecVersion is one successfully processed document of a spec.
@@ -41,8 +63,15 @@ type OpenAPISpecVersion struct {
 	Hash string
 	// Format is the document's declared version: "2.0" for Swagger, else
 	// its openapi field, e.g. "3.1.0".
-	Format    string
-	Document  string // empty in lists
+	Format   string
+	Document string // the document as given, JSON or YAML; empty in lists
+	// JSONDocument is Document converted to JSON when it is YAML; "" when
+	// Document is JSON already, and for versions processed before it was
+	// kept. Empty in lists.
+	JSONDocument string
+	// SourceURL is the URL the document was fetched from; "" for a text
+	// source, and for versions processed before it was kept.
+	SourceURL string
 	CreatedAt time.Time
 }
 

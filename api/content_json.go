@@ -59,6 +59,7 @@ type pageJSON struct {
 	Description   string          `json:"description,omitempty"`
 	Markdown      *string         `json:"markdown,omitempty"`
 	Document      json.RawMessage `json:"document,omitempty"`
+	DocumentID    string          `json:"documentId,omitempty"`
 	Pages         []pageJSON      `json:"pages"`
 	Git           *gitBlobJSON    `json:"git,omitempty"`
 	Layout        *layoutJSON     `json:"layout,omitempty"`
@@ -142,6 +143,7 @@ func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (pag
 		out.Kind, out.Type = "sheet", "document"
 		out.URLs = &pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, info.Path[id], "")}
 		out.Layout = &defaultLayout
+		out.DocumentID = v.DocumentID(id)
 		if f.document {
 			doc, err := s.document(v, id, f)
 			if err != nil {

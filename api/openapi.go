@@ -26,13 +26,20 @@ type specJSON struct {
 	Slug                    string          `json:"slug"`
 	SourceURL               string          `json:"sourceURL,omitempty"`
 	ProcessingState         string          `json:"processingState"`
+	Visibility              string          `json:"visibility"`
 	LastVersion             string          `json:"lastVersion,omitempty"`
 	LastProcessedAt         string          `json:"lastProcessedAt,omitempty"`
 	LastProcessErrorCode    string          `json:"lastProcessErrorCode,omitempty"`
 	LastProcessedErrors     []specErrorJSON `json:"lastProcessedErrors,omitempty"`
 	LastProcessedErrorCount int             `json:"lastProcessedErrorCount"`
 	Permissions             specPermsJSON   `json:"permissions"`
-	URLs                    urlsJSON        `json:"urls"`
+	URLs                    specURLsJSON    `json:"urls"`
+}
+
+type specURLsJSON struct {
+	Location  string `json:"location"`
+	App       string `json:"app"`
+	Published string `json:"published,omitempty"` // a public spec's latest document, for anyone
 }
 
 type specErrorJSON struct {
@@ -47,13 +54,16 @@ type specPermsJSON struct {
 func (s *Server) specJSON(p *quire.OpenAPISpec, me *quire.Member) specJSON {
 	out := specJSON{
 		Object: "openapi-spec", ID: p.ID, CreatedAt: timeJSON(p.CreatedAt), UpdatedAt: timeJSON(p.UpdatedAt),
-		LastProcessedAt: optTimeJSON(p.LastProcessedAt), Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), LastVersion: p.LastVersion,
+		LastProcessedAt: optTimeJSON(p.LastProcessedAt), Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), Visibility: string(p.Visibility), LastVersion: p.LastVersion,
 		LastProcessErrorCode: string(p.LastErrorCode), LastProcessedErrorCount: p.LastErrorCount,
 		Permissions: specPermsJSON{View: true, Edit: quire.PermissionsOf(me).CreateContent},
-		URLs: urlsJSON{
-			Location: s.url("/orgs/" + p.OrgID + "/openapi/" + p.Slug),
+		URLs: specURLsJSON{
+			Location: s.url(specPath(p.OrgID, p.Slug)),
 			App:      quire.AppOpenAPIURL(s.publicURL, p.OrgID, p.Slug),
 		},
+	}
+	if p.Visibility == quire.SpecPublic && p.LastVersion != "" {
+		out.URLs.Published = s.url(specPath(p.OrgID, p.Slug) + "/versions/latest/public")
 	}
 	for _, m := range p.LastErrors {
 		out.LastProcessedErrors = append(out.LastProcessedErrors, specErrorJSON{Message: m})

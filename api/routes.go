@@ -122,6 +122,23 @@ func (s *Server) routes() {
 	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/export", viewHandler(s.changeRequestView, s.exportFolder))
 	s.handle("POST /v1/orgs/{organizationId}/storage/upload", s.createUpload)
 	s.handlePublic("PUT /v1/storage/uploads/{key}", s.putUpload)
+	// The reference's remaining content reads (issue 19): see contentextra.go.
+	rev := "/v1/spaces/{spaceId}/revisions/{revisionId}"
+	s.handle("GET "+rev+"/files", viewHandler(s.revisionView, s.listFiles))
+	s.handle("GET "+rev+"/files/{fileId}", viewHandler(s.revisionView, s.getFile))
+	s.handle("GET "+rev+"/path/{pagePath...}", viewHandler(s.revisionView, s.getPageByPath))
+	s.handle("GET "+rev+"/page/{pageId}/document", viewHandler(s.revisionView, s.getPageDocument))
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath...}", viewHandler(s.changeRequestView, s.getPageByPath))
+	s.handle("GET /v1/spaces/{spaceId}/documents/{documentId}", viewHandler(s.spaceView, s.getDocument))
+	for prefix, load := range map[string]func(*http.Request) (*revision.View, error){
+		"/v1/spaces/{spaceId}/content":                                   s.spaceView,
+		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content": s.changeRequestView,
+		rev: s.revisionView,
+	} {
+		s.handle("GET "+prefix+"/page/{pageId}/meta-links", viewHandler(load, s.getPageMetaLinks))
+		s.handle("GET "+prefix+"/reusable-contents/{reusableContentId}", viewHandler(load, s.getReusableContent(false)))
+	}
+	s.handle("GET "+rev+"/reusable-contents/{reusableContentId}/document", viewHandler(s.revisionView, s.getReusableContent(true)))
 
 	// §4.6 Spaces.
 	s.handle("GET /v1/spaces/{spaceId}", s.getSpace)
@@ -231,6 +248,18 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}", s.getSpec)
 	s.handleLimit("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", MaxSpecBodyBytes, s.putSpec)
 	s.handle("DELETE /v1/orgs/{organizationId}/openapi/{specSlug}", s.deleteSpec)
+	// Visibility and versions (issue 19): see openapiversions.go.
+	s.handle("PATCH /v1/orgs/{organizationId}/openapi/{specSlug}", s.updateSpec)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions", s.listSpecVersions)
+	for _, version := range []string{"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}"} {
+		s.handle("GET "+version, s.onSpecVersion(s.getSpecVersion))
+		s.handle("GET "+version+"/content", s.onSpecVersion(s.getSpecVersionContent))
+		// The reference has content/raw for the latest version only; Quire
+		// answers it for every version, whose url it is for a text source.
+		s.handle("GET "+version+"/content/raw", s.onSpecVersion(s.getSpecVersionRaw))
+		// Not in the reference: a public spec's document, with no token.
+		s.handlePublic("GET "+version+"/public", s.getPublicSpecVersion)
+	}
 
 	// §4.17 Integrations, §4.18 Translation languages. Icons and preview
 	// images take no token: their URLs go into <img> tags.

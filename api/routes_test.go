@@ -179,6 +179,29 @@ var servedOperations = []string{
 	"GET /v1/spaces/s1/content/export",
 	"GET /v1/spaces/s1/change-requests/c1/content/export",
 	"POST /v1/orgs/o1/storage/upload",
+	// Issue 19: the reference's remaining content reads.
+	"GET /v1/spaces/s1/revisions/v1/files",
+	"GET /v1/spaces/s1/revisions/v1/files/f1",
+	"GET /v1/spaces/s1/revisions/v1/path/guide",
+	"GET /v1/spaces/s1/revisions/v1/page/p1/document",
+	"GET /v1/spaces/s1/revisions/v1/page/p1/meta-links",
+	"GET /v1/spaces/s1/revisions/v1/reusable-contents/rc1",
+	"GET /v1/spaces/s1/revisions/v1/reusable-contents/rc1/document",
+	"GET /v1/spaces/s1/content/page/p1/meta-links",
+	"GET /v1/spaces/s1/content/reusable-contents/rc1",
+	"GET /v1/spaces/s1/change-requests/c1/content/path/guide",
+	"GET /v1/spaces/s1/change-requests/c1/content/page/p1/meta-links",
+	"GET /v1/spaces/s1/change-requests/c1/content/reusable-contents/rc1",
+	"GET /v1/spaces/s1/documents/d1",
+	// Issue 19: API specification visibility and versions.
+	"PATCH /v1/orgs/o1/openapi/s1",
+	"GET /v1/orgs/o1/openapi/s1/versions",
+	"GET /v1/orgs/o1/openapi/s1/versions/latest",
+	"GET /v1/orgs/o1/openapi/s1/versions/latest/content",
+	"GET /v1/orgs/o1/openapi/s1/versions/latest/content/raw",
+	"GET /v1/orgs/o1/openapi/s1/versions/v1",
+	"GET /v1/orgs/o1/openapi/s1/versions/v1/content",
+	"GET /v1/orgs/o1/openapi/s1/versions/v1/content/raw",
 }
 
 // TestOperationsServed checks that every operation is routed and

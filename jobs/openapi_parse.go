@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -20,7 +21,8 @@ import (
 
 // ParseSpec parses a document, JSON or YAML, as OpenAPI 3.x or Swagger 2
 // and validates it with kin-openapi. On success the result holds the
-// document as given and its format ("2.0" or the openapi field); otherwise
+// document as given, its format ("2.0" or the openapi field) and, for YAML,
+// the document as JSON; otherwise
 // a PARSE_ERROR with the validator's messages. External $refs are refused,
 // never fetched: they would reach hosts past the outbound checks. It does
 // no other I/O.
@@ -79,7 +81,16 @@ func ParseSpec(ctx context.Context, data []byte) (res store.OpenAPIResult) {
 		}
 		return specFailure(quire.SpecParseError, messages...)
 	}
-	return store.OpenAPIResult{Format: format, Document: string(data)}
+	res = store.OpenAPIResult{Format: format, Document: string(data)}
+	if !json.Valid(data) {
+		// YAML: kept as given, and as JSON for the answers that embed it.
+		js, err := oasyaml.YAMLToJSON(data)
+		if err != nil {
+			return specFailure(quire.SpecParseError, "the document could not be converted to JSON: "+err.Error())
+		}
+		res.JSON = string(js)
+	}
+	return res
 }
 
 // swaggerToV3 reads a Swagger 2.0 document and converts it to OpenAPI 3,

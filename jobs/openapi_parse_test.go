@@ -1,6 +1,7 @@
 package jobs_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -126,6 +127,10 @@ func FuzzParseSpec(f *testing.F) {
 		case "":
 			if res.Format == "" || res.Document != string(doc) {
 				t.Fatalf("ParseSpec(%q): success without format %q or document", doc, res.Format)
+			}
+			// YAML is also kept as JSON; JSON needs no copy.
+			if isJSON := json.Valid(doc); isJSON != (res.JSON == "") || (!isJSON && !json.Valid([]byte(res.JSON))) {
+				t.Fatalf("ParseSpec(%q): JSON form %q", doc, res.JSON)
 			}
 		case quire.SpecParseError:
 			if len(res.Errors) == 0 {

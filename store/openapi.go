@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"math"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -17,19 +18,20 @@ import (
 // a spec has at most one job, the processing of its current source.
 
 const openAPISpecColumns = `p.id, p.org_id, p.slug, p.source_url, p.state, p.created_at, p.updated_at,
-	p.last_version, p.last_processed_at, p.last_error_code, p.last_errors, p.last_error_count`
+	p.last_version, p.last_processed_at, p.last_error_code, p.last_errors, p.last_error_count, p.visibility`
 
 func scanOpenAPISpec(row interface{ Scan(...any) error }) (*quire.OpenAPISpec, error) {
 	var p quire.OpenAPISpec
 	var sourceURL, lastVersion, errorCode sql.NullString
 	var created, updated int64
 	var processed *int64
-	var errs string
+	var errs, visibility string
 	if err := row.Scan(&p.ID, &p.OrgID, &p.Slug, &sourceURL, &p.State, &created, &updated,
-		&lastVersion, &processed, &errorCode, &errs, &p.LastErrorCount); err != nil {
+		&lastVersion, &processed, &errorCode, &errs, &p.LastErrorCount, &visibility); err != nil {
 		return nil, err
 	}
 	p.SourceURL, p.LastVersion, p.LastErrorCode = sourceURL.String, lastVersion.String, quire.SpecErrorCode(errorCode.String)
+	p.Visibility = quire.SpecVisibility(visibility)
 	p.CreatedAt, p.UpdatedAt, p.LastProcessedAt = fromMicros(created), fromMicros(updated), nullMicros(processed)
 	if err := json.Unmarshal([]byte(errs), &p.LastErrors); err != nil {
 		return nil, err
@@ -120,42 +122,67 @@ func (db *DB) DeleteOpenAPISpec(ctx context.Context, orgID, slug string) (delete
 	return db.deleteSome(ctx, "DELETE FROM openapi_specs WHERE org_id = ? AND slug = ?", orgID, slug)
 }
 
-// OpenAPISpecVersions lists a spec's versions, newest first, without their
-// documents.
+// UpdateOpenAPISpecVisibility sets a spec's visibility; a spec the
+// organization does not have is CodeNotFound.
+func (db *DB) UpdateOpenAPISpecVisibility(ctx context.Context, orgID, slug string, v quire.SpecVisibility) (*quire.OpenAPISpec, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
+		n, err := tx.q.affected(ctx, "UPDATE openapi_specs SET visibility = ?, updated_at = ? WHERE org_id = ? AND slug = ?",
+			string(v), micros(tx.Now), orgID, slug)
+		if err == nil && n == 0 {
+			err = quire.Errorf(quire.CodeNotFound, "API specification not found")
+		}
+		return err
+	}, func(tx *Tx) (*quire.OpenAPISpec, error) { return tx.OpenAPISpec(ctx, orgID, slug) })
+}
+
+const openAPIVersionColumns = "id, spec_id, hash, format, source_url, created_at"
+
+func scanOpenAPIVersion(row interface{ Scan(...any) error }, more ...any) (*quire.OpenAPISpecVersion, error) {
+	var v quire.OpenAPISpecVersion
+	var sourceURL sql.NullString
+	var created int64
+	if err := row.Scan(append([]any{&v.ID, &v.SpecID, &v.Hash, &v.Format, &sourceURL, &created}, more...)...); err != nil {
+		return nil, err
+	}
+	v.SourceURL, v.CreatedAt = sourceURL.String, fromMicros(created)
+	return &v, nil
+}
+
+// OpenAPISpecVersions lists all of a spec's versions, newest first, without
+// their documents.
 func (r reader) OpenAPISpecVersions(ctx context.Context, specID string) ([]*quire.OpenAPISpecVersion, error) {
-	rows, err := r.q.query(ctx, `SELECT id, spec_id, hash, format, created_at FROM openapi_spec_versions
-		WHERE spec_id = ? ORDER BY created_at DESC, id DESC`, specID)
+	list, err := r.ListOpenAPISpecVersions(ctx, specID, Page{Limit: math.MaxInt32})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	list := []*quire.OpenAPISpecVersion{}
-	for rows.Next() {
-		var v quire.OpenAPISpecVersion
-		var created int64
-		if err := rows.Scan(&v.ID, &v.SpecID, &v.Hash, &v.Format, &created); err != nil {
-			return nil, err
-		}
-		v.CreatedAt = fromMicros(created)
-		list = append(list, &v)
-	}
-	return list, rows.Err()
+	return list.Items, nil
+}
+
+// ListOpenAPISpecVersions lists one page of a spec's versions, newest
+// first, without their documents.
+func (r reader) ListOpenAPISpecVersions(ctx context.Context, specID string, p Page) (*List[*quire.OpenAPISpecVersion], error) {
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM openapi_spec_versions", "SELECT "+openAPIVersionColumns+" FROM openapi_spec_versions",
+		" WHERE spec_id = ?", []any{specID}, keysetOrder{key: "created_at", id: "id", desc: true, numeric: true}, p,
+		scanWithCursor(func(row interface{ Scan(...any) error }) (*quire.OpenAPISpecVersion, error) {
+			return scanOpenAPIVersion(row)
+		},
+			func(v *quire.OpenAPISpecVersion) Cursor { return Cursor{Num: micros(v.CreatedAt), ID: v.ID} }))
 }
 
 // OpenAPISpecVersion returns one version of a spec with its document.
 func (r reader) OpenAPISpecVersion(ctx context.Context, specID, versionID string) (*quire.OpenAPISpecVersion, error) {
-	var v quire.OpenAPISpecVersion
-	var created int64
-	err := r.q.queryRow(ctx, `SELECT id, spec_id, hash, format, document, created_at FROM openapi_spec_versions
-		WHERE spec_id = ? AND id = ?`, specID, versionID).Scan(&v.ID, &v.SpecID, &v.Hash, &v.Format, &v.Document, &created)
+	var document string
+	var jsonDocument sql.NullString
+	v, err := scanOpenAPIVersion(r.q.queryRow(ctx, "SELECT "+openAPIVersionColumns+", document, json_document FROM openapi_spec_versions WHERE spec_id = ? AND id = ?",
+		specID, versionID), &document, &jsonDocument)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, quire.Errorf(quire.CodeNotFound, "API specification version not found")
 	}
 	if err != nil {
 		return nil, err
 	}
-	v.CreatedAt = fromMicros(created)
-	return &v, nil
+	v.Document, v.JSONDocument = document, jsonDocument.String
+	return v, nil
 }
 
 // OpenAPIJob is a claimed processing job: the spec's source as it was when
@@ -173,8 +200,11 @@ type OpenAPIJob struct {
 // OpenAPIResult is what processing found: a document and its format, or
 // an error code with messages.
 type OpenAPIResult struct {
-	Format     string
-	Document   string
+	Format   string
+	Document string
+	// JSON is Document converted to JSON when it is YAML, "" when it is
+	// JSON already.
+	JSON       string
 	ErrorCode  quire.SpecErrorCode // "" on success
 	Errors     []string            // the first messages
 	ErrorCount int                 // how many in all
@@ -245,8 +275,13 @@ func (db *DB) FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, res OpenAPI
 		if res.ErrorCode == "" {
 			sum := sha256.Sum256([]byte(res.Document))
 			version := newID()
-			if _, err := tx.q.exec(ctx, `INSERT INTO openapi_spec_versions (id, spec_id, hash, format, document, created_at)
-				VALUES (?, ?, ?, ?, ?, ?)`, version, job.SpecID, hex.EncodeToString(sum[:]), res.Format, res.Document, now); err != nil {
+			url, _ := job.Source.args()
+			var converted any
+			if res.JSON != "" {
+				converted = res.JSON
+			}
+			if _, err := tx.q.exec(ctx, `INSERT INTO openapi_spec_versions (id, spec_id, hash, format, document, json_document, source_url, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, version, job.SpecID, hex.EncodeToString(sum[:]), res.Format, res.Document, converted, url, now); err != nil {
 				return err
 			}
 			set["last_version"], set["last_error_code"], set["last_errors"], set["last_error_count"] = version, nil, "[]", 0

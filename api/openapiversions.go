@@ -1,0 +1,235 @@
+package api
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+
+	oasyaml "github.com/oasdiff/yaml"
+
+	"github.com/quiredocs/quire"
+)
+
+// API specification visibility and versions (issue 19). Every successful
+// processing keeps a version (store.FinishOpenAPIJob); these read them.
+// Who reads them is who reads the spec (specMember): every member but
+// guests. A public spec's documents are also served, without a token, at
+// …/versions/{versionId}/public (not in the reference), its public URL.
+
+type specVersionJSON struct {
+	Object    string              `json:"object"`
+	ID        string              `json:"id"`
+	CreatedAt string              `json:"createdAt"`
+	URL       string              `json:"url"`
+	URLs      specVersionURLsJSON `json:"urls"`
+}
+
+type specVersionURLsJSON struct {
+	Location string `json:"location"`
+}
+
+// specContentJSON is the reference's OpenAPISpecContent. Quire refuses
+// references to other files, so a spec's filesystem is one file: the
+// document, as JSON, under its entry point's name.
+type specContentJSON struct {
+	Filesystem map[string]json.RawMessage `json:"filesystem"`
+	URLs       specContentURLsJSON        `json:"urls"`
+}
+
+type specContentURLsJSON struct {
+	Source string  `json:"source"`
+	Public *string `json:"public"` // null for a private spec
+}
+
+// specRawJSON is the reference's OpenAPISpecRawContent.
+type specRawJSON struct {
+	Text   string `json:"text"`
+	Format string `json:"format"`
+}
+
+// specPath is the API path of spec slug of organization orgID.
+func specPath(orgID, slug string) string { return "/orgs/" + orgID + "/openapi/" + slug }
+
+// specVersionURL is where a version's document is: the URL it was fetched
+// from, or, for a text source, its raw content in the API.
+func (s *Server) specVersionURL(orgID, slug string, v *quire.OpenAPISpecVersion) string {
+	if v.SourceURL != "" {
+		return v.SourceURL
+	}
+	return s.url(specPath(orgID, slug) + "/versions/" + v.ID + "/content/raw")
+}
+
+func (s *Server) specVersionJSON(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) specVersionJSON {
+	return specVersionJSON{
+		Object: "openapi-spec-version", ID: v.ID, CreatedAt: timeJSON(v.CreatedAt),
+		URL:  s.specVersionURL(p.OrgID, p.Slug, v),
+		URLs: specVersionURLsJSON{Location: s.url(specPath(p.OrgID, p.Slug) + "/versions/" + v.ID)},
+	}
+}
+
+// specPublicURL is a public spec's address for anyone, without a token:
+// for a fetched version the URL it came from (as the reference has it),
+// else Quire's copy; "" for a private spec.
+func (s *Server) specPublicURL(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) string {
+	switch {
+	case p.Visibility != quire.SpecPublic:
+		return ""
+	case v.SourceURL != "":
+		return v.SourceURL
+	}
+	return s.url(specPath(p.OrgID, p.Slug) + "/versions/" + v.ID + "/public")
+}
+
+// specSyntax is "json" or "yaml": what the document was given as.
+func specSyntax(v *quire.OpenAPISpecVersion) string {
+	if v.JSONDocument == "" && json.Valid([]byte(v.Document)) {
+		return "json"
+	}
+	return "yaml"
+}
+
+// specDocumentJSON is the version's document as JSON. Versions processed
+// before the JSON form was kept are converted here.
+func specDocumentJSON(v *quire.OpenAPISpecVersion) (json.RawMessage, error) {
+	switch {
+	case v.JSONDocument != "":
+		return json.RawMessage(v.JSONDocument), nil
+	case specSyntax(v) == "json":
+		return json.RawMessage(v.Document), nil
+	}
+	return oasyaml.YAMLToJSON([]byte(v.Document))
+}
+
+// specUpdateRequest is the body of PATCH O/openapi/{specSlug}.
+type specUpdateRequest struct {
+	Visibility *quire.SpecVisibility `json:"visibility"`
+}
+
+func (b *specUpdateRequest) validate() error {
+	if err := quire.CheckRequired("visibility", b.Visibility != nil); err != nil {
+		return err
+	}
+	return quire.CheckSpecVisibility("visibility", *b.Visibility)
+}
+
+// updateSpec sets a spec's visibility.
+func (s *Server) updateSpec(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.specMember(r, true)
+	if err != nil {
+		return err
+	}
+	var body specUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	p, err := s.db.UpdateOpenAPISpecVisibility(r.Context(), me.OrgID, r.PathValue("specSlug"), *body.Visibility)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.specJSON(p, me))
+}
+
+// readSpec is the spec in the path, for a caller who may read specs.
+func (s *Server) readSpec(r *http.Request) (*quire.OpenAPISpec, error) {
+	me, err := s.specMember(r, false)
+	if err != nil {
+		return nil, err
+	}
+	return s.db.OpenAPISpec(r.Context(), me.OrgID, r.PathValue("specSlug"))
+}
+
+func (s *Server) listSpecVersions(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.readSpec(r)
+	if err != nil {
+		return err
+	}
+	page, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListOpenAPISpecVersions(r.Context(), p.ID, page)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(v *quire.OpenAPISpecVersion) specVersionJSON { return s.specVersionJSON(p, v) })
+}
+
+// specVersion is the version in the path of spec p, with its document:
+// by id, or "latest", the spec's lastVersion (404 until one processed).
+func (s *Server) specVersion(r *http.Request, p *quire.OpenAPISpec) (*quire.OpenAPISpecVersion, error) {
+	id := r.PathValue("versionId")
+	if id == "" || id == "latest" {
+		if p.LastVersion == "" {
+			return nil, errorf(quire.CodeNotFound, "API specification %s has no processed version yet", p.Slug)
+		}
+		id = p.LastVersion
+	}
+	return s.db.OpenAPISpecVersion(r.Context(), p.ID, id)
+}
+
+// onSpecVersion adapts a handler of a readable spec's version to a route.
+func (s *Server) onSpecVersion(h func(http.ResponseWriter, *quire.OpenAPISpec, *quire.OpenAPISpecVersion) error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.readSpec(r)
+		if err != nil {
+			return err
+		}
+		v, err := s.specVersion(r, p)
+		if err != nil {
+			return err
+		}
+		return h(w, p, v)
+	}
+}
+
+func (s *Server) getSpecVersion(w http.ResponseWriter, p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) error {
+	return writeJSON(w, http.StatusOK, s.specVersionJSON(p, v))
+}
+
+func (s *Server) getSpecVersionContent(w http.ResponseWriter, p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) error {
+	doc, err := specDocumentJSON(v)
+	if err != nil {
+		return err
+	}
+	out := specContentJSON{
+		Filesystem: map[string]json.RawMessage{"openapi." + specSyntax(v): doc},
+		URLs:       specContentURLsJSON{Source: s.specVersionURL(p.OrgID, p.Slug, v)},
+	}
+	if public := s.specPublicURL(p, v); public != "" {
+		out.URLs.Public = &public
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) getSpecVersionRaw(w http.ResponseWriter, _ *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) error {
+	return writeJSON(w, http.StatusOK, specRawJSON{Text: v.Document, Format: specSyntax(v)})
+}
+
+// getPublicSpecVersion serves a public spec's document as given, to anyone:
+// its public URL. A private spec, to this route, does not exist. The
+// answer is the document's own bytes, never run as a page of this origin.
+func (s *Server) getPublicSpecVersion(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.db.OpenAPISpec(r.Context(), r.PathValue("organizationId"), r.PathValue("specSlug"))
+	if err == nil && p.Visibility != quire.SpecPublic {
+		err = errorf(quire.CodeNotFound, "API specification not found")
+	}
+	if err != nil {
+		return err
+	}
+	v, err := s.specVersion(r, p)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	if specSyntax(v) == "yaml" {
+		h.Set("Content-Type", "application/yaml; charset=utf-8")
+	}
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
+	h.Set("Access-Control-Allow-Origin", "*") // public: "Try it" pages fetch it from other sites
+	h.Set("Cache-Control", "public, max-age=60")
+	w.WriteHeader(http.StatusOK)
+	_, err = io.WriteString(w, v.Document)
+	return err
+}
