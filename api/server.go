@@ -23,6 +23,7 @@ import (
 	"github.com/quiredocs/quire/sso"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
+	"github.com/quiredocs/quire/webhook"
 )
 
 // Config configures the API server.
@@ -35,7 +36,7 @@ type Config struct {
 	Blobs blob.Store
 	// Fetcher fetches files given by URL; its zero value refuses private addresses.
 	Fetcher outbound.Fetcher
-	// SecretKey (32 bytes) encrypts integration secrets with AES-256-GCM; when
+	// SecretKey (32 bytes) encrypts integration and webhook secrets with AES-256-GCM; when
 	// nil, a key made on first use and kept in the database does.
 	SecretKey []byte
 	// Model answers questions (O/ask) from the sections found for them; when
@@ -58,21 +59,23 @@ type Config struct {
 
 // Server is the HTTP API.
 type Server struct {
-	db          *store.DB
-	log         *slog.Logger
-	publicURL   string
-	mux         *http.ServeMux
-	handler     http.Handler
-	blobs       blob.Store
-	publisher   *integration.Publisher // publishes integrations: their images, script and sealed secrets
-	author      *authoring.Author      // authoring batches and imports, and the count of those fetching (limits.go)
-	orgCreation *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
-	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
-	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
-	answers     *answerCache           // encoded page answers of revisions (answers.go)
-	asker       *ask.Asker             // answers questions (O/ask)
-	metrics     *metrics
-	keepAlive   time.Duration // how often quiet event streams say they are alive
+	db            *store.DB
+	log           *slog.Logger
+	publicURL     string
+	mux           *http.ServeMux
+	handler       http.Handler
+	blobs         blob.Store
+	publisher     *integration.Publisher // publishes integrations: their images, script and sealed secrets
+	webhookSealer *webhook.Sealer        // seals webhooks' signing secrets (webhooks.go)
+	allowPrivate  bool                   // Fetcher.AllowPrivate: webhooks may have http URLs too
+	author        *authoring.Author      // authoring batches and imports, and the count of those fetching (limits.go)
+	orgCreation   *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
+	reader        *revision.Reader       // reads revisions, with the caches of what is derived from them
+	published     *publishedCache        // answers of GET SITE/published: wire answers, so cached here
+	answers       *answerCache           // encoded page answers of revisions (answers.go)
+	asker         *ask.Asker             // answers questions (O/ask)
+	metrics       *metrics
+	keepAlive     time.Duration // how often quiet event streams say they are alive
 	openAPIState
 	saml *sso.Keys // the secrets of SAML sign-ins, read once
 	// startSession starts a web app session (Config.StartSession); nil
@@ -86,18 +89,20 @@ type Server struct {
 // New builds the API server over a store.
 func New(db *store.DB, cfg Config) *Server {
 	s := &Server{
-		db:          db,
-		log:         cfg.Logger,
-		publicURL:   strings.TrimRight(cfg.PublicURL, "/"),
-		mux:         http.NewServeMux(),
-		blobs:       cfg.Blobs,
-		publisher:   &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
-		orgCreation: newOrgCreation(cfg.OrgCreation),
-		published:   newPublishedCache(),
-		answers:     newAnswerCache(maxAnswerCacheBytes),
-		metrics:     newMetrics(),
-		keepAlive:   keepAliveInterval,
-		saml:        sso.NewKeys(db),
+		db:            db,
+		log:           cfg.Logger,
+		publicURL:     strings.TrimRight(cfg.PublicURL, "/"),
+		mux:           http.NewServeMux(),
+		blobs:         cfg.Blobs,
+		publisher:     &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
+		webhookSealer: &webhook.Sealer{DB: db, Key: cfg.SecretKey},
+		allowPrivate:  cfg.Fetcher.AllowPrivate,
+		orgCreation:   newOrgCreation(cfg.OrgCreation),
+		published:     newPublishedCache(),
+		answers:       newAnswerCache(maxAnswerCacheBytes),
+		metrics:       newMetrics(),
+		keepAlive:     keepAliveInterval,
+		saml:          sso.NewKeys(db),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -24,6 +24,7 @@ import (
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/site"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/webhook"
 )
 
 // shutdownTimeout bounds how long in-flight requests may take to finish.
@@ -129,6 +130,11 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) 
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
+	// The secret key was checked when the API was made.
+	secretKey, _ := cfg.secretKey()
+	webhooks := &jobs.Deliverer{DB: db, Sealer: &webhook.Sealer{DB: db, Key: secretKey},
+		Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, Log: log}
+	running.Go(func() { webhooks.Run(jobsCtx) })
 	return func() { stopJobs(); running.Wait() }
 }
 
