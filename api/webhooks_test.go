@@ -215,7 +215,7 @@ func TestWebhookEvents(t *testing.T) {
 	rev := e.cmMerge(t, e.admin.token, crPath) // merged, space.content_updated
 	closing := e.cmNewCR(t, e.admin.token, spaceID)
 	e.call(t, e.admin.token, "PATCH", closing, map[string]any{"status": "archived"}).want(t, http.StatusOK) // opened, closed
-	e.cmNewCR(t, e.admin.token, other)                                                                   // opened, to both
+	e.cmNewCR(t, e.admin.token, other)                                                                      // opened, to both
 	c := e.postComment(t, e.admin.token, "/v1/spaces/"+spaceID+"/comments", map[string]any{"body": md("Nice.")})
 	e.postComment(t, e.admin.token, "/v1/spaces/"+spaceID+"/comments/"+c.ID+"/replies", map[string]any{"body": md("Thanks.")})
 	e.putComment(t, e.admin.token, "/v1/spaces/"+spaceID+"/comments/"+c.ID, map[string]any{"resolved": true})
