@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/internal/jsonappend"
 )
 
 // The webhook outbox. A write that webhooks are told of calls tx.emit in
@@ -116,7 +117,7 @@ func (tx *Tx) emit(ctx context.Context, e Event) error {
 // queueDelivery writes one pending delivery of e to a webhook, due now,
 // and returns its id.
 func (tx *Tx) queueDelivery(ctx context.Context, webhookID, eventID string, e Event) (string, error) {
-	p := eventPayload{ID: eventID, Event: string(e.Name), CreatedAt: tx.Now.Format(time.RFC3339Nano),
+	p := eventPayload{ID: eventID, Event: string(e.Name), CreatedAt: tx.Now.Format(jsonappend.TimeLayout),
 		Organization: idJSON{e.OrgID}, Resource: e.Resource, Revision: e.RevisionID}
 	if e.SpaceID != "" {
 		p.Space = &idJSON{e.SpaceID}

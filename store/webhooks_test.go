@@ -3,6 +3,7 @@ package store_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -58,5 +59,59 @@ func TestWebhookOutboxIsTransactional(t *testing.T) {
 	}
 	if n := deliveries(); n != 1 {
 		t.Fatalf("%d deliveries after an event not subscribed to, want 1", n)
+	}
+}
+
+// TestWebhookDeliveryClaims: a claimed delivery is not claimed again while
+// its lease holds, nor is a later one of the same resource; finishing with
+// a stale claim changes nothing; pruning removes only finished deliveries.
+func TestWebhookDeliveryClaims(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ctx := t.Context()
+	boot, err := db.InitIfEmpty(ctx, "Acme", "owner@acme.example", "Owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateWebhook(ctx, store.NewWebhook{ID: store.NewID(), OrgID: boot.Organization.ID, URL: "https://example.com/hook",
+		Events: []quire.WebhookEvent{quire.EventAll}, Secret: []byte{1}}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := db.CreateChangeRequest(ctx, sp.ID, "One", boot.User.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject := "Two"
+	if _, err := db.UpdateChangeRequest(ctx, sp.ID, c.ID, store.ChangeRequestUpdate{Subject: &subject}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := db.ClaimWebhookDelivery(ctx, time.Minute)
+	if err != nil || first == nil || first.Event != quire.EventChangeRequestOpened || first.Attempts != 1 {
+		t.Fatalf("first claim %+v, %v", first, err)
+	}
+	if next, err := db.ClaimWebhookDelivery(ctx, time.Minute); err != nil || next != nil {
+		t.Fatalf("claimed %+v while the resource's first delivery is out", next)
+	}
+	stale := *first
+	stale.Claim = "someone-else"
+	if _, err := db.FinishWebhookDelivery(ctx, &stale, store.DeliveryAttempt{Delivered: true}, store.DisablePolicy{Failures: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if next, _ := db.ClaimWebhookDelivery(ctx, time.Minute); next != nil {
+		t.Fatal("a stale claim finished the delivery")
+	}
+	if _, err := db.FinishWebhookDelivery(ctx, first, store.DeliveryAttempt{Delivered: true, ResponseStatus: 204}, store.DisablePolicy{Failures: 1}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := db.ClaimWebhookDelivery(ctx, time.Minute)
+	if err != nil || second == nil || second.Event != quire.EventChangeRequestUpdated {
+		t.Fatalf("second claim %+v, %v", second, err)
+	}
+	if n, err := db.PruneWebhookDeliveries(ctx, db.Now().Add(time.Hour)); err != nil || n != 1 {
+		t.Fatalf("pruned %d, %v; want the delivered one only", n, err)
 	}
 }
