@@ -115,3 +115,35 @@ func TestWebhookDeliveryClaims(t *testing.T) {
 		t.Fatalf("pruned %d, %v; want the delivered one only", n, err)
 	}
 }
+
+// BenchmarkCommentOutbox: what queueing events costs a write (posting a
+// comment), with no webhook (the read that finds none) and with one that
+// subscribes (the payload and its row too).
+func BenchmarkCommentOutbox(b *testing.B) {
+	for _, hooks := range []int{0, 1} {
+		b.Run(map[int]string{0: "no-webhook", 1: "one-webhook"}[hooks], func(b *testing.B) {
+			db := storetest.Open(b)
+			ctx := b.Context()
+			boot, err := db.InitIfEmpty(ctx, "Acme", "owner@acme.example", "Owner")
+			if err != nil {
+				b.Fatal(err)
+			}
+			sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for range hooks {
+				if _, err := db.CreateWebhook(ctx, store.NewWebhook{ID: store.NewID(), OrgID: boot.Organization.ID, URL: "https://example.com/hook",
+					Events: []quire.WebhookEvent{quire.EventCommentPosted}, Secret: []byte{1}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n := store.NewComment{CommentScope: store.CommentScope{SpaceID: sp.ID}, UserID: boot.User.ID, Markdown: "Hi"}
+			for b.Loop() {
+				if _, err := db.CreateComment(ctx, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
