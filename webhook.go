@@ -63,6 +63,10 @@ func (w *Webhook) Subscribes(e WebhookEvent) bool {
 	return slices.Contains(w.Events, EventAll) || slices.Contains(w.Events, e)
 }
 
+// MaxWebhooks bounds an organization's webhooks: each event writes a row
+// for every webhook that subscribes to it.
+const MaxWebhooks = 20
+
 // MaxWebhookURLLen bounds a webhook's URL.
 const MaxWebhookURLLen = 2048
 

@@ -614,6 +614,12 @@ func TestWebhookAPI(t *testing.T) {
 	se.call(t, e.admin.token, "POST", e.webhooksPath(""), map[string]any{"url": rc.URL, "events": []string{"*"}}).wantError(t, http.StatusBadRequest, "url: must be an https URL")
 	se.call(t, e.admin.token, "POST", e.webhooksPath(""), map[string]any{"url": "https://hooks.example.com/quire", "events": []string{"*"}}).want(t, http.StatusCreated)
 
+	// At most 20 webhooks; the strict server made one.
+	for range 18 {
+		e.call(t, e.admin.token, "POST", e.webhooksPath(""), map[string]any{"url": rc.URL, "events": []string{"*"}}).want(t, http.StatusCreated)
+	}
+	e.call(t, e.admin.token, "POST", e.webhooksPath(""), map[string]any{"url": rc.URL, "events": []string{"*"}}).wantError(t, http.StatusConflict, "20 webhooks")
+
 	e.call(t, e.admin.token, "DELETE", e.webhooksPath("/"+hook.ID), nil).want(t, http.StatusNoContent)
 	e.call(t, e.admin.token, "GET", e.webhooksPath("/"+hook.ID), nil).wantError(t, http.StatusNotFound, "webhook")
 	e.call(t, e.admin.token, "GET", e.webhooksPath("/"+hook.ID+"/deliveries"), nil).wantError(t, http.StatusNotFound, "webhook")

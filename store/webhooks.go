@@ -65,11 +65,24 @@ type NewWebhook struct {
 }
 
 // CreateWebhook creates an active webhook. A space that is not a live space
-// of the organization is CodeInvalid.
+// of the organization is CodeInvalid; an organization that has
+// quire.MaxWebhooks already, CodeConflict.
 func (db *DB) CreateWebhook(ctx context.Context, n NewWebhook) (*quire.Webhook, error) {
 	return writeThenRead(ctx, db, func(tx *Tx) error {
 		if err := tx.checkWebhookSpace(ctx, n.OrgID, n.SpaceID); err != nil {
 			return err
+		}
+		// The organization's row first: two creations at once on PostgreSQL
+		// take turns, so neither passes the bound unseen.
+		if _, err := tx.q.exec(ctx, "UPDATE organizations SET title = title WHERE id = ?", n.OrgID); err != nil {
+			return err
+		}
+		var count int
+		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM webhooks WHERE org_id = ?", n.OrgID).Scan(&count); err != nil {
+			return err
+		}
+		if count >= quire.MaxWebhooks {
+			return quire.Errorf(quire.CodeConflict, "the organization already has %d webhooks, the most it may have", quire.MaxWebhooks)
 		}
 		events, err := json.Marshal(n.Events)
 		if err != nil {
