@@ -59,28 +59,31 @@ type Config struct {
 
 // Server is the HTTP API.
 type Server struct {
-	db            *store.DB
-	log           *slog.Logger
-	publicURL     string
-	mux           *http.ServeMux
-	handler       http.Handler
-	blobs         blob.Store
-	publisher     *integration.Publisher // publishes integrations: their images, script and sealed secrets
-	webhookSealer *webhook.Sealer        // seals webhooks' signing secrets (webhooks.go)
-	allowPrivate  bool                   // Fetcher.AllowPrivate: webhooks may have http URLs too
-	author        *authoring.Author      // authoring batches and imports, and the count of those fetching (limits.go)
-	orgCreation   *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
-	reader        *revision.Reader       // reads revisions, with the caches of what is derived from them
-	published     *publishedCache        // answers of GET SITE/published: wire answers, so cached here
-	answers       *answerCache           // encoded page answers of revisions (answers.go)
-	asker         *ask.Asker             // answers questions (O/ask)
-	metrics       *metrics
-	keepAlive     time.Duration // how often quiet event streams say they are alive
+	db          *store.DB
+	log         *slog.Logger
+	publicURL   string
+	mux         *http.ServeMux
+	handler     http.Handler
+	blobs       blob.Store
+	publisher   *integration.Publisher // publishes integrations: their images, script and sealed secrets
+	author      *authoring.Author      // authoring batches and imports, and the count of those fetching (limits.go)
+	orgCreation *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
+	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
+	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
+	answers     *answerCache           // encoded page answers of revisions (answers.go)
+	asker       *ask.Asker             // answers questions (O/ask)
+	metrics     *metrics
+	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
 	saml *sso.Keys // the secrets of SAML sign-ins, read once
 	// startSession starts a web app session (Config.StartSession); nil
 	// when there is no app.
 	startSession func(w http.ResponseWriter, r *http.Request, userID string) error
+
+	// Webhooks (webhooks.go): what seals their signing secrets, and whether
+	// their URLs may be http (Fetcher.AllowPrivate) as well as https.
+	webhookSealer *webhook.Sealer
+	allowPrivate  bool
 
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
@@ -89,26 +92,25 @@ type Server struct {
 // New builds the API server over a store.
 func New(db *store.DB, cfg Config) *Server {
 	s := &Server{
-		db:            db,
-		log:           cfg.Logger,
-		publicURL:     strings.TrimRight(cfg.PublicURL, "/"),
-		mux:           http.NewServeMux(),
-		blobs:         cfg.Blobs,
-		publisher:     &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
-		webhookSealer: &webhook.Sealer{DB: db, Key: cfg.SecretKey},
-		allowPrivate:  cfg.Fetcher.AllowPrivate,
-		orgCreation:   newOrgCreation(cfg.OrgCreation),
-		published:     newPublishedCache(),
-		answers:       newAnswerCache(maxAnswerCacheBytes),
-		metrics:       newMetrics(),
-		keepAlive:     keepAliveInterval,
-		saml:          sso.NewKeys(db),
+		db:          db,
+		log:         cfg.Logger,
+		publicURL:   strings.TrimRight(cfg.PublicURL, "/"),
+		mux:         http.NewServeMux(),
+		blobs:       cfg.Blobs,
+		publisher:   &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
+		orgCreation: newOrgCreation(cfg.OrgCreation),
+		published:   newPublishedCache(),
+		answers:     newAnswerCache(maxAnswerCacheBytes),
+		metrics:     newMetrics(),
+		keepAlive:   keepAliveInterval,
+		saml:        sso.NewKeys(db),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.reader = cfg.Reader
 	s.startSession = cfg.StartSession
+	s.webhookSealer, s.allowPrivate = &webhook.Sealer{DB: db, Key: cfg.SecretKey}, cfg.Fetcher.AllowPrivate
 	if s.reader == nil {
 		s.reader = revision.New(db, s.appHost())
 	}

@@ -24,7 +24,6 @@ import (
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/site"
 	"github.com/quiredocs/quire/store"
-	"github.com/quiredocs/quire/webhook"
 )
 
 // shutdownTimeout bounds how long in-flight requests may take to finish.
@@ -125,16 +124,12 @@ func appHost(publicURL string) string {
 func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
+	running.Go(func() { webhookDeliverer(db, cfg, log).Run(jobsCtx) })
 	running.Go(func() { jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log) })
 	running.Go(func() {
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
-	// The secret key was checked when the API was made.
-	secretKey, _ := cfg.secretKey()
-	webhooks := &jobs.Deliverer{DB: db, Sealer: &webhook.Sealer{DB: db, Key: secretKey},
-		Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, Log: log}
-	running.Go(func() { webhooks.Run(jobsCtx) })
 	return func() { stopJobs(); running.Wait() }
 }
 
