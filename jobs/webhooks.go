@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,14 +72,14 @@ type Deliverer struct {
 
 func (d *Deliverer) init() {
 	d.initOnce.Do(func() {
-		d.Poll = cmpOr(d.Poll, WebhookPollInterval)
-		d.Lease = cmpOr(d.Lease, WebhookLease)
-		d.FirstRetry = cmpOr(d.FirstRetry, WebhookFirstRetry)
-		d.MaxRetryDelay = cmpOr(d.MaxRetryDelay, WebhookMaxRetryDelay)
-		d.RetryFor = cmpOr(d.RetryFor, WebhookRetryFor)
-		d.Keep = cmpOr(d.Keep, WebhookKeep)
-		d.pruneEvery = cmpOr(d.pruneEvery, time.Hour)
-		d.Fetcher.Timeout = cmpOr(d.Fetcher.Timeout, WebhookTimeout)
+		d.Poll = cmp.Or(d.Poll, WebhookPollInterval)
+		d.Lease = cmp.Or(d.Lease, WebhookLease)
+		d.FirstRetry = cmp.Or(d.FirstRetry, WebhookFirstRetry)
+		d.MaxRetryDelay = cmp.Or(d.MaxRetryDelay, WebhookMaxRetryDelay)
+		d.RetryFor = cmp.Or(d.RetryFor, WebhookRetryFor)
+		d.Keep = cmp.Or(d.Keep, WebhookKeep)
+		d.pruneEvery = cmp.Or(d.pruneEvery, time.Hour)
+		d.Fetcher.Timeout = cmp.Or(d.Fetcher.Timeout, WebhookTimeout)
 		if d.Disable == (store.DisablePolicy{}) {
 			d.Disable = store.DisablePolicy{Failures: WebhookDisableFailures, After: WebhookDisableAfter}
 		}
@@ -89,14 +90,6 @@ func (d *Deliverer) init() {
 			d.Log = slog.New(slog.DiscardHandler)
 		}
 	})
-}
-
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // Run sends due deliveries with Senders at once, and prunes the log, until
