@@ -193,8 +193,8 @@ func descriptionMarkdown(raw json.RawMessage) (string, error) {
 }
 
 // update is the store's form of a validated b.
-func (b *changeRequestUpdateRequest) update() store.ChangeRequestUpdate {
-	u := store.ChangeRequestUpdate{Subject: b.Subject, Description: b.description}
+func (b *changeRequestUpdateRequest) update(actorID string) store.ChangeRequestUpdate {
+	u := store.ChangeRequestUpdate{Subject: b.Subject, Description: b.description, Actor: actorID}
 	if b.Status != nil {
 		st, _ := quire.ParseChangeRequestStatus(*b.Status)
 		u.Status = &st
@@ -211,7 +211,7 @@ func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request) err
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if c, err = s.db.UpdateChangeRequest(r.Context(), sp.ID, c.ID, body.update()); err != nil {
+	if c, err = s.db.UpdateChangeRequest(r.Context(), sp.ID, c.ID, body.update(caller(r.Context()).ID)); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.changeRequestJSON(sp, c))

@@ -107,7 +107,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.db.RemoveMember(r.Context(), me.OrgID, m.User.ID); err != nil {
+	if err := s.db.RemoveMember(r.Context(), me.OrgID, m.User.ID, me.User.ID); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -279,4 +279,15 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/ask/stream", s.askStream)
 	s.handle("GET /v1/orgs/{organizationId}/ask/questions", s.recommendedQuestions)
 	s.handle("GET /v1/orgs/{organizationId}/ask/questions/stream", s.recommendedQuestionsStream)
+
+	// Outgoing webhooks (Quire's extra; organization admins).
+	s.handle("GET /v1/orgs/{organizationId}/webhooks", s.listWebhooks)
+	s.handle("POST /v1/orgs/{organizationId}/webhooks", s.createWebhook)
+	s.handle("GET /v1/orgs/{organizationId}/webhooks/{webhookId}", s.getWebhook)
+	s.handle("PATCH /v1/orgs/{organizationId}/webhooks/{webhookId}", s.updateWebhook)
+	s.handle("DELETE /v1/orgs/{organizationId}/webhooks/{webhookId}", s.deleteWebhook)
+	s.handle("POST /v1/orgs/{organizationId}/webhooks/{webhookId}/test", s.testWebhook)
+	s.handle("GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries", s.listWebhookDeliveries)
+	s.handle("GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}", s.getWebhookDelivery)
+	s.handle("POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", s.redeliverWebhookDelivery)
 }

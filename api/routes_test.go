@@ -202,6 +202,16 @@ var servedOperations = []string{
 	"GET /v1/orgs/o1/openapi/s1/versions/v1",
 	"GET /v1/orgs/o1/openapi/s1/versions/v1/content",
 	"GET /v1/orgs/o1/openapi/s1/versions/v1/content/raw",
+	// Outgoing webhooks (Quire's extra).
+	"GET /v1/orgs/o1/webhooks",
+	"POST /v1/orgs/o1/webhooks",
+	"GET /v1/orgs/o1/webhooks/w1",
+	"PATCH /v1/orgs/o1/webhooks/w1",
+	"DELETE /v1/orgs/o1/webhooks/w1",
+	"POST /v1/orgs/o1/webhooks/w1/test",
+	"GET /v1/orgs/o1/webhooks/w1/deliveries",
+	"GET /v1/orgs/o1/webhooks/w1/deliveries/d1",
+	"POST /v1/orgs/o1/webhooks/w1/deliveries/d1/redeliver",
 }
 
 // TestOperationsServed checks that every operation is routed and

@@ -24,6 +24,7 @@ import (
 	"github.com/quiredocs/quire/sso"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
+	"github.com/quiredocs/quire/webhook"
 )
 
 // Config configures the API server.
@@ -36,7 +37,7 @@ type Config struct {
 	Blobs blob.Store
 	// Fetcher fetches files given by URL; its zero value refuses private addresses.
 	Fetcher outbound.Fetcher
-	// SecretKey (32 bytes) encrypts integration secrets with AES-256-GCM; when
+	// SecretKey (32 bytes) encrypts integration and webhook secrets with AES-256-GCM; when
 	// nil, a key made on first use and kept in the database does.
 	SecretKey []byte
 	// Model answers questions (O/ask) from the sections found for them; when
@@ -86,6 +87,11 @@ type Server struct {
 	startSession func(w http.ResponseWriter, r *http.Request, userID string) error
 	git          *gitsync.Syncer // queues Git sync operations (git.go)
 
+	// Webhooks (webhooks.go): what seals their signing secrets, and whether
+	// their URLs may be http (Fetcher.AllowPrivate) as well as https.
+	webhookSealer *webhook.Sealer
+	allowPrivate  bool
+
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
 }
@@ -112,6 +118,7 @@ func New(db *store.DB, cfg Config) *Server {
 	}
 	s.reader = cfg.Reader
 	s.startSession = cfg.StartSession
+	s.webhookSealer, s.allowPrivate = &webhook.Sealer{DB: db, Key: cfg.SecretKey}, cfg.Fetcher.AllowPrivate
 	if s.reader == nil {
 		s.reader = revision.New(db, s.appHost())
 	}

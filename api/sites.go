@@ -415,9 +415,9 @@ func (b *siteUpdateRequest) validate() error {
 }
 
 // update is the store's form of a validated b.
-func (b *siteUpdateRequest) update() store.SiteUpdate {
+func (b *siteUpdateRequest) update(actorID string) store.SiteUpdate {
 	u := store.SiteUpdate{
-		Title: setValue(b.Title), Hostname: setValue(b.Hostname), Basename: setValue(b.Basename), Proxy: setValue(b.Proxy),
+		Actor: actorID, Title: setValue(b.Title), Hostname: setValue(b.Hostname), Basename: setValue(b.Basename), Proxy: setValue(b.Proxy),
 		Published: setValue(b.Published), DefaultSiteSpace: setValue(b.DefaultSiteSpace), DefaultSiteSection: setValue(b.DefaultSiteSection),
 	}
 	if b.Visibility.Set {
@@ -441,7 +441,7 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if site, err = s.db.UpdateSite(r.Context(), site.ID, body.update()); err != nil {
+	if site, err = s.db.UpdateSite(r.Context(), site.ID, body.update(caller(r.Context()).ID)); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.siteJSON(site, v.OrgRole))

@@ -276,7 +276,7 @@ func (s *Server) describeCR(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if _, err := s.db.UpdateChangeRequest(r.Context(), p.sp.ID, p.cr.ID,
-		store.ChangeRequestUpdate{Subject: &subject, Description: &description}); err != nil {
+		store.ChangeRequestUpdate{Subject: &subject, Description: &description, Actor: p.me.ID}); err != nil {
 		return err
 	}
 	return back(w, r, p, "described", "")

@@ -177,12 +177,12 @@ func (s *Server) addSiteSection(w http.ResponseWriter, r *http.Request) error {
 // publishSite publishes (published=true) or takes down the site, as PATCH
 // SITE with published.
 func (s *Server) publishSite(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
+	site, v, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return err
 	}
 	published := r.PostForm.Get("published") == "true"
-	if _, err := s.db.UpdateSite(r.Context(), site.ID, store.SiteUpdate{Published: &published}); err != nil {
+	if _, err := s.db.UpdateSite(r.Context(), site.ID, store.SiteUpdate{Published: &published, Actor: v.UserID}); err != nil {
 		return err
 	}
 	return backTo(w, r, quire.AppSiteURL("", site.OrgID, site.ID))

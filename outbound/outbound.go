@@ -5,6 +5,7 @@
 package outbound
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -154,4 +155,49 @@ func classify(ctx context.Context, err error) *Error {
 		return &Error{CodeError, msgBadCert, err}
 	}
 	return &Error{CodeError, msgFailed, err}
+}
+
+// Response is the answer to a Post: its status and the start of its body.
+type Response struct {
+	Status int
+	Body   []byte // at most the max given to Post; the rest is not read
+}
+
+// Post sends body as JSON to rawURL with header added, and returns the
+// answer, whatever its status, with at most max bytes of its body.
+// Redirects are not followed: a 3xx is the answer. It fails, with an
+// *Error, only when no answer came.
+func (f Fetcher) Post(ctx context.Context, rawURL string, header http.Header, body []byte, max int64) (*Response, error) {
+	timeout := f.Timeout
+	if timeout == 0 {
+		timeout = 15 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if u, err := url.Parse(rawURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, &Error{CodeError, msgBadURL, err}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(body))
+	if err != nil {
+		return nil, &Error{CodeError, msgBadURL, err}
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if req.Header.Get("User-Agent") == "" {
+		req.Header.Set("User-Agent", "Quire")
+	}
+	client := f.client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, classify(ctx, err)
+	}
+	defer resp.Body.Close()
+	out := &Response{Status: resp.StatusCode}
+	if out.Body, err = io.ReadAll(io.LimitReader(resp.Body, max)); err != nil {
+		return nil, classify(ctx, err)
+	}
+	return out, nil
 }

@@ -120,3 +120,47 @@ func TestErrorsTellNoNetworkDetail(t *testing.T) {
 		t.Errorf("error %#v: want a FETCH_ERROR whose cause is the refused connection", err)
 	}
 }
+
+// TestPost: the answer comes back whatever its status, truncated; redirects
+// are not followed; private addresses are refused unless allowed; time is
+// bounded.
+func TestPost(t *testing.T) {
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/redirect":
+			http.Redirect(w, r, "/elsewhere", http.StatusFound)
+		case "/slow":
+			select {
+			case <-time.After(2 * time.Second):
+			case <-r.Context().Done():
+			}
+		default:
+			b := make([]byte, 10)
+			n, _ := r.Body.Read(b)
+			got = r.Header.Get("Content-Type") + " " + r.Header.Get("X-Test") + " " + string(b[:n])
+			w.WriteHeader(http.StatusTeapot)
+			w.Write([]byte(strings.Repeat("a", 100)))
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	if _, err := (Fetcher{}).Post(ctx, srv.URL, nil, []byte("{}"), 10); !errors.Is(err, ErrPrivateAddress) {
+		t.Fatalf("posting to loopback: %v, want ErrPrivateAddress", err)
+	}
+	f := Fetcher{AllowPrivate: true, Timeout: 200 * time.Millisecond}
+	res, err := f.Post(ctx, srv.URL, http.Header{"X-Test": {"yes"}}, []byte(`{"a":1}`), 10)
+	if err != nil || res.Status != http.StatusTeapot || string(res.Body) != strings.Repeat("a", 10) {
+		t.Fatalf("post: %+v, %v", res, err)
+	}
+	if got != `application/json yes {"a":1}` {
+		t.Errorf("receiver got %q", got)
+	}
+	if res, err := f.Post(ctx, srv.URL+"/redirect", nil, nil, 10); err != nil || res.Status != http.StatusFound {
+		t.Errorf("redirect: %+v, %v", res, err)
+	}
+	var fe *Error
+	if _, err := f.Post(ctx, srv.URL+"/slow", nil, nil, 10); !errors.As(err, &fe) || fe.Code != CodeTimeout {
+		t.Errorf("slow: %v", err)
+	}
+}

@@ -67,7 +67,7 @@ func TestRogueIdentityProvider(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.RemoveMember(ctx, a.Organization.ID, left.User.ID); err != nil {
+		if err := db.RemoveMember(ctx, a.Organization.ID, left.User.ID, left.User.ID); err != nil {
 			t.Fatal(err)
 		}
 		_, err = signIn("leaver@acme.example")

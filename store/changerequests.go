@@ -101,7 +101,11 @@ func (tx *Tx) CreateChangeRequest(ctx context.Context, spaceID, subject, userID 
 	if _, err := tx.q.exec(ctx, "INSERT INTO change_request_contributors (change_request_id, user_id, updated_at) VALUES (?, ?, ?)", id, userID, micros(tx.Now)); err != nil {
 		return nil, err
 	}
-	return tx.ChangeRequest(ctx, spaceID, id)
+	c, err := tx.ChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	return c, tx.emit(ctx, changeRequestEvent(quire.EventChangeRequestOpened, c, userID))
 }
 
 // ChangeRequestUpdate is a partial update; nil fields stay as they are.
@@ -109,6 +113,7 @@ type ChangeRequestUpdate struct {
 	Subject     *string
 	Description *string                    // markdown, checked as a page's body is (edit.Markdown); "" clears it
 	Status      *quire.ChangeRequestStatus // draft, open or archived
+	Actor       string                     // user id of who changes it, for webhooks
 }
 
 // UpdateChangeRequest applies u. A merged request keeps its status: changing
@@ -134,8 +139,15 @@ func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, u Cha
 		if err := tx.update(ctx, "change_requests", "id", c.ID, set); err != nil {
 			return err
 		}
-		c, err = tx.ChangeRequest(ctx, spaceID, c.ID)
-		return err
+		was := c.Status
+		if c, err = tx.ChangeRequest(ctx, spaceID, c.ID); err != nil {
+			return err
+		}
+		event := quire.EventChangeRequestUpdated
+		if c.Status == quire.StatusArchived && was != quire.StatusArchived {
+			event = quire.EventChangeRequestClosed
+		}
+		return tx.emit(ctx, changeRequestEvent(event, c, u.Actor))
 	})
 	return c, err
 }

@@ -301,10 +301,17 @@ func (tx *Tx) CreateComment(ctx context.Context, n NewComment) (string, error) {
 		id, n.SpaceID, n.ChangeRequestID, parent, n.UserID, micros(tx.Now), n.Markdown, n.PageID, n.NodeID, n.RevisionID); err != nil {
 		return "", err
 	}
+	e := commentEvent(quire.EventCommentPosted, n.CommentScope, id, n.ParentID, n.UserID)
+	e.Resource.Page, e.RevisionID = n.PageID, n.RevisionID
 	if n.ParentID != "" {
-		return id, tx.summarizeReplies(ctx, n.ParentID)
+		e.Name = quire.EventCommentReplied
+		if err := tx.summarizeReplies(ctx, n.ParentID); err != nil {
+			return "", err
+		}
+	} else if err := tx.countComment(ctx, n.CommentScope, 1, 1); err != nil {
+		return "", err
 	}
-	return id, tx.countComment(ctx, n.CommentScope, 1, 1)
+	return id, tx.emit(ctx, e)
 }
 
 // lockComment locks the comment row that where (on alias k) and the id
@@ -530,7 +537,10 @@ func (tx *Tx) resolveComment(ctx context.Context, s CommentScope, id, userID str
 	if n, err := tx.q.affected(ctx, query, args...); err != nil || n == 0 {
 		return err
 	}
-	return tx.countComment(ctx, s, 0, open)
+	if err := tx.countComment(ctx, s, 0, open); err != nil || !resolved {
+		return err
+	}
+	return tx.emit(ctx, commentEvent(quire.EventCommentResolved, s, id, "", userID))
 }
 
 // DeleteComment deletes a comment with its replies, or a reply. Deleting

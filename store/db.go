@@ -340,6 +340,7 @@ type Tx struct {
 	reader
 	Now         time.Time
 	afterCommit []func()
+	events      int // webhook deliveries queued, which orders them (webhook_outbox.go)
 }
 
 // AfterCommit registers fn to run once the transaction has committed.

@@ -153,10 +153,13 @@ func (tx *Tx) AddMember(ctx context.Context, orgID, userID string, role quire.Ro
 	if err != nil {
 		return err
 	}
-	_, err = tx.q.exec(ctx, `INSERT INTO members (org_id, user_id, role, joined_at, name_key) VALUES (?, ?, ?, ?, ?)
+	n, err := tx.q.affected(ctx, `INSERT INTO members (org_id, user_id, role, joined_at, name_key) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (org_id, user_id) DO NOTHING`,
 		orgID, userID, nullRole(role), micros(tx.Now), strings.ToLower(u.DisplayName))
-	return err
+	if err != nil || n == 0 {
+		return err
+	}
+	return tx.emit(ctx, memberEvent(quire.EventMemberJoined, orgID, userID, role, userID))
 }
 
 func nullRole(r quire.Role) sql.NullString {
@@ -211,11 +214,15 @@ func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role q
 	}, func(tx *Tx) (*quire.Member, error) { return tx.Member(ctx, orgID, userID) })
 }
 
-// RemoveMember removes a user from an organization and from its teams. The
-// last admin cannot be removed.
-func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) error {
+// RemoveMember removes a user from an organization and from its teams, on
+// behalf of actorID (an admin, or the member leaving). The last admin
+// cannot be removed.
+func (db *DB) RemoveMember(ctx context.Context, orgID, userID, actorID string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
 		if err := tx.keepAnAdmin(ctx, orgID, userID); err != nil {
+			return err
+		}
+		if err := tx.emit(ctx, memberEvent(quire.EventMemberLeft, orgID, userID, "", actorID)); err != nil {
 			return err
 		}
 		if _, err := tx.q.exec(ctx, "DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)", userID, orgID); err != nil {

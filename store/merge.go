@@ -187,6 +187,13 @@ func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 	}
 	// The row as just written, without reading it again.
 	c.Status, c.RevisionMerged, c.UpdatedAt = quire.StatusMerged, rev.ID, fromMicros(micros(tx.Now))
+	if err := tx.emit(ctx, changeRequestEvent(quire.EventChangeRequestMerged, c, userID)); err != nil {
+		return nil, err
+	}
+	if err := tx.emit(ctx, Event{Name: quire.EventSpaceContentUpdated, SpaceID: spaceID, RevisionID: rev.ID, ActorID: userID,
+		Resource: EventResource{Object: "space", ID: spaceID}}); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

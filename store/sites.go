@@ -157,6 +157,7 @@ type SiteUpdate struct {
 	Published          *bool
 	DefaultSiteSpace   *string // a site space at the root, or in the default section
 	DefaultSiteSection *string
+	Actor              string // user id of who changes it, for webhooks
 }
 
 // UpdateSite applies u to a site.
@@ -195,6 +196,9 @@ func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (*quire.S
 		}
 		if u.Published != nil {
 			set["published"] = *u.Published
+			if err := tx.emitPublished(ctx, id, *u.Published, u.Actor); err != nil {
+				return err
+			}
 		}
 		if err := tx.update(ctx, "sites", "id", id, set); err != nil {
 			return err

@@ -142,6 +142,7 @@ func appHost(publicURL string) string {
 func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
+	running.Go(func() { webhookDeliverer(db, cfg, log).Run(jobsCtx) })
 	running.Go(func() { jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log) })
 	running.Go(func() {
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)

@@ -1,0 +1,313 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/webhook"
+)
+
+// Outgoing webhooks, Quire's extra beyond the contract: organization admins
+// subscribe URLs to events (of every space, or of one), read each webhook's
+// delivery log, redeliver and ping. Others get 404 outside the organization
+// and 403 inside. The signing secret is shown once, in the creation's
+// answer; it is stored sealed, since deliveries are signed with it.
+
+type webhookJSON struct {
+	Object         string   `json:"object"`
+	ID             string   `json:"id"`
+	URL            string   `json:"url"`
+	Events         []string `json:"events"`
+	Space          *string  `json:"space"` // null: every space of the organization
+	Description    string   `json:"description"`
+	Active         bool     `json:"active"`
+	DisabledReason string   `json:"disabledReason,omitempty"`
+	DisabledAt     string   `json:"disabledAt,omitempty"`
+	Secret         string   `json:"secret,omitempty"` // on creation only
+	CreatedAt      string   `json:"createdAt"`
+	UpdatedAt      string   `json:"updatedAt"`
+	URLs           urlsJSON `json:"urls"`
+}
+
+func (s *Server) webhookURL(orgID, id string) string {
+	return s.url("/orgs/" + orgID + "/webhooks/" + id)
+}
+
+func (s *Server) webhookJSON(w *quire.Webhook) webhookJSON {
+	j := webhookJSON{
+		Object: "webhook", ID: w.ID, URL: w.URL, Events: make([]string, len(w.Events)), Description: w.Description,
+		Active: w.Active, DisabledReason: w.DisabledReason, CreatedAt: timeJSON(w.CreatedAt), UpdatedAt: timeJSON(w.UpdatedAt),
+		URLs: urlsJSON{Location: s.webhookURL(w.OrgID, w.ID)},
+	}
+	if !w.Active {
+		j.DisabledAt = optTimeJSON(w.DisabledAt)
+	}
+	for i, e := range w.Events {
+		j.Events[i] = string(e)
+	}
+	if w.SpaceID != "" {
+		j.Space = &w.SpaceID
+	}
+	return j
+}
+
+type webhookDeliveryJSON struct {
+	Object        string          `json:"object"`
+	ID            string          `json:"id"`
+	Event         string          `json:"event"`
+	EventID       string          `json:"eventId"`
+	Status        string          `json:"status"`
+	Redelivery    bool            `json:"redelivery"`
+	Attempts      int             `json:"attempts"`
+	CreatedAt     string          `json:"createdAt"`
+	NextAttemptAt string          `json:"nextAttemptAt,omitempty"`
+	LastAttemptAt string          `json:"lastAttemptAt,omitempty"`
+	Response      *responseJSON   `json:"response,omitempty"`
+	Error         string          `json:"error,omitempty"`
+	Duration      int64           `json:"duration"` // milliseconds, of the last attempt
+	Payload       json.RawMessage `json:"payload"`
+	URLs          urlsJSON        `json:"urls"`
+}
+
+type responseJSON struct {
+	Status int    `json:"status"`
+	Body   string `json:"body"` // its first bytes
+}
+
+func (s *Server) deliveryJSON(orgID string, d *quire.WebhookDelivery) webhookDeliveryJSON {
+	j := webhookDeliveryJSON{
+		Object: "webhook-delivery", ID: d.ID, Event: string(d.Event), EventID: d.EventID, Status: string(d.Status),
+		Redelivery: d.Redelivery, Attempts: d.Attempts, CreatedAt: timeJSON(d.CreatedAt),
+		NextAttemptAt: optTimeJSON(d.NextAttemptAt), LastAttemptAt: optTimeJSON(d.LastAttemptAt),
+		Error: d.Error, Duration: d.Duration.Milliseconds(), Payload: json.RawMessage(d.Payload),
+		URLs: urlsJSON{Location: s.webhookURL(orgID, d.WebhookID) + "/deliveries/" + d.ID},
+	}
+	if d.ResponseStatus != 0 {
+		j.Response = &responseJSON{Status: d.ResponseStatus, Body: d.ResponseBody}
+	}
+	return j
+}
+
+// webhookCreateRequest is the body of POST O/webhooks.
+type webhookCreateRequest struct {
+	URL         *string  `json:"url"`
+	Events      []string `json:"events"`
+	Space       *string  `json:"space"`
+	Description *string  `json:"description"`
+
+	plainHTTP bool                 // the operator allows http URLs (set before reading)
+	events    []quire.WebhookEvent // set by validate
+}
+
+func (b *webhookCreateRequest) validate() (err error) {
+	if err := quire.CheckRequired("url", b.URL != nil); err != nil {
+		return err
+	}
+	if err := quire.CheckRequired("events", b.Events != nil); err != nil {
+		return err
+	}
+	if b.events, err = quire.ParseWebhookEvents("events", b.Events); err != nil {
+		return err
+	}
+	return quire.FirstError(
+		quire.CheckWebhookURL("url", *b.URL, b.plainHTTP),
+		checkWebhookSpace(b.Space),
+		checkWebhookDescription(b.Description),
+	)
+}
+
+func checkWebhookSpace(v *string) error {
+	if v == nil {
+		return nil
+	}
+	return quire.CheckLen("space", *v, 1, 64)
+}
+
+func checkWebhookDescription(v *string) error {
+	if v == nil {
+		return nil
+	}
+	return quire.CheckLen("description", *v, 0, 256)
+}
+
+// webhookUpdateRequest is the body of PATCH O/webhooks/{webhookId}: space
+// null makes the webhook the organization's; active true turns a webhook
+// on again, forgetting why it was turned off.
+type webhookUpdateRequest struct {
+	URL         quire.Optional[string]   `json:"url"`
+	Events      quire.Optional[[]string] `json:"events"`
+	Space       quire.Optional[string]   `json:"space"`
+	Description quire.Optional[string]   `json:"description"`
+	Active      quire.Optional[bool]     `json:"active"`
+
+	plainHTTP bool
+	update    store.WebhookUpdate // set by validate
+}
+
+func (b *webhookUpdateRequest) validate() (err error) {
+	u := &b.update
+	if u.URL, err = quire.CheckOptional("url", b.URL, func(v string) error { return quire.CheckWebhookURL("url", v, b.plainHTTP) }); err != nil {
+		return err
+	}
+	if b.Events.Set {
+		if b.Events.Null {
+			return errorf(quire.CodeInvalid, "events: must be a list of events")
+		}
+		if u.Events, err = quire.ParseWebhookEvents("events", b.Events.Value); err != nil {
+			return err
+		}
+	}
+	if b.Space.HasValue() {
+		if err := checkWebhookSpace(&b.Space.Value); err != nil {
+			return err
+		}
+	}
+	u.SpaceID = setValue(b.Space) // "" when null: every space
+	if u.Description, err = quire.CheckOptional("description", b.Description, func(v string) error { return checkWebhookDescription(&v) }); err != nil {
+		return err
+	}
+	u.Active = setValue(b.Active)
+	return checkBool("active", b.Active)
+}
+
+// webhook loads the webhook named in the path, for an organization admin.
+func (s *Server) webhook(r *http.Request) (*quire.Webhook, *quire.Member, error) {
+	me, err := s.orgAdmin(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := s.db.Webhook(r.Context(), me.OrgID, r.PathValue("webhookId"))
+	return w, me, err
+}
+
+func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.orgAdmin(r)
+	if err != nil {
+		return err
+	}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Webhook], error) {
+		return s.db.ListWebhooks(ctx, me.OrgID, p)
+	}, s.webhookJSON)
+}
+
+func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.orgAdmin(r)
+	if err != nil {
+		return err
+	}
+	body := webhookCreateRequest{plainHTTP: s.allowPrivate}
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	n := store.NewWebhook{ID: store.NewID(), OrgID: me.OrgID, URL: *body.URL, Events: body.events, CreatedBy: me.User.ID}
+	if body.Space != nil {
+		n.SpaceID = *body.Space
+	}
+	if body.Description != nil {
+		n.Description = *body.Description
+	}
+	secret := webhook.NewSecret()
+	if n.Secret, err = s.webhookSealer.Seal(r.Context(), n.ID, secret); err != nil {
+		return err
+	}
+	created, err := s.db.CreateWebhook(r.Context(), n)
+	if err != nil {
+		return err
+	}
+	out := s.webhookJSON(created)
+	out.Secret = secret
+	return writeCreated(w, out.URLs.Location, out)
+}
+
+func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) error {
+	hook, _, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.webhookJSON(hook))
+}
+
+func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) error {
+	hook, me, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	body := webhookUpdateRequest{plainHTTP: s.allowPrivate}
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	if hook, err = s.db.UpdateWebhook(r.Context(), me.OrgID, hook.ID, body.update); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.webhookJSON(hook))
+}
+
+func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
+	hook, me, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.DeleteWebhook(r.Context(), me.OrgID, hook.ID); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+// testWebhook queues a ping to the webhook and answers its delivery (202:
+// it is sent in the background; its outcome is in the delivery's log).
+func (s *Server) testWebhook(w http.ResponseWriter, r *http.Request) error {
+	hook, me, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.db.PingWebhook(r.Context(), hook, me.User.ID)
+	if err != nil {
+		return err
+	}
+	return s.writeQueued(w, me.OrgID, d)
+}
+
+func (s *Server) writeQueued(w http.ResponseWriter, orgID string, d *quire.WebhookDelivery) error {
+	out := s.deliveryJSON(orgID, d)
+	w.Header().Set("Location", out.URLs.Location)
+	return writeJSON(w, http.StatusAccepted, out)
+}
+
+func (s *Server) listWebhookDeliveries(w http.ResponseWriter, r *http.Request) error {
+	hook, me, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.WebhookDelivery], error) {
+		return s.db.ListWebhookDeliveries(ctx, hook.ID, p)
+	}, func(d *quire.WebhookDelivery) webhookDeliveryJSON { return s.deliveryJSON(me.OrgID, d) })
+}
+
+func (s *Server) getWebhookDelivery(w http.ResponseWriter, r *http.Request) error {
+	hook, me, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.db.WebhookDelivery(r.Context(), hook.ID, r.PathValue("deliveryId"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.deliveryJSON(me.OrgID, d))
+}
+
+// redeliverWebhookDelivery queues a delivery again, as a new delivery of
+// the same event (202, like test).
+func (s *Server) redeliverWebhookDelivery(w http.ResponseWriter, r *http.Request) error {
+	hook, me, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.db.RedeliverWebhookDelivery(r.Context(), hook, r.PathValue("deliveryId"))
+	if err != nil {
+		return err
+	}
+	return s.writeQueued(w, me.OrgID, d)
+}

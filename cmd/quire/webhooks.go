@@ -1,0 +1,18 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/quiredocs/quire/jobs"
+	"github.com/quiredocs/quire/outbound"
+	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/webhook"
+)
+
+// webhookDeliverer is the worker that sends the webhook deliveries of db,
+// sealed with the same key as the API seals them.
+func webhookDeliverer(db *store.DB, cfg Config, log *slog.Logger) *jobs.Deliverer {
+	secretKey, _ := cfg.secretKey() // checked before the API was made
+	return &jobs.Deliverer{DB: db, Sealer: &webhook.Sealer{DB: db, Key: secretKey},
+		Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, Log: log}
+}
