@@ -236,4 +236,10 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/ask/stream", s.askStream)
 	s.handle("GET /v1/orgs/{organizationId}/ask/questions", s.recommendedQuestions)
 	s.handle("GET /v1/orgs/{organizationId}/ask/questions/stream", s.recommendedQuestionsStream)
+
+	// API tokens (tokens.go): not in the reference.
+	s.handle("GET /v1/user/tokens", s.listUserTokens)
+	s.handle("DELETE /v1/user/tokens/{tokenId}", s.revokeUserToken)
+	s.handle("GET /v1/orgs/{organizationId}/tokens", s.listOrgTokens)
+	s.handle("DELETE /v1/orgs/{organizationId}/tokens/{tokenId}", s.revokeOrgToken)
 }
