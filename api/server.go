@@ -18,6 +18,7 @@ import (
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/integration"
 	"github.com/quiredocs/quire/internal/llm"
+	"github.com/quiredocs/quire/internal/ratelimit"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/sso"
@@ -54,6 +55,9 @@ type Config struct {
 	// browser of r (setting its cookie): SAML sign-ins started for the app
 	// (start?app=1) end there rather than in a page showing an API token.
 	StartSession func(w http.ResponseWriter, r *http.Request, userID string) error
+	// RateLimits bound requests per token and per client address
+	// (ratelimits.go); the zero value limits nothing.
+	RateLimits RateLimits
 }
 
 // Server is the HTTP API.
@@ -79,6 +83,8 @@ type Server struct {
 	// startSession starts a web app session (Config.StartSession); nil
 	// when there is no app.
 	startSession func(w http.ResponseWriter, r *http.Request, userID string) error
+
+	limits RateLimits // per token and per client address (ratelimits.go)
 
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
@@ -106,6 +112,10 @@ func New(db *store.DB, cfg Config) *Server {
 	}
 	s.reader = cfg.Reader
 	s.startSession = cfg.StartSession
+	s.limits = cfg.RateLimits
+	if s.limits.Limiter == nil {
+		s.limits.Limiter = ratelimit.NewLimiter()
+	}
 	if s.reader == nil {
 		s.reader = revision.New(db, s.appHost())
 	}
@@ -134,7 +144,12 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.allowBody(w, r, limit)
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		user, err := s.authenticate(r)
+		token, user, err := s.authenticate(r)
+		if err == nil {
+			err = s.limitToken(w, token)
+		} else if limited := s.limitIP(w, r); limited != nil {
+			err = limited // refused tokens count against the address: no guessing at speed
+		}
 		if err == nil {
 			r = withCaller(r, user)
 			err = fn(w, r)
@@ -154,8 +169,16 @@ func (s *Server) record(pattern string, public bool) {
 // handlePublic registers a route that needs no token.
 func (s *Server) handlePublic(pattern string, fn handlerFunc) {
 	s.record(pattern, true)
+	limited := pattern != "GET /healthz" // load balancers ask often, from one address
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		if err := fn(w, r); err != nil {
+		err := error(nil)
+		if limited {
+			err = s.limitIP(w, r)
+		}
+		if err == nil {
+			err = fn(w, r)
+		}
+		if err != nil {
 			s.writeError(w, r, err)
 		}
 	})

@@ -19,6 +19,7 @@ import (
 	"github.com/quiredocs/quire/app"
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/internal/ratelimit"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
@@ -36,6 +37,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
 	cfg.orgCreationFlag(fs)
+	cfg.rateLimitFlags(fs)
 	cfg.gcGraceFlag(fs, "gc-grace")
 	conns := connCapFlag(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
@@ -47,6 +49,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if cfg.GCGrace < 0 {
 		return usageError(fs, errGCGrace)
+	}
+	if _, err := cfg.RateLimits.parse(); err != nil {
+		return usageError(fs, err)
 	}
 	return serveStore(ctx, cfg, orgCreation, conns, stdout, stderr, firstStart)
 }
@@ -68,6 +73,11 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	if err != nil {
 		return err
 	}
+	rates, err := cfg.RateLimits.parse()
+	if err != nil {
+		return err
+	}
+	limiter := ratelimit.NewLimiter()
 
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {
@@ -89,7 +99,8 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 
 	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
 	reader := revision.New(db, appHost(cfg.publicURL()))
-	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log})
+	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log,
+		RateLimit: rates.ip, AskRateLimit: rates.ask, Limiter: limiter})
 	// The app judges custom merge rules on the API's shapes; the API, set
 	// below, starts the app's sessions: each holds the other.
 	var apiSrv *api.Server
@@ -108,6 +119,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		// SAML sign-ins started from the app's sign-in page end in
 		// an app session.
 		StartSession: web.StartSession,
+		RateLimits:   rates.api(limiter),
 	})
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
@@ -119,6 +131,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	}
 	// Background jobs stop, and are waited for, before the store closes.
 	defer startJobs(ctx, db, cfg, log)()
+	defer shareRateLimits(ctx, db, limiter, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
 	return serveUntilDone(ctx, srv, ln, log)

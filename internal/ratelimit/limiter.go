@@ -113,6 +113,9 @@ func NewLimiter() *Limiter {
 	return l
 }
 
+// Clock returns the time as the limiter tells it.
+func (l *Limiter) Clock() time.Time { return l.now() }
+
 func (l *Limiter) now() time.Time {
 	if l.Now != nil {
 		return l.Now()
