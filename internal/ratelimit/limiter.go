@@ -184,15 +184,16 @@ type Count struct {
 
 // Shared keeps the counts of servers sharing a database.
 type Shared interface {
-	// AddRateCounts adds each count's N to the stored count of its key and
-	// window, and returns the sums, in order.
+	// AddRateCounts adds each count's N (perhaps 0) to the stored count of
+	// its key and window, and returns the sums, in order.
 	AddRateCounts(ctx context.Context, counts []Count) ([]int64, error)
 	// DeleteRateCounts deletes counts expired before now.
 	DeleteRateCounts(ctx context.Context, now int64) error
 }
 
 // Sync adds what this server counted since the last Sync to shared and
-// takes in the totals of all servers, and drops counters of ended windows.
+// takes in the totals of all servers for every key counted in a current
+// window, and drops counters of ended windows.
 func (l *Limiter) Sync(ctx context.Context, shared Shared) error {
 	now := l.now().Unix()
 	type pushed struct {
@@ -209,7 +210,9 @@ func (l *Limiter) Sync(ctx context.Context, shared Shared) error {
 			switch {
 			case c.window+c.span <= now:
 				delete(sh.m, k)
-			case c.pending > 0:
+			default:
+				// Those with nothing new are read back too: the others'
+				// count may have grown.
 				sum := sha256.Sum256([]byte(k))
 				counts = append(counts, Count{Key: hex.EncodeToString(sum[:]), Window: c.window, N: c.pending, Expires: c.window + c.span})
 				sent = append(sent, pushed{k, c, c.pending})
