@@ -86,8 +86,9 @@ func (d Decision) RetryAfter(now time.Time) int {
 // their limits within a Sync period. It is safe for concurrent use.
 type Limiter struct {
 	// Now tells the time; time.Now when nil.
-	Now    func() time.Time
-	seed   maphash.Seed
+	Now     func() time.Time
+	maxKeys int // per shard: maxKeysPerShard but in tests
+	seed    maphash.Seed
 	shards [64]shard
 }
 
@@ -106,7 +107,7 @@ type counter struct {
 
 // NewLimiter returns an empty Limiter.
 func NewLimiter() *Limiter {
-	l := &Limiter{seed: maphash.MakeSeed()}
+	l := &Limiter{seed: maphash.MakeSeed(), maxKeys: maxKeysPerShard}
 	for i := range l.shards {
 		l.shards[i].m = map[string]*counter{}
 	}
@@ -142,8 +143,8 @@ func (l *Limiter) Take(key string, rate Rate) Decision {
 	sh.mu.Lock()
 	c := sh.m[key]
 	if c == nil {
-		if len(sh.m) >= maxKeysPerShard {
-			sh.forget(now)
+		if len(sh.m) >= l.maxKeys {
+			sh.forget(now, l.maxKeys)
 		}
 		c = &counter{}
 		sh.m[key] = c
@@ -163,13 +164,13 @@ func (l *Limiter) Take(key string, rate Rate) Decision {
 
 // forget drops the counters of ended windows, or all when none has ended;
 // sh.mu is held.
-func (sh *shard) forget(now int64) {
+func (sh *shard) forget(now int64, maxKeys int) {
 	for k, c := range sh.m {
 		if c.window+c.span <= now {
 			delete(sh.m, k)
 		}
 	}
-	if len(sh.m) >= maxKeysPerShard {
+	if len(sh.m) >= maxKeys {
 		clear(sh.m)
 	}
 }
