@@ -89,7 +89,7 @@ type Limiter struct {
 	Now     func() time.Time
 	maxKeys int // per shard: maxKeysPerShard but in tests
 	seed    maphash.Seed
-	shards [64]shard
+	shards  [64]shard
 }
 
 type shard struct {
