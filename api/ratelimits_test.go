@@ -21,7 +21,7 @@ func (c *clock) Now() time.Time { return c.now }
 
 // limitedServerOn is a test server over db with rate limits, counting on a
 // limiter of its own whose time c tells.
-func limitedServerOn(t *testing.T, db *store.DB, c *clock, limits api.RateLimits) *env {
+func limitedServerOn(t testing.TB, db *store.DB, c *clock, limits api.RateLimits) *env {
 	limits.Limiter = ratelimit.NewLimiter()
 	limits.Limiter.Now = c.Now
 	return &env{db: db, srv: api.New(db, api.Config{PublicURL: testPublicURL, Blobs: blob.Dir{Path: t.TempDir()},
@@ -29,7 +29,7 @@ func limitedServerOn(t *testing.T, db *store.DB, c *clock, limits api.RateLimits
 }
 
 // limitedEnv is newEnv with rate limits.
-func limitedEnv(t *testing.T, c *clock, limits api.RateLimits) *env {
+func limitedEnv(t testing.TB, c *clock, limits api.RateLimits) *env {
 	plain := newEnv(t)
 	e := limitedServerOn(t, plain.db, c, limits)
 	e.org, e.admin = plain.org, plain.admin
@@ -141,4 +141,18 @@ func TestRateLimitsSharedBetweenServers(t *testing.T) {
 	r := a.call(t, token, "GET", "/v1/user", nil)
 	r.wantError(t, http.StatusTooManyRequests)
 	wantRateHeaders(t, r, 4, 0, time.Unix(1_800_000_060, 0))
+}
+
+// BenchmarkRateLimitedGet is GET /v1/user without rate limits and with a
+// limit per token: the difference is what counting adds to a request.
+func BenchmarkRateLimitedGet(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		rates api.RateLimits
+	}{{"off", api.RateLimits{}}, {"per-token", api.RateLimits{Token: ratelimit.Rate{Limit: 1 << 40, Per: time.Minute}}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := &clock{now: time.Now()}
+			benchGet(b, limitedEnv(b, c, bc.rates), "/v1/user")
+		})
+	}
 }
