@@ -101,6 +101,7 @@ type shard struct {
 type counter struct {
 	window  int64 // start, Unix seconds
 	span    int64 // seconds
+	limit   int64 // of the rate last counted under
 	total   int64 // all servers' count as best known: the store's at the last Sync, plus ours since
 	pending int64 // ours not yet added to the store
 }
@@ -152,7 +153,8 @@ func (l *Limiter) Take(key string, rate Rate) Decision {
 	if c.window != window || c.span != span {
 		c.window, c.span, c.total, c.pending = window, span, 0, 0
 	}
-	if c.total < int64(rate.Limit) {
+	c.limit = int64(rate.Limit)
+	if c.total < c.limit {
 		c.total++
 		c.pending++
 		d.Allowed = true
@@ -193,8 +195,8 @@ type Shared interface {
 }
 
 // Sync adds what this server counted since the last Sync to shared and
-// takes in the totals of all servers for every key counted in a current
-// window, and drops counters of ended windows.
+// takes in the totals of all servers for the keys it counted anew or that
+// have used half their limit, and drops counters of ended windows.
 func (l *Limiter) Sync(ctx context.Context, shared Shared) error {
 	now := l.now().Unix()
 	type pushed struct {
@@ -211,9 +213,11 @@ func (l *Limiter) Sync(ctx context.Context, shared Shared) error {
 			switch {
 			case c.window+c.span <= now:
 				delete(sh.m, k)
-			default:
-				// Those with nothing new are read back too: the others'
-				// count may have grown.
+			case c.pending > 0 || 2*c.total >= c.limit:
+				// Those with nothing new but half their limit used are
+				// read back too: the others' count may have grown. Quiet
+				// keys are not, to keep the statements few; their next
+				// request here is counted and synced.
 				sum := sha256.Sum256([]byte(k))
 				counts = append(counts, Count{Key: hex.EncodeToString(sum[:]), Window: c.window, N: c.pending, Expires: c.window + c.span})
 				sent = append(sent, pushed{k, c, c.pending})
