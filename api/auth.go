@@ -8,17 +8,20 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-// authenticate resolves the caller from "Authorization: Bearer <token>".
-func (s *Server) authenticate(r *http.Request) (*quire.User, error) {
+// authenticate resolves the caller from "Authorization: Bearer <token>",
+// and returns the token too.
+func (s *Server) authenticate(r *http.Request) (string, *quire.User, error) {
 	auth := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(auth, " ")
 	if auth == "" {
-		return nil, errorf(quire.CodeUnauthorized, "missing Authorization header: send Authorization: Bearer <token>")
+		return "", nil, errorf(quire.CodeUnauthorized, "missing Authorization header: send Authorization: Bearer <token>")
 	}
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
 	}
-	return s.db.UserByToken(r.Context(), strings.TrimSpace(token))
+	u, err := s.db.UserByToken(r.Context(), token)
+	return token, u, err
 }
 
 // caller returns the authenticated user of a request.

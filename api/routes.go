@@ -290,4 +290,9 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries", s.listWebhookDeliveries)
 	s.handle("GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}", s.getWebhookDelivery)
 	s.handle("POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", s.redeliverWebhookDelivery)
+	// API tokens (tokens.go): not in the reference.
+	s.handle("GET /v1/user/tokens", s.listUserTokens)
+	s.handle("DELETE /v1/user/tokens/{tokenId}", s.revokeUserToken)
+	s.handle("GET /v1/orgs/{organizationId}/tokens", s.listOrgTokens)
+	s.handle("DELETE /v1/orgs/{organizationId}/tokens/{tokenId}", s.revokeOrgToken)
 }

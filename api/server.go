@@ -19,6 +19,7 @@ import (
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/integration"
 	"github.com/quiredocs/quire/internal/llm"
+	"github.com/quiredocs/quire/internal/ratelimit"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/sso"
@@ -60,6 +61,9 @@ type Config struct {
 	// New makes one over db that reaches the remotes Fetcher may (no
 	// file:// ones).
 	Git *gitsync.Syncer
+	// RateLimits bound requests per token and per client address
+	// (ratelimits.go); the zero value limits nothing.
+	RateLimits RateLimits
 }
 
 // Server is the HTTP API.
@@ -92,6 +96,8 @@ type Server struct {
 	webhookSealer *webhook.Sealer
 	allowPrivate  bool
 
+	limits RateLimits // per token and per client address (ratelimits.go)
+
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
 }
@@ -119,6 +125,10 @@ func New(db *store.DB, cfg Config) *Server {
 	s.reader = cfg.Reader
 	s.startSession = cfg.StartSession
 	s.webhookSealer, s.allowPrivate = &webhook.Sealer{DB: db, Key: cfg.SecretKey}, cfg.Fetcher.AllowPrivate
+	s.limits = cfg.RateLimits
+	if s.limits.Limiter == nil {
+		s.limits.Limiter = ratelimit.NewLimiter()
+	}
 	if s.reader == nil {
 		s.reader = revision.New(db, s.appHost())
 	}
@@ -151,7 +161,12 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.allowBody(w, r, limit)
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		user, err := s.authenticate(r)
+		token, user, err := s.authenticate(r)
+		if err == nil {
+			err = s.limitToken(w, token)
+		} else if limited := s.limitIP(w, r); limited != nil {
+			err = limited // refused tokens count against the address: no guessing at speed
+		}
 		if err == nil {
 			r = withCaller(r, user)
 			err = fn(w, r)
@@ -171,8 +186,16 @@ func (s *Server) record(pattern string, public bool) {
 // handlePublic registers a route that needs no token.
 func (s *Server) handlePublic(pattern string, fn handlerFunc) {
 	s.record(pattern, true)
+	limited := pattern != "GET /healthz" // load balancers ask often, from one address
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		if err := fn(w, r); err != nil {
+		err := error(nil)
+		if limited {
+			err = s.limitIP(w, r)
+		}
+		if err == nil {
+			err = fn(w, r)
+		}
+		if err != nil {
 			s.writeError(w, r, err)
 		}
 	})

@@ -28,6 +28,13 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvWith(t, site.Config{})
+}
+
+// newEnvWith is newEnv with the sites configured as cfg, but for where
+// they are, their reader and their blobs.
+func newEnvWith(t testing.TB, cfg site.Config) *env {
+	t.Helper()
 	db := storetest.Open(t)
 	e := &env{db: db}
 	mux := http.NewServeMux()
@@ -36,7 +43,8 @@ func newEnv(t testing.TB) *env {
 	reader := revision.New(db, strings.TrimPrefix(e.srv.URL, "http://"))
 	blobs := blob.Dir{Path: t.TempDir()}
 	apiSrv := api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true}, Reader: reader})
-	sites := site.New(db, site.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs})
+	cfg.PublicURL, cfg.Reader, cfg.Blobs = e.srv.URL, reader, blobs
+	sites := site.New(db, cfg)
 	mux.Handle("/", sites.Wrap(apiSrv))
 	b, err := db.InitOrganization(t.Context(), "Test Org", "admin@example.com", "Ada Admin")
 	if err != nil {

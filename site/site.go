@@ -19,6 +19,7 @@ import (
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/internal/lru"
+	"github.com/quiredocs/quire/internal/ratelimit"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
@@ -33,6 +34,12 @@ type Config struct {
 	Blobs     blob.Store       // the bytes of files and images
 	Model     *llm.Model       // answers Ask; nil answers extractively
 	Logger    *slog.Logger
+	// RateLimit bounds the requests of each client address (IP) to the
+	// sites, and Ask those to their Ask endpoints (~ask), which cost most;
+	// zero Rates limit nothing. Limiter counts them (the API's, so that an
+	// address has one budget for both); nil makes one.
+	RateLimit, AskRateLimit ratelimit.Rate
+	Limiter                 *ratelimit.Limiter
 }
 
 // Server serves published sites; it is safe for concurrent use.
@@ -79,6 +86,9 @@ func New(db *store.DB, cfg Config) *Server {
 		moved:     lru.New[string, map[string]string](32 << 20),
 		walking:   map[string]*formerWalk{},
 	}
+	if s.cfg.Limiter == nil {
+		s.cfg.Limiter = ratelimit.NewLimiter()
+	}
 	if u, err := url.Parse(cfg.PublicURL); err == nil {
 		s.mainHost = strings.ToLower(u.Hostname())
 	}
@@ -96,14 +106,22 @@ func (s *Server) Wrap(next http.Handler) http.Handler {
 		if host := requestHost(r); host != s.mainHost && host != "" {
 			id, err := s.siteAtHost(r.Context(), host)
 			if err == nil && id != "" {
-				s.observe(w, r, func(w http.ResponseWriter) { s.serveSite(w, r, id, "") })
+				s.observe(w, r, func(w http.ResponseWriter) {
+					if s.allowRate(w, r) {
+						s.serveSite(w, r, id, "")
+					}
+				})
 				return
 			}
 		}
 		if rest, ok := strings.CutPrefix(r.URL.Path, "/sites/"); ok {
 			id, _, _ := strings.Cut(rest, "/")
 			if id != "" {
-				s.observe(w, r, func(w http.ResponseWriter) { s.serveSite(w, r, id, "/sites/"+id) })
+				s.observe(w, r, func(w http.ResponseWriter) {
+					if s.allowRate(w, r) {
+						s.serveSite(w, r, id, "/sites/"+id)
+					}
+				})
 				return
 			}
 		}

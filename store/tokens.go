@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -52,6 +53,52 @@ func (db *DB) CreateLabeledToken(ctx context.Context, userID, label string) (tok
 // missing one, is CodeNotFound.
 func (db *DB) RevokeToken(ctx context.Context, userID, hash string) error {
 	deleted, err := db.deleteSome(ctx, "DELETE FROM api_tokens WHERE hash = ? AND user_id = ?", hash, userID)
+	if err != nil {
+		return err
+	}
+	if !deleted {
+		return quire.Errorf(quire.CodeNotFound, "token not found")
+	}
+	return nil
+}
+
+// OwnedToken is an API token with the account it belongs to.
+type OwnedToken struct {
+	Token
+	User *quire.User
+}
+
+// tokenOrder pages tokens newest first, by hash among those made at once.
+var tokenOrder = keysetOrder{key: "t.created_at", id: "t.hash", desc: true, numeric: true}
+
+func scanOwnedToken(rows *sql.Rows) (OwnedToken, Cursor, error) {
+	var t OwnedToken
+	var made, userMade int64
+	t.User = &quire.User{}
+	err := rows.Scan(append([]any{&t.Hash, &t.Label, &made}, scanUser(t.User, &userMade)...)...)
+	t.CreatedAt, t.User.CreatedAt = fromMicros(made), fromMicros(userMade)
+	return t, Cursor{Num: made, ID: t.Hash}, err
+}
+
+const ownedTokenColumns = "SELECT t.hash, t.label, t.created_at, " + userColumns + " FROM api_tokens t JOIN users u ON u.id = t.user_id"
+
+// ListUserTokens pages the user's API tokens, newest first.
+func (r reader) ListUserTokens(ctx context.Context, userID string, p Page) (*List[OwnedToken], error) {
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM api_tokens t", ownedTokenColumns,
+		" WHERE t.user_id = ?", []any{userID}, tokenOrder, p, scanOwnedToken)
+}
+
+// ListManagedTokens pages the API tokens of the accounts the organization
+// manages (users.managed_by), newest first.
+func (r reader) ListManagedTokens(ctx context.Context, orgID string, p Page) (*List[OwnedToken], error) {
+	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM api_tokens t JOIN users u ON u.id = t.user_id", ownedTokenColumns,
+		" WHERE u.managed_by = ?", []any{orgID}, tokenOrder, p, scanOwnedToken)
+}
+
+// RevokeManagedToken deletes the API token of hash if it belongs to an
+// account the organization manages; any other is CodeNotFound.
+func (db *DB) RevokeManagedToken(ctx context.Context, orgID, hash string) error {
+	deleted, err := db.deleteSome(ctx, "DELETE FROM api_tokens WHERE hash = ? AND user_id IN (SELECT id FROM users WHERE managed_by = ?)", hash, orgID)
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,8 @@ type Config struct {
 	// collection removes it (QUIRE_GC_GRACE, --gc-grace); negative when
 	// QUIRE_GC_GRACE does not parse.
 	GCGrace time.Duration
+	// RateLimits are the rate limits as written (ratelimits.go).
+	RateLimits rateLimitConfig
 }
 
 func defaultConfig() Config {
@@ -66,6 +68,7 @@ func defaultConfig() Config {
 	c.SecretKey = os.Getenv("QUIRE_SECRET_KEY")
 	c.LLMURL, c.LLMAPIKey, c.LLMModel = os.Getenv("QUIRE_LLM_URL"), os.Getenv("QUIRE_LLM_API_KEY"), os.Getenv("QUIRE_LLM_MODEL")
 	c.OrgCreation = os.Getenv("QUIRE_ORG_CREATION")
+	c.RateLimits = defaultRateLimits()
 	if d, err := gcGraceDefault(); err == nil {
 		c.GCGrace = d
 	} else {

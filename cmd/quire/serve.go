@@ -20,6 +20,7 @@ import (
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/gitsync"
+	"github.com/quiredocs/quire/internal/ratelimit"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
@@ -38,6 +39,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
 	cfg.orgCreationFlag(fs)
 	cfg.gitFlags(fs)
+	cfg.rateLimitFlags(fs)
 	cfg.gcGraceFlag(fs, "gc-grace")
 	conns := connCapFlag(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
@@ -49,6 +51,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if cfg.GCGrace < 0 {
 		return usageError(fs, errGCGrace)
+	}
+	if _, err := cfg.RateLimits.parse(); err != nil {
+		return usageError(fs, err)
 	}
 	return serveStore(ctx, cfg, orgCreation, conns, stdout, stderr, firstStart)
 }
@@ -70,6 +75,11 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	if err != nil {
 		return err
 	}
+	rates, err := cfg.RateLimits.parse()
+	if err != nil {
+		return err
+	}
+	limiter := ratelimit.NewLimiter()
 
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {
@@ -91,7 +101,8 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 
 	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
 	reader := revision.New(db, appHost(cfg.publicURL()))
-	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log})
+	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log,
+		RateLimit: rates.ip, AskRateLimit: rates.ask, Limiter: limiter})
 	// The app judges custom merge rules on the API's shapes; the API, set
 	// below, starts the app's sessions: each holds the other.
 	var apiSrv *api.Server
@@ -113,6 +124,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		// an app session.
 		StartSession: web.StartSession,
 		Git:          git,
+		RateLimits:   rates.api(limiter),
 	})
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
@@ -124,6 +136,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	}
 	// Background jobs stop, and are waited for, before the store closes.
 	defer startJobs(ctx, db, cfg, git, log)()
+	defer shareRateLimits(ctx, db, limiter, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
 	return serveUntilDone(ctx, srv, ln, log)
