@@ -68,6 +68,10 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	if err != nil {
 		return err
 	}
+	blobs, err := cfg.blobStore(ctx)
+	if err != nil {
+		return err
+	}
 
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {
@@ -87,7 +91,6 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		return err
 	}
 
-	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
 	reader := revision.New(db, appHost(cfg.publicURL()))
 	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log})
 	// The app judges custom merge rules on the API's shapes; the API, set
@@ -118,7 +121,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
 	}
 	// Background jobs stop, and are waited for, before the store closes.
-	defer startJobs(ctx, db, cfg, log)()
+	defer startJobs(ctx, db, cfg, blobs, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
 	return serveUntilDone(ctx, srv, ln, log)
@@ -134,7 +137,7 @@ func appHost(publicURL string) string {
 
 // startJobs runs the background jobs until the returned function stops them
 // and waits for them to end.
-func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) (stop func()) {
+func startJobs(ctx context.Context, db *store.DB, cfg Config, blobs blob.Collectable, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
 	running.Go(func() { jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log) })
@@ -142,7 +145,7 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, log *slog.Logger) 
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
-	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg), jobs.GCFirstDelay, jobs.GCInterval, log) })
+	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg, blobs), jobs.GCFirstDelay, jobs.GCInterval, log) })
 	return func() { stopJobs(); running.Wait() }
 }
 
