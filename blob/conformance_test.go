@@ -101,6 +101,17 @@ func testStore(t *testing.T, s blob.Collectable) {
 	}
 	r.Close()
 
+	// Storing bytes again dates them anew, so a collection running with a
+	// cutoff between the two writes keeps them (S3 dates by the second).
+	first := countBlobs(t, s)[key]
+	time.Sleep(1100 * time.Millisecond)
+	if _, err := s.Put(ctx, []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := s.RemoveOlder(key, first.Add(time.Second/2)); err != nil || removed {
+		t.Fatalf("RemoveOlder of a blob stored again after the cutoff: %v, %v", removed, err)
+	}
+
 	// Collection: what was written after the cutoff stays, what was
 	// written before goes, and can be stored again.
 	if removed, err := s.RemoveOlder(key, time.Now().Add(-time.Hour)); err != nil || removed {

@@ -116,16 +116,34 @@ func notFound(err error) bool {
 	return code == "NoSuchKey" || code == "NotFound"
 }
 
-// Put implements Store. A blob already there is copied onto itself, which
-// sets its last write to now, so that a collection leaves it alone for its
-// grace period, as Dir does.
+// putMeta is the user metadata that dates a Put of bytes already stored:
+// some servers (versitygw) keep an object's LastModified when it is copied
+// onto itself.
+const putMeta = "Quire-Put"
+
+// written is when the object was last written or Put again.
+func written(info minio.ObjectInfo) time.Time {
+	t := info.LastModified
+	for name, v := range info.UserMetadata {
+		if strings.EqualFold(name, putMeta) {
+			if put, err := time.Parse(time.RFC3339Nano, v); err == nil && put.After(t) {
+				t = put
+			}
+		}
+	}
+	return t
+}
+
+// Put implements Store. A blob already there is copied onto itself with
+// the time of this Put in its metadata, so that a collection leaves it
+// alone for its grace period, as Dir does.
 func (s *S3) Put(ctx context.Context, data []byte) (string, error) {
 	key := Key(data)
 	name := s.name(key)
 	if _, err := s.Client.StatObject(ctx, s.Bucket, name, minio.StatObjectOptions{}); err == nil {
 		_, err = s.Client.CopyObject(ctx,
 			minio.CopyDestOptions{Bucket: s.Bucket, Object: name, ReplaceMetadata: true,
-				UserMetadata: map[string]string{"Quire-Put": time.Now().UTC().Format(time.RFC3339Nano)}},
+				UserMetadata: map[string]string{putMeta: time.Now().UTC().Format(time.RFC3339Nano)}},
 			minio.CopySrcOptions{Bucket: s.Bucket, Object: name})
 		if err == nil {
 			return key, nil
@@ -165,9 +183,10 @@ func (s *S3) Open(ctx context.Context, key string) (io.ReadSeekCloser, error) {
 	return obj, nil
 }
 
-// Walk implements Collectable: it lists the objects under the prefix
-// (their last write is the server's clock) and aborts multipart uploads
-// begun before before and never finished.
+// Walk implements Collectable: it lists the objects under the prefix and
+// aborts multipart uploads begun before before and never finished. The
+// date given is the listing's LastModified, which may predate a later Put
+// of the same bytes (see putMeta): RemoveOlder checks the later date.
 func (s *S3) Walk(before time.Time, fn func(key string, modTime time.Time) error) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // stops the listing when fn fails
@@ -212,7 +231,7 @@ func (s *S3) RemoveOlder(key string, before time.Time) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("blob: %w", err)
 	}
-	if !info.LastModified.Before(before) {
+	if !written(info).Before(before) {
 		return false, nil
 	}
 	if err := s.Client.RemoveObject(ctx, s.Bucket, s.name(key), minio.RemoveObjectOptions{}); err != nil {
