@@ -56,7 +56,7 @@ type backupReport struct {
 
 func adminBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("admin backup", "quire admin backup FILE [--data DIR] [--db URL]", stderr)
+	fs := newFlagSet("admin backup", "quire admin backup FILE [--data DIR] [--db URL] [--blobs DIR|URL]", stderr)
 	file, helped, err := parseFile(fs, &cfg, args, stdout)
 	if helped || err != nil {
 		return err

@@ -41,7 +41,7 @@ func collector(db *store.DB, cfg Config, blobs blob.Collectable) *jobs.Collector
 
 func adminGC(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("admin gc", "quire admin gc [--gc-grace DURATION] [--data DIR] [--db URL]", stderr)
+	fs := newFlagSet("admin gc", "quire admin gc [--gc-grace DURATION] [--data DIR] [--db URL] [--blobs DIR|URL]", stderr)
 	cfg.gcGraceFlag(fs, "gc-grace")
 	if helped, err := parseAdmin(fs, &cfg, args, stdout); helped || err != nil {
 		return err

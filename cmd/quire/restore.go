@@ -23,7 +23,7 @@ const maxManifest = 1 << 20
 
 func adminRestore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("admin restore", "quire admin restore FILE [--data DIR] [--db URL] [--force]", stderr)
+	fs := newFlagSet("admin restore", "quire admin restore FILE [--data DIR] [--db URL] [--blobs DIR|URL] [--force]", stderr)
 	force := fs.Bool("force", false, "replace the database and files of a data folder that is not empty")
 	file, helped, err := parseFile(fs, &cfg, args, stdout)
 	if helped || err != nil {

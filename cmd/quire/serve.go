@@ -31,7 +31,7 @@ const shutdownTimeout = 30 * time.Second
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("serve", "quire serve [--addr HOST:PORT] [--data DIR] [--db URL] [--public-url URL]", stderr)
+	fs := newFlagSet("serve", "quire serve [--addr HOST:PORT] [--data DIR] [--db URL] [--blobs DIR|URL] [--public-url URL]", stderr)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address to listen on (env QUIRE_ADDR)")
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
