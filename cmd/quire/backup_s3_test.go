@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/quiredocs/quire/blob"
@@ -78,5 +79,17 @@ func TestBackupRestoreS3(t *testing.T) {
 	defer r.Close()
 	if b, _ := io.ReadAll(r); string(b) != "bytes of seed" {
 		t.Errorf("restored bytes %q", b)
+	}
+}
+
+// TestBlobsSettingRefused: a malformed --blobs URL stops the command with
+// an error naming the setting.
+func TestBlobsSettingRefused(t *testing.T) {
+	s := newTestStore(t)
+	for _, bad := range []string{"s3://bucket?secret=x", "s3://bucket?insecure=maybe", "s3:///no-bucket"} {
+		_, _, err := runCLI(t, s.args("admin", "gc", "--blobs", bad)...)
+		if err == nil || !strings.Contains(err.Error(), "--blobs (env QUIRE_BLOBS)") {
+			t.Errorf("--blobs %s: %v", bad, err)
+		}
 	}
 }
