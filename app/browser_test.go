@@ -91,10 +91,14 @@ func (b *tab) listen(ev any) {
 	}
 }
 
+// stepTimeout bounds one step. It is generous: under -race, with the whole
+// suite sharing two cores, a merge's step took over 20 s in CI.
+const stepTimeout = 60 * time.Second
+
 // run runs steps, failing the test on an error or a problem the page reported.
 func (b *tab) run(t *testing.T, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, stepTimeout)
 	defer cancel()
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		t.Fatalf("%s: %v", what, err)
@@ -109,7 +113,7 @@ func (b *tab) run(t *testing.T, what string, steps ...chromedp.Action[chromedp.V
 
 func (b *tab) text(t *testing.T, sel string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, stepTimeout)
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ""`, sel)))
 	if err != nil {
@@ -120,7 +124,7 @@ func (b *tab) text(t *testing.T, sel string) string {
 
 func (b *tab) screenshot(t *testing.T, name string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, stepTimeout)
 	defer cancel()
 	// The window as a reader sees it, from the top: a full-page capture
 	// draws the sticky header where the page was last scrolled.
@@ -163,7 +167,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`.sidebar a[href="/s/`+w.space+`/welcome"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`.sidebar a[aria-current="page"][href$="/welcome"]`)))
 	b.run(t, "switch the theme", chromedp.Click(chromedp.CSS("#theme-toggle")))
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, stepTimeout)
 	defer cancel()
 	theme, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.getAttribute("data-theme")`))
 	if err != nil || theme != "dark" {
