@@ -29,8 +29,9 @@ const (
 // purged spaces, abandoned uploads and failed batches left.
 type Collector struct {
 	DB *store.DB
-	// Blobs holds the file bytes; nil, only objects are collected.
-	Blobs blob.Collectable
+	// Blobs is the folder of file bytes; with an empty Path only objects
+	// are collected.
+	Blobs blob.Dir
 	// Grace is the age below which nothing is removed (objects by when
 	// they were stored, blobs by when they were last written).
 	Grace time.Duration
@@ -68,7 +69,7 @@ func (c *Collector) Collect(ctx context.Context) (GCResult, error) {
 	if res.Objects, err = c.DB.SweepObjects(ctx, r, objectCutoff, batch); err != nil {
 		return res, err
 	}
-	if c.Blobs == nil {
+	if c.Blobs.Path == "" {
 		return res, nil
 	}
 	var candidates []string
