@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"bytes"
+	"github.com/quiredocs/quire/render"
 	"image"
 	_ "image/gif" // image dimensions of imported files
 	_ "image/jpeg"
@@ -394,7 +395,7 @@ func (im *importer) links(p, body string) string {
 	dir := path.Dir(p)
 	return rewriteTargets(body, func(target string) (string, bool) {
 		t := strings.TrimSpace(target)
-		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") || strings.Contains(t, ":") && hasScheme(t) {
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") || strings.Contains(t, ":") && render.HasScheme(t) {
 			return "", false
 		}
 		raw, rest := splitTarget(t)
@@ -440,22 +441,6 @@ func samePage(a, b content.Page) bool {
 	return a.Title == b.Title && a.Slug == b.Slug && a.Emoji == b.Emoji && a.Icon == b.Icon && a.Description == b.Description &&
 		a.Condition == b.Condition && a.Hidden == b.Hidden && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex &&
 		a.Kind == b.Kind && a.Markdown == b.Markdown
-}
-
-// hasScheme reports whether t starts with a URL scheme ("https:", "mailto:").
-func hasScheme(t string) bool {
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case c == ':':
-			return i >= 2
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // walkDir makes the table of contents of a folder without SUMMARY.md, as

@@ -248,7 +248,7 @@ func (r *Resolver) Resolve(fromPageID, target string) Resolution {
 		id, found := r.Refs[name]
 		return page(id, found)
 	}
-	if hasScheme(t) || strings.HasPrefix(t, "//") {
+	if HasScheme(t) || strings.HasPrefix(t, "//") {
 		return r.external(t)
 	}
 	if res, ok := r.batchRef(t); ok {
@@ -390,9 +390,9 @@ func sameHost(u *url.URL, app string) bool {
 	return strings.EqualFold(u.Hostname(), a.Hostname())
 }
 
-// hasScheme reports whether t starts with a URL scheme of two or more
+// HasScheme reports whether t starts with a URL scheme of two or more
 // characters followed by ':' (one letter would be a Windows drive).
-func hasScheme(t string) bool {
+func HasScheme(t string) bool {
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		switch {
