@@ -280,12 +280,18 @@ func (s *Server) withLog(next http.Handler) http.Handler {
 		defer s.metrics.inFlight.Dec()
 		next.ServeHTTP(rec, r)
 		s.metrics.observe(r.Pattern, rec.Status, time.Since(start)) // the mux sets Pattern on r
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", rec.Status),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("request_id", requestID(r.Context())))
+		// The record is made by hand, without the caller's program counter
+		// that Logger.LogAttrs looks up for every line (no source is logged).
+		if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
+			line := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+			line.AddAttrs(
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", rec.Status),
+				slog.Duration("duration", time.Since(start)),
+				slog.String("request_id", requestID(r.Context())))
+			h.Handle(r.Context(), line)
+		}
 	})
 }
 

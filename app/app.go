@@ -101,7 +101,7 @@ func (s *Server) owns(path string) bool {
 		return true
 	}
 	for _, p := range prefixes {
-		if strings.HasPrefix(path, p) || path+"/" == p {
+		if strings.HasPrefix(path, p) || strings.TrimSuffix(p, "/") == path {
 			return true
 		}
 	}
