@@ -29,9 +29,8 @@ const (
 // purged spaces, abandoned uploads and failed batches left.
 type Collector struct {
 	DB *store.DB
-	// Blobs is the folder of file bytes; with an empty Path only objects
-	// are collected.
-	Blobs blob.Dir
+	// Blobs holds the file bytes; nil, only objects are collected.
+	Blobs blob.Collectable
 	// Grace is the age below which nothing is removed (objects by when
 	// they were stored, blobs by when they were last written).
 	Grace time.Duration
@@ -69,7 +68,7 @@ func (c *Collector) Collect(ctx context.Context) (GCResult, error) {
 	if res.Objects, err = c.DB.SweepObjects(ctx, r, objectCutoff, batch); err != nil {
 		return res, err
 	}
-	if c.Blobs.Path == "" {
+	if c.Blobs == nil {
 		return res, nil
 	}
 	var candidates []string

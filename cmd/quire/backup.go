@@ -56,7 +56,7 @@ type backupReport struct {
 
 func adminBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("admin backup", "quire admin backup FILE [--data DIR] [--db URL]", stderr)
+	fs := newFlagSet("admin backup", "quire admin backup FILE [--data DIR] [--db URL] [--blobs DIR|URL]", stderr)
 	file, helped, err := parseFile(fs, &cfg, args, stdout)
 	if helped || err != nil {
 		return err
@@ -115,9 +115,13 @@ func adminBackup(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		snapshot.Close()
 	}
 
+	blobs, err := cfg.blobStore(ctx)
+	if err != nil {
+		return err
+	}
 	tmp := filepath.Join(tmpDir, "backup.tar.gz")
-	copied, err := writeArchive(tmp, backupManifest{Format: backupFormat, CreatedAt: time.Now().UTC(), Database: rep.Database, Revisions: rep.Revisions},
-		filepath.Join(tmpDir, dbEntryName), !postgres, blob.Dir{Path: filepath.Join(cfg.Data, "blobs")})
+	copied, err := writeArchive(ctx, tmp, backupManifest{Format: backupFormat, CreatedAt: time.Now().UTC(), Database: rep.Database, Revisions: rep.Revisions},
+		filepath.Join(tmpDir, dbEntryName), !postgres, blobs)
 	if err != nil {
 		return err
 	}
@@ -141,7 +145,7 @@ func adminBackup(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 // writeArchive writes the backup to path: the manifest, the database at
 // dbPath when withDB, and every blob of blobs. It returns the blobs written.
-func writeArchive(path string, m backupManifest, dbPath string, withDB bool, blobs blob.Dir) (map[string]bool, error) {
+func writeArchive(ctx context.Context, path string, m backupManifest, dbPath string, withDB bool, blobs blob.Collectable) (map[string]bool, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
@@ -167,7 +171,7 @@ func writeArchive(path string, m backupManifest, dbPath string, withDB bool, blo
 	}
 	copied := map[string]bool{}
 	err = blobs.Walk(time.Time{}, func(key string, _ time.Time) error {
-		err := addFile(tw, blobsEntryRoot+"/"+key[:2]+"/"+key, filepath.Join(blobs.Path, key[:2], key))
+		err := addBlob(ctx, tw, blobsEntryRoot+"/"+key[:2]+"/"+key, blobs, key)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // removed since it was listed: no revision of the copy used it
 		}
@@ -203,6 +207,27 @@ func addFile(tw *tar.Writer, name, path string) error {
 		return err
 	}
 	_, err = io.Copy(tw, f)
+	return err
+}
+
+// addBlob copies the blob key of blobs, from a folder or a bucket alike.
+func addBlob(ctx context.Context, tw *tar.Writer, name string, blobs blob.Store, key string) error {
+	r, err := blobs.Open(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: time.Now()}); err != nil {
+		return err
+	}
+	_, err = io.Copy(tw, r)
 	return err
 }
 

@@ -22,7 +22,7 @@ import (
 
 // addPageWithFile is an edit adding a page and a file whose bytes are
 // written to the blob store first, as authoring batches do.
-func addPageWithFile(blobs blob.Dir, id string) store.EditFunc {
+func addPageWithFile(blobs blob.Store, id string) store.EditFunc {
 	return func(now time.Time, t *content.Tree) (*content.Tree, error) {
 		data := []byte("bytes of " + id)
 		key, err := blobs.Put(context.Background(), data)

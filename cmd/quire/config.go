@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"errors"
 	"flag"
@@ -10,10 +11,12 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/internal/llm"
 )
@@ -55,6 +58,9 @@ type Config struct {
 	GCGrace time.Duration
 	// RateLimits are the rate limits as written (ratelimits.go).
 	RateLimits rateLimitConfig
+	// Blobs is where file bytes go (QUIRE_BLOBS, --blobs): a folder, or an
+	// s3:// URL (see blob.ParseS3URL); empty is the data folder's blobs.
+	Blobs string
 }
 
 func defaultConfig() Config {
@@ -69,6 +75,7 @@ func defaultConfig() Config {
 	c.LLMURL, c.LLMAPIKey, c.LLMModel = os.Getenv("QUIRE_LLM_URL"), os.Getenv("QUIRE_LLM_API_KEY"), os.Getenv("QUIRE_LLM_MODEL")
 	c.OrgCreation = os.Getenv("QUIRE_ORG_CREATION")
 	c.RateLimits = defaultRateLimits()
+	c.Blobs = os.Getenv("QUIRE_BLOBS")
 	if d, err := gcGraceDefault(); err == nil {
 		c.GCGrace = d
 	} else {
@@ -124,6 +131,21 @@ func (c *Config) model() (*llm.Model, error) {
 func (c *Config) storeFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Data, "data", c.Data, "data folder: the SQLite database and files (env QUIRE_DATA)")
 	fs.StringVar(&c.DB, "db", c.DB, "database URL: postgres://… for PostgreSQL; empty for SQLite in the data folder (env QUIRE_DB)")
+	fs.StringVar(&c.Blobs, "blobs", c.Blobs, "where file bytes go: a folder, or s3://bucket/prefix?endpoint=host:port&region=…&insecure=true with keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; default the data folder's blobs (env QUIRE_BLOBS)")
+}
+
+// blobStore opens the store of file bytes --blobs names (making an S3
+// bucket that is missing).
+func (c *Config) blobStore(ctx context.Context) (blob.Collectable, error) {
+	setting := c.Blobs
+	if setting == "" {
+		setting = filepath.Join(c.Data, "blobs")
+	}
+	st, err := blob.OpenStore(ctx, setting)
+	if err != nil {
+		return nil, fmt.Errorf("--blobs (env QUIRE_BLOBS): %w", err)
+	}
+	return st, nil
 }
 
 // secretKey decodes QUIRE_SECRET_KEY: nil when unset, else 32 bytes.

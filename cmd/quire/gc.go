@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/quiredocs/quire/blob"
@@ -36,13 +35,13 @@ func gcGraceDefault() (time.Duration, error) {
 var errGCGrace = fmt.Errorf("--gc-grace (env QUIRE_GC_GRACE): must be a duration of 0 or more, such as 24h")
 
 // collector is the garbage collector of the store cfg names.
-func collector(db *store.DB, cfg Config) *jobs.Collector {
-	return &jobs.Collector{DB: db, Blobs: blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}, Grace: cfg.GCGrace}
+func collector(db *store.DB, cfg Config, blobs blob.Collectable) *jobs.Collector {
+	return &jobs.Collector{DB: db, Blobs: blobs, Grace: cfg.GCGrace}
 }
 
 func adminGC(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("admin gc", "quire admin gc [--gc-grace DURATION] [--data DIR] [--db URL]", stderr)
+	fs := newFlagSet("admin gc", "quire admin gc [--gc-grace DURATION] [--data DIR] [--db URL] [--blobs DIR|URL]", stderr)
 	cfg.gcGraceFlag(fs, "gc-grace")
 	if helped, err := parseAdmin(fs, &cfg, args, stdout); helped || err != nil {
 		return err
@@ -51,7 +50,11 @@ func adminGC(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError(fs, errGCGrace)
 	}
 	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
-		res, err := collector(db, cfg).CollectOnce(ctx)
+		blobs, err := cfg.blobStore(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res, err := collector(db, cfg, blobs).CollectOnce(ctx)
 		if jobs.IsLeaseHeld(err) {
 			return nil, fmt.Errorf("another server or command is collecting, or a backup is running: try again later")
 		}

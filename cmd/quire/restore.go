@@ -23,7 +23,7 @@ const maxManifest = 1 << 20
 
 func adminRestore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("admin restore", "quire admin restore FILE [--data DIR] [--db URL] [--force]", stderr)
+	fs := newFlagSet("admin restore", "quire admin restore FILE [--data DIR] [--db URL] [--blobs DIR|URL] [--force]", stderr)
 	force := fs.Bool("force", false, "replace the database and files of a data folder that is not empty")
 	file, helped, err := parseFile(fs, &cfg, args, stdout)
 	if helped || err != nil {
@@ -55,7 +55,10 @@ func adminRestore(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := prepareRestore(cfg, *force, postgres); err != nil {
 		return err
 	}
-	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
+	blobs, err := cfg.blobStore(ctx)
+	if err != nil {
+		return err
+	}
 	if err := extract(ctx, tr, sqlitePath(cfg), !postgres, blobs); err != nil {
 		return fmt.Errorf("restore %s: %w", file, err)
 	}
@@ -116,7 +119,7 @@ func prepareRestore(cfg Config, force, postgres bool) error {
 // extract writes the backup's database to dbPath (when withDB) and its
 // blobs to blobs, refusing any other entry and any blob whose bytes do not
 // have its name's hash.
-func extract(ctx context.Context, tr *tar.Reader, dbPath string, withDB bool, blobs blob.Dir) error {
+func extract(ctx context.Context, tr *tar.Reader, dbPath string, withDB bool, blobs blob.Store) error {
 	sawDB := false
 	for {
 		h, err := tr.Next()
@@ -181,7 +184,7 @@ func writeNew(path string, r io.Reader) error {
 // verifyRestored opens the restored store (migrating a backup of an older
 // version), checks the database's integrity, reads every object every
 // revision uses and checks that every file they name is there.
-func verifyRestored(ctx context.Context, cfg Config, blobs blob.Dir) (backupReport, error) {
+func verifyRestored(ctx context.Context, cfg Config, blobs blob.Collectable) (backupReport, error) {
 	var rep backupReport
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {

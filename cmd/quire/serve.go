@@ -33,7 +33,7 @@ const shutdownTimeout = 30 * time.Second
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := defaultConfig()
-	fs := newFlagSet("serve", "quire serve [--addr HOST:PORT] [--data DIR] [--db URL] [--public-url URL]", stderr)
+	fs := newFlagSet("serve", "quire serve [--addr HOST:PORT] [--data DIR] [--db URL] [--blobs DIR|URL] [--public-url URL]", stderr)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address to listen on (env QUIRE_ADDR)")
 	cfg.storeFlags(fs)
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
@@ -75,6 +75,10 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	if err != nil {
 		return err
 	}
+	blobs, err := cfg.blobStore(ctx)
+	if err != nil {
+		return err
+	}
 	rates, err := cfg.RateLimits.parse()
 	if err != nil {
 		return err
@@ -99,7 +103,6 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		return err
 	}
 
-	blobs := blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}
 	reader := revision.New(db, appHost(cfg.publicURL()))
 	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log,
 		RateLimit: rates.ip, AskRateLimit: rates.ask, Limiter: limiter})
@@ -135,7 +138,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
 	}
 	// Background jobs stop, and are waited for, before the store closes.
-	defer startJobs(ctx, db, cfg, git, log)()
+	defer startJobs(ctx, db, cfg, git, blobs, log)()
 	defer shareRateLimits(ctx, db, limiter, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
@@ -152,7 +155,7 @@ func appHost(publicURL string) string {
 
 // startJobs runs the background jobs until the returned function stops them
 // and waits for them to end.
-func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, log *slog.Logger) (stop func()) {
+func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, blobs blob.Collectable, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
 	running.Go(func() { webhookDeliverer(db, cfg, log).Run(jobsCtx) })
@@ -162,7 +165,7 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Synce
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
 	running.Go(func() { git.Run(jobsCtx, gitsync.RunInterval) })
-	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg), jobs.GCFirstDelay, jobs.GCInterval, log) })
+	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg, blobs), jobs.GCFirstDelay, jobs.GCInterval, log) })
 	return func() { stopJobs(); running.Wait() }
 }
 
