@@ -20,12 +20,18 @@ func forEachScale(b *testing.B, bench func(b *testing.B, e *env, spaceID string,
 	}
 }
 
-// batchOf10N updates ten pages spread over an n-page space; shift picks
-// another ten.
+// batchOf10N updates ten pages of an n-page space: five subpages of the
+// first top-level page and five of the last, so that a batch changes the
+// same amount of structure (two sections) at every size, and only the size
+// of the tree differs. shift (0 to 44) picks other subpages.
 func batchOf10N(n, edit, shift int) map[string]any {
 	changes := make([]map[string]any, 10)
 	for i := range changes {
-		changes[i] = map[string]any{"operation": "update_page", "page": fmt.Sprintf("p%04d", i*(n/10)+1+shift),
+		page := 1 + shift + i // subpages of p0000
+		if i >= 5 {
+			page = n - 50 + 1 + shift + i - 5 // subpages of the last top-level page
+		}
+		changes[i] = map[string]any{"operation": "update_page", "page": fmt.Sprintf("p%04d", page),
 			"document": map[string]any{"markdown": fmt.Sprintf("Edit %d.\n\n%s", edit, benchBody(i))}}
 	}
 	return map[string]any{"changes": changes}
@@ -71,7 +77,7 @@ func BenchmarkScaleMerge(b *testing.B) {
 			e.call(b, e.admin.token, "POST", crs, nil).want(b, http.StatusCreated).Decode(b, &ours)
 			e.call(b, e.admin.token, "POST", crs, nil).want(b, http.StatusCreated).Decode(b, &other)
 			e.call(b, e.admin.token, "POST", crs+"/"+ours.ID+"/content", batchOf10N(n, i, 0)).want(b, http.StatusOK)
-			e.call(b, e.admin.token, "POST", crs+"/"+other.ID+"/content", batchOf10N(n, i, 3)).want(b, http.StatusOK)
+			e.call(b, e.admin.token, "POST", crs+"/"+other.ID+"/content", batchOf10N(n, i, 5)).want(b, http.StatusOK)
 			e.call(b, e.admin.token, "POST", crs+"/"+other.ID+"/merge", nil).want(b, http.StatusOK)
 			b.StartTimer()
 			e.call(b, e.admin.token, "POST", crs+"/"+ours.ID+"/merge", nil).want(b, http.StatusOK)
