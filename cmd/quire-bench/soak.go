@@ -40,6 +40,17 @@ const (
 
 var soakKinds = []string{kindRead, kindSearch, kindAuthor}
 
+// soakLabels name each request of the workload, in the report's order.
+var soakLabels = []string{"`GET` a page", "`GET` the page list", "`GET` the space", "`GET` the organization's spaces",
+	"`GET` the space's comments", "`GET` search", "`POST` a change request", "`POST` its content (one page updated)", "`POST` its merge"}
+
+// soakReq is one request of the workload.
+type soakReq struct {
+	kind, label, method, uri string
+	body                     []byte
+	after                    func(status int, body []byte) // sees the answer, when set
+}
+
 // soakResult is what one soak measured.
 type soakResult struct {
 	name    string
@@ -48,6 +59,7 @@ type soakResult struct {
 	elapsed time.Duration // from the first request due to the last answer
 	sent    int
 	kinds   map[string]*soakStats
+	labels  map[string]*soakStats
 	all     *soakStats
 	// memory of each server, in bytes: after seeding, and after the soak
 	// (resident now, and peak); none when the servers are in this process.
@@ -101,60 +113,59 @@ type draft struct {
 	n                int64
 }
 
-// next answers the request due as the nth: its kind, method, URL and body.
-func (w *workload) next(n int, r *rand.Rand) (kind, method, uri string, body []byte, after func(status int, body []byte)) {
+// next answers the request due as the nth.
+func (w *workload) next(n int, r *rand.Rand) soakReq {
 	base := w.bases[n%len(w.bases)]
 	sp := base + "/v1/spaces/" + w.co.spaceID
 	switch x := r.IntN(100); {
 	case x < 80:
 		switch y := r.IntN(10); {
 		case y < 5:
-			return kindRead, "GET", sp + "/content/page/" + w.co.pageIDs[r.IntN(len(w.co.pageIDs))], nil, nil
+			return soakReq{kind: kindRead, label: soakLabels[0], method: "GET", uri: sp + "/content/page/" + w.co.pageIDs[r.IntN(len(w.co.pageIDs))]}
 		case y < 7:
-			return kindRead, "GET", sp + "/content/pages", nil, nil
+			return soakReq{kind: kindRead, label: soakLabels[1], method: "GET", uri: sp + "/content/pages"}
 		case y < 8:
-			return kindRead, "GET", sp, nil, nil
+			return soakReq{kind: kindRead, label: soakLabels[2], method: "GET", uri: sp}
 		case y < 9:
-			return kindRead, "GET", base + "/v1/orgs/" + w.co.orgID + "/spaces", nil, nil
+			return soakReq{kind: kindRead, label: soakLabels[3], method: "GET", uri: base + "/v1/orgs/" + w.co.orgID + "/spaces"}
 		default:
-			return kindRead, "GET", sp + "/comments", nil, nil
+			return soakReq{kind: kindRead, label: soakLabels[4], method: "GET", uri: sp + "/comments"}
 		}
 	case x < 90:
 		q := topics[r.IntN(len(topics))]
 		if r.IntN(4) == 0 {
 			q = rareWord(r.IntN(len(w.co.pageIDs)))
 		}
-		return kindSearch, "GET", sp + "/search?query=" + url.QueryEscape(q), nil, nil
+		return soakReq{kind: kindSearch, label: soakLabels[5], method: "GET", uri: sp + "/search?query=" + url.QueryEscape(q)}
 	}
-	kind, method, uri, body, after = w.author(base)
-	return
+	return w.author(base)
 }
 
 // author is the next step of authoring: merge a change request that was
 // edited, else edit one that was made, else make one.
-func (w *workload) author(base string) (kind, method, uri string, body []byte, after func(int, []byte)) {
+func (w *workload) author(base string) soakReq {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.edited) > 0 {
 		d := w.edited[0]
 		w.edited = w.edited[1:]
-		return kindAuthor, "POST", d.base + d.path + "/merge", nil, nil
+		return soakReq{kind: kindAuthor, label: soakLabels[8], method: "POST", uri: d.base + d.path + "/merge"}
 	}
 	if len(w.created) > 0 {
 		d := w.created[0]
 		w.created = w.created[1:]
 		body, _ := json.Marshal(map[string]any{"changes": []any{map[string]any{"operation": "update_page", "page": d.page,
 			"document": map[string]any{"markdown": pageBody(int(d.n)) + "\nEdited by the soak.\n"}}}})
-		return kindAuthor, "POST", d.base + d.path + "/content?compat=false", body, func(status int, _ []byte) {
+		return soakReq{kind: kindAuthor, label: soakLabels[7], method: "POST", uri: d.base + d.path + "/content?compat=false", body: body, after: func(status int, _ []byte) {
 			if status == http.StatusOK {
 				w.mu.Lock()
 				w.edited = append(w.edited, d)
 				w.mu.Unlock()
 			}
-		}
+		}}
 	}
 	crs := "/v1/spaces/" + w.co.spaceID + "/change-requests"
-	return kindAuthor, "POST", base + crs, nil, func(status int, b []byte) {
+	return soakReq{kind: kindAuthor, label: soakLabels[6], method: "POST", uri: base + crs, after: func(status int, b []byte) {
 		var cr idJSON
 		if status != http.StatusCreated || json.Unmarshal(b, &cr) != nil {
 			return
@@ -163,7 +174,7 @@ func (w *workload) author(base string) (kind, method, uri string, body []byte, a
 		w.mu.Lock()
 		w.created = append(w.created, draft{base: base, path: crs + "/" + cr.ID, page: w.co.pageIDs[int(n)%len(w.co.pageIDs)], n: n})
 		w.mu.Unlock()
-	}
+	}}
 }
 
 // soak seeds a space of o.pages pages through c, calls seeded (when not
@@ -184,9 +195,12 @@ func soak(ctx context.Context, c *client, bases []string, o soakOptions, stderr 
 	tr := &http.Transport{MaxIdleConns: o.maxBusy, MaxIdleConnsPerHost: o.maxBusy, IdleConnTimeout: time.Minute}
 	defer tr.CloseIdleConnections()
 	w := &workload{co: co, bases: bases, token: c.token, http: &http.Client{Transport: tr, Timeout: 10 * time.Second}}
-	res := &soakResult{servers: len(bases), o: o, kinds: map[string]*soakStats{}, all: &soakStats{}}
+	res := &soakResult{servers: len(bases), o: o, kinds: map[string]*soakStats{}, labels: map[string]*soakStats{}, all: &soakStats{}}
 	for _, k := range soakKinds {
 		res.kinds[k] = &soakStats{}
+	}
+	for _, l := range soakLabels {
+		res.labels[l] = &soakStats{}
 	}
 
 	total := o.requests
@@ -202,9 +216,10 @@ func soak(ctx context.Context, c *client, bases []string, o soakOptions, stderr 
 		start    = time.Now()
 		report   = start
 	)
-	record := func(kind string, d time.Duration, err string) {
+	record := func(q soakReq, d time.Duration, err string) {
 		mu.Lock()
-		res.kinds[kind].add(d, err)
+		res.kinds[q.kind].add(d, err)
+		res.labels[q.label].add(d, err)
 		mu.Unlock()
 	}
 	for n := 0; n < total && ctx.Err() == nil; n++ {
@@ -216,27 +231,27 @@ func soak(ctx context.Context, c *client, bases []string, o soakOptions, stderr 
 			report = time.Now()
 			fmt.Fprintf(stderr, "  %s requests sent…\n", thousands(float64(n)))
 		}
-		kind, method, uri, body, after := w.next(n, r)
+		q := w.next(n, r)
 		res.sent++
 		if int(busy.Load()) >= o.maxBusy {
-			record(kind, 0, fmt.Sprintf("%d requests in flight: not sent", o.maxBusy))
+			record(q, 0, fmt.Sprintf("%d requests in flight: not sent", o.maxBusy))
 			continue
 		}
 		busy.Add(1)
 		inflight.Go(func() {
 			defer busy.Add(-1)
-			status, got, err := w.send(ctx, method, uri, body)
+			status, got, err := w.send(ctx, q.method, q.uri, q.body)
 			d := time.Since(due)
 			switch {
 			case err != nil:
-				record(kind, d, err.Error())
+				record(q, d, err.Error())
 			case status < 200 || status > 299:
-				record(kind, d, fmt.Sprintf("%s %s: status %d: %.200s", method, strings.TrimPrefix(uri, w.bases[0]), status, got))
+				record(q, d, fmt.Sprintf("%s %s: status %d: %.200s", q.method, q.uri, status, got))
 			default:
-				record(kind, d, "")
+				record(q, d, "")
 			}
-			if after != nil {
-				after(status, got)
+			if q.after != nil {
+				q.after(status, got)
 			}
 		})
 	}
@@ -252,6 +267,9 @@ func soak(ctx context.Context, c *client, bases []string, o soakOptions, stderr 
 		}
 	}
 	slices.Sort(res.all.lat)
+	for _, s := range res.labels {
+		slices.Sort(s.lat)
+	}
 	return res, ctx.Err()
 }
 
@@ -305,6 +323,10 @@ func writeSoak(w io.Writer, r *soakResult) {
 	row("Search", r.kinds[kindSearch])
 	row("Authoring: change requests, edits, merges", r.kinds[kindAuthor])
 	row("**All**", r.all)
+	fmt.Fprint(w, "\n| Request | Share | Count | Errors | p50 | p99 | Worst |\n|---|---|---|---|---|---|---|\n")
+	for _, l := range soakLabels {
+		row(l, r.labels[l])
+	}
 	fmt.Fprintln(w)
 	if r.all.errs > 0 {
 		fmt.Fprintf(w, "First error: %s\n\n", r.all.firstErr)
