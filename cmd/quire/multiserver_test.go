@@ -52,8 +52,8 @@ func TestMultiServer(t *testing.T) {
 	hooks := newHookReceiver(t)
 	m.call(t, a, "POST", "/v1/orgs/"+org+"/webhooks", token, map[string]any{"url": hooks.url, "events": []string{"*"}}, http.StatusCreated)
 
-	// A space created through A is read through B and C at once, also in
-	// a list B had cached.
+	// A space created through A is read through B and C, also in a list B
+	// had cached. seen allows for the NOTIFY's delivery (see maxLag).
 	spaces := "/v1/orgs/" + org + "/spaces"
 	m.call(t, b, "GET", spaces, token, nil, http.StatusOK)
 	space := m.call(t, a, "POST", spaces, token, map[string]any{"title": "Shared"}, http.StatusCreated)["id"].(string)
@@ -85,7 +85,8 @@ func TestMultiServer(t *testing.T) {
 		t.Errorf("search through C after the merge: %v, want one hit", got)
 	}
 
-	// A comment posted through B is listed through C and A at once.
+	// A comment posted through B is listed through C and A, which had the
+	// list cached.
 	comments := sp + "/comments"
 	m.call(t, c, "GET", comments, token, nil, http.StatusOK)
 	m.call(t, a, "GET", comments, token, nil, http.StatusOK)
@@ -95,7 +96,7 @@ func TestMultiServer(t *testing.T) {
 	}
 
 	// A site published through C, renamed through A: B's published
-	// structure and C's site pages show the new title at once.
+	// structure and C's site pages show the new title.
 	site := m.call(t, c, "POST", "/v1/orgs/"+org+"/sites", token, map[string]any{"title": "Docs", "spaces": []string{space}}, http.StatusCreated)["id"].(string)
 	sitePath := "/v1/orgs/" + org + "/sites/" + site
 	m.call(t, c, "PATCH", sitePath, token, map[string]any{"published": true}, http.StatusOK)
@@ -109,8 +110,8 @@ func TestMultiServer(t *testing.T) {
 		return bytes.Contains(m.raw(t, c, "GET", "/sites/"+site+"/", "", nil, http.StatusOK), []byte("Docs renamed"))
 	})
 
-	// A token revoked through one server is refused by the others on the
-	// very next request, though each had it cached.
+	// A token revoked through one server is refused by the others, though
+	// each had it cached (for 10 s without a notification).
 	for i, via := range m.srv {
 		extra := m.newToken(t)
 		for _, s := range m.srv {
