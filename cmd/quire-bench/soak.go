@@ -61,9 +61,10 @@ type soakResult struct {
 	kinds   map[string]*soakStats
 	labels  map[string]*soakStats
 	all     *soakStats
-	// memory of each server, in bytes: after seeding, and after the soak
-	// (resident now, and peak); none when the servers are in this process.
-	rssBefore, rssAfter, peakAfter []int64
+	// memory of each server, in bytes: resident after seeding, and after
+	// the soak resident, peak and the Go heap in use; none when the servers
+	// are in this process.
+	rssBefore, rssAfter, peakAfter, heapAfter []int64
 }
 
 type soakStats struct {
@@ -332,9 +333,9 @@ func writeSoak(w io.Writer, r *soakResult) {
 		fmt.Fprintf(w, "First error: %s\n\n", r.all.firstErr)
 	}
 	if len(r.rssAfter) > 0 {
-		fmt.Fprint(w, "| Server | Memory after seeding | After the soak | Peak |\n|---|---|---|---|\n")
+		fmt.Fprint(w, "| Server | Resident after seeding | After the soak | Peak | Go heap in use after |\n|---|---|---|---|---|\n")
 		for i := range r.rssAfter {
-			fmt.Fprintf(w, "| %c | %d MB | %d MB | %d MB |\n", 'A'+i, r.rssBefore[i]>>20, r.rssAfter[i]>>20, r.peakAfter[i]>>20)
+			fmt.Fprintf(w, "| %c | %d MB | %d MB | %d MB | %d MB |\n", 'A'+i, r.rssBefore[i]>>20, r.rssAfter[i]>>20, r.peakAfter[i]>>20, r.heapAfter[i]>>20)
 		}
 		fmt.Fprintln(w)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -109,7 +112,31 @@ func soakServers(ctx context.Context, bin, dbName, pgURL string, n int, o soakOp
 	for _, p := range procs {
 		r.rssAfter = append(r.rssAfter, p.rss())
 		r.peakAfter = append(r.peakAfter, p.peakRSS())
+		r.heapAfter = append(r.heapAfter, heapInUse(ctx, p.url))
 	}
 	writeSoak(stdout, r)
 	return nil
+}
+
+// heapInUse is the Go heap a server has in use, from its /metrics; 0 when
+// unknown. Beside the resident memory, it tells live data from memory the
+// runtime has not yet given back.
+func heapInUse(ctx context.Context, base string) int64 {
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
+	if err != nil {
+		return 0
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "go_memstats_heap_inuse_bytes "); ok {
+			f, _ := strconv.ParseFloat(v, 64)
+			return int64(f)
+		}
+	}
+	return 0
 }
