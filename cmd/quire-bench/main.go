@@ -5,6 +5,8 @@
 // alternating rounds. It prints markdown tables on stdout.
 //
 //	go run ./cmd/quire-bench --pages 100,1000,10000 --postgres URL
+//
+// `quire-bench soak` sends a mixed workload open loop instead (soakcmd.go).
 package main
 
 import (
@@ -41,6 +43,9 @@ func main() {
 var errUsage = errors.New("usage")
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "soak" {
+		return runSoak(ctx, args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("quire-bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	pagesFlag := fs.String("pages", "1000", "sizes of the space, comma-separated: each is measured on a fresh server")

@@ -19,6 +19,7 @@ const batchSize = 50
 // middle that has no subpages.
 type corpus struct {
 	orgID, spaceID, pageID string
+	pageIDs                []string // every page, in order
 }
 
 // client calls the API with a token.
@@ -109,6 +110,9 @@ func seed(ctx context.Context, c *client, n int) (*corpus, error) {
 		}
 		if err := c.call(ctx, "POST", crs+"/"+cr.ID+"/content?compat=false", map[string]any{"changes": changes}, http.StatusOK, &res); err != nil {
 			return nil, err
+		}
+		for _, ch := range res.Changes {
+			co.pageIDs = append(co.pageIDs, ch.Page.ID)
 		}
 		if middle >= start && middle < start+len(res.Changes) {
 			co.pageID = res.Changes[middle-start].Page.ID

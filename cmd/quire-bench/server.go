@@ -44,6 +44,23 @@ type quireProc struct {
 // startQuire runs `bin serve` on a free port with a fresh data folder and
 // dbURL ("" for SQLite), and waits for its first-start token.
 func startQuire(ctx context.Context, bin, dbURL string) (*quireProc, error) {
+	p, err := startServe(ctx, bin, dbURL)
+	if err != nil {
+		return nil, err
+	}
+	token, err := os.ReadFile(filepath.Join(p.data, "initial-token")) // written before it serves
+	if err != nil {
+		p.stop()
+		return nil, err
+	}
+	p.token = strings.TrimSpace(string(token))
+	return p, nil
+}
+
+// startServe runs `bin serve` on a free port with a fresh data folder and
+// dbURL, and waits until it serves: on a database in use (another server's
+// on PostgreSQL) it makes no first-start token.
+func startServe(ctx context.Context, bin, dbURL string) (*quireProc, error) {
 	data, err := os.MkdirTemp("", "quire-bench-")
 	if err != nil {
 		return nil, err
@@ -81,23 +98,23 @@ func startQuire(ctx context.Context, bin, dbURL string) (*quireProc, error) {
 			return nil, fmt.Errorf("quire serve did not start in a minute: %s", p.log.tail())
 		}
 	}
-	token, err := os.ReadFile(filepath.Join(data, "initial-token")) // written before it serves
-	if err != nil {
-		p.stop()
-		return nil, err
-	}
-	p.token = strings.TrimSpace(string(token))
 	return p, nil
 }
 
 // peakRSS is the process's peak resident memory in bytes, 0 when unknown.
-func (p *quireProc) peakRSS() int64 {
+func (p *quireProc) peakRSS() int64 { return p.memory("VmHWM:") }
+
+// rss is the process's resident memory now, in bytes, 0 when unknown.
+func (p *quireProc) rss() int64 { return p.memory("VmRSS:") }
+
+// memory reads one of the kB figures of /proc/PID/status, in bytes.
+func (p *quireProc) memory(field string) int64 {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/status")
 	if err != nil {
 		return 0
 	}
 	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return kb << 10
 		}

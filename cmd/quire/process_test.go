@@ -166,9 +166,20 @@ type server struct {
 // waits until it logs the address it serves.
 func startServer(t *testing.T, bin string, s testStore) *server {
 	t.Helper()
-	srv := &server{done: make(chan struct{})}
-	srv.cmd = exec.Command(bin, s.args("serve", "--addr", "127.0.0.1:0")...)
-	srv.cmd.Env = childEnv()
+	srv := launchServer(t, exec.Command(bin, s.args("serve", "--addr", "127.0.0.1:0")...))
+	srv.waitServing(t)
+	return srv
+}
+
+// launchServer starts cmd (a `quire serve` with childEnv's environment
+// unless cmd has its own) and kills it at the end of the test if it still
+// runs; waitServing waits until it serves.
+func launchServer(t *testing.T, cmd *exec.Cmd) *server {
+	t.Helper()
+	srv := &server{cmd: cmd, done: make(chan struct{})}
+	if srv.cmd.Env == nil {
+		srv.cmd.Env = childEnv()
+	}
 	srv.cmd.Stdout, srv.cmd.Stderr = &srv.stdout, &srv.stderr
 	if err := srv.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -185,13 +196,19 @@ func startServer(t *testing.T, bin string, s testStore) *server {
 			<-srv.done
 		}
 	})
+	return srv
+}
+
+// waitServing waits until the server logs the address it serves, and checks
+// that it answers /healthz.
+func (srv *server) waitServing(t *testing.T) {
+	t.Helper()
 	serving := srv.stderr.waitJSON(t, srv.done, func(m map[string]any) bool { return m["msg"] == "quire serving" })
 	srv.addr, _ = serving["addr"].(string)
 	srv.base = "http://" + srv.addr
 	if got := get(t, srv.base+"/healthz", ""); got["status"] != "ok" {
 		t.Fatalf("GET /healthz = %v", got)
 	}
-	return srv
 }
 
 func (srv *server) signal(t *testing.T, sig os.Signal) {
