@@ -162,12 +162,18 @@ func (s *Server) integration(r *http.Request) (*quire.Integration, integrationOw
 // listIntegrations lists the public integrations and those of the caller's
 // organizations, by name.
 func (s *Server) listIntegrations(w http.ResponseWriter, r *http.Request) error {
+	return s.listIntegrationsWith(w, r, store.IntegrationFilter{ViewerID: caller(r.Context()).ID})
+}
+
+// listIntegrationsWith lists the integrations f lets through, further
+// narrowed by the request's filters.
+func (s *Server) listIntegrationsWith(w http.ResponseWriter, r *http.Request, f store.IntegrationFilter) error {
 	p, err := pageParams(r)
 	if err != nil {
 		return err
 	}
 	q := query(r)
-	f := store.IntegrationFilter{ViewerID: caller(r.Context()).ID, Search: q.Get("search"), Owner: q.Get("owner")}
+	f.Search, f.Owner = q.Get("search"), q.Get("owner")
 	for _, e := range []struct {
 		name   string
 		dst    *string
@@ -309,7 +315,7 @@ func (s *Server) installationJSON(in *quire.IntegrationInstallation) installatio
 	loc := s.url("/integrations/" + in.Integration + "/installations/" + in.ID)
 	return installationJSON{
 		Object: "integration-installation", ID: in.ID, Status: in.Status, SpaceSelection: in.SpaceSelection,
-		SiteSelection: in.SiteSelection, Configuration: in.Configuration, ExternalIDs: in.ExternalIDs,
+		SiteSelection: in.SiteSelection, Spaces: in.Spaces, Configuration: in.Configuration, ExternalIDs: in.ExternalIDs,
 		Target: installationTarget{Organization: in.OrgID}, CreatedAt: timeJSON(in.CreatedAt), UpdatedAt: timeJSON(in.UpdatedAt),
 		URLs: installationURLsJSON{
 			Location: loc, App: quire.AppInstallationURL(s.publicURL, in.OrgID, in.Integration),

@@ -161,11 +161,14 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.allowBody(w, r, limit)
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		token, user, err := s.authenticate(r)
+		token, user, grant, err := s.authenticate(r)
 		if err == nil {
 			err = s.limitToken(w, token)
 		} else if limited := s.limitIP(w, r); limited != nil {
 			err = limited // refused tokens count against the address: no guessing at speed
+		}
+		if err == nil && grant != nil {
+			err = s.allowInstallation(r, pattern, grant)
 		}
 		if err == nil {
 			r = withCaller(r, user)
