@@ -11,7 +11,7 @@ import (
 
 // Contract §4.17 Integrations. Quire keeps what is published (the script
 // too) and serves the icons and preview images; it does not run scripts,
-// so nothing is installed and the public endpoints answer nothing.
+// so the public endpoints answer nothing. Installing: integration_installs.go.
 
 // MaxPublishBytes bounds a publish body: the script and base64 images.
 const MaxPublishBytes = 16 << 20
@@ -69,7 +69,7 @@ type integrationOwner struct {
 }
 
 // integrationJSON renders an integration. Its images are served under
-// urls.assets; install is false while Quire cannot install integrations.
+// urls.assets.
 func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) integrationJSON {
 	base := s.url("/integrations/" + in.Name)
 	j := integrationJSON{
@@ -82,7 +82,9 @@ func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) 
 			Location: base, App: quire.AppIntegrationURL(s.publicURL, in.Name), Assets: base + "/assets",
 			PublicEndpoint: base + "/public", PublicContentEndpoint: base + "/public",
 		},
-		Permissions:           integrationPermsJSON{Admin: quire.PermissionsOf(owner.me).Admin},
+		// install: the publisher's admins can install it on their organization
+		// (whether others can depends on which organization they administer).
+		Permissions:           integrationPermsJSON{Admin: quire.PermissionsOf(owner.me).Admin, Install: quire.PermissionsOf(owner.me).Admin},
 		ContentSecurityPolicy: in.ContentSecurityPolicy,
 	}
 	if owner.me == nil {

@@ -214,7 +214,7 @@ func TestPublishIntegration(t *testing.T) {
 		Configurations:        got.Configurations,
 		ContentSecurityPolicy: json.RawMessage(`{"script-src":"'self'"}`),
 	}
-	want.Permissions.Admin = true
+	want.Permissions.Admin, want.Permissions.Install = true, true
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("published integration (-want +got):\n%s", diff)
 	}
