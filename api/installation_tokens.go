@@ -44,6 +44,13 @@ type installationGrant struct {
 	scopes []string
 }
 
+// viaInstallation reports whether the request came with an installation
+// token.
+func viaInstallation(r *http.Request) bool {
+	info := requestInfoOf(r.Context())
+	return info != nil && info.grant != nil
+}
+
 // installationRouteOf finds the rule for a route pattern.
 func installationRouteOf(pattern string) (installationRoute, bool) {
 	if rt, ok := installationRoutes[pattern]; ok {

@@ -157,8 +157,14 @@ func (s *Server) updateIntegrationInstallation(w http.ResponseWriter, r *http.Re
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if (body.SpaceSelection != nil || body.SiteSelection != nil) && !a.orgAdmin {
-		return a.requireOrgAdmin()
+	if body.SpaceSelection != nil || body.SiteSelection != nil {
+		if viaInstallation(r) {
+			// An installation does not widen what it reaches.
+			return errorf(quire.CodeForbidden, "an installation token may not change space_selection or site_selection")
+		}
+		if err := a.requireOrgAdmin(); err != nil {
+			return err
+		}
 	}
 	inst, err := s.db.UpdateIntegrationInstallation(r.Context(), a.in.Name, a.inst.ID, store.InstallationUpdate{
 		ExternalIDs: body.ExternalIDs, Configuration: body.Configuration, SpaceSelection: body.SpaceSelection, SiteSelection: body.SiteSelection})

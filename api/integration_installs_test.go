@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
+
+	"github.com/quiredocs/quire/store"
 )
 
 // Installing integrations, installation tokens and the integration's
@@ -250,6 +253,9 @@ func TestInstallationToken(t *testing.T) {
 	e.call(t, tok.Token, "POST", path+"/tokens", nil).wantError(t, http.StatusForbidden, "installation token")
 	e.call(t, tok.Token, "GET", "/v1/integrations/other/installations/"+inst.ID, nil).wantError(t, http.StatusForbidden, "own integration")
 	e.call(t, e.admin.token, "GET", "/v1/spaces/"+space, nil).want(t, http.StatusOK)
+	// It may set its own configuration, not widen what it reaches.
+	authCall(t, e, tok.Token, "PATCH", path, map[string]any{"configuration": map[string]any{"seen": true}}, http.StatusOK)
+	e.call(t, tok.Token, "PATCH", path, map[string]any{"space_selection": "all"}).wantError(t, http.StatusForbidden, "space_selection")
 
 	// Narrowed to selected spaces: only those set up.
 	authCall(t, e, e.admin.token, "PATCH", path, map[string]any{"space_selection": "selected"}, http.StatusOK)
@@ -270,6 +276,14 @@ func TestInstallationToken(t *testing.T) {
 		return sp.ID
 	}()
 	e.call(t, tok.Token, "GET", "/v1/spaces/"+outSpace, nil).wantError(t, http.StatusNotFound, "space not found")
+
+	// An hour later, the token has expired.
+	start := time.Now()
+	e.db.Now = func() time.Time { return start.Add(store.InstallationTokenTTL + time.Minute) }
+	e.call(t, tok.Token, "GET", "/v1/spaces/"+space, nil).wantError(t, http.StatusUnauthorized)
+	e.db.Now = time.Now
+	authCall(t, e, e.admin.token, "POST", path+"/tokens", nil, http.StatusOK).Decode(t, &tok)
+	authCall(t, e, tok.Token, "GET", "/v1/spaces/"+space, nil, http.StatusOK)
 
 	// Uninstalled, the token stops working.
 	authCall(t, e, e.admin.token, "DELETE", path, nil, http.StatusResetContent)

@@ -172,6 +172,9 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 		}
 		if err == nil {
 			r = withCaller(r, user)
+			if info := requestInfoOf(r.Context()); info != nil {
+				info.grant = grant
+			}
 			err = fn(w, r)
 		}
 		if err != nil {
@@ -235,6 +238,8 @@ var routeMethods = []string{"DELETE", "GET", "HEAD", "PATCH", "POST", "PUT"}
 type requestInfo struct {
 	id     string
 	caller *quire.User
+	// grant is what an installation token was granted; nil for API tokens.
+	grant *installationGrant
 	// query is the parsed query of rawQuery (see query).
 	query    url.Values
 	rawQuery string
