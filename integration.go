@@ -61,8 +61,8 @@ func (i *Integration) Asset(blob string) (IntegrationAsset, bool) {
 func (i *Integration) VisibleTo(member bool) bool { return i.Visibility != "private" || member }
 
 // IntegrationInstallation is an integration installed on an organization.
-// Contract §2 Integration installation. Quire records installations but does
-// not serve installing yet.
+// Contract §2 Integration installation. Quire records installations and
+// their events but runs no script.
 type IntegrationInstallation struct {
 	ID                   string
 	Integration          string // name
@@ -72,6 +72,8 @@ type IntegrationInstallation struct {
 	SiteSelection        string // all or selected
 	Configuration        json.RawMessage
 	ExternalIDs          []string
+	InstalledBy          string // user id; "" once that account is gone
+	Spaces               int    // spaces it was set up on
 	CreatedAt, UpdatedAt time.Time
 }
 

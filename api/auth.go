@@ -9,19 +9,24 @@ import (
 )
 
 // authenticate resolves the caller from "Authorization: Bearer <token>",
-// and returns the token too.
-func (s *Server) authenticate(r *http.Request) (string, *quire.User, error) {
+// and returns the token too, and what an installation token was granted
+// (nil for an API token).
+func (s *Server) authenticate(r *http.Request) (string, *quire.User, *installationGrant, error) {
 	auth := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(auth, " ")
 	if auth == "" {
-		return "", nil, errorf(quire.CodeUnauthorized, "missing Authorization header: send Authorization: Bearer <token>")
+		return "", nil, nil, errorf(quire.CodeUnauthorized, "missing Authorization header: send Authorization: Bearer <token>")
 	}
 	token = strings.TrimSpace(token)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return "", nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
+		return "", nil, nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
 	}
 	u, err := s.db.UserByToken(r.Context(), token)
-	return token, u, err
+	if quire.ErrorCode(err) == quire.CodeUnauthorized {
+		u, grant, err := s.installationToken(r, token)
+		return token, u, grant, err
+	}
+	return token, u, nil, err
 }
 
 // caller returns the authenticated user of a request.

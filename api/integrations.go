@@ -11,7 +11,7 @@ import (
 
 // Contract §4.17 Integrations. Quire keeps what is published (the script
 // too) and serves the icons and preview images; it does not run scripts,
-// so nothing is installed and the public endpoints answer nothing.
+// so the public endpoints answer nothing. Installing: integration_installs.go.
 
 // MaxPublishBytes bounds a publish body: the script and base64 images.
 const MaxPublishBytes = 16 << 20
@@ -69,7 +69,7 @@ type integrationOwner struct {
 }
 
 // integrationJSON renders an integration. Its images are served under
-// urls.assets; install is false while Quire cannot install integrations.
+// urls.assets.
 func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) integrationJSON {
 	base := s.url("/integrations/" + in.Name)
 	j := integrationJSON{
@@ -82,7 +82,9 @@ func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) 
 			Location: base, App: quire.AppIntegrationURL(s.publicURL, in.Name), Assets: base + "/assets",
 			PublicEndpoint: base + "/public", PublicContentEndpoint: base + "/public",
 		},
-		Permissions:           integrationPermsJSON{Admin: quire.PermissionsOf(owner.me).Admin},
+		// install: the publisher's admins can install it on their organization
+		// (whether others can depends on which organization they administer).
+		Permissions:           integrationPermsJSON{Admin: quire.PermissionsOf(owner.me).Admin, Install: quire.PermissionsOf(owner.me).Admin},
 		ContentSecurityPolicy: in.ContentSecurityPolicy,
 	}
 	if owner.me == nil {
@@ -162,12 +164,18 @@ func (s *Server) integration(r *http.Request) (*quire.Integration, integrationOw
 // listIntegrations lists the public integrations and those of the caller's
 // organizations, by name.
 func (s *Server) listIntegrations(w http.ResponseWriter, r *http.Request) error {
+	return s.listIntegrationsWith(w, r, store.IntegrationFilter{ViewerID: caller(r.Context()).ID})
+}
+
+// listIntegrationsWith lists the integrations f lets through, further
+// narrowed by the request's filters.
+func (s *Server) listIntegrationsWith(w http.ResponseWriter, r *http.Request, f store.IntegrationFilter) error {
 	p, err := pageParams(r)
 	if err != nil {
 		return err
 	}
 	q := query(r)
-	f := store.IntegrationFilter{ViewerID: caller(r.Context()).ID, Search: q.Get("search"), Owner: q.Get("owner")}
+	f.Search, f.Owner = q.Get("search"), q.Get("owner")
 	for _, e := range []struct {
 		name   string
 		dst    *string
@@ -309,7 +317,7 @@ func (s *Server) installationJSON(in *quire.IntegrationInstallation) installatio
 	loc := s.url("/integrations/" + in.Integration + "/installations/" + in.ID)
 	return installationJSON{
 		Object: "integration-installation", ID: in.ID, Status: in.Status, SpaceSelection: in.SpaceSelection,
-		SiteSelection: in.SiteSelection, Configuration: in.Configuration, ExternalIDs: in.ExternalIDs,
+		SiteSelection: in.SiteSelection, Spaces: in.Spaces, Configuration: in.Configuration, ExternalIDs: in.ExternalIDs,
 		Target: installationTarget{Organization: in.OrgID}, CreatedAt: timeJSON(in.CreatedAt), UpdatedAt: timeJSON(in.UpdatedAt),
 		URLs: installationURLsJSON{
 			Location: loc, App: quire.AppInstallationURL(s.publicURL, in.OrgID, in.Integration),

@@ -214,7 +214,7 @@ func TestPublishIntegration(t *testing.T) {
 		Configurations:        got.Configurations,
 		ContentSecurityPolicy: json.RawMessage(`{"script-src":"'self'"}`),
 	}
-	want.Permissions.Admin = true
+	want.Permissions.Admin, want.Permissions.Install = true, true
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("published integration (-want +got):\n%s", diff)
 	}
@@ -579,7 +579,12 @@ func TestIntegrationInstallations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.db.CreateIntegrationInstallation(t.Context(), "installed", e.org, []string{"ext-3"}, nil); err != nil {
+	// One installation per organization: the second is on another.
+	secondOrg, err := e.db.InitOrganization(t.Context(), "Second Org", uniqueEmail("second"), "Sam Second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.CreateIntegrationInstallation(t.Context(), "installed", secondOrg.Organization.ID, []string{"ext-3"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.db.CreateIntegrationInstallation(t.Context(), "nothing", e.org, nil, nil); err == nil {

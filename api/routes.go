@@ -5,6 +5,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/store"
 )
 
 // routes lists every route, in contract order: the API's map.
@@ -269,6 +270,36 @@ func (s *Server) routes() {
 	s.handle("DELETE /v1/integrations/{integrationName}", s.unpublishIntegration)
 	s.handle("GET /v1/integrations/{integrationName}/installations", s.listIntegrationInstallations)
 	s.handlePublic("GET /v1/integrations/{integrationName}/assets/{assetId}", s.getIntegrationAsset)
+	// Installing integrations and their events (issue 19): see
+	// integration_installs.go, integration_events.go, integration_orgs.go.
+	s.handle("POST /v1/integrations/{integrationName}/installations", s.installIntegration)
+	inst := "/v1/integrations/{integrationName}/installations/{installationId}"
+	s.handle("GET "+inst, s.getIntegrationInstallation)
+	s.handle("PATCH "+inst, s.updateIntegrationInstallation)
+	s.handle("DELETE "+inst, s.uninstallIntegration)
+	s.handle("POST "+inst+"/tokens", s.createInstallationToken)
+	for _, h := range []contentHandlers{
+		{s: s, kind: store.SpaceInstallations, path: "spaceId", body: "space"},
+		{s: s, kind: store.SiteInstallations, path: "siteId", body: "siteId"},
+	} {
+		segment := "/spaces"
+		if h.path == "siteId" {
+			segment = "/sites"
+		}
+		s.handle("GET "+inst+segment, h.list)
+		s.handle("POST "+inst+segment, h.install)
+		s.handle("GET "+inst+segment+"/{"+h.path+"}", h.get)
+		s.handle("PATCH "+inst+segment+"/{"+h.path+"}", h.update)
+		s.handle("DELETE "+inst+segment+"/{"+h.path+"}", h.uninstall)
+		s.handle("GET /v1/integrations/{integrationName}"+segment, h.listAll)
+	}
+	s.handle("GET /v1/integrations/{integrationName}/events", s.listIntegrationEvents)
+	s.handle("GET /v1/integrations/{integrationName}/events/{eventId}", s.getIntegrationEvent)
+	s.handle("GET /v1/orgs/{organizationId}/integrations", s.listOrgIntegrations)
+	s.handle("GET /v1/orgs/{organizationId}/installations", s.listOrgInstallations)
+	s.handle("GET /v1/orgs/{organizationId}/integrations/installations-status", s.listOrgInstallationsStatus)
+	s.handle("GET /v1/orgs/{organizationId}/integrations/{integrationName}/installation_status", s.getOrgIntegrationStatus)
+	s.handle("GET /v1/spaces/{spaceId}/integrations", s.listSpaceIntegrations)
 	s.handle("GET /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages", s.listTranslationLanguages)
 	s.handle("GET /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.getTranslationLanguage)
 	s.handle("PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.putTranslationLanguage)

@@ -161,14 +161,20 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.allowBody(w, r, limit)
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		token, user, err := s.authenticate(r)
+		token, user, grant, err := s.authenticate(r)
 		if err == nil {
 			err = s.limitToken(w, token)
 		} else if limited := s.limitIP(w, r); limited != nil {
 			err = limited // refused tokens count against the address: no guessing at speed
 		}
+		if err == nil && grant != nil {
+			err = s.allowInstallation(r, pattern, grant)
+		}
 		if err == nil {
 			r = withCaller(r, user)
+			if info := requestInfoOf(r.Context()); info != nil {
+				info.grant = grant
+			}
 			err = fn(w, r)
 		}
 		if err != nil {
@@ -232,6 +238,8 @@ var routeMethods = []string{"DELETE", "GET", "HEAD", "PATCH", "POST", "PUT"}
 type requestInfo struct {
 	id     string
 	caller *quire.User
+	// grant is what an installation token was granted; nil for API tokens.
+	grant *installationGrant
 	// query is the parsed query of rawQuery (see query).
 	query    url.Values
 	rawQuery string

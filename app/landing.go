@@ -74,16 +74,41 @@ func (s *Server) openAPIPage(w http.ResponseWriter, r *http.Request) error {
 	return s.landing(w, r, d)
 }
 
-// installationPage shows an integration installed in an organization.
+// installationPage shows an integration as installed in an organization
+// (or not), to its members.
 func (s *Server) installationPage(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.orgMember(r); err != nil {
 		return err
 	}
-	return s.integrationPage(w, r)
+	return s.integrationPageWith(w, r, func(in *quire.Integration, d *landingData) error {
+		inst, err := s.db.OrgIntegrationInstallation(r.Context(), r.PathValue("organizationId"), in.Name)
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			d.Facts = append(d.Facts, fact{"Installed", "no"})
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		spaces, sites := "all", "all"
+		if inst.SpaceSelection != "all" {
+			spaces = fmt.Sprintf("%d selected", inst.Spaces)
+		}
+		if inst.SiteSelection != "all" {
+			sites = "selected"
+		}
+		d.Facts = append(d.Facts, fact{"Installed", inst.Status + " since " + inst.CreatedAt.Format("2 January 2006")},
+			fact{"Spaces", spaces}, fact{"Sites", sites})
+		return nil
+	})
 }
 
 // integrationPage shows an integration, to whom the API shows it.
 func (s *Server) integrationPage(w http.ResponseWriter, r *http.Request) error {
+	return s.integrationPageWith(w, r, nil)
+}
+
+// integrationPageWith is integrationPage with more facts from more.
+func (s *Server) integrationPageWith(w http.ResponseWriter, r *http.Request, more func(*quire.Integration, *landingData) error) error {
 	ctx := r.Context()
 	in, err := s.db.Integration(ctx, r.PathValue("integrationName"))
 	if err != nil {
@@ -98,5 +123,10 @@ func (s *Server) integrationPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	d := landingData{Kind: "Integration", Title: in.Title, Back: link{"Home", "/"},
 		Facts: []fact{{"Name", in.Name}, {"Description", in.Description}, {"Version", fmt.Sprint(in.Version)}}}
+	if more != nil {
+		if err := more(in, &d); err != nil {
+			return err
+		}
+	}
 	return s.landing(w, r, d)
 }

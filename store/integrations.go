@@ -76,12 +76,18 @@ type IntegrationFilter struct {
 	Blocks         *bool  // with (true) or without (false) blocks
 	ContentSources *bool  // with (true) or without (false) content sources
 	Owner          string // organization id
+	// Org, when set, replaces ViewerID: public integrations and those the
+	// organization publishes, as the organization sees them.
+	Org string
 }
 
 // ListIntegrations lists the integrations f lets through, by name.
 func (r reader) ListIntegrations(ctx context.Context, f IntegrationFilter, p Page) (*List[*quire.Integration], error) {
 	where := " WHERE (i.visibility = 'public' OR EXISTS (SELECT 1 FROM members m WHERE m.org_id = i.org_id AND m.user_id = ?))"
 	args := []any{f.ViewerID}
+	if f.Org != "" {
+		where, args = " WHERE (i.visibility = 'public' OR i.org_id = ?)", []any{f.Org}
+	}
 	if f.Search != "" {
 		pattern := "%" + likeEscaper.Replace(strings.ToLower(f.Search)) + "%"
 		where += ` AND (LOWER(i.name) LIKE ? ESCAPE '\' OR i.title_key LIKE ? ESCAPE '\')`
@@ -295,17 +301,13 @@ func (r reader) ListIntegrationInstallations(ctx context.Context, name, external
 		where += " AND EXISTS (SELECT 1 FROM integration_installation_external_ids x WHERE x.installation_id = n.id AND x.external_id = ?)"
 		args = append(args, externalID)
 	}
-	list, err := listKeyset(ctx, r.q, "SELECT COUNT(*) FROM integration_installations n", "SELECT "+installationColumns+" FROM integration_installations n", where, args,
+	list, err := listKeyset(ctx, r.q, "SELECT COUNT(*)"+installationFrom, installationSelect, where, args,
 		keysetOrder{key: "n.created_at", id: "n.id", numeric: true}, p, func(rows *sql.Rows) (*quire.IntegrationInstallation, Cursor, error) {
-			var in quire.IntegrationInstallation
-			var config string
-			var created, updated int64
-			if err := rows.Scan(&in.ID, &in.Integration, &in.OrgID, &in.Status, &in.SpaceSelection, &in.SiteSelection,
-				&config, &created, &updated); err != nil {
+			in, err := scanInstallation(rows)
+			if err != nil {
 				return nil, Cursor{}, err
 			}
-			in.Configuration, in.CreatedAt, in.UpdatedAt = json.RawMessage(config), fromMicros(created), fromMicros(updated)
-			return &in, Cursor{Num: created, ID: in.ID}, nil
+			return in, Cursor{Num: micros(in.CreatedAt), ID: in.ID}, nil
 		})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,434 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Installing integrations (issue 19). An admin of an organization installs
+// an integration there, then sets it up on spaces and sites; each change is
+// recorded as an event of the integration (integration_events.go). Quire
+// runs no integration script: installing records what was granted, which
+// installation tokens (installation_tokens.go) are then held to.
+//
+// Who may do what: admins of the organization it is installed on read and
+// change an installation; admins of the integration's organization (its
+// publisher, who acts as "the integration") read it, change its
+// configuration and external ids, and mint its tokens. Anyone else gets 404.
+
+// installationAccess is an installation with what the caller may do to it.
+type installationAccess struct {
+	in         *quire.Integration
+	inst       *quire.IntegrationInstallation
+	orgAdmin   bool // admin of the organization it is installed on
+	ownerAdmin bool // admin of the integration's organization
+}
+
+// installation loads the installation named in the path and the caller's
+// rights on it; 404 when the caller has none.
+func (s *Server) installation(r *http.Request) (*installationAccess, error) {
+	in, owner, err := s.integration(r)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := s.db.IntegrationInstallationByID(r.Context(), in.Name, r.PathValue("installationId"))
+	if err != nil {
+		return nil, err
+	}
+	a := &installationAccess{in: in, inst: inst, ownerAdmin: quire.PermissionsOf(owner.me).Admin}
+	me, err := s.db.Membership(r.Context(), inst.OrgID, caller(r.Context()).ID)
+	if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
+		return nil, err
+	}
+	a.orgAdmin = err == nil && me.Role == quire.RoleAdmin
+	if !a.orgAdmin && !a.ownerAdmin {
+		return nil, errorf(quire.CodeNotFound, "installation not found")
+	}
+	return a, nil
+}
+
+// requireOrgAdmin refuses callers who do not administer the organization
+// the integration is installed on.
+func (a *installationAccess) requireOrgAdmin() error {
+	if !a.orgAdmin {
+		return errorf(quire.CodeForbidden, "only admins of the organization the integration is installed on may do this")
+	}
+	return nil
+}
+
+// installBody is the reference's OrganizationTarget.
+type installBody struct {
+	Organization *string `json:"organization"`
+}
+
+func (b *installBody) validate() error {
+	if b.Organization == nil {
+		return errorf(quire.CodeInvalid, "organization: required")
+	}
+	return quire.CheckLen("organization", *b.Organization, 1, 100)
+}
+
+// installIntegration answers POST /integrations/{name}/installations: an
+// admin of the target organization installs an integration they can see;
+// a private one only on its own organization.
+func (s *Server) installIntegration(w http.ResponseWriter, r *http.Request) error {
+	in, _, err := s.integration(r)
+	if err != nil {
+		return err
+	}
+	var body installBody
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	me, err := s.db.Membership(ctx, *body.Organization, caller(ctx).ID)
+	if quire.ErrorCode(err) == quire.CodeNotFound {
+		return errorf(quire.CodeNotFound, "organization not found")
+	}
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	if in.Visibility == "private" && in.OrgID != me.OrgID {
+		return errorf(quire.CodeForbidden, "a private integration installs only on the organization that publishes it")
+	}
+	inst, err := s.db.InstallIntegration(ctx, in.Name, me.OrgID, caller(ctx).ID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, s.installationJSON(inst))
+}
+
+func (s *Server) getIntegrationInstallation(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.installation(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.installationJSON(a.inst))
+}
+
+// updateInstallationBody is the reference's UpdateIntegrationInstallation.
+type updateInstallationBody struct {
+	ExternalIDs    *[]string       `json:"externalIds"`
+	Configuration  json.RawMessage `json:"configuration"`
+	SpaceSelection *string         `json:"space_selection"`
+	SiteSelection  *string         `json:"site_selection"`
+}
+
+func (b *updateInstallationBody) validate() error {
+	if b.ExternalIDs != nil {
+		if err := quire.CheckExternalIDs("externalIds", *b.ExternalIDs); err != nil {
+			return err
+		}
+	}
+	if b.Configuration != nil {
+		if err := quire.CheckConfiguration("configuration", b.Configuration); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"space_selection", b.SpaceSelection}, {"site_selection", b.SiteSelection}} {
+		if f.v != nil {
+			if err := quire.CheckOneOf(f.name, *f.v, quire.IntegrationSelections); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// updateIntegrationInstallation answers PATCH …/installations/{id}: the
+// publisher may set configuration and external ids, the installing
+// organization's admins also which spaces and sites it reaches.
+func (s *Server) updateIntegrationInstallation(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.installation(r)
+	if err != nil {
+		return err
+	}
+	var body updateInstallationBody
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	if body.SpaceSelection != nil || body.SiteSelection != nil {
+		if viaInstallation(r) {
+			// An installation does not widen what it reaches.
+			return errorf(quire.CodeForbidden, "an installation token may not change space_selection or site_selection")
+		}
+		if err := a.requireOrgAdmin(); err != nil {
+			return err
+		}
+	}
+	inst, err := s.db.UpdateIntegrationInstallation(r.Context(), a.in.Name, a.inst.ID, store.InstallationUpdate{
+		ExternalIDs: body.ExternalIDs, Configuration: body.Configuration, SpaceSelection: body.SpaceSelection, SiteSelection: body.SiteSelection})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.installationJSON(inst))
+}
+
+// uninstallIntegration answers DELETE …/installations/{id} with 205 once
+// it uninstalled (the reference's two answers, as unpublishing).
+func (s *Server) uninstallIntegration(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.installation(r)
+	if err != nil {
+		return err
+	}
+	if err := a.requireOrgAdmin(); err != nil {
+		return err
+	}
+	deleted, err := s.db.UninstallIntegration(r.Context(), a.in.Name, a.inst.ID)
+	if err != nil {
+		return err
+	}
+	return resetOrNoContent(w, deleted)
+}
+
+// resetOrNoContent answers 205 when something was deleted, else 204.
+func resetOrNoContent(w http.ResponseWriter, deleted bool) error {
+	if !deleted {
+		return noContent(w)
+	}
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(http.StatusResetContent)
+	return nil
+}
+
+// createInstallationToken answers POST …/installations/{id}/tokens: a
+// token that works for an hour, with the installer's rights narrowed to
+// the installation's scopes and targets.
+func (s *Server) createInstallationToken(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.installation(r)
+	if err != nil {
+		return err
+	}
+	if a.inst.Status != "active" {
+		return errorf(quire.CodeInvalid, "the installation is %s, not active", a.inst.Status)
+	}
+	if a.inst.InstalledBy == "" {
+		return errorf(quire.CodeInvalid, "the account that installed the integration is gone: reinstall it")
+	}
+	token, err := s.db.CreateInstallationToken(r.Context(), a.inst.ID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, struct {
+		Token string `json:"token"`
+	}{token})
+}
+
+// Space and site installations.
+
+type contentInstallationJSON struct {
+	Integration   string                      `json:"integration"`
+	Installation  string                      `json:"installation"`
+	Space         string                      `json:"space,omitempty"`
+	Site          string                      `json:"site,omitempty"`
+	Status        string                      `json:"status"`
+	Configuration json.RawMessage             `json:"configuration"`
+	ExternalIDs   []string                    `json:"externalIds"`
+	URLs          contentInstallationURLsJSON `json:"urls"`
+}
+
+type contentInstallationURLsJSON struct {
+	Location              string `json:"location"`
+	PublicEndpoint        string `json:"publicEndpoint"`
+	PublicContentEndpoint string `json:"publicContentEndpoint"`
+}
+
+// contentKinds maps the path segment to the kind of content installation.
+var contentKinds = map[string]store.ContentKind{"spaces": store.SpaceInstallations, "sites": store.SiteInstallations}
+
+func (s *Server) contentInstallationJSON(k store.ContentKind, c *quire.IntegrationContentInstallation) contentInstallationJSON {
+	segment := "spaces"
+	j := contentInstallationJSON{Integration: c.Integration, Installation: c.InstallationID, Status: c.Status,
+		Configuration: c.Configuration, ExternalIDs: c.ExternalIDs}
+	if k == store.SiteInstallations {
+		segment, j.Site = "sites", c.TargetID
+	} else {
+		j.Space = c.TargetID
+	}
+	loc := s.url("/integrations/" + c.Integration + "/installations/" + c.InstallationID + "/" + segment + "/" + c.TargetID)
+	j.URLs = contentInstallationURLsJSON{Location: loc, PublicEndpoint: loc + "/public", PublicContentEndpoint: loc + "/public"}
+	if j.ExternalIDs == nil {
+		j.ExternalIDs = []string{}
+	}
+	return j
+}
+
+// contentHandlers are the handlers of …/installations/{id}/spaces and
+// …/sites, for one kind.
+type contentHandlers struct {
+	s    *Server
+	kind store.ContentKind
+	path string // the path wildcard naming the space or site
+	body string // the field of the install body naming it
+}
+
+func (h contentHandlers) list(w http.ResponseWriter, r *http.Request) error {
+	a, err := h.s.installation(r)
+	if err != nil {
+		return err
+	}
+	return listPage(w, r, func(ctx2 context.Context, p store.Page) (*store.List[*quire.IntegrationContentInstallation], error) {
+		return h.s.db.ListContentInstallations(ctx2, h.kind, store.ContentInstallationFilter{Integration: a.in.Name, InstallationID: a.inst.ID}, p)
+	}, h.json)
+}
+
+func (h contentHandlers) json(c *quire.IntegrationContentInstallation) contentInstallationJSON {
+	return h.s.contentInstallationJSON(h.kind, c)
+}
+
+// installTargetBody is the body of POST …/spaces ({"space"}) or …/sites
+// ({"siteId"}).
+type installTargetBody struct {
+	Space  *string `json:"space"`
+	SiteID *string `json:"siteId"`
+	field  string
+}
+
+func (b *installTargetBody) target() *string {
+	if b.field == "space" {
+		return b.Space
+	}
+	return b.SiteID
+}
+
+func (b *installTargetBody) validate() error {
+	if (b.field == "space" && b.SiteID != nil) || (b.field == "siteId" && b.Space != nil) {
+		return errorf(quire.CodeInvalid, "%s: the only field", b.field)
+	}
+	v := b.target()
+	if v == nil {
+		return errorf(quire.CodeInvalid, "%s: required", b.field)
+	}
+	return quire.CheckLen(b.field, *v, 1, 100)
+}
+
+// checkTarget makes sure a space or site is of the installation's
+// organization; 404 otherwise, as for what does not exist.
+func (h contentHandlers) checkTarget(r *http.Request, orgID, id string) error {
+	if h.kind == store.SiteInstallations {
+		site, err := h.s.db.Site(r.Context(), id)
+		if err == nil && site.OrgID != orgID {
+			err = errorf(quire.CodeNotFound, "site not found")
+		}
+		return err
+	}
+	sp, err := h.s.db.Space(r.Context(), id)
+	if err == nil && (sp.OrgID != orgID || !sp.DeletedAt.IsZero()) {
+		err = errorf(quire.CodeNotFound, "space not found")
+	}
+	return err
+}
+
+func (h contentHandlers) install(w http.ResponseWriter, r *http.Request) error {
+	a, err := h.s.installation(r)
+	if err != nil {
+		return err
+	}
+	if err := a.requireOrgAdmin(); err != nil {
+		return err
+	}
+	body := installTargetBody{field: h.body}
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	if err := h.checkTarget(r, a.inst.OrgID, *body.target()); err != nil {
+		return err
+	}
+	c, err := h.s.db.InstallOnContent(r.Context(), h.kind, a.inst, *body.target())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, h.json(c))
+}
+
+func (h contentHandlers) get(w http.ResponseWriter, r *http.Request) error {
+	a, err := h.s.installation(r)
+	if err != nil {
+		return err
+	}
+	c, err := h.s.db.ContentInstallation(r.Context(), h.kind, a.inst.ID, r.PathValue(h.path))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, h.json(c))
+}
+
+// updateContentInstallationBody is the reference's
+// UpdateIntegrationSpaceInstallation (and site).
+type updateContentInstallationBody struct {
+	ExternalIDs   *[]string       `json:"externalIds"`
+	Configuration json.RawMessage `json:"configuration"`
+}
+
+func (b *updateContentInstallationBody) validate() error {
+	if b.ExternalIDs != nil {
+		if err := quire.CheckExternalIDs("externalIds", *b.ExternalIDs); err != nil {
+			return err
+		}
+	}
+	if b.Configuration != nil {
+		return quire.CheckConfiguration("configuration", b.Configuration)
+	}
+	return nil
+}
+
+func (h contentHandlers) update(w http.ResponseWriter, r *http.Request) error {
+	a, err := h.s.installation(r)
+	if err != nil {
+		return err
+	}
+	var body updateContentInstallationBody
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	c, err := h.s.db.UpdateContentInstallation(r.Context(), h.kind, a.inst.ID, r.PathValue(h.path),
+		store.ContentInstallationUpdate{ExternalIDs: body.ExternalIDs, Configuration: body.Configuration})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, h.json(c))
+}
+
+func (h contentHandlers) uninstall(w http.ResponseWriter, r *http.Request) error {
+	a, err := h.s.installation(r)
+	if err != nil {
+		return err
+	}
+	if err := a.requireOrgAdmin(); err != nil {
+		return err
+	}
+	deleted, err := h.s.db.UninstallFromContent(r.Context(), h.kind, a.inst.ID, r.PathValue(h.path))
+	if err != nil {
+		return err
+	}
+	return resetOrNoContent(w, deleted)
+}
+
+// listAll answers GET /integrations/{name}/spaces and /sites: every space
+// or site installation of the integration, for its publisher's admins.
+func (h contentHandlers) listAll(w http.ResponseWriter, r *http.Request) error {
+	in, owner, err := h.s.integration(r)
+	if err != nil {
+		return err
+	}
+	if !quire.PermissionsOf(owner.me).Admin {
+		return errorf(quire.CodeForbidden, "only admins of the integration's organization may list its installations")
+	}
+	ext := query(r).Get("externalId")
+	if err := quire.CheckLen("externalId", ext, 0, quire.MaxInstallationExternalIDBytes); err != nil {
+		return err
+	}
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.IntegrationContentInstallation], error) {
+		return h.s.db.ListContentInstallations(ctx, h.kind, store.ContentInstallationFilter{Integration: in.Name, ExternalID: ext}, p)
+	}, h.json)
+}

@@ -1,0 +1,217 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// An organization's view of integrations (issue 19): what it may install,
+// what it installed and where, and the integrations reaching a space.
+
+// listOrgIntegrations answers GET /orgs/{org}/integrations, for members:
+// public integrations and those the organization publishes, with the
+// filters of GET /integrations.
+func (s *Server) listOrgIntegrations(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	if err := requireMember(me); err != nil {
+		return err
+	}
+	return s.listIntegrationsWith(w, r, store.IntegrationFilter{Org: me.OrgID})
+}
+
+// requireMember refuses guests, who see only what they were granted.
+func requireMember(me *quire.Member) error {
+	if me.Role == quire.RoleGuest {
+		return errorf(quire.CodeNotFound, "organization not found")
+	}
+	return nil
+}
+
+type orgInstallationJSON struct {
+	Installation installationJSON `json:"installation"`
+	Integration  integrationJSON  `json:"integration"`
+}
+
+// listOrgInstallations answers GET /orgs/{org}/installations, for admins:
+// the integrations installed on the organization, by name.
+func (s *Server) listOrgInstallations(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	if err := requireAdmin(me); err != nil {
+		return err
+	}
+	search := query(r).Get("search")
+	if err := quire.CheckLen("search", search, 0, 200); err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListOrgInstallations(r.Context(), me.OrgID, search, p)
+	if err != nil {
+		return err
+	}
+	ints, err := s.installedIntegrations(r, list.Items)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(in *quire.IntegrationInstallation) orgInstallationJSON {
+		return orgInstallationJSON{Installation: s.installationJSON(in), Integration: ints[in.Integration]}
+	})
+}
+
+// installedIntegrations renders the integrations of installations by name.
+func (s *Server) installedIntegrations(r *http.Request, list []*quire.IntegrationInstallation) (map[string]integrationJSON, error) {
+	o := s.owners(r)
+	out := map[string]integrationJSON{}
+	for _, inst := range list {
+		if _, ok := out[inst.Integration]; ok {
+			continue
+		}
+		in, err := s.db.Integration(r.Context(), inst.Integration)
+		if err != nil {
+			return nil, err
+		}
+		owner, err := o.get(in.OrgID)
+		if err != nil {
+			return nil, err
+		}
+		out[in.Name] = s.integrationJSON(in, owner)
+	}
+	return out, nil
+}
+
+type installedIntegrationJSON struct {
+	Status      string          `json:"status"`
+	Integration integrationJSON `json:"integration"`
+	Target      map[string]any  `json:"target"`
+}
+
+// listOrgInstallationsStatus answers GET
+// /orgs/{org}/integrations/installations-status, for members: the
+// installations on the organization (target organization, the default), or
+// those set up on its spaces or sites (target space or site, perhaps of one).
+func (s *Server) listOrgInstallationsStatus(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	if err := requireMember(me); err != nil {
+		return err
+	}
+	q := query(r)
+	target := "organization"
+	if q.Has("target") {
+		target = q.Get("target")
+		if err := quire.CheckOneOf("target", target, []string{"organization", "space", "site"}); err != nil {
+			return err
+		}
+	}
+	for _, f := range []string{"space", "site"} {
+		if q.Has(f) && target != f {
+			return errorf(quire.CodeInvalid, "%s: only with target=%s", f, f)
+		}
+		if err := quire.CheckLen(f, q.Get(f), 0, 100); err != nil {
+			return err
+		}
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if target == "organization" {
+		list, err := s.db.ListOrgInstallations(ctx, me.OrgID, "", p)
+		if err != nil {
+			return err
+		}
+		ints, err := s.installedIntegrations(r, list.Items)
+		if err != nil {
+			return err
+		}
+		return writeList(w, list, func(in *quire.IntegrationInstallation) installedIntegrationJSON {
+			return installedIntegrationJSON{Status: in.Status, Integration: ints[in.Integration],
+				Target: map[string]any{"type": "organization", "organizationId": in.OrgID}}
+		})
+	}
+	kind := contentKinds[target+"s"]
+	list, err := s.db.ListContentInstallations(ctx, kind, store.ContentInstallationFilter{OrgID: me.OrgID, TargetID: q.Get(target)}, p)
+	if err != nil {
+		return err
+	}
+	insts := make([]*quire.IntegrationInstallation, len(list.Items))
+	for i, c := range list.Items {
+		insts[i] = &quire.IntegrationInstallation{Integration: c.Integration}
+	}
+	ints, err := s.installedIntegrations(r, insts)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(c *quire.IntegrationContentInstallation) installedIntegrationJSON {
+		return installedIntegrationJSON{Status: c.Status, Integration: ints[c.Integration],
+			Target: map[string]any{"type": target, target + "Id": c.TargetID}}
+	})
+}
+
+// getOrgIntegrationStatus answers GET
+// /orgs/{org}/integrations/{name}/installation_status, for members; 404
+// when the integration is not installed there.
+func (s *Server) getOrgIntegrationStatus(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	if err := requireMember(me); err != nil {
+		return err
+	}
+	in, _, err := s.integration(r)
+	if err != nil {
+		return err
+	}
+	inst, err := s.db.OrgIntegrationInstallation(r.Context(), me.OrgID, in.Name)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, struct {
+		Status string `json:"status"`
+	}{inst.Status})
+}
+
+// listSpaceIntegrations answers GET /spaces/{spaceId}/integrations, for
+// readers of the space: the integrations installed on its organization
+// that reach it (all spaces, or set up on this one), one page of all.
+func (s *Server) listSpaceIntegrations(w http.ResponseWriter, r *http.Request) error {
+	sp, _, err := s.space(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	search := strings.ToLower(query(r).Get("search"))
+	if err := quire.CheckLen("search", search, 0, 200); err != nil {
+		return err
+	}
+	insts, err := s.db.SpaceInstallations(r.Context(), sp.OrgID, sp.ID)
+	if err != nil {
+		return err
+	}
+	ints, err := s.installedIntegrations(r, insts)
+	if err != nil {
+		return err
+	}
+	items := []integrationJSON{}
+	for _, inst := range insts {
+		j := ints[inst.Integration]
+		if search == "" || strings.Contains(strings.ToLower(j.Name), search) || strings.Contains(strings.ToLower(j.Title), search) {
+			items = append(items, j)
+		}
+	}
+	return writeJSON(w, http.StatusOK, listJSON[integrationJSON]{Items: items, Count: len(items)})
+}
