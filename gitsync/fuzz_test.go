@@ -39,7 +39,7 @@ func FuzzImport(f *testing.F) {
 			blobs.Put(context.Background(), b)
 		}
 		first := map[string][]byte{}
-		if err := Export(context.Background(), im.Tree, blobs, func(p string, d []byte) error { first[p] = d; return nil }); err != nil {
+		if err := Export(context.Background(), im.Tree, nil, blobs, func(p string, d []byte) error { first[p] = d; return nil }); err != nil {
 			t.Fatalf("export: %v", err)
 		}
 		again, err := Import(nil, first)
@@ -47,7 +47,7 @@ func FuzzImport(f *testing.F) {
 			t.Fatalf("import of an export: %v\n%q", err, first)
 		}
 		second := map[string][]byte{}
-		if err := Export(context.Background(), again.Tree, blobs, func(p string, d []byte) error { second[p] = d; return nil }); err != nil {
+		if err := Export(context.Background(), again.Tree, nil, blobs, func(p string, d []byte) error { second[p] = d; return nil }); err != nil {
 			t.Fatalf("export: %v", err)
 		}
 		if diff := cmp.Diff(stringsOf(first), stringsOf(second)); diff != "" {

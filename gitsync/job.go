@@ -267,7 +267,7 @@ func (o *operation) pull(ctx context.Context, head plumbing.Hash) error {
 	}
 	out, err := o.s.DB.ImportGitCommit(ctx, o.claim, store.GitImport{
 		Commit: head.String(), BaseRevision: base, Tree: normalize(imp.Tree), Subject: subject(info),
-		UserID: userID, Standalone: o.op.Standalone, Sync: o.connected,
+		UserID: userID, Standalone: o.op.Standalone, Sync: o.connected, Redirects: imp.Redirects,
 	})
 	if err != nil {
 		return err
@@ -372,8 +372,12 @@ func (o *operation) export(ctx context.Context, head plumbing.Hash) error {
 		}
 		// Each file goes to the cache as it comes: one file's bytes in
 		// memory at a time.
+		redirects, err := o.s.DB.SpaceRedirects(ctx, sp.ID)
+		if err != nil {
+			return err
+		}
 		files := map[string]plumbing.Hash{}
-		if err := Export(ctx, tree, o.s.Blobs, func(p string, data []byte) error {
+		if err := Export(ctx, tree, redirects, o.s.Blobs, func(p string, data []byte) error {
 			h, err := o.remote.store(plumbing.BlobObject, data)
 			files[p] = h
 			return err
