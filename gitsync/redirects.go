@@ -44,11 +44,16 @@ func resolveRedirects(raw map[string]string, byPath map[string]string) (map[stri
 		return nil, quire.Errorf(quire.CodeTooLarge, "%s: redirects: at most %d", ConfigFile, MaxRedirects)
 	}
 	out := make(map[string]string, len(raw))
+	seen := make(map[string]bool, len(raw))
 	for src, to := range raw {
 		s, err := redirectSource(src)
 		if err != nil {
 			return nil, err
 		}
+		if seen[s] {
+			return nil, quire.Errorf(quire.CodeInvalid, "%s: redirects: %q is given twice", ConfigFile, s)
+		}
+		seen[s] = true
 		to = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(to), "./"), "/")
 		if id := byPath[to]; id != "" {
 			out[s] = id
