@@ -46,6 +46,9 @@ type spaceJSON struct {
 	ChangeRequestsOpen  int             `json:"changeRequestsOpen"`
 	ChangeRequestsDraft int             `json:"changeRequestsDraft"`
 	Permissions         spacePermsJSON  `json:"permissions"`
+	// GitSync is the space's Git sync state (GET S/git/info), set when a
+	// single space is read and a repository is connected.
+	GitSync *gitInfoJSON `json:"gitSync,omitempty"`
 }
 
 // levelJSON is a default level: a role, "inherit", or null.

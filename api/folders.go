@@ -52,8 +52,12 @@ func (s *Server) exportFolder(w http.ResponseWriter, r *http.Request, v *revisio
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.zip"`)
 		a = gitsync.NewZip(cw)
 	}
+	redirects, err := s.db.SpaceRedirects(r.Context(), v.Space.ID)
+	if err != nil {
+		return err
+	}
 	w.Header().Set("Cache-Control", "private, no-store")
-	err := gitsync.Export(r.Context(), v.Tree, s.blobs, a.Put)
+	err = gitsync.Export(r.Context(), v.Tree, redirects, s.blobs, a.Put)
 	if err == nil {
 		err = a.Close()
 	}

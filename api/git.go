@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"time"
@@ -154,11 +155,27 @@ func (s *Server) getSpaceGitInfo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	conn, op, err := s.git.Connection(r.Context(), sp.ID)
+	out, err := s.gitSyncState(r.Context(), sp)
 	if err != nil {
 		return err
 	}
-	out := gitInfoJSON{InstallationID: sp.ID, InstallationProvider: gitsync.Provider(conn.URL), InstallationStatus: "active",
+	if out == nil {
+		return errorf(quire.CodeNotFound, "no Git repository is connected to this space")
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// gitSyncState is the space's GitSyncState (git/info, and the space's
+// gitSync); nil when no repository is connected.
+func (s *Server) gitSyncState(ctx context.Context, sp *quire.Space) (*gitInfoJSON, error) {
+	conn, op, err := s.git.Connection(ctx, sp.ID)
+	if quire.ErrorCode(err) == quire.CodeNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &gitInfoJSON{InstallationID: sp.ID, InstallationProvider: gitsync.Provider(conn.URL), InstallationStatus: "active",
 		RepoName: gitsync.RepoName(conn.URL), URL: conn.URL, Ref: conn.Ref, RepoProjectDirectory: conn.Directory, Sync: conn.Sync,
 		SyncedCommit: conn.SyncedCommit, OperationTimeout: s.git.OperationTimeout(), UpdatedAt: conn.UpdatedAt}
 	if op != nil {
@@ -172,7 +189,7 @@ func (s *Server) getSpaceGitInfo(w http.ResponseWriter, r *http.Request) error {
 		}
 		out.Operation = o
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // deleteSpaceGit answers DELETE S/git: space admins disconnect the space.

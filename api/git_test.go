@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/content"
@@ -109,6 +110,9 @@ func TestGitSyncAPI(t *testing.T) {
 	editor, reader, outsider := e.addUser(t, "edit", "Eddie Editor"), e.addUser(t, "read", "Rita Reader"), e.outsider(t)
 
 	e.call(t, e.admin.token, "GET", base+"/info", nil).wantError(t, http.StatusNotFound, "no Git repository")
+	if sp := e.call(t, reader.token, "GET", "/v1/spaces/"+e.space, nil).want(t, http.StatusOK).JSON(t); sp["gitSync"] != nil {
+		t.Errorf("gitSync of a space with no repository: %v", sp["gitSync"])
+	}
 	for _, c := range []struct {
 		body map[string]any
 		want string
@@ -143,6 +147,13 @@ func TestGitSyncAPI(t *testing.T) {
 	op := info["operation"].(map[string]any)
 	if op["state"] != "success" || op["commit"] != head || info["sync"] != true || info["repoProjectDirectory"] != "docs" || info["url"] != url {
 		t.Errorf("info after the export = %v, want success at %s", info, head)
+	}
+	// The space shows the same state as its gitSync (checked against the
+	// whole reference by call).
+	sp := e.call(t, reader.token, "GET", "/v1/spaces/"+e.space, nil).want(t, http.StatusOK).JSON(t)
+	if diff := cmp.Diff(info, sp["gitSync"]); diff != "" || info["installationProvider"] != "github" ||
+		info["installationStatus"] != "active" || info["repoName"] != strings.TrimSuffix(bare, ".git") {
+		t.Errorf("space's gitSync after the export differs from git/info (-info +gitSync):\n%s", diff)
 	}
 	if got := runGit(t, bare, "show", "main:docs/README.md"); !strings.Contains(got, "Hello.") {
 		t.Errorf("docs/README.md = %q", got)
@@ -199,6 +210,11 @@ func TestGitSyncAPI(t *testing.T) {
 	if md, _ := page["markdown"].(string); !strings.Contains(md, "Hello from Git.") {
 		t.Errorf("page after the webhook's pull: %v", page["markdown"])
 	}
+	sp = e.call(t, reader.token, "GET", "/v1/spaces/"+e.space, nil).want(t, http.StatusOK).JSON(t)
+	if gs, _ := sp["gitSync"].(map[string]any); gs == nil || gs["operation"].(map[string]any)["direction"] != "import" ||
+		gs["operation"].(map[string]any)["state"] != "success" {
+		t.Errorf("space's gitSync after the pull = %v", sp["gitSync"])
+	}
 
 	// Disconnected: git/info is 404 again; the webhook is refused.
 	e.call(t, editor.token, "DELETE", base, nil).want(t, http.StatusForbidden)
@@ -207,6 +223,9 @@ func TestGitSyncAPI(t *testing.T) {
 		t.Errorf("repository caches left after disconnecting: %v", caches)
 	}
 	e.call(t, reader.token, "GET", base+"/info", nil).want(t, http.StatusNotFound)
+	if sp := e.call(t, reader.token, "GET", "/v1/spaces/"+e.space, nil).want(t, http.StatusOK).JSON(t); sp["gitSync"] != nil {
+		t.Errorf("gitSync after disconnecting: %v", sp["gitSync"])
+	}
 	if got := hook("X-Gitlab-Token", secret); got != http.StatusNotFound {
 		t.Errorf("webhook after disconnecting: %d, want 404", got)
 	}

@@ -155,11 +155,29 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// One space read alone shows its Git sync state, as the reference's
+	// Space has it (lists leave it out: a read per space).
+	answer := func() (spaceJSON, error) {
+		out := s.spaceJSON(sp, role)
+		var err error
+		out.GitSync, err = s.gitSyncState(r.Context(), sp)
+		return out, err
+	}
 	if !trusted {
-		return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+		out, err := answer()
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, out)
 	}
 	key := "space\x00" + sp.ID + "\x00" + string(role) + "\x00" + strconv.FormatUint(changes, 10)
-	return s.answers.serve(w, r, key, func() ([]byte, error) { return encodeJSON(s.spaceJSON(sp, role)) })
+	return s.answers.serve(w, r, key, func() ([]byte, error) {
+		out, err := answer()
+		if err != nil {
+			return nil, err
+		}
+		return encodeJSON(out)
+	})
 }
 
 func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {

@@ -56,6 +56,13 @@ func (a *Author) ImportFolder(ctx context.Context, sp *quire.Space, c *quire.Cha
 			if out, err = tx.MergeChangeRequest(ctx, sp.ID, ref, userID); err != nil {
 				return err
 			}
+			// .gitbook.yaml's redirects become the space's; an import into
+			// a change request leaves the space's as they are.
+			if im.Redirects != nil {
+				if err := tx.SetSpaceRedirects(ctx, sp.ID, im.Redirects); err != nil {
+					return err
+				}
+			}
 		}
 		// The folder is valid: its files are stored before the commit. If
 		// the commit fails, they stay unreferenced until collected.

@@ -43,7 +43,7 @@ func TestArchiveRoundTrip(t *testing.T) {
 		var out [2]bytes.Buffer
 		for i := range out {
 			a := mk(&out[i])
-			if err := Export(t.Context(), tr, blobs, a.Put); err != nil {
+			if err := Export(t.Context(), tr, nil, blobs, a.Put); err != nil {
 				t.Fatal(err)
 			}
 			if err := a.Close(); err != nil {

@@ -15,8 +15,9 @@ import (
 
 // Export writes revision tree t in the Git Sync folder layout: it calls put once per file, in
 // byte order of path, with the file's bytes (page files, SUMMARY.md, .gitbook.yaml,
-// .gitbook/assets/…). File bytes are read from blobs.
-func Export(ctx context.Context, t *content.Tree, blobs blob.Store, put func(path string, data []byte) error) error {
+// .gitbook/assets/…). File bytes are read from blobs. redirects (former path → page id, the
+// space's; nil for none) go to .gitbook.yaml, each to its page's file.
+func Export(ctx context.Context, t *content.Tree, redirects map[string]string, blobs blob.Store, put func(path string, data []byte) error) error {
 	paths := content.GitPaths(t)
 	assets := assetPaths(t)
 	names := make(map[string]string, len(t.Files))
@@ -40,7 +41,7 @@ func Export(ctx context.Context, t *content.Tree, blobs blob.Store, put func(pat
 		summary = ".gitbook/" + DefaultTOC
 	}
 	gen[summary] = func() ([]byte, error) { return writeSummary(t, paths, path.Dir(summary)), nil }
-	gen[ConfigFile] = func() ([]byte, error) { return configFile(summary), nil }
+	gen[ConfigFile] = func() ([]byte, error) { return configFile(summary, writeRedirects(redirects, paths)), nil }
 	for id, p := range assets {
 		f := t.Files[id]
 		gen[p] = func() ([]byte, error) { return readBlob(ctx, blobs, f) }
@@ -96,8 +97,8 @@ func exportPage(t *content.Tree, r *render.Resolver, id, p string, paths, assets
 }
 
 // configFile is the .gitbook.yaml Export writes.
-func configFile(summary string) []byte {
-	return []byte("root: ./\n\nstructure:\n  readme: " + DefaultReadme + "\n  summary: " + summary + "\n")
+func configFile(summary, redirects string) []byte {
+	return []byte("root: ./\n\nstructure:\n  readme: " + DefaultReadme + "\n  summary: " + summary + "\n" + redirects)
 }
 
 // readBlob reads the bytes of file f.

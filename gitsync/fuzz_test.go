@@ -20,6 +20,7 @@ func FuzzImport(f *testing.F) {
 		"> **Info**\n>\n> hint [b](../b.md)\n\n{% file src=\"../.gitbook/assets/i.png\" %}\n")
 	f.Add("* [x](../../etc/passwd)\n* Group\n  * [y](<a b.md>)\n", "structure:\n  readme: x.md\n", "# \\*Title\\*\n", "")
 	f.Add("", "", "", "")
+	f.Add("* [A](guide/a.md)\n", "redirects:\n  old: guide/a.md\n  /x/: b.md\n  'yes': README.md\n  \"404\": guide/README.md\n", "# A\n", "")
 	f.Fuzz(func(t *testing.T, summary, config, page, other string) {
 		folder := map[string][]byte{
 			"SUMMARY.md": []byte(summary), "README.md": []byte(page), "guide/README.md": []byte(other),
@@ -39,7 +40,7 @@ func FuzzImport(f *testing.F) {
 			blobs.Put(context.Background(), b)
 		}
 		first := map[string][]byte{}
-		if err := Export(context.Background(), im.Tree, blobs, func(p string, d []byte) error { first[p] = d; return nil }); err != nil {
+		if err := Export(context.Background(), im.Tree, im.Redirects, blobs, func(p string, d []byte) error { first[p] = d; return nil }); err != nil {
 			t.Fatalf("export: %v", err)
 		}
 		again, err := Import(nil, first)
@@ -47,7 +48,7 @@ func FuzzImport(f *testing.F) {
 			t.Fatalf("import of an export: %v\n%q", err, first)
 		}
 		second := map[string][]byte{}
-		if err := Export(context.Background(), again.Tree, blobs, func(p string, d []byte) error { second[p] = d; return nil }); err != nil {
+		if err := Export(context.Background(), again.Tree, again.Redirects, blobs, func(p string, d []byte) error { second[p] = d; return nil }); err != nil {
 			t.Fatalf("export: %v", err)
 		}
 		if diff := cmp.Diff(stringsOf(first), stringsOf(second)); diff != "" {

@@ -29,8 +29,9 @@ import (
 type Imported struct {
 	Tree  *content.Tree
 	Blobs [][]byte // bytes of the tree's files, to Put in the blob store before committing
-	// Redirects are .gitbook.yaml's redirects (old path → file), read and
-	// checked; a space has nowhere to keep them, so they are not stored.
+	// Redirects are .gitbook.yaml's redirects: former path → id of the
+	// page whose file it names (see redirects.go); nil when the folder has
+	// no .gitbook.yaml, so that an import of loose files keeps the space's.
 	Redirects map[string]string
 }
 
@@ -105,7 +106,12 @@ func Import(base *content.Tree, files map[string][]byte) (*Imported, error) {
 		pg.Markdown = im.links(p, pg.Markdown)
 		im.keepTimes(pg)
 	}
-	out := &Imported{Tree: im.t, Redirects: cfg.Redirects}
+	out := &Imported{Tree: im.t}
+	if _, ok := files[ConfigFile]; ok {
+		if out.Redirects, err = resolveRedirects(cfg.Redirects, im.byPath); err != nil {
+			return nil, err
+		}
+	}
 	paths := make([]string, 0, len(im.fileByPath))
 	for p := range im.fileByPath {
 		paths = append(paths, p)

@@ -3,6 +3,7 @@ package gitsync
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func pageByTitle(tr *content.Tree, title string) *content.Page {
 // assets, redirects; links become page and file ids.
 func TestImportGitBookFolder(t *testing.T) {
 	im, err := Import(nil, files(map[string]string{
-		".gitbook.yaml": "root: ./docs/\n\nstructure:\n  readme: intro.md\n  summary: toc/SUMMARY.md\n\nredirects:\n  old/page: guide/install.md\n",
+		".gitbook.yaml": "root: ./docs/\n\nstructure:\n  readme: intro.md\n  summary: toc/SUMMARY.md\n\nredirects:\n  old/page: ./guide/install me.md\n  /v1/start/: intro.md\n  gone: nowhere.md\n",
 		"docs/toc/SUMMARY.md": "# Table of contents\n\n* [Introduction](../intro.md)\n* [Guide](../guide/)\n  * [Install *it*](<../guide/install me.md>)\n" +
 			"  * [Elsewhere](https://example.com)\n\n## Reference <a href=\"#ref\" id=\"ref\"></a>\n\n* [API](../reference/api.md)\n",
 		"docs/intro.md":                    "# Introduction\n\nGo to [install](guide/install%20me.md#steps) or [the guide](guide/).\n\n![](.gitbook/assets/logo.png)\n",
@@ -99,7 +100,7 @@ func TestImportGitBookFolder(t *testing.T) {
 	if !strings.Contains(install.Markdown, `<img src="/files/`+logo+`" alt="">`) || !strings.Contains(install.Markdown, "(/pages/"+intro.ID+")") {
 		t.Errorf("install %q", install.Markdown)
 	}
-	if im.Redirects["old/page"] != "guide/install.md" {
+	if want := map[string]string{"old/page": install.ID, "v1/start": intro.ID}; !maps.Equal(im.Redirects, want) {
 		t.Errorf("redirects %v", im.Redirects)
 	}
 }
@@ -247,7 +248,7 @@ func BenchmarkExport1000(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		a := NewZip(discard{})
-		if err := Export(context.Background(), tr, blobs, a.Put); err != nil {
+		if err := Export(context.Background(), tr, nil, blobs, a.Put); err != nil {
 			b.Fatal(err)
 		}
 		if err := a.Close(); err != nil {
@@ -260,7 +261,7 @@ func BenchmarkImport1000(b *testing.B) {
 	blobs := blob.Dir{Path: b.TempDir()}
 	tr := bigTree(b, blobs, 1000)
 	folder := map[string][]byte{}
-	if err := Export(context.Background(), tr, blobs, func(p string, d []byte) error { folder[p] = d; return nil }); err != nil {
+	if err := Export(context.Background(), tr, nil, blobs, func(p string, d []byte) error { folder[p] = d; return nil }); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()

@@ -261,13 +261,13 @@ func (o *operation) pull(ctx context.Context, head plumbing.Hash) error {
 	if err != nil {
 		return err
 	}
-	userID := o.op.UserID
-	if userID == "" {
-		userID = o.conn.CreatedBy
+	userID, err := o.importAuthor(ctx, info.AuthorEmail)
+	if err != nil {
+		return err
 	}
 	out, err := o.s.DB.ImportGitCommit(ctx, o.claim, store.GitImport{
 		Commit: head.String(), BaseRevision: base, Tree: normalize(imp.Tree), Subject: subject(info),
-		UserID: userID, Standalone: o.op.Standalone, Sync: o.connected,
+		UserID: userID, Standalone: o.op.Standalone, Sync: o.connected, Redirects: imp.Redirects,
 	})
 	if err != nil {
 		return err
@@ -281,6 +281,37 @@ func (o *operation) pull(ctx context.Context, head plumbing.Hash) error {
 		o.conn.SyncedCommit, o.conn.SyncedRevision = head.String(), out.Revision
 	}
 	return nil
+}
+
+// importAuthor is who authors an import's change request and revision:
+// the member of the space's organization whose e-mail address is the head
+// commit's author's, else the user who queued the operation, else the one
+// who connected the space. (An author's address is what the pusher says it
+// is: it names who wrote the content, it grants nothing.)
+func (o *operation) importAuthor(ctx context.Context, email string) (string, error) {
+	if email != "" {
+		u, err := o.s.DB.UserByEmail(ctx, email)
+		if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
+			return "", err
+		}
+		if u != nil {
+			sp, err := o.s.DB.Space(ctx, o.op.SpaceID)
+			if err != nil {
+				return "", err
+			}
+			m, err := o.s.DB.Membership(ctx, sp.OrgID, u.ID)
+			if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
+				return "", err
+			}
+			if m != nil && !m.Disabled && m.Role != "" { // members, not guests
+				return u.ID, nil
+			}
+		}
+	}
+	if o.op.UserID != "" {
+		return o.op.UserID, nil
+	}
+	return o.conn.CreatedBy, nil
 }
 
 // normalize returns t with the maps a stored tree has.
@@ -372,8 +403,12 @@ func (o *operation) export(ctx context.Context, head plumbing.Hash) error {
 		}
 		// Each file goes to the cache as it comes: one file's bytes in
 		// memory at a time.
+		redirects, err := o.s.DB.SpaceRedirects(ctx, sp.ID)
+		if err != nil {
+			return err
+		}
 		files := map[string]plumbing.Hash{}
-		if err := Export(ctx, tree, o.s.Blobs, func(p string, data []byte) error {
+		if err := Export(ctx, tree, redirects, o.s.Blobs, func(p string, data []byte) error {
 			h, err := o.remote.store(plumbing.BlobObject, data)
 			files[p] = h
 			return err

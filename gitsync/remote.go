@@ -188,9 +188,10 @@ func (r *remote) push(ctx context.Context, commit plumbing.Hash) error {
 
 // commitInfo describes a commit for an import's change request.
 type commitInfo struct {
-	Hash    plumbing.Hash
-	Message string
-	Count   int // commits since the sync point, up to maxCountedCommits
+	Hash        plumbing.Hash
+	Message     string
+	AuthorEmail string // the head commit's author's
+	Count       int    // commits since the sync point, up to maxCountedCommits
 }
 
 const maxCountedCommits = 100
@@ -202,7 +203,7 @@ func (r *remote) describe(head, since plumbing.Hash) (commitInfo, error) {
 	if err != nil {
 		return commitInfo{}, err
 	}
-	info := commitInfo{Hash: head, Message: c.Message}
+	info := commitInfo{Hash: head, Message: c.Message, AuthorEmail: c.Author.Email}
 	for cur := c; cur != nil && cur.Hash != since && info.Count < maxCountedCommits; {
 		info.Count++
 		if cur.NumParents() == 0 {

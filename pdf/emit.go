@@ -44,7 +44,46 @@ type emitter struct {
 
 func (e *emitter) reset() { e.set = false }
 
+// text draws text at x, y; the runes face f lacks in the fallback face.
 func (e *emitter) text(x, y float64, text string, f font, size float64, c rgb) error {
+	if !isASCII(text) {
+		if segs := segments(f, text); len(segs) > 1 || segs[0].fallback {
+			for _, s := range segs {
+				var err error
+				if s.fallback {
+					err = e.fallbackText(x, y, s.text, size, c)
+					x += e.w.m.fallbackWidth(s.text, size)
+				} else {
+					err = e.faceText(x, y, s.text, f, size, c)
+					x += e.w.m.faceWidth(f, s.text, size)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return e.faceText(x, y, text, f, size, c)
+}
+
+// fallbackText draws text in the fallback face; the next text sets its
+// face again.
+func (e *emitter) fallbackText(x, y float64, text string, size float64, c rgb) error {
+	if err := e.w.m.useFallback(); err != nil {
+		return err
+	}
+	if err := e.doc.SetFont(fallbackFamily, "", size); err != nil {
+		return err
+	}
+	e.set = false
+	e.doc.SetTextColor(c.r, c.g, c.b)
+	e.doc.SetXY(x, y)
+	return e.doc.Text(text)
+}
+
+// faceText draws text in face f.
+func (e *emitter) faceText(x, y float64, text string, f font, size float64, c rgb) error {
 	if !e.set || f != e.font || size != e.size || e.w.m.fontChanged {
 		e.w.m.fontChanged = false
 		if err := e.doc.SetFont(family[f], "", size); err != nil {

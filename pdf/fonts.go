@@ -3,8 +3,11 @@ package pdf
 import (
 	_ "embed"
 	"fmt"
+	"sync"
+	"unicode"
 
 	"github.com/signintech/gopdf"
+	"github.com/signintech/gopdf/fontmaker/core"
 )
 
 // The fonts are DejaVu's (fonts-dejavu-core and fonts-dejavu-extra in
@@ -56,6 +59,8 @@ type metrics struct {
 	// fontChanged says measuring set the document's font since drawing
 	// last did.
 	fontChanged bool
+	// fallbackAdded: the document has the fallback face.
+	fallbackAdded bool
 }
 
 type measureKey struct {
@@ -73,8 +78,27 @@ const (
 	maxCachedText   = 64
 )
 
-// width is the width of text in face f at size, in points.
+// width is the width of text in face f at size, in points; runes f lacks
+// are measured in the fallback face, as they are drawn.
 func (m *metrics) width(f font, text string, size float64) float64 {
+	if !isASCII(text) {
+		if segs := segments(f, text); len(segs) > 1 || segs[0].fallback {
+			w := 0.0
+			for _, s := range segs {
+				if s.fallback {
+					w += m.fallbackWidth(s.text, size)
+				} else {
+					w += m.faceWidth(f, s.text, size)
+				}
+			}
+			return w
+		}
+	}
+	return m.faceWidth(f, text, size)
+}
+
+// faceWidth is the width of text in face f alone.
+func (m *metrics) faceWidth(f font, text string, size float64) float64 {
 	if text == "" {
 		return 0
 	}
@@ -99,4 +123,97 @@ func (m *metrics) width(f font, text string, size float64) float64 {
 		m.widths[k] = w
 	}
 	return w * size / measureSize
+}
+
+// The fallback face is Droid Sans Fallback (fonts-droid-fallback in Debian,
+// Apache-2.0, licence in fonts/LICENSE.DroidSansFallback): Chinese,
+// Japanese and Korean, which DejaVu lacks. A rune a face lacks is drawn in
+// it; it is added to a document only when one needs it, as gopdf embeds
+// the subset of glyphs used.
+//
+//go:embed fonts/DroidSansFallback.ttf
+var fallbackData []byte
+
+const fallbackFamily = "fallback"
+
+// coverage holds the runes each face has, read from their cmaps once.
+var coverage = sync.OnceValue(func() [fontCount]map[int]uint {
+	var out [fontCount]map[int]uint
+	for f := range fontCount {
+		var p core.TTFParser
+		if err := p.ParseFontData(*fontData[f]); err == nil {
+			out[f] = p.Chars()
+		}
+	}
+	return out
+})
+
+// covers reports whether face f has a glyph for r. Spaces and controls
+// count as covered: they need no glyph of another face.
+func covers(f font, r rune) bool {
+	if r < 0x80 || unicode.IsSpace(r) || unicode.IsControl(r) {
+		return true
+	}
+	cmap := coverage()[f]
+	if cmap == nil {
+		return true
+	}
+	_, ok := cmap[int(r)]
+	return ok
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// segment is a part of a text drawn in one face.
+type segment struct {
+	text     string
+	fallback bool
+}
+
+// segments splits text into the parts face f draws and those the fallback
+// face draws.
+func segments(f font, text string) []segment {
+	var out []segment
+	start, fb := 0, false
+	for i, r := range text {
+		need := !covers(f, r)
+		if i > start && need != fb {
+			out = append(out, segment{text[start:i], fb})
+			start = i
+		}
+		fb = need
+	}
+	return append(out, segment{text[start:], fb})
+}
+
+// useFallback adds the fallback face to the document, once.
+func (m *metrics) useFallback() error {
+	if m.fallbackAdded {
+		return nil
+	}
+	if err := m.doc.AddTTFFontData(fallbackFamily, fallbackData); err != nil {
+		return fmt.Errorf("font %s: %w", fallbackFamily, err)
+	}
+	m.fallbackAdded = true
+	return nil
+}
+
+// fallbackWidth is the width of text in the fallback face.
+func (m *metrics) fallbackWidth(text string, size float64) float64 {
+	if m.useFallback() != nil {
+		return 0
+	}
+	m.fontChanged = true
+	if err := m.doc.SetFont(fallbackFamily, "", size); err != nil {
+		return 0
+	}
+	w, _ := m.doc.MeasureTextWidth(text)
+	return w
 }

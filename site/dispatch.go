@@ -67,8 +67,8 @@ func (s *Server) servePath(w http.ResponseWriter, r *http.Request, rq *request) 
 	if loc.pagePath != "" {
 		id, _ = n.v.PageAt(loc.pagePath)
 	}
-	if id == "" && loc.pagePath != "" && s.movedPage(w, r, n, loc.pagePath, asMarkdown) {
-		return // a page that moved, or was renamed, from there
+	if id == "" && loc.pagePath != "" && (s.spaceRedirect(w, r, n, loc.pagePath, asMarkdown) || s.movedPage(w, r, n, loc.pagePath, asMarkdown)) {
+		return // a redirect of the space's, or a page that moved or was renamed from there
 	}
 	if id == "" || !n.visible(id) {
 		s.fail(w, r, rq, errNotFound)

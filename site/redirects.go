@@ -49,6 +49,32 @@ func (s *Server) redirect(w http.ResponseWriter, r *http.Request, rq *request) b
 	return false
 }
 
+// spaceRedirect answers 308 when path, a page path that leads nowhere in
+// n's space, is the source of one of the space's redirects (from its
+// .gitbook.yaml) to a page the visitor sees, to that page's URL (its
+// markdown's when asMarkdown), and reports whether it did. Only paths that
+// lead nowhere ask, so the lookup is not cached.
+func (s *Server) spaceRedirect(w http.ResponseWriter, r *http.Request, n *spaceNav, path string, asMarkdown bool) bool {
+	id, err := s.db.SpaceRedirect(r.Context(), n.v.Space.ID, strings.Trim(path, "/"))
+	if err != nil {
+		s.cfg.Logger.Error("published site: space redirect", "path", r.URL.Path, "err", err)
+		return false
+	}
+	if id == "" || n.v.Page(id) == nil || !n.visible(id) {
+		return false
+	}
+	to := n.url(id)
+	if asMarkdown {
+		to = n.mdURL(id)
+	}
+	if r.URL.RawQuery != "" {
+		to += "?" + r.URL.RawQuery
+	}
+	n.rq.cacheHeaders(w.Header())
+	http.Redirect(w, r, to, http.StatusPermanentRedirect)
+	return true
+}
+
 // Bounds of a walk back through a space's history for the former paths of
 // its pages: a 404 costs at most one such walk per space and revision.
 const (

@@ -499,6 +499,9 @@ type GitImport struct {
 	Subject      string
 	UserID       string // authors the change request
 	Standalone   bool   // leave the change request open, do not merge
+	// Redirects replace the space's when the request merges (nil: the
+	// folder has no .gitbook.yaml, the space's are kept).
+	Redirects map[string]string
 	// Sync records the outcome on the connection: the commit and its
 	// revision as the sync point after a merge, the change request as the
 	// conflict waited on otherwise.
@@ -553,6 +556,11 @@ func (db *DB) ImportGitCommit(ctx context.Context, c *GitSyncClaim, in GitImport
 			default:
 				out.Merged = true
 				cr = merged
+				if in.Redirects != nil {
+					if err := tx.SetSpaceRedirects(ctx, c.SpaceID, in.Redirects); err != nil {
+						return err
+					}
+				}
 			}
 		}
 		if in.Sync && !in.Standalone {

@@ -93,8 +93,12 @@ func spaceExport(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err != nil {
 			return nil, err
 		}
+		redirects, err := db.SpaceRedirects(ctx, sp.ID)
+		if err != nil {
+			return nil, err
+		}
 		files := 0
-		err = gitsync.Export(ctx, tree, blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}, func(p string, data []byte) error {
+		err = gitsync.Export(ctx, tree, redirects, blob.Dir{Path: filepath.Join(cfg.Data, "blobs")}, func(p string, data []byte) error {
 			full := filepath.Join(dir, filepath.FromSlash(p))
 			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 				return err
