@@ -45,7 +45,7 @@ func newEncodedAnswer(body []byte) *encodedAnswer {
 
 func (a *encodedAnswer) gzipped() []byte {
 	a.gzOnce.Do(func() {
-		if a.gz = web.Gzip(a.body); a.gz != nil {
+		if a.gz = web.GzipFast(a.body); a.gz != nil {
 			a.gzLen = []string{strconv.Itoa(len(a.gz))}
 		}
 	})

@@ -32,7 +32,7 @@ type cachedAnswer struct {
 }
 
 func (c *cachedAnswer) gzipped() []byte {
-	c.gzOnce.Do(func() { c.gz = web.Gzip(c.body) })
+	c.gzOnce.Do(func() { c.gz = web.GzipFast(c.body) })
 	return c.gz
 }
 
