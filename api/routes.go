@@ -205,6 +205,11 @@ func (s *Server) routes() {
 	s.handle("DELETE "+site+"/redirects/{siteRedirectId}", s.deleteSiteRedirect)
 	s.handle("PATCH "+site+"/redirects/{siteRedirectId}", s.updateSiteRedirect)
 	s.handle("GET "+site+"/redirect", s.getSiteRedirect)
+	// Issue 19: search, ask, insights, MCP servers, external links and
+	// integrations of a site (sitesearch.go, siteinsights.go, siteextras.go).
+	s.handle("POST "+site+"/search", s.searchSite)
+	s.handle("POST "+site+"/search/prewarm", s.prewarmSiteSearch)
+	s.handle("POST "+site+"/ask", s.askSite)
 
 	// Space and collection grants (extras, shapes from the reference).
 	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {
