@@ -210,6 +210,10 @@ func (s *Server) routes() {
 	s.handle("POST "+site+"/search", s.searchSite)
 	s.handle("POST "+site+"/search/prewarm", s.prewarmSiteSearch)
 	s.handle("POST "+site+"/ask", s.askSite)
+	s.handle("POST "+site+"/insights/events", s.trackSiteEvents)
+	s.handle("POST "+site+"/insights/events/aggregate", s.aggregateSiteEvents)
+	s.handle("GET "+site+"/insights/visitor-segments", s.listSiteVisitorSegments)
+	s.handle("GET "+site+"/question-stats", s.getSiteQuestionStats)
 
 	// Space and collection grants (extras, shapes from the reference).
 	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {

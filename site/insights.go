@@ -99,7 +99,7 @@ func (s *Server) countEvent(r *http.Request, rq *request, typ, displayContext st
 		k.SiteSection = loc.section.ID
 	}
 	if loc.siteSpace != nil {
-		k.SiteSpace = loc.siteSpace.ID
+		k.SiteSpace, k.Space = loc.siteSpace.ID, loc.siteSpace.Space.ID
 	}
 	if pageID == "" && typ == "page_view" {
 		k.URLPath = truncateBytes("/"+rq.rest, maxInsightPath)

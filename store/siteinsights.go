@@ -20,6 +20,7 @@ type InsightKey struct {
 	DisplayContext string
 	SiteSection    string
 	SiteSpace      string
+	Space          string
 	Page           string // "" for a page not found, or an event of no page
 	URLPath        string
 	Query          string // a search's text, "" for other events
@@ -49,11 +50,11 @@ func (db *DB) AddInsightCounts(ctx context.Context, counts map[InsightKey]int64)
 	q := querier{tx, db.dialect, nil}
 	for k, n := range counts {
 		if _, err := q.exec(ctx, `INSERT INTO site_insight_counts (site_id, hour, event_type, display_context, site_section,
-			site_space, page, url_path, query, authenticated, events)
-			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sites WHERE id = ?)
-			ON CONFLICT (site_id, hour, event_type, display_context, site_section, site_space, page, url_path, query, authenticated)
+			site_space, space, page, url_path, query, authenticated, events)
+			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sites WHERE id = ?)
+			ON CONFLICT (site_id, hour, event_type, display_context, site_section, site_space, space, page, url_path, query, authenticated)
 			DO UPDATE SET events = site_insight_counts.events + excluded.events`,
-			k.SiteID, k.Hour, k.EventType, k.DisplayContext, k.SiteSection, k.SiteSpace, k.Page, k.URLPath, k.Query,
+			k.SiteID, k.Hour, k.EventType, k.DisplayContext, k.SiteSection, k.SiteSpace, k.Space, k.Page, k.URLPath, k.Query,
 			k.Authenticated, n, k.SiteID); err != nil {
 			return db.dialect.translate(err)
 		}
@@ -72,7 +73,7 @@ func (r reader) InsightCounts(ctx context.Context, siteID string, from, to time.
 			args = append(args, t)
 		}
 	}
-	rows, err := r.q.query(ctx, `SELECT hour, event_type, display_context, site_section, site_space, page, url_path, query,
+	rows, err := r.q.query(ctx, `SELECT hour, event_type, display_context, site_section, site_space, space, page, url_path, query,
 		authenticated, events FROM site_insight_counts`+where+" LIMIT ?", append(args, MaxInsightRows+1)...)
 	if err != nil {
 		return nil, err
@@ -81,7 +82,7 @@ func (r reader) InsightCounts(ctx context.Context, siteID string, from, to time.
 	var out []InsightCount
 	for rows.Next() {
 		c := InsightCount{InsightKey: InsightKey{SiteID: siteID}}
-		if err := rows.Scan(&c.Hour, &c.EventType, &c.DisplayContext, &c.SiteSection, &c.SiteSpace, &c.Page, &c.URLPath,
+		if err := rows.Scan(&c.Hour, &c.EventType, &c.DisplayContext, &c.SiteSection, &c.SiteSpace, &c.Space, &c.Page, &c.URLPath,
 			&c.Query, &c.Authenticated, &c.Events); err != nil {
 			return nil, err
 		}

@@ -10,12 +10,13 @@ CREATE TABLE site_insight_counts (
     display_context TEXT NOT NULL,    -- site, server, embed or mcp
     site_section    TEXT NOT NULL,
     site_space      TEXT NOT NULL,
+    space           TEXT NOT NULL,
     page            TEXT NOT NULL,
     url_path        TEXT NOT NULL,
     query           TEXT NOT NULL,
     authenticated   BOOLEAN NOT NULL, -- the visitor had a visitor-auth token
     events          BIGINT NOT NULL,
-    PRIMARY KEY (site_id, hour, event_type, display_context, site_section, site_space, page, url_path, query, authenticated)
+    PRIMARY KEY (site_id, hour, event_type, display_context, site_section, site_space, space, page, url_path, query, authenticated)
 );
 
 -- Links to other addresses shown beside a site's sections (the reference's
