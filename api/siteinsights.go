@@ -87,14 +87,10 @@ func insightValue(col insightColumn, c store.InsightCount) any {
 	case "siteSpace":
 		return nullable(c.SiteSpace)
 	case "page":
-		if c.Space == "" {
+		if c.Page == "" { // a page not found, or an event of no page
 			return nil
 		}
-		p := insightPageJSON{Space: c.Space}
-		if c.Page != "" {
-			p.Page = &c.Page
-		}
-		return p
+		return insightPageJSON{Page: &c.Page, Space: c.Space}
 	case "urlPath":
 		return c.URLPath
 	case "eventSearchQuery":
