@@ -214,6 +214,14 @@ func (s *Server) routes() {
 	s.handle("POST "+site+"/insights/events/aggregate", s.aggregateSiteEvents)
 	s.handle("GET "+site+"/insights/visitor-segments", s.listSiteVisitorSegments)
 	s.handle("GET "+site+"/question-stats", s.getSiteQuestionStats)
+	s.handle("GET "+site+"/mcp-servers", s.listSiteMCPServers)
+	s.handle("POST "+site+"/mcp-servers", s.createSiteMCPServer)
+	s.handle("GET "+site+"/mcp-servers/{siteMcpServerId}", s.getSiteMCPServer)
+	s.handle("PATCH "+site+"/mcp-servers/{siteMcpServerId}", s.updateSiteMCPServer)
+	s.handle("DELETE "+site+"/mcp-servers/{siteMcpServerId}", s.deleteSiteMCPServer)
+	s.handle("POST "+site+"/external-links", s.createSiteExternalLink)
+	s.handle("PATCH "+site+"/external-links/{siteExternalLinkId}", s.updateSiteExternalLink)
+	s.handle("DELETE "+site+"/external-links/{siteExternalLinkId}", s.deleteSiteExternalLink)
 
 	// Space and collection grants (extras, shapes from the reference).
 	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {

@@ -24,7 +24,7 @@ CREATE TABLE site_insight_counts (
 CREATE TABLE site_external_links (
     id          TEXT PRIMARY KEY,
     site_id     TEXT NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
-    group_id    TEXT REFERENCES site_section_groups (id) ON DELETE CASCADE,
+    group_id    TEXT REFERENCES site_section_groups (id) ON DELETE SET NULL,
     title       TEXT NOT NULL,
     description TEXT,
     icon        TEXT,
