@@ -222,6 +222,8 @@ func (s *Server) routes() {
 	s.handle("POST "+site+"/external-links", s.createSiteExternalLink)
 	s.handle("PATCH "+site+"/external-links/{siteExternalLinkId}", s.updateSiteExternalLink)
 	s.handle("DELETE "+site+"/external-links/{siteExternalLinkId}", s.deleteSiteExternalLink)
+	s.handle("GET "+site+"/integrations", s.listSiteIntegrations)
+	s.handle("GET "+site+"/integration-scripts", s.listSiteIntegrationScripts)
 
 	// Space and collection grants (extras, shapes from the reference).
 	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {

@@ -323,3 +323,46 @@ func (s *Server) deleteSiteMCPServer(w http.ResponseWriter, r *http.Request) err
 	}
 	return deleted(w, existed)
 }
+
+// listSiteIntegrations answers GET SITE/integrations: the integrations
+// enabled on the site (store.SiteIntegrations), those whose name or title
+// holds search when it is given.
+func (s *Server) listSiteIntegrations(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	search := query(r).Get("search")
+	if err := quire.CheckLen("search", search, 0, 256); err != nil {
+		return err
+	}
+	list, err := s.db.SiteIntegrations(r.Context(), site.OrgID)
+	if err != nil {
+		return err
+	}
+	o := s.owners(r)
+	out := listJSON[integrationJSON]{Items: []integrationJSON{}}
+	needle := strings.ToLower(search)
+	for _, in := range list {
+		if needle != "" && !strings.Contains(strings.ToLower(in.Name), needle) && !strings.Contains(strings.ToLower(in.Title), needle) {
+			continue
+		}
+		owner, err := o.get(in.OrgID)
+		if err != nil {
+			return err
+		}
+		out.Items = append(out.Items, s.integrationJSON(in, owner))
+	}
+	out.Count = len(out.Items)
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// listSiteIntegrationScripts answers GET SITE/integration-scripts: the
+// scripts the published site loads for its integrations. Quire runs no
+// integration code, in sites or elsewhere, so there are none.
+func (s *Server) listSiteIntegrationScripts(w http.ResponseWriter, r *http.Request) error {
+	if _, _, err := s.site(r, quire.RoleRead); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, []struct{}{})
+}

@@ -275,3 +275,37 @@ func (db *DB) UpdateSiteMCPServer(ctx context.Context, siteID, id string, u Site
 func (db *DB) DeleteSiteMCPServer(ctx context.Context, siteID, id string) (existed bool, err error) {
 	return db.deleteSiteItem(ctx, siteID, "DELETE FROM site_mcp_servers WHERE id = ? AND site_id = ?", id)
 }
+
+// MaxSiteIntegrations bounds the integrations listed on a site.
+const MaxSiteIntegrations = 1000
+
+// SiteIntegrations lists, by name, the integrations enabled on the sites
+// of an organization: those that target sites (target all or site) with
+// an active installation on the organization for all its sites.
+func (r reader) SiteIntegrations(ctx context.Context, orgID string) ([]*quire.Integration, error) {
+	rows, err := r.q.query(ctx, `SELECT DISTINCT n.integration FROM integration_installations n JOIN integrations i ON i.name = n.integration
+		WHERE n.org_id = ? AND n.status = 'active' AND n.site_selection = 'all' AND i.target IN ('all', 'site')
+		ORDER BY n.integration LIMIT ?`, orgID, MaxSiteIntegrations)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	err = eachRow(rows, func(rows *sql.Rows) error {
+		var name string
+		err := rows.Scan(&name)
+		names = append(names, name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*quire.Integration, 0, len(names))
+	for _, name := range names {
+		in, err := r.Integration(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
