@@ -143,6 +143,18 @@ func TestSiteSearch(t *testing.T) {
 			t.Errorf("%v: %q", body, got)
 		}
 	}
+	for restrict, want := range map[string]string{"currentSiteSpace": "API/Reference", "otherSiteSpaces": "Guide/Installing"} {
+		body := map[string]any{"query": "installer", "scope": map[string]any{"mode": "default", "currentSiteSpace": apiSS, "restrictTo": restrict}}
+		siteRefCall(t, e.env, e.admin.token, "POST", path, body, http.StatusOK).Decode(t, &out)
+		if got := out.titles(); len(got) != 1 || got[0] != want {
+			t.Errorf("default scope, %s: %q", restrict, got)
+		}
+	}
+	siteRefCall(t, e.env, e.admin.token, "POST", path, map[string]any{"query": "installer", "scope": map[string]any{"mode": "default"}}, http.StatusOK).Decode(t, &out)
+	if len(out.titles()) != 2 {
+		t.Errorf("default scope: %q", out.titles())
+	}
+
 	// The page a condition hides is in the space, found by its own search.
 	if res := searchFor(t, e.env, e.admin.token, guide, "pro installer", ""); len(res.Items) == 0 || res.Items[0].Title != "Pro installer" {
 		t.Errorf("space search: %+v", res.Items)
