@@ -16,10 +16,13 @@ import (
 // concern, in memory, and add the counts to the database in one batch every
 // insightsFlush, so that reading a page writes nothing. No cookie is set and
 // no address, user agent or visitor id is kept: counts are all there is.
-// Counts not yet written when a server stops uncleanly are lost.
+// Counts not yet written when a server stops uncleanly are lost; counts
+// older than insightsKept are deleted, once a day.
 
 const (
 	insightsFlush   = 5 * time.Second
+	insightsKept    = 2 * 365 * 24 * time.Hour // how long counts are kept
+	insightsPrune   = 24 * time.Hour           // how often those older are deleted
 	maxInsightKeys  = 10_000 // distinct counts held between two writes
 	maxInsightPath  = 512    // bytes of a url path counted
 	maxInsightQuery = 128    // characters of a search counted
@@ -32,6 +35,7 @@ type insights struct {
 	mu     sync.Mutex
 	counts map[store.InsightKey]int64
 	timer  *time.Timer // the write to come; nil when none is due
+	pruned time.Time   // when counts older than insightsKept were last deleted
 	err    func(error)
 }
 
@@ -70,6 +74,12 @@ func (in *insights) flush(ctx context.Context) error {
 	}
 	in.mu.Unlock()
 	err := in.db.AddInsightCounts(ctx, counts)
+	if err == nil {
+		if cutoff, due := in.pruneDue(); due {
+			counts = nil // written: nothing to keep for the next flush
+			err = in.db.DeleteInsightCountsBefore(ctx, cutoff)
+		}
+	}
 	if err != nil {
 		in.mu.Lock()
 		for k, n := range counts {
@@ -80,6 +90,19 @@ func (in *insights) flush(ctx context.Context) error {
 		in.mu.Unlock()
 	}
 	return err
+}
+
+// pruneDue reports whether counts before cutoff are to be deleted now: one
+// try a day, whatever comes of it.
+func (in *insights) pruneDue() (cutoff time.Time, due bool) {
+	now := in.now()
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if now.Sub(in.pruned) < insightsPrune {
+		return time.Time{}, false
+	}
+	in.pruned = now
+	return now.Add(-insightsKept), true
 }
 
 // FlushInsights writes the insights counted and not yet written: when a

@@ -13,7 +13,7 @@ import (
 // Insights are counted in memory and written in one batch: nothing reaches
 // the database before the flush, which adds to what is there; HEAD reads
 // are not counted; a search is kept folded; a flood of distinct keys is
-// bounded.
+// bounded; counts older than kept are deleted.
 func TestInsightsBatched(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
@@ -48,12 +48,19 @@ func TestInsightsBatched(t *testing.T) {
 	if got := read(); len(got) != 0 {
 		t.Fatalf("written before the flush: %+v", got)
 	}
+	old := hour.Add(-3 * 365 * 24 * time.Hour)
+	if err := db.AddInsightCounts(ctx, map[store.InsightKey]int64{{SiteID: st.ID, Hour: old.Unix(), EventType: "page_view", DisplayContext: "site"}: 1}); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.FlushInsights(ctx); err != nil {
 		t.Fatal(err)
 	}
 	s.countEvent(get, rq, "page_view", "site", location{}, "", "")
 	if err := s.FlushInsights(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if kept, err := db.InsightCounts(ctx, st.ID, old, old.Add(time.Hour)); err != nil || len(kept) != 0 {
+		t.Errorf("counts older than kept: %+v, %v", kept, err)
 	}
 	got := map[string]store.InsightCount{}
 	for _, c := range read() {

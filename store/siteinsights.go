@@ -93,3 +93,9 @@ func (r reader) InsightCounts(ctx context.Context, siteID string, from, to time.
 	}
 	return out, rows.Err()
 }
+
+// DeleteInsightCountsBefore deletes the counts of the hours before t.
+func (db *DB) DeleteInsightCountsBefore(ctx context.Context, t time.Time) error {
+	_, err := querier{db.write, db.dialect, nil}.exec(ctx, "DELETE FROM site_insight_counts WHERE hour < ?", t.Unix())
+	return db.dialect.translate(err)
+}

@@ -18,6 +18,7 @@ CREATE TABLE site_insight_counts (
     events          BIGINT NOT NULL,
     PRIMARY KEY (site_id, hour, event_type, display_context, site_section, site_space, space, page, url_path, query, authenticated)
 );
+CREATE INDEX site_insight_counts_hour ON site_insight_counts (hour); -- pruning what is kept no longer
 
 -- Links to other addresses shown beside a site's sections (the reference's
 -- SiteExternalLink), at the root or in a section group, ordered with them.
