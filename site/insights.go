@@ -23,9 +23,9 @@ const (
 	insightsFlush   = 5 * time.Second
 	insightsKept    = 2 * 365 * 24 * time.Hour // how long counts are kept
 	insightsPrune   = 24 * time.Hour           // how often those older are deleted
-	maxInsightKeys  = 10_000 // distinct counts held between two writes
-	maxInsightPath  = 512    // bytes of a url path counted
-	maxInsightQuery = 128    // characters of a search counted
+	maxInsightKeys  = 10_000                   // distinct counts held between two writes
+	maxInsightPath  = 512                      // bytes of a url path counted
+	maxInsightQuery = 128                      // characters of a search counted
 )
 
 // insights holds the counts not yet written.
