@@ -52,8 +52,8 @@ type insightColumn struct {
 	Interval string `json:"interval"`
 }
 
-// insightColumns are the columns Quire counts, and each one's value of a
-// count (interval is datetime's).
+// insightValue is a column's value of a count (datetime's at its interval,
+// a day by default); nil for a column Quire does not count by.
 func insightValue(col insightColumn, c store.InsightCount) any {
 	nullable := func(s string) any {
 		if s == "" {
