@@ -135,6 +135,9 @@ type SiteRedirect struct {
 type SiteStructure struct {
 	SiteSpaces []*SiteSpace // at the root; empty when the site has sections
 	Items      []SiteItem   // top-level sections and groups, in order
+	// ExternalLinks are shown beside the sections, each at its position at
+	// the top level or in its group; drafts too, which sites leave out.
+	ExternalLinks []*SiteExternalLink
 }
 
 // SiteItem is a top-level item of a sectioned site: a section or a group.

@@ -206,6 +206,25 @@ func (s *Server) routes() {
 	s.handle("DELETE "+site+"/redirects/{siteRedirectId}", s.deleteSiteRedirect)
 	s.handle("PATCH "+site+"/redirects/{siteRedirectId}", s.updateSiteRedirect)
 	s.handle("GET "+site+"/redirect", s.getSiteRedirect)
+	// Issue 19: search, ask, insights, MCP servers, external links and
+	// integrations of a site (sitesearch.go, siteinsights.go, siteextras.go).
+	s.handle("POST "+site+"/search", s.searchSite)
+	s.handle("POST "+site+"/search/prewarm", s.prewarmSiteSearch)
+	s.handle("POST "+site+"/ask", s.askSite)
+	s.handle("POST "+site+"/insights/events", s.trackSiteEvents)
+	s.handle("POST "+site+"/insights/events/aggregate", s.aggregateSiteEvents)
+	s.handle("GET "+site+"/insights/visitor-segments", s.listSiteVisitorSegments)
+	s.handle("GET "+site+"/question-stats", s.getSiteQuestionStats)
+	s.handle("GET "+site+"/mcp-servers", s.listSiteMCPServers)
+	s.handle("POST "+site+"/mcp-servers", s.createSiteMCPServer)
+	s.handle("GET "+site+"/mcp-servers/{siteMcpServerId}", s.getSiteMCPServer)
+	s.handle("PATCH "+site+"/mcp-servers/{siteMcpServerId}", s.updateSiteMCPServer)
+	s.handle("DELETE "+site+"/mcp-servers/{siteMcpServerId}", s.deleteSiteMCPServer)
+	s.handle("POST "+site+"/external-links", s.createSiteExternalLink)
+	s.handle("PATCH "+site+"/external-links/{siteExternalLinkId}", s.updateSiteExternalLink)
+	s.handle("DELETE "+site+"/external-links/{siteExternalLinkId}", s.deleteSiteExternalLink)
+	s.handle("GET "+site+"/integrations", s.listSiteIntegrations)
+	s.handle("GET "+site+"/integration-scripts", s.listSiteIntegrationScripts)
 
 	// Space and collection grants (extras, shapes from the reference).
 	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {

@@ -64,6 +64,9 @@ type Config struct {
 	// RateLimits bound requests per token and per client address
 	// (ratelimits.go); the zero value limits nothing.
 	RateLimits RateLimits
+	// Sites tells what the published sites show a visitor without claims,
+	// for search and ask over a site (sitesearch.go); without it, they fail.
+	Sites PublishedSites
 }
 
 // Server is the HTTP API.
@@ -97,6 +100,7 @@ type Server struct {
 	allowPrivate  bool
 
 	limits RateLimits // per token and per client address (ratelimits.go)
+	sites  PublishedSites
 
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
@@ -126,6 +130,7 @@ func New(db *store.DB, cfg Config) *Server {
 	s.startSession = cfg.StartSession
 	s.webhookSealer, s.allowPrivate = &webhook.Sealer{DB: db, Key: cfg.SecretKey}, cfg.Fetcher.AllowPrivate
 	s.limits = cfg.RateLimits
+	s.sites = cfg.Sites
 	if s.limits.Limiter == nil {
 		s.limits.Limiter = ratelimit.NewLimiter()
 	}

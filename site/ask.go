@@ -55,6 +55,7 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request, rq *request) {
 		s.failJSON(w, r, err)
 		return
 	}
+	s.countEvent(r, rq, "ask_question", "site", location{}, "", "")
 	a, err := s.ask(r.Context(), rq, q)
 	if err != nil {
 		s.failJSON(w, r, err)

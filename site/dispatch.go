@@ -55,6 +55,7 @@ func (s *Server) servePath(w http.ResponseWriter, r *http.Request, rq *request) 
 	path, asMarkdown := strings.CutSuffix(rq.rest, ".md")
 	loc, ok := rq.locate(path)
 	if !ok {
+		s.countEvent(r, rq, "page_view", "site", loc, "", "")
 		s.fail(w, r, rq, errNotFound)
 		return
 	}
@@ -71,6 +72,7 @@ func (s *Server) servePath(w http.ResponseWriter, r *http.Request, rq *request) 
 		return // a redirect of the space's, or a page that moved or was renamed from there
 	}
 	if id == "" || !n.visible(id) {
+		s.countEvent(r, rq, "page_view", "site", loc, "", "")
 		s.fail(w, r, rq, errNotFound)
 		return
 	}
@@ -84,9 +86,11 @@ func (s *Server) servePath(w http.ResponseWriter, r *http.Request, rq *request) 
 		return
 	}
 	if asMarkdown {
+		s.countEvent(r, rq, "page_markdown_request", "site", loc, id, "")
 		s.serveMarkdown(w, r, rq, n, id)
 		return
 	}
+	s.countEvent(r, rq, "page_view", "site", loc, id, "")
 	s.servePage(w, r, rq, n, id)
 }
 

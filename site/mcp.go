@@ -31,6 +31,9 @@ const (
 
 // serveMCP serves the site's MCP server.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, rq *request) {
+	if r.Method == http.MethodPost {
+		s.countEvent(r, rq, "mcp_request", "mcp", location{}, "", "")
+	}
 	server := s.mcpServer(r, rq)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,

@@ -75,20 +75,39 @@ func (s *Server) chrome(rq *request, sec *quire.SiteSection, ss *quire.SiteSpace
 // tabs are the visible sections, groups as menus, when there are two or
 // more to choose from; current is the section shown.
 func (rq *request) tabs(current *quire.SiteSection) []tab {
-	if len(rq.visibleSections()) < 2 {
+	external := rq.externalLinks()
+	if len(rq.visibleSections()) < 2 && len(external) == 0 {
 		return nil
 	}
 	var out []tab
+	rootLinks := external[""]
 	for _, it := range rq.st.Items {
 		secs := []*quire.SiteSection{it.Section}
+		pos := func() int64 { return it.Section.Position }
 		if it.Group != nil {
 			secs = it.Group.Sections
+			pos = func() int64 { return it.Group.Position }
+		}
+		for len(rootLinks) > 0 && rootLinks[0].Position < pos() {
+			out = append(out, tab{link: link{Title: rootLinks[0].Title, URL: rootLinks[0].URL}})
+			rootLinks = rootLinks[1:]
 		}
 		var links []link
+		var groupLinks []*quire.SiteExternalLink
+		if it.Group != nil {
+			groupLinks = external[it.Group.ID]
+		}
 		for _, sec := range secs {
+			for len(groupLinks) > 0 && groupLinks[0].Position < sec.Position {
+				links = append(links, link{Title: groupLinks[0].Title, URL: groupLinks[0].URL})
+				groupLinks = groupLinks[1:]
+			}
 			if rq.sees(sec.Condition) && len(rq.visibleSiteSpaces(sec.SiteSpaces)) > 0 {
 				links = append(links, link{Title: sec.Title, URL: rq.url(sec, nil, ""), Current: sec == current})
 			}
+		}
+		for _, l := range groupLinks {
+			links = append(links, link{Title: l.Title, URL: l.URL})
 		}
 		switch {
 		case len(links) == 0:
@@ -100,6 +119,21 @@ func (rq *request) tabs(current *quire.SiteSection) []tab {
 				t.Current = t.Current || l.Current
 			}
 			out = append(out, t)
+		}
+	}
+	for _, l := range rootLinks {
+		out = append(out, tab{link: link{Title: l.Title, URL: l.URL}})
+	}
+	return out
+}
+
+// externalLinks are the site's external links the visitor sees (not
+// drafts, conditions met), by group ("" for the top level), in order.
+func (rq *request) externalLinks() map[string][]*quire.SiteExternalLink {
+	out := map[string][]*quire.SiteExternalLink{}
+	for _, l := range rq.st.ExternalLinks {
+		if !l.Draft && rq.sees(l.Condition) {
+			out[l.GroupID] = append(out[l.GroupID], l)
 		}
 	}
 	return out

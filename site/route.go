@@ -186,7 +186,8 @@ func (rq *request) sees(condition string) bool {
 }
 
 // visKey is the outcomes, for this visitor, of the conditions of the
-// site's sections and site spaces and of the page conditions given, in a
+// site's sections, site spaces and external links and of the page
+// conditions given, in a
 // fixed order: what is rendered from them depends on no more. It is ""
 // when none has a condition.
 func (rq *request) visKey(pageConditions []string) string {
@@ -201,6 +202,9 @@ func (rq *request) visKey(pageConditions []string) string {
 	}
 	for _, ss := range rq.st.AllSiteSpaces() {
 		bit(ss.Condition)
+	}
+	for _, l := range rq.st.ExternalLinks {
+		bit(l.Condition)
 	}
 	for _, c := range pageConditions {
 		bit(c)

@@ -54,6 +54,7 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request, rq *request
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lookupTimeout)
 	defer cancel()
+	s.countEvent(r, rq, "search_type_query", "site", location{}, "", q)
 	results, err := s.search(ctx, rq, q, searchResults)
 	if err != nil {
 		s.failJSON(w, r, err)

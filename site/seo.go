@@ -64,6 +64,7 @@ func (s *Server) serveSitemap(w http.ResponseWriter, r *http.Request, rq *reques
 // llms-full.txt (every listed page's markdown).
 func (s *Server) serveLLMs(w http.ResponseWriter, r *http.Request, rq *request, full bool) {
 	kind := map[bool]string{false: "llms", true: "llms-full"}[full]
+	s.countEvent(r, rq, "llms_request", "server", location{}, "", "")
 	s.serveAll(w, r, rq, kind, func(navs []*spaceNav) ([]byte, string, error) {
 		var b strings.Builder
 		b.WriteString("# " + rq.site.Title + "\n")

@@ -56,6 +56,8 @@ type Server struct {
 	redirects *lru.Cache[string, string]        // redirect lookups: section id, "" for none
 	conds     *lru.Cache[string, []string]      // page conditions of trees, by root
 
+	insights *insights // counts of page views, searches and questions, see insights.go
+
 	moved   *lru.Cache[string, map[string]string] // former page paths of spaces, see redirects.go
 	movedMu sync.Mutex                            // guards walking
 	walking map[string]*formerWalk                // walks of history under way, by the key of moved
@@ -86,6 +88,9 @@ func New(db *store.DB, cfg Config) *Server {
 		moved:     lru.New[string, map[string]string](32 << 20),
 		walking:   map[string]*formerWalk{},
 	}
+	s.insights = newInsights(db, func() time.Time { return s.now() }, func(err error) {
+		s.cfg.Logger.Error("published sites: writing insights", "err", err)
+	})
 	if s.cfg.Limiter == nil {
 		s.cfg.Limiter = ratelimit.NewLimiter()
 	}

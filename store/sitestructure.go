@@ -17,7 +17,8 @@ const (
 )
 
 // SiteStructure loads everything a site publishes, in order, with the
-// spaces of its site spaces: three queries whatever its size.
+// spaces of its site spaces: three queries whatever its size, and a fourth
+// for the external links of a site with sections.
 func (r reader) SiteStructure(ctx context.Context, siteID string) (*quire.SiteStructure, error) {
 	sections, err := r.siteSections(ctx, siteID)
 	if err != nil {
@@ -32,6 +33,11 @@ func (r reader) SiteStructure(ctx context.Context, siteID string) (*quire.SiteSt
 		return nil, err
 	}
 	placeSections(st, sections, groups)
+	if len(sections) > 0 {
+		if st.ExternalLinks, err = r.ListSiteExternalLinks(ctx, siteID); err != nil {
+			return nil, err
+		}
+	}
 	return st, nil
 }
 

@@ -128,6 +128,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		StartSession: web.StartSession,
 		Git:          git,
 		RateLimits:   rates.api(limiter),
+		Sites:        sites,
 	})
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
@@ -137,6 +138,15 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
 	}
+	// The insights the sites counted since their last write are written
+	// once they are served no more, before the store closes.
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := sites.FlushInsights(ctx); err != nil {
+			log.Error("writing the sites' insights", "err", err)
+		}
+	}()
 	// Background jobs stop, and are waited for, before the store closes.
 	defer startJobs(ctx, db, cfg, git, blobs, log)()
 	defer shareRateLimits(ctx, db, limiter, log)()

@@ -1,0 +1,335 @@
+package api
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/search"
+	"github.com/quiredocs/quire/store"
+)
+
+// Search and ask over a site (POST SITE/search, SITE/ask, SITE/search/prewarm):
+// over what the published site shows a visitor without claims (Config.Sites,
+// the published sites' own rules), so that what a site's conditions hide
+// stays hidden, whoever asks. Members of the organization (role read) may
+// ask; they read the spaces anyway, but not as the site shows them.
+
+// PublishedSites tells what a visitor without claims sees of a published
+// site; site.Server is one.
+type PublishedSites interface {
+	VisibleSpaces(ctx context.Context, siteID string) ([]*quire.SiteSpace, func(v *revision.View, pageID string) bool, error)
+}
+
+const (
+	maxSiteSearchQuery = 512              // characters, as the reference says
+	siteLookupTimeout  = 5 * time.Second  // what a search, or finding sources, may take
+	maxSiteSearchSpace = 50               // site spaces searched, as the published site does
+	siteSearchPerSpace = MaxLimit         // pages ranked of one space
+	siteAskHits        = 50               // sections ranked for a question
+	siteAskSources     = 5                // sections an answer draws on
+	siteAskPerPage     = 2                // of one page
+	prewarmTimeout     = 10 * time.Second // what warming the site's views may take
+)
+
+// siteSearchScope is the reference's SiteSearchScope, and the deprecated
+// forms at the top of the body (mode, siteSpaceIds, siteSpaceId).
+type siteSearchScope struct {
+	Mode             string   `json:"mode"`
+	CurrentSiteSpace string   `json:"currentSiteSpace"`
+	RestrictTo       string   `json:"restrictTo"`
+	SiteSpaceIDs     []string `json:"siteSpaceIds"`
+	SiteSpaceID      string   `json:"siteSpaceId"` // deprecated mode "current"
+}
+
+// validate checks the scope, named field in messages.
+func (sc *siteSearchScope) validate(field string) error {
+	switch sc.Mode {
+	case "default":
+		if sc.RestrictTo != "" {
+			if sc.CurrentSiteSpace == "" {
+				return errorf(quire.CodeInvalid, "%s.currentSiteSpace: is required with restrictTo", field)
+			}
+			if sc.RestrictTo != "currentSiteSpace" && sc.RestrictTo != "otherSiteSpaces" {
+				return errorf(quire.CodeInvalid, "%s.restrictTo: must be currentSiteSpace or otherSiteSpaces", field)
+			}
+		}
+	case "specific":
+		if len(sc.SiteSpaceIDs) == 0 {
+			return errorf(quire.CodeInvalid, "%s.siteSpaceIds: must list at least one site space", field)
+		}
+		if len(sc.SiteSpaceIDs) > maxSiteSearchSpace {
+			return errorf(quire.CodeInvalid, "%s.siteSpaceIds: must list at most %d site spaces", field, maxSiteSearchSpace)
+		}
+	case "current":
+		if sc.SiteSpaceID == "" {
+			return errorf(quire.CodeInvalid, "siteSpaceId: is required with mode current")
+		}
+	case "all":
+	default:
+		return errorf(quire.CodeInvalid, "%s.mode: must be default, specific or all", field)
+	}
+	return nil
+}
+
+// keeps reports whether the scope searches ss.
+func (sc *siteSearchScope) keeps(ss *quire.SiteSpace) bool {
+	switch sc.Mode {
+	case "specific":
+		return slices.Contains(sc.SiteSpaceIDs, ss.ID)
+	case "current":
+		return ss.ID == sc.SiteSpaceID || ss.Default
+	case "default":
+		switch sc.RestrictTo {
+		case "currentSiteSpace":
+			return ss.ID == sc.CurrentSiteSpace
+		case "otherSiteSpaces":
+			return ss.Default && ss.ID != sc.CurrentSiteSpace
+		}
+		return ss.Default || ss.ID == sc.CurrentSiteSpace
+	}
+	return true
+}
+
+// siteSearchBody is the body of POST SITE/search.
+type siteSearchBody struct {
+	Query        string           `json:"query"`
+	Scope        *siteSearchScope `json:"scope"`
+	Mode         string           `json:"mode"`
+	SiteSpaceIDs []string         `json:"siteSpaceIds"`
+	SiteSpaceID  string           `json:"siteSpaceId"`
+
+	scope siteSearchScope
+}
+
+func (b *siteSearchBody) validate() error {
+	if err := quire.CheckQuery("query", b.Query, maxSiteSearchQuery); err != nil {
+		return err
+	}
+	if b.Scope != nil {
+		b.scope = *b.Scope
+		return b.scope.validate("scope")
+	}
+	b.scope = siteSearchScope{Mode: b.Mode, SiteSpaceIDs: b.SiteSpaceIDs, SiteSpaceID: b.SiteSpaceID}
+	switch {
+	case b.Mode == "" && len(b.SiteSpaceIDs) > 0:
+		b.scope.Mode = "specific"
+	case b.Mode == "":
+		return errorf(quire.CodeInvalid, "scope: is required")
+	}
+	return b.scope.validate("scope")
+}
+
+// siteSpaceResultJSON is the reference's SearchSpaceResult.
+type siteSpaceResultJSON struct {
+	Type  string           `json:"type"`
+	ID    string           `json:"id"`
+	Title string           `json:"title"`
+	Score float64          `json:"score"`
+	Pages []searchPageJSON `json:"pages"`
+}
+
+// visibleSiteSpaces is what a visitor without claims sees of the site, in
+// scope.
+func (s *Server) visibleSiteSpaces(ctx context.Context, site *quire.Site, scope *siteSearchScope) ([]*quire.SiteSpace, func(*revision.View, string) bool, error) {
+	if s.sites == nil {
+		return nil, nil, errors.New("the API server has no published sites (Config.Sites)")
+	}
+	all, sees, err := s.sites.VisibleSpaces(ctx, site.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []*quire.SiteSpace
+	for _, ss := range all {
+		if scope.keeps(ss) && len(out) < maxSiteSearchSpace {
+			out = append(out, ss)
+		}
+	}
+	return out, sees, nil
+}
+
+// sitePageHit is a page found by a site search.
+type sitePageHit struct {
+	v  *revision.View
+	rp search.RankedPage
+}
+
+func (h sitePageHit) key() string { return h.v.Space.ID + "/" + h.rp.PageID }
+
+// searchSite answers POST SITE/search: the pages found, best first across
+// the site's spaces (scores of one index compare), paged, and grouped by
+// space in the order of their best page.
+func (s *Server) searchSite(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	var body siteSearchBody
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), siteLookupTimeout)
+	defer cancel()
+	spaces, sees, err := s.visibleSiteSpaces(ctx, site, &body.scope)
+	if err != nil {
+		return err
+	}
+	terms := search.Terms(body.Query)
+	var hits []sitePageHit
+	for _, ss := range spaces {
+		if len(terms) == 0 {
+			break
+		}
+		v, err := s.reader.Open(ctx, ss.Space, ss.Space.RevisionID, nil)
+		if err != nil {
+			return err
+		}
+		ranked, err := v.Search(ctx, terms)
+		if err != nil {
+			return err
+		}
+		found := 0
+		for _, rp := range ranked {
+			if found == siteSearchPerSpace {
+				break
+			}
+			if sees(v, rp.PageID) {
+				hits = append(hits, sitePageHit{v: v, rp: rp})
+				found++
+			}
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b sitePageHit) int { return cmp.Compare(b.rp.Hits[0].Score, a.rp.Hits[0].Score) })
+	list, rank := store.PageInOrder(hits, p, sitePageHit.key)
+	out := listJSON[siteSpaceResultJSON]{Items: []siteSpaceResultJSON{}, Count: list.Count}
+	if list.Next != nil {
+		out.Next = &nextJSON{Page: list.Next.Encode()}
+	}
+	at := map[string]int{}
+	for _, h := range list.Items {
+		rank++
+		i, ok := at[h.v.Space.ID]
+		if !ok {
+			i = len(out.Items)
+			at[h.v.Space.ID] = i
+			out.Items = append(out.Items, siteSpaceResultJSON{Type: "space", ID: h.v.Space.ID, Title: h.v.Space.Title,
+				Score: h.rp.Hits[0].Score, Pages: []searchPageJSON{}})
+		}
+		out.Items[i].Pages = append(out.Items[i].Pages, s.pageResultJSON(h.v, h.rp, rank, terms))
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// siteAskBody is the body of POST SITE/ask.
+type siteAskBody struct {
+	Question string           `json:"question"`
+	Scope    *siteSearchScope `json:"scope"`
+	Context  *struct {
+		SiteSpaceID string `json:"siteSpaceId"`
+		Goal        string `json:"goal"`
+	} `json:"context"`
+}
+
+func (b *siteAskBody) validate() error {
+	if err := quire.CheckQuery("question", b.Question, maxSiteSearchQuery); err != nil {
+		return err
+	}
+	if b.Scope == nil {
+		return errorf(quire.CodeInvalid, "scope: is required")
+	}
+	if b.Context != nil {
+		if err := quire.CheckLen("context.goal", b.Context.Goal, 0, 1024); err != nil {
+			return err
+		}
+	}
+	return b.Scope.validate("scope")
+}
+
+// askSite answers POST SITE/ask as server-sent events of the reference's
+// SearchAIAnswerStream: with a model, the answer as it is written (each
+// event holds all of it so far), and the whole answer last.
+func (s *Server) askSite(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	doc, err := askParams(r)
+	if err != nil {
+		return err
+	}
+	var body siteAskBody
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	sources, err := s.siteAskSources(r.Context(), site, body.Scope, body.Question)
+	if err != nil {
+		return err
+	}
+	req := askRequest{question: body.Question, document: doc}
+	events := s.startEvents(w)
+	answer, err := s.answer(r.Context(), req, sources, func(partial *askAnswerJSON) error {
+		return events.Send(map[string]any{"type": "answer", "answer": partial})
+	})
+	if err == nil {
+		err = events.Send(map[string]any{"type": "answer", "answer": answer})
+	}
+	return s.endEvents(events, r, err)
+}
+
+// siteAskSources finds the sections of the site's visible pages that best
+// hold the words of question, as the published site's ask does.
+func (s *Server) siteAskSources(ctx context.Context, site *quire.Site, scope *siteSearchScope, question string) ([]search.Source, error) {
+	ctx, cancel := context.WithTimeout(ctx, siteLookupTimeout) // the model has its own bound
+	defer cancel()
+	siteSpaces, sees, err := s.visibleSiteSpaces(ctx, site, scope)
+	if err != nil {
+		return nil, err
+	}
+	spaces := make([]*quire.Space, len(siteSpaces))
+	for i, ss := range siteSpaces {
+		spaces[i] = ss.Space
+	}
+	found, err := s.reader.Sources(ctx, spaces, question, revision.SourceLimits{
+		Hits: siteAskHits, Sources: siteAskSources, PerPage: siteAskPerPage, Keep: sees,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]search.Source, len(found))
+	for i, f := range found {
+		out[i] = search.Source{SpaceID: f.View.Space.ID, PageID: f.Page.ID, RevisionID: f.View.Revision.ID,
+			PageTitle: revision.PageTitle(f.Page), Section: f.Section}
+	}
+	return out, nil
+}
+
+// prewarmSiteSearch answers POST SITE/search/prewarm: it opens the views of
+// the site's visible spaces, so that their trees and indexes are in the
+// reader's caches when the first search comes.
+func (s *Server) prewarmSiteSearch(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleRead)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), prewarmTimeout)
+	defer cancel()
+	spaces, _, err := s.visibleSiteSpaces(ctx, site, &siteSearchScope{Mode: "all"})
+	if err != nil {
+		return err
+	}
+	for _, ss := range spaces {
+		if _, err := s.reader.Open(ctx, ss.Space, ss.Space.RevisionID, nil); err != nil {
+			return err
+		}
+	}
+	return noContent(w)
+}
