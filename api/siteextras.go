@@ -336,7 +336,7 @@ func (s *Server) listSiteIntegrations(w http.ResponseWriter, r *http.Request) er
 	if err := quire.CheckLen("search", search, 0, 256); err != nil {
 		return err
 	}
-	list, err := s.db.SiteIntegrations(r.Context(), site.OrgID)
+	list, err := s.db.SiteIntegrations(r.Context(), site.OrgID, site.ID)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"github.com/quiredocs/quire/store"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -228,6 +229,29 @@ func TestSiteIntegrations(t *testing.T) {
 	siteRefCall(t, e, e.admin.token, "GET", path, nil, http.StatusOK).Decode(t, &list)
 	if list.Count != 2 || len(list.Items) != 2 || list.Items[0]["name"] != "analytics" || list.Items[1]["name"] != "everywhere" {
 		t.Errorf("site integrations: %+v", list)
+	}
+	// An installation for selected sites lists on the sites it was set up on.
+	b := integBody(e)
+	b["target"], b["title"] = "site", "Integration chosen"
+	integPublish(t, e, e.admin.token, "chosen", b)
+	inst, err := e.db.CreateIntegrationInstallation(t.Context(), "chosen", e.org, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	selected := "selected"
+	if _, err := e.db.UpdateIntegrationInstallation(t.Context(), "chosen", inst.ID, store.InstallationUpdate{SiteSelection: &selected}); err != nil {
+		t.Fatal(err)
+	}
+	siteRefCall(t, e, e.admin.token, "GET", path, nil, http.StatusOK).Decode(t, &list)
+	if list.Count != 2 {
+		t.Errorf("before the site is chosen: %+v", list)
+	}
+	if _, err := e.db.InstallOnContent(t.Context(), store.SiteInstallations, inst, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	siteRefCall(t, e, e.admin.token, "GET", path, nil, http.StatusOK).Decode(t, &list)
+	if list.Count != 3 || list.Items[1]["name"] != "chosen" {
+		t.Errorf("once the site is chosen: %+v", list)
 	}
 	siteRefCall(t, e, e.admin.token, "GET", path+"?search=EVERY", nil, http.StatusOK).Decode(t, &list)
 	if list.Count != 1 || list.Items[0]["name"] != "everywhere" {

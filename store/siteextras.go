@@ -279,13 +279,15 @@ func (db *DB) DeleteSiteMCPServer(ctx context.Context, siteID, id string) (exist
 // MaxSiteIntegrations bounds the integrations listed on a site.
 const MaxSiteIntegrations = 1000
 
-// SiteIntegrations lists, by name, the integrations enabled on the sites
-// of an organization: those that target sites (target all or site) with
-// an active installation on the organization for all its sites.
-func (r reader) SiteIntegrations(ctx context.Context, orgID string) ([]*quire.Integration, error) {
+// SiteIntegrations lists, by name, the integrations enabled on a site of
+// an organization: those that target sites (target all or site) with an
+// active installation on the organization for all its sites, or set up on
+// this site.
+func (r reader) SiteIntegrations(ctx context.Context, orgID, siteID string) ([]*quire.Integration, error) {
 	rows, err := r.q.query(ctx, `SELECT DISTINCT n.integration FROM integration_installations n JOIN integrations i ON i.name = n.integration
-		WHERE n.org_id = ? AND n.status = 'active' AND n.site_selection = 'all' AND i.target IN ('all', 'site')
-		ORDER BY n.integration LIMIT ?`, orgID, MaxSiteIntegrations)
+		WHERE n.org_id = ? AND n.status = 'active' AND i.target IN ('all', 'site') AND (n.site_selection = 'all'
+			OR EXISTS (SELECT 1 FROM integration_site_installations c WHERE c.installation_id = n.id AND c.site_id = ?))
+		ORDER BY n.integration LIMIT ?`, orgID, siteID, MaxSiteIntegrations)
 	if err != nil {
 		return nil, err
 	}
