@@ -1,0 +1,192 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/quiredocs/quire/store"
+)
+
+// Issue 19's site operations (share links, permissions, customization,
+// structure, publish): outside the reference's subset, so every answer is
+// also checked against the whole reference document.
+
+// fullChecked adds to each scenario a check of its answer against the whole
+// reference.
+func fullChecked(scenarios []scenario) []scenario {
+	for i := range scenarios {
+		method, path := scenarios[i].method, scenarios[i].path
+		if method == "" {
+			method = http.MethodGet
+		}
+		path, _, _ = strings.Cut(path, "?")
+		scenarios[i].want = append([]check{func(t testing.TB, r *response) {
+			if ref := fullReference(t); ref != nil {
+				if err := ref.Check(method, strings.TrimPrefix(path, "/v1"), r.Status, r.Body); err != nil {
+					t.Errorf("contract: %v", err)
+				}
+			}
+		}}, scenarios[i].want...)
+	}
+	return scenarios
+}
+
+type shareLinkOut struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Key    string `json:"key"`
+	Active bool   `json:"active"`
+	URLs   struct {
+		Published string `json:"published"`
+	} `json:"urls"`
+}
+
+func TestSiteShareLinks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reader, out := e.addUser(t, "read", "Rae Reader"), e.outsider(t)
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "visibility": "share-link", "spaces": []string{siteNewSpace(t, e, "Guide")}})
+	links := sitePath(e, s.ID, "/share-links")
+	var first sitePage[shareLinkOut]
+	var made, second shareLinkOut
+	run(t, e, fullChecked([]scenario{
+		{method: "POST", path: sitePath(e, s.ID, "/publish"), want: []check{field("published", true)}},
+		// Every site starts with one link.
+		{path: links, want: []check{into(&first), field("count", 1), field("items.0.object", "share-link"), field("items.0.active", true), nonzero("items.0.createdAt", "items.0.key")}},
+		{name: "create", method: "POST", path: links, body: map[string]any{"name": "Partners"}, status: http.StatusCreated, want: []check{
+			into(&made), field("object", "share-link"), field("name", "Partners"), field("active", true), nonzero("id", "key", "createdAt"),
+			func(t testing.TB, r *response) {
+				if !strings.HasSuffix(r.Header.Get("Location"), "/share-links/"+made.ID) {
+					t.Errorf("Location %q", r.Header.Get("Location"))
+				}
+				if made.URLs.Published != testPublicURL+"/sites/"+s.ID+"/?shareKey="+url.QueryEscape(made.Key) {
+					t.Errorf("urls.published %q does not carry the key %q", made.URLs.Published, made.Key)
+				}
+			}}},
+		{method: "POST", path: links, body: map[string]any{"name": "Second"}, status: http.StatusCreated, want: []check{into(&second)}},
+		{method: "POST", path: links, body: map[string]any{}, status: http.StatusBadRequest, errs: []string{"name"}},
+		{method: "POST", path: links, body: map[string]any{"name": strings.Repeat("n", 51)}, status: http.StatusBadRequest, errs: []string{"name"}},
+		{path: links + "?search=PART", want: []check{field("count", 1), field("items.0.name", "Partners")}},
+		{path: links + "?limit=2", want: []check{field("count", 3), field("items.#.name", []string{"Share link", "Partners"}), nonzero("next.page")}},
+		// Who may: managers of the site only; another organization sees nothing.
+		{as: reader, path: links, status: http.StatusForbidden},
+		{as: reader, method: "POST", path: links, body: map[string]any{"name": "Mine"}, status: http.StatusForbidden},
+		{as: out, method: "POST", path: links, body: map[string]any{"name": "Theirs"}, status: http.StatusNotFound},
+	}))
+	// The new link's key opens the site to the API's shareKey operations.
+	published := func(key string, status int) scenario {
+		return scenario{as: out, path: sitePath(e, s.ID, "/published?shareKey="+url.QueryEscape(key)), status: status}
+	}
+	run(t, e, fullChecked([]scenario{
+		{method: "PATCH", path: links + "/" + made.ID, body: map[string]any{}, status: http.StatusBadRequest, errs: []string{"name"}},
+		{method: "PATCH", path: links + "/" + made.ID, body: map[string]any{"active": nil}, status: http.StatusBadRequest, errs: []string{"active"}},
+		{as: reader, method: "DELETE", path: links + "/" + made.ID, status: http.StatusForbidden},
+		{as: out, method: "PATCH", path: links + "/" + made.ID, body: map[string]any{"active": false}, status: http.StatusNotFound},
+		published(made.Key, http.StatusOK),
+		published(first.Items[0].Key, http.StatusOK),
+		{method: "PATCH", path: links + "/" + made.ID, body: map[string]any{"active": false, "name": "Partners (revoked)"}, want: []check{field("active", false), field("name", "Partners (revoked)")}},
+		published(made.Key, http.StatusNotFound),
+		published(second.Key, http.StatusOK),
+		{method: "PATCH", path: links + "/" + made.ID, body: map[string]any{"active": true}, want: []check{field("active", true)}},
+		published(made.Key, http.StatusOK),
+		{method: "DELETE", path: links + "/" + made.ID, status: http.StatusResetContent},
+		{method: "DELETE", path: links + "/" + made.ID, status: http.StatusNoContent},
+		published(made.Key, http.StatusNotFound),
+		{method: "PATCH", path: links + "/" + made.ID, body: map[string]any{"active": true}, status: http.StatusNotFound},
+		{path: links, want: []check{field("count", 2)}},
+		// Another site's link is not this site's.
+		{method: "DELETE", path: sitePath(e, siteCreate(t, e, map[string]any{"title": "Other"}).ID, "/share-links/"+second.ID), status: http.StatusNoContent},
+		published(second.Key, http.StatusOK),
+	}))
+}
+
+func TestSitePermissionGrants(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reader, guest, out := e.addUser(t, "read", "Rae Reader"), e.addUser(t, "guest", "Gil Guest"), e.outsider(t)
+	teamMate := e.addUser(t, "guest", "Tim Team")
+	team := colTeam(t, e, "Writers", teamMate.id)
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{siteNewSpace(t, e, "Guide")}})
+	site, perms := sitePath(e, s.ID, ""), sitePath(e, s.ID, "/permissions")
+	originOf := func(userID string, want map[string]any) check {
+		return func(t testing.TB, r *response) {
+			var list struct {
+				Items []struct {
+					Permission string              `json:"permission"`
+					User       struct{ ID string } `json:"user"`
+					Origin     map[string]any      `json:"origin"`
+				} `json:"items"`
+			}
+			r.Decode(t, &list)
+			for _, it := range list.Items {
+				if it.User.ID == userID {
+					got, _ := json.Marshal(it.Origin)
+					wanted, _ := json.Marshal(want)
+					if string(got) != string(wanted) {
+						t.Errorf("origin of %s: %s, want %s", userID, got, wanted)
+					}
+					return
+				}
+			}
+			if want != nil {
+				t.Errorf("%s not listed", userID)
+			}
+		}
+	}
+	run(t, e, fullChecked([]scenario{
+		// Before any grant, a guest does not see the site.
+		{as: guest, path: site, status: http.StatusNotFound},
+		{path: perms + "/aggregate", want: []check{originOf(e.admin.id, map[string]any{"type": "organization", "organization": e.org}), originOf(guest.id, nil)}},
+		// Bad requests change nothing.
+		{method: "POST", path: perms, body: map[string]any{"role": "edit"}, status: http.StatusBadRequest, errs: []string{"users"}},
+		{method: "POST", path: perms, body: map[string]any{"role": "owner", "users": []string{guest.id}}, status: http.StatusBadRequest, errs: []string{"role"}},
+		{method: "POST", path: perms, body: map[string]any{"role": "edit", "users": []string{guest.id, "nobody"}}, status: http.StatusNotFound, errs: []string{"users[1]"}},
+		{as: guest, path: site, status: http.StatusNotFound},
+		// Who may grant: the site's admins; a reader may not; another org sees nothing.
+		{as: reader, method: "POST", path: perms, body: map[string]any{"role": "edit", "users": []string{guest.id}}, status: http.StatusForbidden},
+		{as: reader, method: "PATCH", path: perms + "/users/" + guest.id, body: map[string]any{"role": "admin"}, status: http.StatusForbidden},
+		{as: out, method: "POST", path: perms, body: map[string]any{"role": "edit", "users": []string{out.id}}, status: http.StatusNotFound},
+		{as: out, path: perms + "/aggregate", status: http.StatusNotFound},
+		{method: "POST", path: perms, body: map[string]any{"role": "read", "users": []string{guest.id}, "teams": []string{team}}, status: http.StatusNoContent},
+		// A guest granted read reads the site, and may not change it.
+		{as: guest, path: site, want: []check{field("permissions.view", true), zero("permissions.edit")}},
+		{as: guest, method: "PATCH", path: site, body: map[string]any{"title": "Mine"}, status: http.StatusForbidden},
+		{as: teamMate, path: sitePath(e, s.ID, "/site-spaces"), want: []check{field("count", 1)}},
+		{path: perms + "/users", want: []check{field("count", 1), field("items.0.permission", "read"), field("items.0.user.id", guest.id)}},
+		{path: perms + "/teams", want: []check{field("count", 1), field("items.0.permission", "read"), field("items.0.team.id", team)}},
+		{path: perms + "/aggregate?role=read", want: []check{
+			originOf(guest.id, map[string]any{"type": "site", "site": s.ID, "reason": "member"}),
+			originOf(teamMate.id, map[string]any{"type": "site", "site": s.ID, "reason": "team"}),
+			originOf(reader.id, map[string]any{"type": "organization", "organization": e.org}),
+		}},
+		{path: perms + "/aggregate?role=boss", status: http.StatusBadRequest, errs: []string{"role"}},
+		// Raised to create, the guest manages the site; the grant does not
+		// lower a stronger organization role.
+		{method: "PATCH", path: perms + "/users/" + guest.id, body: map[string]any{"role": "create"}, status: http.StatusNoContent},
+		{as: guest, method: "PATCH", path: site, body: map[string]any{"title": "Guest's docs"}, want: []check{field("title", "Guest's docs"), field("permissions.create", true)}},
+		{as: guest, method: "POST", path: sitePath(e, s.ID, "/share-links"), body: map[string]any{"name": "Mine"}, status: http.StatusCreated},
+		{as: guest, method: "POST", path: perms, body: map[string]any{"role": "admin", "users": []string{guest.id}}, status: http.StatusForbidden},
+		{method: "PATCH", path: perms + "/users/" + reader.id, body: map[string]any{"role": "read"}, status: http.StatusNoContent},
+		{as: reader, path: site, want: []check{field("permissions.view", true)}},
+		{method: "PATCH", path: perms + "/teams/" + team, body: map[string]any{"role": "edit"}, status: http.StatusNoContent},
+		{as: teamMate, path: site, want: []check{field("permissions.edit", true), zero("permissions.create")}},
+		{method: "PATCH", path: perms + "/teams/nope", body: map[string]any{"role": "edit"}, status: http.StatusNotFound, errs: []string{"teams[0]"}},
+		// Removing: 205 when there was a grant, 204 when not.
+		{method: "DELETE", path: perms + "/users/" + guest.id, status: http.StatusResetContent},
+		{method: "DELETE", path: perms + "/users/" + guest.id, status: http.StatusNoContent},
+		{method: "DELETE", path: perms + "/teams/" + team, status: http.StatusResetContent},
+		{as: guest, path: site, status: http.StatusNotFound},
+		{as: teamMate, path: site, status: http.StatusNotFound},
+	}))
+	// Deleting the site takes its grants with it.
+	run(t, e, []scenario{
+		{method: "POST", path: perms, body: map[string]any{"role": "read", "users": []string{guest.id}}, status: http.StatusNoContent},
+		{method: "DELETE", path: site, status: http.StatusNoContent},
+	})
+	if list, err := e.db.ListUserGrants(t.Context(), s.ID, store.Page{Limit: 10}); err != nil || list.Count != 0 {
+		t.Errorf("grants of a deleted site: %+v (%v), want none", list, err)
+	}
+}
