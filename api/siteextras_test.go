@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -189,4 +190,128 @@ func TestSitePermissionGrants(t *testing.T) {
 	if list, err := e.db.ListUserGrants(t.Context(), s.ID, store.Page{Limit: 10}); err != nil || list.Count != 0 {
 		t.Errorf("grants of a deleted site: %+v (%v), want none", list, err)
 	}
+}
+
+func TestSiteCustomization(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reader, out := e.addUser(t, "read", "Rae Reader"), e.outsider(t)
+	a, b := siteNewSpace(t, e, "Guide"), siteNewSpace(t, e, "API")
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{a, b}})
+	var spaces sitePage[siteSiteSpace]
+	custom := sitePath(e, s.ID, "/customization")
+	var settings map[string]any
+	run(t, e, fullChecked([]scenario{
+		{path: sitePath(e, s.ID, "/site-spaces"), want: []check{into(&spaces)}},
+		// Until set, the defaults, titled with the site's title.
+		{path: custom, want: []check{into(&settings), field("title", "Docs"), field("styling.theme", "clean"), absent("updatedAt")}},
+		{as: reader, path: custom, want: []check{field("title", "Docs")}},
+		{as: out, path: custom, status: http.StatusNotFound},
+	}))
+	styling := settings["styling"].(map[string]any)
+	styling["theme"], styling["primaryColor"] = "bold", map[string]any{"light": "#aa0000", "dark": "#ff5555"}
+	settings["title"] = "Acme Docs"
+	settings["header"] = map[string]any{"preset": "default", "links": []any{
+		map[string]any{"title": "Home", "to": map[string]any{"kind": "url", "url": "https://acme.example.com/"}, "links": []any{}},
+	}}
+	settings["footer"] = map[string]any{"groups": []any{map[string]any{"title": "Company", "links": []any{
+		map[string]any{"title": "Blog", "to": map[string]any{"kind": "url", "url": "https://acme.example.com/blog"}},
+	}}}, "copyright": "© Acme"}
+	bad := func(change func(m map[string]any), part string) scenario {
+		raw, _ := json.Marshal(settings)
+		var m map[string]any
+		_ = json.Unmarshal(raw, &m)
+		change(m)
+		return scenario{method: "PUT", path: custom, body: m, status: http.StatusBadRequest, errs: []string{part}}
+	}
+	ss := sitePath(e, s.ID, "/site-spaces/"+spaces.Items[1].ID+"/customization")
+	run(t, e, fullChecked([]scenario{
+		bad(func(m map[string]any) {
+			m["styling"].(map[string]any)["primaryColor"] = map[string]any{"light": "red", "dark": "#000"}
+		}, "styling.primaryColor.light"),
+		bad(func(m map[string]any) { m["styling"].(map[string]any)["theme"] = "neon" }, "styling.theme"),
+		bad(func(m map[string]any) { delete(m, "footer") }, "footer"),
+		{method: "PUT", path: custom, body: "[1]", status: http.StatusBadRequest, errs: []string{"body"}},
+		{method: "PUT", path: custom, body: strings.Repeat(" ", 300<<10), status: http.StatusRequestEntityTooLarge},
+		{path: custom, want: []check{field("title", "Docs")}},
+		{as: reader, method: "PUT", path: custom, body: settings, status: http.StatusForbidden},
+		{as: out, method: "PUT", path: custom, body: settings, status: http.StatusNotFound},
+		{method: "PUT", path: custom, body: settings, want: []check{field("title", "Acme Docs"), field("styling.theme", "bold"), field("styling.primaryColor.dark", "#ff5555"), nonzero("updatedAt")}},
+		{path: custom, want: []check{field("title", "Acme Docs"), field("footer.copyright", "© Acme"), field("header.links.0.title", "Home"), nonzero("updatedAt")}},
+		{path: sitePath(e, s.ID, "/published"), want: []check{field("customizations.site.title", "Acme Docs"), field("customizations.site.styling.theme", "bold")}},
+		// A site space inherits, then overrides part of it.
+		{path: ss, want: []check{field("hasOverrides", false), field("title", "Acme Docs")}},
+		{as: reader, method: "PATCH", path: ss, body: map[string]any{"title": "API docs"}, status: http.StatusForbidden},
+		{method: "PATCH", path: ss, body: map[string]any{"styling": map[string]any{"theme": "neon"}}, status: http.StatusBadRequest, errs: []string{"styling.theme"}},
+		{method: "PATCH", path: ss, body: map[string]any{"title": "API docs", "styling": map[string]any{"theme": "muted"}}, want: []check{
+			field("hasOverrides", true), field("title", "API docs"), field("styling.theme", "muted"), field("styling.primaryColor.light", "#aa0000")}},
+		{method: "PATCH", path: ss, body: map[string]any{"title": nil}, want: []check{field("hasOverrides", true), field("title", "Acme Docs"), field("styling.theme", "muted")}},
+		{path: sitePath(e, s.ID, "/site-spaces/"+spaces.Items[0].ID+"/customization"), want: []check{field("hasOverrides", false), field("styling.theme", "bold")}},
+		{method: "DELETE", path: ss, status: http.StatusResetContent},
+		{method: "DELETE", path: ss, status: http.StatusNoContent},
+		{path: ss, want: []check{field("hasOverrides", false), field("styling.theme", "bold")}},
+		{path: sitePath(e, s.ID, "/site-spaces/nope/customization"), status: http.StatusNotFound},
+		{as: out, path: ss, status: http.StatusNotFound},
+	}))
+}
+
+func TestSiteStructureSortAndPublish(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reader, out := e.addUser(t, "read", "Rae Reader"), e.outsider(t)
+	a, b := siteNewSpace(t, e, "Guide"), siteNewSpace(t, e, "API")
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{a, b}})
+	var spaces sitePage[siteSiteSpace]
+	structure, sort := sitePath(e, s.ID, "/structure"), sitePath(e, s.ID, "/structure/sort")
+	run(t, e, fullChecked([]scenario{
+		{path: sitePath(e, s.ID, "/site-spaces"), want: []check{into(&spaces)}},
+		{path: structure, want: []check{field("type", "siteSpaces"), field("structure.#.space.id", []string{a, b})}},
+		{as: reader, path: structure, want: []check{field("type", "siteSpaces")}},
+		{as: out, path: structure, status: http.StatusNotFound},
+	}))
+	ptr := func(kind, id string) map[string]any { return map[string]any{"type": kind, "id": id} }
+	first, second := spaces.Items[0].ID, spaces.Items[1].ID
+	var sec siteSection
+	run(t, e, fullChecked([]scenario{
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second), "position": map[string]any{"before": ptr("site-space", first)}},
+			want: []check{field("object", "site-space"), field("id", second)}},
+		{path: structure, want: []check{field("structure.#.space.id", []string{b, a})}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second), "position": map[string]any{}}},
+		{path: structure, want: []check{field("structure.#.space.id", []string{a, b})}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-external-link", "x"), "position": map[string]any{}}, status: http.StatusBadRequest, errs: []string{"item.type"}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second)}, status: http.StatusBadRequest, errs: []string{"position"}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second), "position": map[string]any{"after": ptr("site-section", first)}}, status: http.StatusBadRequest, errs: []string{"position.after"}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", "nope"), "position": map[string]any{}}, status: http.StatusNotFound},
+		{as: reader, method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second), "position": map[string]any{}}, status: http.StatusForbidden},
+		{as: out, method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second), "position": map[string]any{}}, status: http.StatusNotFound},
+		// With sections, the structure lists them.
+		{method: "POST", path: sitePath(e, s.ID, "/sections"), body: map[string]any{"spaceId": a}, status: http.StatusCreated, want: []check{into(&sec)}},
+	}))
+	var secs sitePage[siteSection]
+	run(t, e, fullChecked([]scenario{
+		{path: sitePath(e, s.ID, "/sections"), want: []check{into(&secs)}},
+		{path: structure, want: []check{field("type", "sections"), field("structure.#.object", []string{"site-section", "site-section"})}},
+	}))
+	run(t, e, fullChecked([]scenario{
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-section", sec.ID), "position": map[string]any{"before": ptr("site-section", secs.Items[0].ID)}},
+			want: []check{field("object", "site-section"), field("id", sec.ID)}},
+		{path: structure, want: []check{field("structure.0.id", sec.ID)}},
+	}))
+	// Prefer: return=minimal answers 204.
+	req := httptest.NewRequestWithContext(t.Context(), "PATCH", sort, strings.NewReader(`{"item":{"type":"site-section","id":"`+sec.ID+`"},"position":{}}`))
+	req.Header.Set("Authorization", "Bearer "+e.admin.token)
+	req.Header.Set("Prefer", "return=minimal")
+	req.Header.Set("Content-Type", "application/json")
+	e.do(t, req).want(t, http.StatusNoContent)
+	run(t, e, []scenario{{path: structure, want: []check{field("structure.1.id", sec.ID)}}})
+	// Publishing and unpublishing.
+	run(t, e, fullChecked([]scenario{
+		{as: reader, method: "POST", path: sitePath(e, s.ID, "/publish"), status: http.StatusForbidden},
+		{as: out, method: "POST", path: sitePath(e, s.ID, "/publish"), status: http.StatusNotFound},
+		{method: "POST", path: sitePath(e, s.ID, "/publish"), want: []check{field("published", true), field("urls.published", testPublicURL+"/sites/"+s.ID+"/")}},
+		{path: sitePath(e, s.ID, ""), want: []check{field("published", true)}},
+		{method: "POST", path: sitePath(e, s.ID, "/unpublish"), want: []check{field("published", false), zero("urls.published")}},
+		{as: reader, method: "POST", path: sitePath(e, s.ID, "/unpublish"), status: http.StatusForbidden},
+		{path: siteOrg(e, "/sites?published=true"), want: []check{field("count", 0)}},
+	}))
 }
