@@ -315,3 +315,30 @@ func TestSiteStructureSortAndPublish(t *testing.T) {
 		{path: siteOrg(e, "/sites?published=true"), want: []check{field("count", 0)}},
 	}))
 }
+
+func TestSiteSpaceDuplicate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reader, out := e.addUser(t, "read", "Rae Reader"), e.outsider(t)
+	a, b := siteNewSpace(t, e, "Guide"), siteNewSpace(t, e, "API")
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{a, b}})
+	var spaces sitePage[siteSiteSpace]
+	var dup siteSiteSpace
+	run(t, e, fullChecked([]scenario{{path: sitePath(e, s.ID, "/site-spaces"), want: []check{into(&spaces)}}}))
+	first := spaces.Items[0].ID
+	dupPath := sitePath(e, s.ID, "/site-spaces/"+first+"/duplicate")
+	run(t, e, fullChecked([]scenario{
+		{as: reader, method: "POST", path: dupPath, status: http.StatusForbidden},
+		{as: out, method: "POST", path: dupPath, status: http.StatusNotFound},
+		{method: "POST", path: dupPath, body: map[string]any{"draft": true}, status: http.StatusBadRequest, errs: []string{"draft"}},
+		{method: "POST", path: sitePath(e, s.ID, "/site-spaces/nope/duplicate"), status: http.StatusNotFound},
+		{method: "POST", path: dupPath, body: map[string]any{"draft": false}, status: http.StatusCreated, want: []check{
+			into(&dup), field("object", "site-space"), field("space.title", "Guide (copy)"), field("path", "guide-copy"), field("default", false)}},
+	}))
+	run(t, e, fullChecked([]scenario{
+		// The copy is published right after the original, and is a space of its own.
+		{path: sitePath(e, s.ID, "/structure"), want: []check{field("structure.#.id", []string{first, dup.ID, spaces.Items[1].ID})}},
+		{path: "/v1/spaces/" + dup.Space.ID, want: []check{field("title", "Guide (copy)")}},
+		{path: siteOrg(e, "/spaces"), want: []check{field("count", 3)}},
+	}))
+}
