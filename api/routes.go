@@ -200,6 +200,7 @@ func (s *Server) routes() {
 	s.handle("POST "+site+"/publish", s.setPublished(true))
 	s.handle("POST "+site+"/unpublish", s.setPublished(false))
 	s.handle("POST "+site+"/site-spaces/{siteSpaceId}/duplicate", s.duplicateSiteSpace)
+	s.handle("PUT "+site+"/redirects", s.bulkUpsertSiteRedirects)
 	// Not in the reference's subset: how visitor-auth visitors are admitted.
 	s.handle("GET "+site+"/publishing/auth", s.getSitePublishingAuth)
 	s.handle("PATCH "+site+"/publishing/auth", s.updateSitePublishingAuth)

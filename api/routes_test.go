@@ -120,6 +120,7 @@ var servedOperations = []string{
 	"POST /v1/orgs/o1/sites/w1/publish",
 	"POST /v1/orgs/o1/sites/w1/unpublish",
 	"POST /v1/orgs/o1/sites/w1/site-spaces/ss1/duplicate",
+	"PUT /v1/orgs/o1/sites/w1/redirects",
 	"GET /v1/orgs/o1/sites/w1/publishing/auth",
 	"PATCH /v1/orgs/o1/sites/w1/publishing/auth",
 	"POST /v1/orgs/o1/sites/w1/publishing/auth/regenerate",

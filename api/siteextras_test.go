@@ -342,3 +342,42 @@ func TestSiteSpaceDuplicate(t *testing.T) {
 		{path: siteOrg(e, "/spaces"), want: []check{field("count", 3)}},
 	}))
 }
+
+func TestSiteRedirectsBulkUpsert(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reader, out := e.addUser(t, "read", "Rae Reader"), e.outsider(t)
+	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{siteNewSpace(t, e, "Guide")}})
+	var secs sitePage[siteSection]
+	run(t, e, []scenario{
+		{method: "POST", path: sitePath(e, s.ID, "/sections"), body: map[string]any{"spaceId": siteNewSpace(t, e, "API")}, status: http.StatusCreated},
+		{path: sitePath(e, s.ID, "/sections"), want: []check{into(&secs)}},
+	})
+	guide, api := secs.Items[0].ID, secs.Items[1].ID
+	to := func(id string) map[string]any { return map[string]any{"kind": "site-section", "siteSectionId": id} }
+	redirects, bulk := sitePath(e, s.ID, "/redirects"), func(items ...map[string]any) map[string]any { return map[string]any{"redirects": items} }
+	run(t, e, fullChecked([]scenario{
+		{method: "POST", path: redirects, body: map[string]any{"source": "/old/api", "destination": to(guide)}, status: http.StatusCreated},
+		{method: "PUT", path: redirects, body: bulk(
+			map[string]any{"source": "/old/guide", "destination": to(guide)},
+			map[string]any{"source": "/old/api", "destination": to(api)},
+			map[string]any{"source": "/old/nowhere", "destination": to("nope")},
+			map[string]any{"source": "/old/draft", "intent": "draft", "destination": to(guide)},
+			map[string]any{"source": "/old/gone", "destination": nil},
+		), want: []check{
+			field("results.#.status", []string{"created", "updated", "error", "error", "error"}),
+			field("results.#.source", []string{"/old/guide", "/old/api", "/old/nowhere", "/old/draft", "/old/gone"}),
+			nonzero("results.0.id", "results.1.id", "results.2.error", "results.3.error", "results.4.error"),
+		}},
+		{path: redirects, want: []check{field("items.#.source", []string{"/old/api", "/old/guide"}), field("items.0.destination.siteSectionId", api)}},
+		{method: "PUT", path: redirects, body: bulk(map[string]any{"source": "/old/guide", "destination": nil}), want: []check{field("results.0.status", "deleted")}},
+		{path: redirects, want: []check{field("items.#.source", []string{"/old/api"})}},
+		// Bad requests change nothing.
+		{method: "PUT", path: redirects, body: bulk(), status: http.StatusBadRequest, errs: []string{"redirects"}},
+		{method: "PUT", path: redirects, body: bulk(map[string]any{"source": "/ab", "destination": to(guide)}, map[string]any{"source": "no-slash", "destination": to(guide)}), status: http.StatusBadRequest, errs: []string{"redirects[1].source"}},
+		{method: "PUT", path: redirects, body: bulk(map[string]any{"source": "/a/b"}), status: http.StatusBadRequest, errs: []string{"redirects[0].destination"}},
+		{path: redirects, want: []check{field("count", 1)}},
+		{as: reader, method: "PUT", path: redirects, body: bulk(map[string]any{"source": "/a/b", "destination": to(guide)}), status: http.StatusForbidden},
+		{as: out, method: "PUT", path: redirects, body: bulk(map[string]any{"source": "/a/b", "destination": to(guide)}), status: http.StatusNotFound},
+	}))
+}
