@@ -123,6 +123,10 @@ type SiteSpace struct {
 	Position  int64
 	Space     *Space
 	Section   *SiteSection // nil at the root of the site
+	// Customization is the site space's overrides of its site's
+	// customization (a JSON object merged onto it), nil when none; loaded
+	// with the site's structure.
+	Customization json.RawMessage
 }
 
 // SiteRedirect sends visitors of a path of a site to one of its sections.

@@ -286,3 +286,26 @@ func (s *Server) deleteSiteSpaceCustomization(w http.ResponseWriter, r *http.Req
 	w.WriteHeader(http.StatusResetContent)
 	return nil
 }
+
+// siteSpaceCustomizations are the customizations in effect of the site
+// spaces of st that override their site's, by site space id.
+func siteSpaceCustomizations(site *quire.Site, st *quire.SiteStructure) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	var base map[string]any
+	for _, ss := range st.AllSiteSpaces() {
+		if ss.Customization == nil {
+			continue
+		}
+		over, err := decodeSettings(ss.Customization)
+		if err != nil {
+			continue // validated when set: cannot happen
+		}
+		if base == nil {
+			base = siteSettings(site)
+		}
+		if b, err := json.Marshal(mergeSettings(base, over)); err == nil {
+			out[ss.ID] = b
+		}
+	}
+	return out
+}

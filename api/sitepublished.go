@@ -66,7 +66,7 @@ func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.Site
 	return publishedSiteJSON{
 		Object: "published-content-site", Site: s.siteJSON(site, siteRole(site, v)), Scripts: []struct{}{},
 		Structure:      s.structureJSON(site, v, st),
-		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: map[string]json.RawMessage{}},
+		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: siteSpaceCustomizations(site, st)},
 	}
 }
 

@@ -105,6 +105,13 @@ func (r contentRefJSON) url() string {
 	return safeURL(r.URL)
 }
 
+func siteSpaceCustomization(ss *quire.SiteSpace) json.RawMessage {
+	if ss == nil {
+		return nil
+	}
+	return ss.Customization
+}
+
 func linksOf(in []linkJSON) []link {
 	var out []link
 	for _, l := range in {
@@ -115,15 +122,17 @@ func linksOf(in []linkJSON) []link {
 	return out
 }
 
-// lookOf reads site's customization; a site without one looks as default.
-func lookOf(site *quire.Site) look {
+// lookOf reads site's customization with the overrides of site space ss
+// (nil for none); a site without one looks as default.
+func lookOf(site *quire.Site, ss *quire.SiteSpace) look {
 	lk := look{Title: site.Title, Theme: "clean"}
-	if site.Customization == nil {
-		return lk
-	}
 	var c customization
-	if err := json.Unmarshal(site.Customization, &c); err != nil {
-		return lk // validated when set: cannot happen
+	// Both were validated when set; the overrides, decoded onto the site's
+	// settings, replace the fields they name and keep the others.
+	for _, raw := range []json.RawMessage{site.Customization, siteSpaceCustomization(ss)} {
+		if raw != nil {
+			_ = json.Unmarshal(raw, &c)
+		}
 	}
 	if c.Title != nil && *c.Title != "" {
 		lk.Title = *c.Title

@@ -110,4 +110,16 @@ func TestCustomizationRendered(t *testing.T) {
 			t.Errorf("the page shows %s", unwanted)
 		}
 	}
+
+	// A site space's overrides show on its pages.
+	var spaces struct{ Items []struct{ ID string } }
+	e.api(t, "GET", "/v1/orgs/"+e.org+"/sites/"+id+"/site-spaces", nil, http.StatusOK, &spaces)
+	e.api(t, "PATCH", "/v1/orgs/"+e.org+"/sites/"+id+"/site-spaces/"+spaces.Items[0].ID+"/customization",
+		map[string]any{"title": "Guide v2", "styling": map[string]any{"theme": "muted"}}, http.StatusOK, nil)
+	_, body = get(t, url)
+	for _, want := range []string{"<title>Introduction · Guide v2</title>", `class="theme-muted"`, `--accent:#aa0000`, "Home page"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("with the site space's overrides, the page does not show %s", want)
+		}
+	}
 }
