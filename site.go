@@ -1,7 +1,9 @@
 package quire
 
 import (
+	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -51,8 +53,11 @@ type Site struct {
 	Proxy           string // proxy origin, "" when none
 	Visibility      Visibility
 	Published       bool
-	ShareKey        string // what share-link visitors must show
+	ShareKeys       []string // active share links' keys, on share-link sites (store Site, SiteHeader)
 	AdaptiveContent bool
+	// Customization is the site's customization as set (the reference's
+	// SiteCustomizationSettings, JSON), nil until set.
+	Customization json.RawMessage
 	// PublishingAuth is how visitor-auth visitors are checked; its Key is a
 	// secret that only the site's publishing-auth answer shows.
 	PublishingAuth SitePublishingAuth
@@ -77,7 +82,7 @@ func (s *Site) VisibleWithKey(shareKey string) bool {
 	case VisibilityPublic, VisibilityUnlisted:
 		return true
 	case VisibilityShareLink:
-		return shareKey != "" && shareKey == s.ShareKey
+		return shareKey != "" && slices.Contains(s.ShareKeys, shareKey)
 	}
 	return false
 }
@@ -118,6 +123,10 @@ type SiteSpace struct {
 	Position  int64
 	Space     *Space
 	Section   *SiteSection // nil at the root of the site
+	// Customization is the site space's overrides of its site's
+	// customization (a JSON object merged onto it), nil when none; loaded
+	// with the site's structure.
+	Customization json.RawMessage
 }
 
 // SiteRedirect sends visitors of a path of a site to one of its sections.

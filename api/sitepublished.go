@@ -38,7 +38,7 @@ type customizationsJSON struct {
 
 // defaultCustomization is every field of Contract §2 customizations.site
 // (and those the reference requires) at its default, but the title, which
-// is the site's: Quire has no customization yet.
+// is the site's, until its customization is set (sitecustomization.go).
 const defaultCustomization = `"styling":{"theme":"clean","primaryColor":{"light":"#346DDB","dark":"#346DDB"},` +
 	`"tint":{"color":{"light":"#787878","dark":"#787878"}},` +
 	`"infoColor":{"light":"#787878","dark":"#787878"},"successColor":{"light":"#00C950","dark":"#00D45E"},` +
@@ -56,32 +56,40 @@ const defaultCustomization = `"styling":{"theme":"clean","primaryColor":{"light"
 	`"privacyPolicy":{},"socialPreview":{},"insights":{"trackingCookie":false},` +
 	`"externalLinks":{"target":"self"},"pageActions":{"items":["markdown"]},"socialAccounts":[]`
 
+// siteCustomization is the site's customization in effect (siteSettings).
 func siteCustomization(site *quire.Site) json.RawMessage {
-	title, _ := json.Marshal(site.Title)
-	return json.RawMessage(`{"title":` + string(title) + `,` + defaultCustomization + `}`)
+	b, _ := json.Marshal(siteSettings(site))
+	return b
 }
 
 func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure) publishedSiteJSON {
-	rd := s.siteRenderer(site, v)
-	j := publishedSiteJSON{
-		Object: "published-content-site", Site: s.siteJSON(site, siteRole(v)), Scripts: []struct{}{},
-		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: map[string]json.RawMessage{}},
+	return publishedSiteJSON{
+		Object: "published-content-site", Site: s.siteJSON(site, siteRole(site, v)), Scripts: []struct{}{},
+		Structure:      s.structureJSON(site, v, st),
+		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: siteSpaceCustomizations(site, st)},
 	}
+}
+
+// structureJSON is the reference's SiteStructure of site (with its counts)
+// as v sees it.
+func (s *Server) structureJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure) siteStructureJSON {
+	rd := s.siteRenderer(site, v)
+	var j siteStructureJSON
 	if site.Sections == 0 {
-		j.Structure.Type = "siteSpaces"
-		j.Structure.Structure = make([]any, len(st.SiteSpaces))
+		j.Type = "siteSpaces"
+		j.Structure = make([]any, len(st.SiteSpaces))
 		for i, ss := range st.SiteSpaces {
-			j.Structure.Structure[i] = rd.siteSpace(ss)
+			j.Structure[i] = rd.siteSpace(ss)
 		}
 		return j
 	}
-	j.Structure.Type = "sections"
-	j.Structure.Structure = make([]any, len(st.Items))
+	j.Type = "sections"
+	j.Structure = make([]any, len(st.Items))
 	for i, it := range st.Items {
 		if it.Section != nil {
-			j.Structure.Structure[i] = rd.section(it.Section)
+			j.Structure[i] = rd.section(it.Section)
 		} else {
-			j.Structure.Structure[i] = rd.group(it.Group)
+			j.Structure[i] = rd.group(it.Group)
 		}
 	}
 	return j
@@ -155,7 +163,7 @@ func publishedKey(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure, co
 	b = strconv.AppendInt(b, site.Version, 10)
 	b = append(b, ':')
 	b = strconv.AppendUint(b, commits, 10)
-	b = append(b, ':', roleByte(siteRole(v)))
+	b = append(b, ':', roleByte(siteRole(site, v)))
 	for _, ss := range st.AllSiteSpaces() {
 		sp := ss.Space
 		b = append(b, roleByte(v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors)))

@@ -34,7 +34,7 @@ func (s *Server) site(r *http.Request, need quire.Role) (*quire.Site, *quire.Vie
 	if err != nil {
 		return nil, nil, err
 	}
-	return site, v, quire.RequireRole(v.OrgRole, need, "site")
+	return site, v, quire.RequireRole(siteRole(site, v), need, "site")
 }
 
 // sharedSite loads the site for the operations that take shareKey: readers
@@ -62,19 +62,20 @@ func (s *Server) sharedSiteWith(r *http.Request, load func(ctx context.Context, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if (v.Member && v.OrgRole.AtLeast(quire.RoleRead)) || site.VisibleWithKey(key) {
+	if siteRole(site, v).AtLeast(quire.RoleRead) || site.VisibleWithKey(key) {
 		return site, v, nil
 	}
 	return nil, nil, errorf(quire.CodeNotFound, "site not found")
 }
 
-// siteRole is the caller's role on a site: their organization role, for
-// members; nothing for others.
-func siteRole(v *quire.Viewer) quire.Role {
+// siteRole is the caller's role on a site, for members of its organization:
+// the stronger of their organization role and the role granted on the site
+// to them or to one of their teams (sitepermissions.go); nothing for others.
+func siteRole(site *quire.Site, v *quire.Viewer) quire.Role {
 	if v == nil || !v.Member {
 		return quire.RoleGuest
 	}
-	return v.OrgRole
+	return v.OrgRole.Max(v.Grants[site.ID])
 }
 
 type siteJSON struct {
@@ -219,7 +220,7 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, func(site *quire.Site) siteJSON { return s.siteJSON(site, v.OrgRole) })
+	return writeList(w, list, func(site *quire.Site) siteJSON { return s.siteJSON(site, siteRole(site, v)) })
 }
 
 func parseSiteVisibility(v string) (quire.Visibility, error) {
@@ -357,7 +358,7 @@ func (s *Server) getSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.siteJSON(site, v.OrgRole))
+	return writeJSON(w, http.StatusOK, s.siteJSON(site, siteRole(site, v)))
 }
 
 func (s *Server) deleteSite(w http.ResponseWriter, r *http.Request) error {
@@ -444,7 +445,7 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 	if site, err = s.db.UpdateSite(r.Context(), site.ID, body.update(caller(r.Context()).ID)); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.siteJSON(site, v.OrgRole))
+	return writeJSON(w, http.StatusOK, s.siteJSON(site, siteRole(site, v)))
 }
 
 type adaptiveSchemaJSON struct {
@@ -531,29 +532,4 @@ func checkAdaptiveSchema(raw json.RawMessage) (json.RawMessage, error) {
 func schemaError(err error) string {
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	return msg
-}
-
-type siteShareLinkJSON struct {
-	Object string `json:"object"`
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Key    string `json:"key"`
-	Active bool   `json:"active"`
-	URLs   struct {
-		Published string `json:"published"`
-	} `json:"urls"`
-}
-
-// listSiteShareLinks is how those who manage a site (role create) read its
-// share key: as its one share link, in the shape of the reference's site
-// share links. The operations that take shareKey accept it, and visitors of
-// a share-link site reach it at urls.published.
-func (s *Server) listSiteShareLinks(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	link := siteShareLinkJSON{Object: "site-share-link", ID: site.ID, Name: "Share link", Key: site.ShareKey, Active: true}
-	link.URLs.Published = s.sitePublicURL(site) + "?shareKey=" + site.ShareKey
-	return writeJSON(w, http.StatusOK, listJSON[siteShareLinkJSON]{Items: []siteShareLinkJSON{link}, Count: 1})
 }

@@ -208,3 +208,46 @@ func (s *Server) getSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 		Target   string           `json:"target"`
 	}{siteRedirectOut(rd), s.siteRenderer(site, v).sectionURL(sec)})
 }
+
+// siteSpaceDuplicateRequest is the body of POST …/site-spaces/{id}/duplicate.
+type siteSpaceDuplicateRequest struct {
+	Draft *bool `json:"draft"`
+}
+
+func (b *siteSpaceDuplicateRequest) validate() error {
+	if b.Draft != nil && *b.Draft {
+		return errorf(quire.CodeInvalid, "draft: Quire sites have no drafts; omit it or give false")
+	}
+	return nil
+}
+
+// duplicateSiteSpace copies the space a site space publishes, as POST
+// S/duplicate does, and publishes the copy right after it: 201 with the new
+// site space. It needs the create role on the site, read on the space and
+// the create role where the copy goes, as duplicating the space does.
+func (s *Server) duplicateSiteSpace(w http.ResponseWriter, r *http.Request) error {
+	var body siteSpaceDuplicateRequest
+	site, v, err := s.siteForWrite(w, r, &body)
+	if err != nil {
+		return err
+	}
+	ss, err := s.db.SiteSpace(r.Context(), site.ID, r.PathValue("siteSpaceId"))
+	if err != nil {
+		return err
+	}
+	sp := ss.Space
+	if !v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors).AtLeast(quire.RoleRead) {
+		return errorf(quire.CodeForbidden, "duplicating needs the read role on the space")
+	}
+	if err := s.requireCreateIn(r, v, sp.OrgID, sp.ParentID); err != nil {
+		if quire.ErrorCode(err) == quire.CodeInvalid {
+			return errorf(quire.CodeForbidden, "duplicating needs the create role on the space's collection")
+		}
+		return err
+	}
+	dup, err := s.db.DuplicateSiteSpace(r.Context(), site, ss.ID)
+	if err != nil {
+		return err
+	}
+	return s.createdInSite(w, site, "/site-spaces/"+dup.ID, s.siteRenderer(site, v).siteSpace(dup))
+}

@@ -214,7 +214,7 @@ func bearer(r *http.Request) (string, bool) {
 // shareKey reports whether r shows site's share key, in its URL (inURL,
 // then kept in a cookie) or in the cookie.
 func (a *access) shareKey(w http.ResponseWriter, r *http.Request, site *quire.Site) (ok, inURL bool) {
-	if site.ShareKey == "" {
+	if len(site.ShareKeys) == 0 {
 		return false, false
 	}
 	q := r.URL.Query()
@@ -223,7 +223,7 @@ func (a *access) shareKey(w http.ResponseWriter, r *http.Request, site *quire.Si
 		key = q.Get(shareKeyParam)
 	}
 	if key != "" {
-		if !sameSecret(key, site.ShareKey) {
+		if !activeKey(site, key) {
 			return false, false
 		}
 		setCookie(w, r, site, shareCookie, key, time.Time{})
@@ -439,8 +439,21 @@ func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request, rq *request
 	http.Redirect(w, r, to, http.StatusFound)
 }
 
-// hasShareCookie reports whether r keeps site's share key in its cookie.
+// hasShareCookie reports whether r keeps the key of one of site's active
+// share links in its cookie: revoking a link shuts out its cookies too.
 func hasShareCookie(r *http.Request, site *quire.Site) bool {
 	c, err := r.Cookie(shareCookie + site.ID)
-	return err == nil && site.ShareKey != "" && sameSecret(c.Value, site.ShareKey)
+	return err == nil && activeKey(site, c.Value)
+}
+
+// activeKey reports whether key is the key of one of site's active share
+// links, comparing with each in constant time.
+func activeKey(site *quire.Site, key string) bool {
+	found := false
+	for _, k := range site.ShareKeys {
+		if sameSecret(key, k) {
+			found = true
+		}
+	}
+	return key != "" && found
 }

@@ -64,6 +64,7 @@ type assetURLs struct{ CSS, JS string }
 // pageData is everything the layout shows.
 type pageData struct {
 	Lang, SiteTitle, Emoji string
+	Look                   look   // the site's customization
 	Root                   string // the site's root path as reached, without the final slash
 	Home                   string // the site's home page
 	Favicon                template.URL

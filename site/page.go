@@ -56,8 +56,9 @@ func (s *Server) pageData(rq *request, n *spaceNav, id string) (*pageData, error
 // chrome is what every page of rq's site shows around its content: title,
 // favicon, section tabs (sec current), search.
 func (s *Server) chrome(rq *request, sec *quire.SiteSection, ss *quire.SiteSpace) *pageData {
+	lk := lookOf(rq.site, ss)
 	d := &pageData{
-		Lang: "en", SiteTitle: rq.site.Title, Root: rq.base, Home: rq.base + "/",
+		Lang: "en", SiteTitle: lk.Title, Look: lk, Root: rq.base, Home: rq.base + "/",
 		ThemeScript: template.JS(web.ThemeScript), Assets: assetURLsOf(s.assets, rq.base),
 		NoIndex: rq.site.Visibility != quire.VisibilityPublic,
 	}

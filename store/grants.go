@@ -8,13 +8,28 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-// Content names a space or a collection for grants.
+// Content names a space, a collection or a site for grants.
 type Content struct {
-	Kind      string // "space" or "collection"
+	Kind      string // "space", "collection" or "site"
 	ID        string
 	OrgID     string
 	Level     quire.DefaultLevel
 	Ancestors []string
+}
+
+// RevokeGrant takes away a user's or team's grant on content, reporting
+// whether there was one.
+func (db *DB) RevokeGrant(ctx context.Context, c Content, principalKind, principalID string) (revoked bool, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		res, err := tx.q.exec(ctx, "DELETE FROM content_grants WHERE content_id = ? AND principal_kind = ? AND principal_id = ?", c.ID, principalKind, principalID)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		revoked = n > 0
+		return nil
+	})
+	return revoked, err
 }
 
 // GrantRoles gives role on content to users and teams of its organization;
@@ -128,27 +143,32 @@ func (r reader) ListTeamGrants(ctx context.Context, contentID string, p Page) (*
 
 // Access is one person's effective role on content.
 type Access struct {
-	User quire.User
-	Role quire.Role
+	User     quire.User
+	Role     quire.Role
+	Disabled bool // the member is disabled in the organization
+	// Granted: the role comes from a grant on the content itself (Direct: to
+	// the user; else to one of their teams), not from the organization.
+	Granted, Direct bool
 }
 
 // ListContentAccess lists everyone of the organization who can access content,
 // with their effective role (role filter: at exactly that role), by user id.
 func (r reader) ListContentAccess(ctx context.Context, c Content, only *quire.Role, p Page) (*List[*Access], error) {
-	rows, err := r.q.query(ctx, "SELECT m.role, "+userColumns+" FROM members m JOIN users u ON u.id = m.user_id WHERE m.org_id = ? ORDER BY u.id", c.OrgID)
+	rows, err := r.q.query(ctx, "SELECT m.role, m.disabled, "+userColumns+" FROM members m JOIN users u ON u.id = m.user_id WHERE m.org_id = ? ORDER BY u.id", c.OrgID)
 	if err != nil {
 		return nil, err
 	}
 	type member struct {
-		user quire.User
-		role quire.Role
+		user     quire.User
+		role     quire.Role
+		disabled bool
 	}
 	var members []member
 	for rows.Next() {
 		var m member
 		var role sql.NullString
 		var created int64
-		if err := rows.Scan(append([]any{&role}, scanUser(&m.user, &created)...)...); err != nil {
+		if err := rows.Scan(append([]any{&role, &m.disabled}, scanUser(&m.user, &created)...)...); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -168,12 +188,29 @@ func (r reader) ListContentAccess(ctx context.Context, c Content, only *quire.Ro
 	if err != nil {
 		return nil, err
 	}
+	direct := map[string]quire.Role{}
+	directRows, err := r.q.query(ctx, "SELECT principal_id, role FROM content_grants WHERE content_id = ? AND principal_kind = 'user'", c.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := eachRow(directRows, func(rows *sql.Rows) error {
+		var id string
+		var role quire.Role
+		err := rows.Scan(&id, &role)
+		direct[id] = role
+		return err
+	}); err != nil {
+		return nil, err
+	}
 	var all []*Access
 	for _, m := range members {
 		v := &quire.Viewer{UserID: m.user.ID, OrgRole: m.role, Member: true, Grants: grants[m.user.ID], Levels: levels}
 		role := v.RoleOn(c.ID, c.Level, c.Ancestors)
 		if role.AtLeast(quire.RoleRead) && (only == nil || role == *only) {
-			all = append(all, &Access{User: m.user, Role: role})
+			granted := grants[m.user.ID][c.ID]
+			a := &Access{User: m.user, Role: role, Disabled: m.disabled, Granted: granted != "" && !m.role.AtLeast(granted) && granted == role}
+			a.Direct = a.Granted && direct[m.user.ID] == granted
+			all = append(all, a)
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].User.ID < all[j].User.ID })

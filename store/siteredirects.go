@@ -128,3 +128,77 @@ func (db *DB) DeleteSiteRedirect(ctx context.Context, siteID, id string) error {
 		return nil
 	})
 }
+
+// RedirectOp is one operation of a bulk upsert: the redirect from Source to
+// the section SectionID, or, when SectionID is nil, none (delete). A non
+// empty Refused is why the caller refuses it; it is reported, not done.
+type RedirectOp struct {
+	Source    string
+	SectionID *string
+	Refused   string
+}
+
+// RedirectResult is what became of one RedirectOp: Status created, updated,
+// deleted or error (with Error); ID is the redirect's, but for deleted and
+// error.
+type RedirectResult struct {
+	Status, Source, ID, Error string
+}
+
+// UpsertSiteRedirects applies ops in order in one transaction, each on its
+// own: one that cannot be done (refused, a section not in the site, nothing
+// to delete) is reported as an error and the others are still done.
+func (db *DB) UpsertSiteRedirects(ctx context.Context, siteID string, ops []RedirectOp) (results []RedirectResult, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		results = make([]RedirectResult, 0, len(ops))
+		if err := tx.touchSite(ctx, siteID); err != nil {
+			return err
+		}
+		for _, op := range ops {
+			res, err := tx.upsertRedirect(ctx, siteID, op)
+			if err != nil {
+				return err
+			}
+			results = append(results, res)
+		}
+		return nil
+	})
+	return results, err
+}
+
+func (tx *Tx) upsertRedirect(ctx context.Context, siteID string, op RedirectOp) (RedirectResult, error) {
+	res := RedirectResult{Source: op.Source, Status: "error"}
+	if op.Refused != "" {
+		res.Error = op.Refused
+		return res, nil
+	}
+	var id string
+	err := tx.q.queryRow(ctx, "SELECT id FROM site_redirects WHERE site_id = ? AND source = ?", siteID, op.Source).Scan(&id)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return res, err
+	}
+	if op.SectionID == nil {
+		if id == "" {
+			res.Error = "no redirect from " + op.Source
+			return res, nil
+		}
+		_, err := tx.q.exec(ctx, "DELETE FROM site_redirects WHERE id = ?", id)
+		res.Status = "deleted"
+		return res, err
+	}
+	if err := tx.checkRedirect(ctx, siteID, id, nil, op.SectionID); err != nil {
+		if quire.ErrorCode(err) == quire.CodeInvalid {
+			res.Error = quire.ErrorMessage(err)
+			return res, nil
+		}
+		return res, err
+	}
+	if id != "" {
+		res.Status, res.ID = "updated", id
+		return res, tx.update(ctx, "site_redirects", "id", id, map[string]any{"section_id": *op.SectionID, "updated_at": micros(tx.Now)})
+	}
+	res.Status, res.ID = "created", newID()
+	_, err = tx.q.exec(ctx, "INSERT INTO site_redirects (id, site_id, source, section_id, created_at) VALUES (?, ?, ?, ?, ?)",
+		res.ID, siteID, op.Source, *op.SectionID, micros(tx.Now))
+	return res, err
+}

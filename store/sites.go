@@ -16,8 +16,8 @@ import (
 // site, for callers that count from its structure.
 const (
 	siteBaseColumns = `t.id, t.org_id, t.type, t.title, t.hostname, t.basename, t.proxy, t.visibility, t.published,
-	t.share_key, t.adaptive_content, t.visitor_key, t.visitor_fallback_url, t.visitor_logout_url, t.visitor_issuer,
-	t.version, t.created_at, t.updated_at, `
+	t.adaptive_content, t.visitor_key, t.visitor_fallback_url, t.visitor_logout_url, t.visitor_issuer,
+	t.version, t.created_at, t.updated_at, t.customization, `
 	siteColumns = siteBaseColumns + `(SELECT COUNT(*) FROM site_spaces x WHERE x.site_id = t.id),
 	(SELECT COUNT(*) FROM site_sections x WHERE x.site_id = t.id)`
 	siteHeaderColumns = siteBaseColumns + "-1, -1"
@@ -25,16 +25,19 @@ const (
 
 func scanSite(row interface{ Scan(...any) error }) (*quire.Site, error) {
 	var s quire.Site
-	var hostname, basename, proxy, key, fallback, logout, issuer sql.NullString
+	var hostname, basename, proxy, key, fallback, logout, issuer, custom sql.NullString
 	var created, updated int64
 	if err := row.Scan(&s.ID, &s.OrgID, &s.Type, &s.Title, &hostname, &basename, &proxy, &s.Visibility, &s.Published,
-		&s.ShareKey, &s.AdaptiveContent, &key, &fallback, &logout, &issuer,
-		&s.Version, &created, &updated, &s.SiteSpaces, &s.Sections); err != nil {
+		&s.AdaptiveContent, &key, &fallback, &logout, &issuer,
+		&s.Version, &created, &updated, &custom, &s.SiteSpaces, &s.Sections); err != nil {
 		return nil, err
 	}
 	s.Hostname, s.Basename, s.Proxy = hostname.String, basename.String, proxy.String
 	s.PublishingAuth = quire.SitePublishingAuth{Key: key.String, FallbackURL: fallback.String, LogoutURL: logout.String, Issuer: issuer.String}
 	s.CreatedAt, s.UpdatedAt = fromMicros(created), fromMicros(updated)
+	if custom.Valid {
+		s.Customization = json.RawMessage(custom.String)
+	}
 	return &s, nil
 }
 
@@ -44,7 +47,10 @@ func (r reader) Site(ctx context.Context, id string) (*quire.Site, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, quire.Errorf(quire.CodeNotFound, "site not found")
 	}
-	return s, err
+	if err != nil {
+		return nil, err
+	}
+	return s, r.loadShareKeys(ctx, s)
 }
 
 // SiteHeader returns a site without its counts (SiteSpaces and Sections are
@@ -54,7 +60,10 @@ func (r reader) SiteHeader(ctx context.Context, id string) (*quire.Site, error) 
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, quire.Errorf(quire.CodeNotFound, "site not found")
 	}
-	return s, err
+	if err != nil {
+		return nil, err
+	}
+	return s, r.loadShareKeys(ctx, s)
 }
 
 // SiteFilter narrows a site list; zero fields do not filter.
@@ -105,11 +114,16 @@ type NewSite struct {
 // CreateSite creates an unpublished site with its first site spaces.
 func (db *DB) CreateSite(ctx context.Context, orgID string, n NewSite) (site *quire.Site, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
-		id := newID()
+		id, key := newID(), newShareKey()
 		if _, err := tx.q.exec(ctx, `INSERT INTO sites (id, org_id, type, title, title_key, visibility, published, share_key,
 			adaptive_content, visitor_key, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-			id, orgID, string(n.Type), n.Title, strings.ToLower(n.Title), string(n.Visibility), false, newShareKey(), false,
+			id, orgID, string(n.Type), n.Title, strings.ToLower(n.Title), string(n.Visibility), false, key, false,
 			newVisitorKey(), micros(tx.Now), micros(tx.Now)); err != nil {
+			return err
+		}
+		// Every site starts with one share link, as sites made before share
+		// links were had (migration 0027), so a share-link site is reachable.
+		if err := tx.insertShareLink(ctx, id, id, "Share link", key); err != nil {
 			return err
 		}
 		if n.NewSpace != nil {
@@ -242,7 +256,8 @@ func (db *DB) DeleteSite(ctx context.Context, id string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return quire.Errorf(quire.CodeNotFound, "site not found")
 		}
-		return nil
+		_, err = tx.q.exec(ctx, "DELETE FROM content_grants WHERE content_id = ?", id)
+		return err
 	})
 }
 

@@ -260,3 +260,36 @@ func (tx *Tx) removeSiteSpaces(ctx context.Context, where string, args ...any) e
 func (tx *Tx) unpublishSpaces(ctx context.Context, cond string, args ...any) error {
 	return tx.removeSiteSpaces(ctx, "space_id IN (SELECT s.id FROM spaces s WHERE "+cond+")", args...)
 }
+
+// DuplicateSiteSpace copies the space a site space publishes (DuplicateSpace)
+// and publishes the copy right after it, in the same section, in one
+// transaction. It returns the new site space and the space it copied.
+func (db *DB) DuplicateSiteSpace(ctx context.Context, site *quire.Site, id string) (ss *quire.SiteSpace, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		if err := tx.touchSite(ctx, site.ID); err != nil {
+			return err
+		}
+		section, err := tx.siteSpaceSection(ctx, site.ID, id)
+		if err != nil {
+			return err
+		}
+		var spaceID string
+		if err := tx.q.queryRow(ctx, "SELECT space_id FROM site_spaces WHERE site_id = ? AND id = ?", site.ID, id).Scan(&spaceID); err != nil {
+			return err
+		}
+		dup, err := tx.duplicateSpace(ctx, spaceID)
+		if err != nil {
+			return err
+		}
+		newID, err := tx.addSiteSpace(ctx, site.OrgID, site.ID, section, dup.ID, nil)
+		if err != nil {
+			return err
+		}
+		if err := tx.placeSiteSpace(ctx, site.ID, section, newID, quire.Position{After: &quire.Sibling{Kind: "site-space", ID: id}}); err != nil {
+			return err
+		}
+		ss, err = tx.SiteSpace(ctx, site.ID, newID)
+		return err
+	})
+	return ss, err
+}

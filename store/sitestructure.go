@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"sort"
 
@@ -85,17 +86,20 @@ func (r reader) siteSectionGroups(ctx context.Context, siteID string) ([]*quire.
 // placeSiteSpaces loads a site's site spaces, in order, with their spaces,
 // into their sections or, outside any, into st.
 func (r reader) placeSiteSpaces(ctx context.Context, siteID string, sections map[string]*quire.SiteSection, st *quire.SiteStructure) error {
-	rows, err := r.q.query(ctx, `SELECT ss.id, ss.section_id, ss.path, ss.cond, ss.is_default, ss.position, `+spaceColumns+`
+	rows, err := r.q.query(ctx, `SELECT ss.id, ss.section_id, ss.path, ss.cond, ss.is_default, ss.position, ss.customization, `+spaceColumns+`
 		FROM site_spaces ss JOIN spaces s ON s.id = ss.space_id WHERE ss.site_id = ? ORDER BY ss.position, ss.id`, siteID)
 	if err != nil {
 		return err
 	}
 	return eachRow(rows, func(rows *sql.Rows) error {
 		ss := &quire.SiteSpace{SiteID: siteID}
-		var section, cond sql.NullString
+		var section, cond, custom sql.NullString
 		var sp spaceRow
-		if err := rows.Scan(append([]any{&ss.ID, &section, &ss.Path, &cond, &ss.Default, &ss.Position}, sp.dest()...)...); err != nil {
+		if err := rows.Scan(append([]any{&ss.ID, &section, &ss.Path, &cond, &ss.Default, &ss.Position, &custom}, sp.dest()...)...); err != nil {
 			return err
+		}
+		if custom.Valid {
+			ss.Customization = json.RawMessage(custom.String)
 		}
 		ss.SectionID, ss.Condition, ss.Space = section.String, cond.String, sp.value()
 		if sec := sections[ss.SectionID]; sec != nil {

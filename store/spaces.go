@@ -287,37 +287,43 @@ func (db *DB) RestoreSpace(ctx context.Context, id string) (sp *quire.Space, err
 // a new space titled "<title> (copy)", placed right after the original.
 func (db *DB) DuplicateSpace(ctx context.Context, id string) (sp *quire.Space, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
-		orig, err := tx.Space(ctx, id)
-		if err != nil {
-			return err
-		}
-		copyTitle := truncateRunes(orig.Title, 50-len([]rune(" (copy)"))) + " (copy)"
-		if sp, err = tx.createSpace(ctx, orig.OrgID, NewSpace{Title: copyTitle, Emoji: orig.Emoji, ParentID: orig.ParentID, EditMode: orig.EditMode}); err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ?, default_level = ?, merge_rules = ? WHERE id = ?",
-			string(orig.Visibility), nullLevel(orig.DefaultLevel), string(orig.MergeRules), sp.ID); err != nil {
-			return err
-		}
-		// The copy's first revision holds the original's current content
-		// (the same tree objects) and descends from it.
-		if _, err := tx.q.exec(ctx, "UPDATE revisions SET parents = ?, root = (SELECT root FROM revisions WHERE id = ?) WHERE id = ?",
-			jsonText([]string{orig.RevisionID}), orig.RevisionID, sp.RevisionID); err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, `INSERT INTO content_grants (org_id, content_id, content_kind, principal_kind, principal_id, role, created_at)
-			SELECT org_id, ?, content_kind, principal_kind, principal_id, role, ? FROM content_grants WHERE content_id = ?`,
-			sp.ID, micros(tx.Now), orig.ID); err != nil {
-			return err
-		}
-		if err := tx.move(ctx, quire.Sibling{Kind: "space", ID: sp.ID}, orig.OrgID, orig.ParentID,
-			quire.Position{After: &quire.Sibling{Kind: "space", ID: orig.ID}}); err != nil {
-			return err
-		}
-		sp, err = tx.Space(ctx, sp.ID)
+		sp, err = tx.duplicateSpace(ctx, id)
 		return err
 	})
 	return sp, err
+}
+
+// duplicateSpace is DuplicateSpace within tx.
+func (tx *Tx) duplicateSpace(ctx context.Context, id string) (*quire.Space, error) {
+	orig, err := tx.Space(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	copyTitle := truncateRunes(orig.Title, 50-len([]rune(" (copy)"))) + " (copy)"
+	sp, err := tx.createSpace(ctx, orig.OrgID, NewSpace{Title: copyTitle, Emoji: orig.Emoji, ParentID: orig.ParentID, EditMode: orig.EditMode})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ?, default_level = ?, merge_rules = ? WHERE id = ?",
+		string(orig.Visibility), nullLevel(orig.DefaultLevel), string(orig.MergeRules), sp.ID); err != nil {
+		return nil, err
+	}
+	// The copy's first revision holds the original's current content
+	// (the same tree objects) and descends from it.
+	if _, err := tx.q.exec(ctx, "UPDATE revisions SET parents = ?, root = (SELECT root FROM revisions WHERE id = ?) WHERE id = ?",
+		jsonText([]string{orig.RevisionID}), orig.RevisionID, sp.RevisionID); err != nil {
+		return nil, err
+	}
+	if _, err := tx.q.exec(ctx, `INSERT INTO content_grants (org_id, content_id, content_kind, principal_kind, principal_id, role, created_at)
+			SELECT org_id, ?, content_kind, principal_kind, principal_id, role, ? FROM content_grants WHERE content_id = ?`,
+		sp.ID, micros(tx.Now), orig.ID); err != nil {
+		return nil, err
+	}
+	if err := tx.move(ctx, quire.Sibling{Kind: "space", ID: sp.ID}, orig.OrgID, orig.ParentID,
+		quire.Position{After: &quire.Sibling{Kind: "space", ID: orig.ID}}); err != nil {
+		return nil, err
+	}
+	return tx.Space(ctx, sp.ID)
 }
 
 func truncateRunes(s string, n int) string {

@@ -23,10 +23,12 @@ func BaseCSS() []byte {
 }
 
 // ThemeScript runs before the first paint, so a dark-theme reader never
-// sees the light theme flash: the stored choice, else the system's. Once
+// sees the light theme flash: the stored choice, else the page's
+// data-default-theme (a site's customized default), else the system's. Once
 // the page is read, it makes the #theme-toggle button of sites and the app
 // flip the theme and keep the choice.
 const ThemeScript = `(function(){var d=document.documentElement,t;try{t=localStorage.getItem("quire-theme")}catch(e){}` +
+	`if(t!=="light"&&t!=="dark"){t=d.getAttribute("data-default-theme")}` +
 	`if(t!=="light"&&t!=="dark"){t=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}` +
 	`d.setAttribute("data-theme",t);` +
 	`document.addEventListener("DOMContentLoaded",function(){var b=document.getElementById("theme-toggle");if(!b)return;` +

@@ -1,0 +1,140 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// GET SITE/structure, PATCH SITE/structure/sort, POST SITE/publish and
+// SITE/unpublish: the reference's forms of what the site's sections, site
+// spaces and PATCH of the site already do.
+
+// getSiteStructure answers the site's structure (the reference's
+// SiteStructure) to whom GET SITE/published answers, shareKey included.
+func (s *Server) getSiteStructure(w http.ResponseWriter, r *http.Request) error {
+	site, v, err := s.sharedSite(r)
+	if err != nil {
+		return err
+	}
+	st, err := s.db.SiteStructure(r.Context(), site.ID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.structureJSON(site, v, st))
+}
+
+// sortKinds are, per kind of item moved, the kinds of siblings it may stand
+// by, as the move operations of each take them (siteorder.go).
+var sortKinds = map[string][]string{
+	"site-space":         moveSiteSpace.kinds,
+	"site-section":       moveSection.kinds,
+	"site-section-group": moveSectionGroup.kinds,
+}
+
+// structurePointerJSON is the reference's SiteStructureItemPointer.
+type structurePointerJSON struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+}
+
+// sortRequest is the body of PATCH SITE/structure/sort.
+type sortRequest struct {
+	Item     *structurePointerJSON `json:"item"`
+	Position *struct {
+		Before *structurePointerJSON `json:"before"`
+		After  *structurePointerJSON `json:"after"`
+	} `json:"position"`
+
+	pos quire.Position
+}
+
+func (b *sortRequest) validate() error {
+	if b.Item == nil {
+		return errorf(quire.CodeInvalid, "item: is required")
+	}
+	kinds, ok := sortKinds[b.Item.Type]
+	if !ok {
+		return errorf(quire.CodeInvalid, "item.type: must be site-space, site-section or site-section-group (Quire sites have no external links)")
+	}
+	if err := quire.CheckLen("item.id", b.Item.ID, 1, 256); err != nil {
+		return err
+	}
+	if b.Position == nil {
+		return errorf(quire.CodeInvalid, "position: is required ({} moves the item to the end)")
+	}
+	if b.Position.Before != nil && b.Position.After != nil {
+		return errorf(quire.CodeInvalid, "position: give before or after, not both")
+	}
+	for _, p := range []struct {
+		field string
+		ptr   *structurePointerJSON
+		dst   **quire.Sibling
+	}{{"position.before", b.Position.Before, &b.pos.Before}, {"position.after", b.Position.After, &b.pos.After}} {
+		if p.ptr == nil {
+			continue
+		}
+		if !slices.Contains(kinds, p.ptr.Type) || p.ptr.ID == "" {
+			return errorf(quire.CodeInvalid, "%s: must be {\"type\":\"%s\",\"id\":ID}", p.field, strings.Join(kinds, `" or "`))
+		}
+		*p.dst = &quire.Sibling{Kind: p.ptr.Type, ID: p.ptr.ID}
+	}
+	return nil
+}
+
+// sortSiteStructure moves a site space, section or section group: 200 with
+// the item, or 204 when the caller prefers return=minimal.
+func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error {
+	site, v, err := s.site(r, quire.RoleCreate)
+	if err != nil {
+		return err
+	}
+	var body sortRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	rd, ctx, id := s.siteRenderer(site, v), r.Context(), body.Item.ID
+	var item any
+	switch body.Item.Type {
+	case "site-space":
+		var ss *quire.SiteSpace
+		if ss, err = s.db.MoveSiteSpace(ctx, site.ID, id, body.pos); err == nil {
+			item = rd.siteSpace(ss)
+		}
+	case "site-section":
+		var sec *quire.SiteSection
+		if sec, err = s.db.MoveSiteSection(ctx, site.ID, id, body.pos); err == nil {
+			item = rd.section(sec)
+		}
+	default:
+		var g *quire.SiteSectionGroup
+		if g, err = s.db.MoveSiteSectionGroup(ctx, site.ID, id, body.pos); err == nil {
+			item = rd.group(g)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if strings.Contains(r.Header.Get("Prefer"), "return=minimal") {
+		return noContent(w)
+	}
+	return writeJSON(w, http.StatusOK, item)
+}
+
+// setPublished publishes or takes down the site, as PATCH of the site with
+// published does, and answers the site.
+func (s *Server) setPublished(published bool) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		site, v, err := s.site(r, quire.RoleCreate)
+		if err != nil {
+			return err
+		}
+		if site, err = s.db.UpdateSite(r.Context(), site.ID, store.SiteUpdate{Actor: caller(r.Context()).ID, Published: &published}); err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, s.siteJSON(site, siteRole(site, v)))
+	}
+}
