@@ -295,4 +295,9 @@ func (s *Server) routes() {
 	s.handle("DELETE /v1/user/tokens/{tokenId}", s.revokeUserToken)
 	s.handle("GET /v1/orgs/{organizationId}/tokens", s.listOrgTokens)
 	s.handle("DELETE /v1/orgs/{organizationId}/tokens/{tokenId}", s.revokeOrgToken)
+
+	// Issue 19: the organization's audit log (audit.go).
+	s.handle("GET /v1/orgs/{organizationId}/audit-events", s.listAuditEvents)
+	s.handle("GET /v1/orgs/{organizationId}/audit-events/{auditEventId}", s.getAuditEvent)
+	s.handle("GET /v1/orgs/{organizationId}/audit-event-actions", s.listAuditEventActions)
 }

@@ -169,7 +169,11 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 		}
 		if err == nil {
 			r = withCaller(r, user)
-			err = fn(w, r)
+			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				err = fn(w, r)
+			} else {
+				err = s.audited(w, r, user, fn)
+			}
 		}
 		if err != nil {
 			s.writeError(w, r, err)

@@ -1,0 +1,21 @@
+-- The audit log: one row for each write of the API or the app, in each
+-- organization it concerns, written in the transaction of the write
+-- (store/audit.go). Kept with the organization: deleting it deletes them.
+CREATE TABLE audit_events (
+    id           TEXT PRIMARY KEY,  -- a UUID
+    org_id       TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+    occurred_at  BIGINT NOT NULL,   -- microseconds
+    action       TEXT NOT NULL,
+    source       TEXT NOT NULL,
+    actor_type   TEXT NOT NULL,
+    actor_id     TEXT NOT NULL,
+    actor_label  TEXT NOT NULL,
+    target_type  TEXT NOT NULL,
+    target_id    TEXT NOT NULL,
+    target_label TEXT NOT NULL,
+    ip           TEXT NOT NULL,
+    request_id   TEXT NOT NULL,
+    method       TEXT NOT NULL,
+    path         TEXT NOT NULL
+);
+CREATE INDEX audit_events_by_time ON audit_events (org_id, occurred_at, id);
