@@ -151,9 +151,21 @@ func (s *Server) listAuditEvents(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.AuditEvent], error) {
-		return s.db.ListAuditEvents(ctx, me.OrgID, f, p)
-	}, s.auditEventJSON)
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	// The reference's bounds for this list: 20 by default, at most 100.
+	if !q.Has("limit") {
+		p.Limit = 20
+	} else if p.Limit > 100 {
+		return errorf(quire.CodeInvalid, "limit: must be a whole number from 1 to 100")
+	}
+	list, err := s.db.ListAuditEvents(r.Context(), me.OrgID, f, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, s.auditEventJSON)
 }
 
 func (s *Server) getAuditEvent(w http.ResponseWriter, r *http.Request) error {
