@@ -159,7 +159,9 @@ func TestAuditEvents(t *testing.T) {
 	e.call(t, e.admin.token, "GET", "/v1/orgs/"+e.org+"/audit-events?limit=101", nil).wantError(t, http.StatusBadRequest, "limit")
 
 	// The actions, with labels.
-	var actions struct{ Items []struct{ Object, ID, Label string } }
+	var actions struct {
+		Items []struct{ Object, ID, Label string }
+	}
 	auditCall(t, e, e.admin.token, "/v1/orgs/"+e.org+"/audit-event-actions", http.StatusOK).Decode(t, &actions)
 	labels := map[string]string{}
 	for _, a := range actions.Items {

@@ -152,7 +152,7 @@ func (db *DB) SetAuditTarget(ctx context.Context, ids []string, typ, id, label s
 
 // AuditFilter narrows an organization's audit log; zero fields keep all.
 type AuditFilter struct {
-	From, To                time.Time
+	From, To              time.Time
 	Action, Actor, Target string
 }
 
