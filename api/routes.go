@@ -300,4 +300,13 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/audit-events", s.listAuditEvents)
 	s.handle("GET /v1/orgs/{organizationId}/audit-events/{auditEventId}", s.getAuditEvent)
 	s.handle("GET /v1/orgs/{organizationId}/audit-event-actions", s.listAuditEventActions)
+	// Issue 19: the API's information (exactly /v1/: the mux's "/" answers
+	// the rest), organizations by e-mail domain and joining one (apiinfo.go).
+	s.handlePublic("GET /v1/{$}", s.getAPIInfo)
+	s.handle("GET /v1/email-domains/{emailDomain}/orgs", s.listOrgsForEmailDomain)
+	s.handle("POST /v1/orgs/{organizationId}/join", s.joinOrg)
+	// Issue 19: what a URL of the app or of a published site shows (urls.go).
+	s.handle("GET /v1/urls/content", s.getContentByURL)
+	s.handlePublic("GET /v1/urls/published", s.getPublishedContentByURL)
+	s.handlePublic("POST /v1/urls/published", s.postPublishedContentByURL)
 }
