@@ -69,4 +69,3 @@ func (db *DB) JoinByEmailDomain(ctx context.Context, orgID string, user *quire.U
 		return tx.joinOrg(ctx, orgID, user.ID, org.DefaultRole)
 	})
 }
-
