@@ -309,4 +309,8 @@ func (s *Server) routes() {
 	s.handle("GET /v1/urls/content", s.getContentByURL)
 	s.handlePublic("GET /v1/urls/published", s.getPublishedContentByURL)
 	s.handlePublic("POST /v1/urls/published", s.postPublishedContentByURL)
+	// Issue 19: sites' custom hostnames and their DNS (customhostnames.go).
+	s.handle("GET /v1/custom-hostnames/{hostname}", s.getCustomHostname)
+	s.handle("PATCH /v1/custom-hostnames/{hostname}", s.dnsRevalidateCustomHostname)
+	s.handle("DELETE /v1/custom-hostnames/{hostname}", s.removeCustomHostname)
 }

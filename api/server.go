@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -64,6 +65,9 @@ type Config struct {
 	// RateLimits bound requests per token and per client address
 	// (ratelimits.go); the zero value limits nothing.
 	RateLimits RateLimits
+	// Resolver checks custom hostnames' DNS records (customhostnames.go);
+	// nil is the system resolver.
+	Resolver Resolver
 }
 
 // Server is the HTTP API.
@@ -98,6 +102,8 @@ type Server struct {
 
 	limits RateLimits // per token and per client address (ratelimits.go)
 
+	resolver Resolver // checks custom hostnames' DNS (customhostnames.go)
+
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
 }
@@ -126,6 +132,10 @@ func New(db *store.DB, cfg Config) *Server {
 	s.startSession = cfg.StartSession
 	s.webhookSealer, s.allowPrivate = &webhook.Sealer{DB: db, Key: cfg.SecretKey}, cfg.Fetcher.AllowPrivate
 	s.limits = cfg.RateLimits
+	s.resolver = cfg.Resolver
+	if s.resolver == nil {
+		s.resolver = net.DefaultResolver
+	}
 	if s.limits.Limiter == nil {
 		s.limits.Limiter = ratelimit.NewLimiter()
 	}

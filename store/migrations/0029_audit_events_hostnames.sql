@@ -19,3 +19,12 @@ CREATE TABLE audit_events (
     path         TEXT NOT NULL
 );
 CREATE INDEX audit_events_by_time ON audit_events (org_id, occurred_at, id);
+
+-- The last DNS check of a site's custom hostname (api/customhostnames.go):
+-- what GET /v1/custom-hostnames/{hostname} shows until PATCH checks again.
+CREATE TABLE custom_hostname_checks (
+    hostname   TEXT PRIMARY KEY,
+    status     TEXT NOT NULL,   -- dns_passed, dns_wrong_cname, dns_no_cname
+    detail     TEXT NOT NULL,   -- what the operator should do, for people
+    checked_at BIGINT NOT NULL  -- microseconds
+);
