@@ -99,7 +99,10 @@ func TestCustomHostnames(t *testing.T) {
 		t.Errorf("right CNAME: %+v", got)
 	}
 	// No CNAME, but an address of the server's: fine too.
-	zone.set(func() { delete(zone.cname, "docs.example.com"); zone.hosts["docs.example.com"] = []string{"192.0.2.10"} })
+	zone.set(func() {
+		delete(zone.cname, "docs.example.com")
+		zone.hosts["docs.example.com"] = []string{"192.0.2.10"}
+	})
 	urlCall(t, e, e.admin.token, "PATCH", path, nil, http.StatusNoContent)
 	if got := get(e.admin.token); got.Status != "dns_passed" {
 		t.Errorf("same address: %+v", got)
