@@ -58,7 +58,10 @@ func AuditActionOf(method, pattern string) string {
 	isParam := func(s string) bool { return strings.HasPrefix(s, "{") }
 	switch {
 	case isParam(last):
-		// A resource by id: /spaces/{spaceId}.
+		// A resource by id: /spaces/{spaceId}; posting to one changes it.
+		if verb == "create" {
+			verb = "update"
+		}
 		if n >= 2 && !isParam(segs[n-2]) {
 			return singular(segs[n-2]) + "." + verb
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -53,8 +54,8 @@ func (s *Server) auditCreated(ctx context.Context, a *store.AuditIntent, head []
 		return
 	}
 	typ := created.Object
-	if typ == "" {
-		typ = a.Event.TargetType
+	if typ == "" { // the resource the action names: font.create made a font
+		typ, _, _ = strings.Cut(a.Event.Action, ".")
 	}
 	label := cmpOr(created.Title, created.Name, created.Label, created.DisplayName)
 	if err := s.db.SetAuditTarget(context.WithoutCancel(ctx), ids, typ, created.ID, label); err != nil {

@@ -194,6 +194,7 @@ func TestAuditActionNames(t *testing.T) {
 		{"PUT", "/v1/orgs/{organizationId}/teams", "team.create", "organization"},
 		{"DELETE", "/v1/spaces/{spaceId}/git", "git.delete", "space"},
 		{"POST", "/v1/orgs", "organization.create", ""},
+		{"POST", "/v1/orgs/{organizationId}/fonts/{fontId}", "font.update", "font"},
 		{"POST", "/tokens", "token.create", ""},
 		{"POST", "/o/{organizationId}/sites/{siteId}/publish", "site.publish", "site"},
 		{"POST", "/s/{spaceId}/changes/{changeRequestId}/merge", "change-request.merge", "change-request"},

@@ -313,4 +313,12 @@ func (s *Server) routes() {
 	s.handle("GET /v1/custom-hostnames/{hostname}", s.getCustomHostname)
 	s.handle("PATCH /v1/custom-hostnames/{hostname}", s.dnsRevalidateCustomHostname)
 	s.handle("DELETE /v1/custom-hostnames/{hostname}", s.removeCustomHostname)
+	// Issue 19: an organization's custom fonts (fonts.go); their files need
+	// no token, for published sites' pages.
+	s.handle("GET /v1/orgs/{organizationId}/fonts", s.listFonts)
+	s.handle("PUT /v1/orgs/{organizationId}/fonts", s.createFont)
+	s.handle("GET /v1/orgs/{organizationId}/fonts/{fontId}", s.getFont)
+	s.handle("POST /v1/orgs/{organizationId}/fonts/{fontId}", s.updateFont)
+	s.handle("DELETE /v1/orgs/{organizationId}/fonts/{fontId}", s.deleteFont)
+	s.handlePublic("GET /v1/orgs/{organizationId}/fonts/{fontId}/files/{weight}", s.getFontFile)
 }

@@ -28,3 +28,23 @@ CREATE TABLE custom_hostname_checks (
     detail     TEXT NOT NULL,   -- what the operator should do, for people
     checked_at BIGINT NOT NULL  -- microseconds
 );
+
+-- An organization's custom fonts (api/fonts.go): a family and its faces,
+-- one file (WOFF or WOFF2) a weight, kept in the blob store.
+CREATE TABLE custom_fonts (
+    id         TEXT PRIMARY KEY,
+    org_id     TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+    family     TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+CREATE INDEX custom_fonts_by_org ON custom_fonts (org_id, family, id);
+CREATE TABLE custom_font_faces (
+    font_id TEXT NOT NULL REFERENCES custom_fonts (id) ON DELETE CASCADE,
+    weight  INTEGER NOT NULL,
+    blob    TEXT NOT NULL,
+    format  TEXT NOT NULL,    -- woff2 or woff
+    size    BIGINT NOT NULL,
+    PRIMARY KEY (font_id, weight)
+);
