@@ -307,6 +307,7 @@ func (s *Server) routes() {
 	s.handle("POST /v1/orgs/{organizationId}/join", s.joinOrg)
 	// Issue 19: what a URL of the app or of a published site shows (urls.go).
 	s.handle("GET /v1/urls/content", s.getContentByURL)
+	s.handle("GET /v1/urls/embed", s.getEmbedByURL)
 	s.handlePublic("GET /v1/urls/published", s.getPublishedContentByURL)
 	s.handlePublic("POST /v1/urls/published", s.postPublishedContentByURL)
 	// Issue 19: sites' custom hostnames and their DNS (customhostnames.go).

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -58,14 +59,24 @@ func (s *Server) getContentByURL(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	out, err := s.contentAt(r, u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// contentAt is what the app shows at u, to the caller of r: a collection,
+// or a space with the change request and page the address names.
+func (s *Server) contentAt(r *http.Request, u *url.URL) (map[string]any, error) {
 	notFound := errorf(quire.CodeNotFound, "no content found at this URL")
 	if !strings.EqualFold(u.Host, s.appHost()) {
-		return notFound
+		return nil, notFound
 	}
 	probe, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, u.EscapedPath(), nil)
 	match := &pathValues{}
 	if _, pattern := appURLs.Handler(probe); pattern == "" {
-		return notFound
+		return nil, notFound
 	}
 	appURLs.ServeHTTP(match, probe)
 	// The loaders read the path's wildcards, as the routes of the content
@@ -77,19 +88,19 @@ func (s *Server) getContentByURL(w http.ResponseWriter, r *http.Request) error {
 	if match.values["collectionId"] != "" {
 		c, role, err := s.collection(rr, quire.RoleRead)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return writeJSON(w, http.StatusOK, map[string]any{"collection": s.collectionJSON(c, role)})
+		return map[string]any{"collection": s.collectionJSON(c, role)}, nil
 	}
 	sp, role, err := s.space(rr, quire.RoleRead)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	out := map[string]any{"space": s.spaceJSON(sp, role)}
 	revisionID, cr := sp.RevisionID, (*quire.ChangeRequest)(nil)
 	if match.values["changeRequestId"] != "" {
 		if _, cr, err = s.changeRequest(rr, quire.RoleRead); err != nil {
-			return err
+			return nil, err
 		}
 		revisionID = cr.RevisionID
 		out["changeRequest"] = s.changeRequestJSON(sp, cr)
@@ -97,17 +108,17 @@ func (s *Server) getContentByURL(w http.ResponseWriter, r *http.Request) error {
 	if pagePath := match.values["path"]; pagePath != "" {
 		v, err := s.reader.Open(r.Context(), sp, revisionID, cr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		f, err := formatParams(r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if page, ok := s.pageAt(v, pagePath, f); ok {
 			out["page"] = page
 		}
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // pageAt is the page at a slug path of a view, as GET S/content/path
@@ -255,4 +266,42 @@ func hostOnly(host string) string {
 		return host[:i]
 	}
 	return host
+}
+
+// getEmbedByURL answers how to embed a URL: for an address of the app the
+// caller may read, its page's, space's or collection's title; for any
+// other, a plain link. Quire fetches nothing to make an embed.
+func (s *Server) getEmbedByURL(w http.ResponseWriter, r *http.Request) error {
+	u, err := resolvableURL(query(r).Get("url"))
+	if err != nil {
+		return err
+	}
+	title := u.String()
+	if found, err := s.contentAt(r, u); err == nil {
+		title = embedTitle(found, title)
+	} else if code := quire.ErrorCode(err); code != quire.CodeNotFound && code != quire.CodeForbidden {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"type": "link", "title": title, "site": u.Hostname()})
+}
+
+// embedTitle is the title of what contentAt found, else fallback.
+func embedTitle(found map[string]any, fallback string) string {
+	if p, ok := found["page"]; ok {
+		if b, err := json.Marshal(p); err == nil {
+			var page struct{ Title string }
+			if json.Unmarshal(b, &page) == nil && page.Title != "" {
+				return page.Title
+			}
+		}
+	}
+	for _, k := range []string{"space", "collection"} {
+		switch v := found[k].(type) {
+		case spaceJSON:
+			return v.Title
+		case collectionJSON:
+			return v.Title
+		}
+	}
+	return fallback
 }

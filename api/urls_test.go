@@ -59,6 +59,24 @@ func TestContentByURL(t *testing.T) {
 		t.Errorf("collection URL: %v", got)
 	}
 
+	// Embeds: the title of what an app address shows, else a plain link.
+	embed := func(token, u string) map[string]any {
+		t.Helper()
+		return urlCall(t, e, token, "GET", "/v1/urls/embed?url="+url.QueryEscape(u), nil, http.StatusOK).JSON(t)
+	}
+	if got := embed(e.admin.token, testPublicURL+"/s/"+spaceID+"/guide"); got["type"] != "link" || got["title"] != "Guide" || got["site"] != "quire.test" {
+		t.Errorf("page embed: %v", got)
+	}
+	if got := embed(e.admin.token, testPublicURL+"/s/"+spaceID); got["title"] != "Handbook" {
+		t.Errorf("space embed: %v", got)
+	}
+	if got := embed(e.outsider(t).token, testPublicURL+"/s/"+spaceID); got["title"] != testPublicURL+"/s/"+spaceID {
+		t.Errorf("an outsider's embed shows the title: %v", got)
+	}
+	if got := embed(e.admin.token, "https://example.org/a"); got["title"] != "https://example.org/a" || got["site"] != "example.org" {
+		t.Errorf("other embed: %v", got)
+	}
+
 	resolve(e.admin.token, "https://elsewhere.example/s/"+spaceID, http.StatusNotFound)
 	resolve(e.admin.token, testPublicURL+"/tokens", http.StatusNotFound)
 	resolve(e.outsider(t).token, testPublicURL+"/s/"+spaceID, http.StatusNotFound)
