@@ -12,17 +12,18 @@ type Code string
 
 // Error codes. Anything that is not an *Error is internal.
 const (
-	CodeInvalid          Code = "invalid"            // 400: the message names the field and the rule
-	CodeUnauthorized     Code = "unauthorized"       // 401: no or bad token
-	CodeForbidden        Code = "forbidden"          // 403: can see it, may not act
-	CodeNotFound         Code = "not_found"          // 404: missing, or not visible to the caller
-	CodeMethodNotAllowed Code = "method_not_allowed" // 405
-	CodeConflict         Code = "conflict"           // 409
-	CodeTooLarge         Code = "too_large"          // 413
-	CodeUnsupportedType  Code = "unsupported_type"   // 415
-	CodeTooManyRequests  Code = "too_many_requests"  // 429
-	CodeInternal         Code = "internal"           // 500
-	CodeBadGateway       Code = "bad_gateway"        // 502: a service Quire relies on failed
+	CodeInvalid            Code = "invalid"             // 400: the message names the field and the rule
+	CodeUnauthorized       Code = "unauthorized"        // 401: no or bad token
+	CodeForbidden          Code = "forbidden"           // 403: can see it, may not act
+	CodeNotFound           Code = "not_found"           // 404: missing, or not visible to the caller
+	CodeMethodNotAllowed   Code = "method_not_allowed"  // 405
+	CodeConflict           Code = "conflict"            // 409
+	CodePreconditionFailed Code = "precondition_failed" // 412: as the reference answers some invalid bodies
+	CodeTooLarge           Code = "too_large"           // 413
+	CodeUnsupportedType    Code = "unsupported_type"    // 415
+	CodeTooManyRequests    Code = "too_many_requests"   // 429
+	CodeInternal           Code = "internal"            // 500
+	CodeBadGateway         Code = "bad_gateway"         // 502: a service Quire relies on failed
 )
 
 // Error is the one domain error. Message is shown to clients; Err, the cause,

@@ -8,17 +8,18 @@ import (
 
 // statusOf maps each error code to its one HTTP status.
 var statusOf = map[quire.Code]int{
-	quire.CodeInvalid:          http.StatusBadRequest,
-	quire.CodeUnauthorized:     http.StatusUnauthorized,
-	quire.CodeForbidden:        http.StatusForbidden,
-	quire.CodeNotFound:         http.StatusNotFound,
-	quire.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
-	quire.CodeConflict:         http.StatusConflict,
-	quire.CodeTooLarge:         http.StatusRequestEntityTooLarge,
-	quire.CodeTooManyRequests:  http.StatusTooManyRequests,
-	quire.CodeBadGateway:       http.StatusBadGateway,
-	quire.CodeUnsupportedType:  http.StatusUnsupportedMediaType,
-	quire.CodeInternal:         http.StatusInternalServerError,
+	quire.CodeInvalid:            http.StatusBadRequest,
+	quire.CodeUnauthorized:       http.StatusUnauthorized,
+	quire.CodeForbidden:          http.StatusForbidden,
+	quire.CodeNotFound:           http.StatusNotFound,
+	quire.CodeMethodNotAllowed:   http.StatusMethodNotAllowed,
+	quire.CodeConflict:           http.StatusConflict,
+	quire.CodePreconditionFailed: http.StatusPreconditionFailed,
+	quire.CodeTooLarge:           http.StatusRequestEntityTooLarge,
+	quire.CodeTooManyRequests:    http.StatusTooManyRequests,
+	quire.CodeBadGateway:         http.StatusBadGateway,
+	quire.CodeUnsupportedType:    http.StatusUnsupportedMediaType,
+	quire.CodeInternal:           http.StatusInternalServerError,
 }
 
 // statusFor is the status of err's code; 500 for anything not an *Error.

@@ -420,7 +420,7 @@ func TestUploadURL(t *testing.T) {
 		{"kind": "import_file"},
 		{"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 100 << 20}, "kind": "import_file"},
 		{"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 1.5}, "kind": "import_file"},
-		{"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 1}, "kind": "customization_font"},
+		{"file": map[string]any{"name": "a.zip", "type": "application/zip", "size": 1}, "kind": "organization_file"},
 	} {
 		res := e.call(t, e.admin.token, "POST", "/v1/orgs/"+e.org+"/storage/upload", bad)
 		if res.Status != http.StatusBadRequest && res.Status != http.StatusRequestEntityTooLarge {

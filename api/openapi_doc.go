@@ -29,6 +29,7 @@ func (s *Server) openAPI() map[string]any {
 			if !ok {
 				continue
 			}
+			rest = strings.TrimSuffix(rest, "{$}") // GET /v1/{$} is the reference's GET /
 			p := "/" + pathParam.ReplaceAllString(rest, "{$1}")
 			params := []any{}
 			for _, m := range pathParam.FindAllStringSubmatch(rest, -1) {

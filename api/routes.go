@@ -367,4 +367,31 @@ func (s *Server) routes() {
 	s.handle("DELETE /v1/user/tokens/{tokenId}", s.revokeUserToken)
 	s.handle("GET /v1/orgs/{organizationId}/tokens", s.listOrgTokens)
 	s.handle("DELETE /v1/orgs/{organizationId}/tokens/{tokenId}", s.revokeOrgToken)
+
+	// Issue 19: the organization's audit log (audit.go).
+	s.handle("GET /v1/orgs/{organizationId}/audit-events", s.listAuditEvents)
+	s.handle("GET /v1/orgs/{organizationId}/audit-events/{auditEventId}", s.getAuditEvent)
+	s.handle("GET /v1/orgs/{organizationId}/audit-event-actions", s.listAuditEventActions)
+	// Issue 19: the API's information (exactly /v1/: the mux's "/" answers
+	// the rest), organizations by e-mail domain and joining one (apiinfo.go).
+	s.handlePublic("GET /v1/{$}", s.getAPIInfo)
+	s.handle("GET /v1/email-domains/{emailDomain}/orgs", s.listOrgsForEmailDomain)
+	s.handle("POST /v1/orgs/{organizationId}/join", s.joinOrg)
+	// Issue 19: what a URL of the app or of a published site shows (urls.go).
+	s.handle("GET /v1/urls/content", s.getContentByURL)
+	s.handle("GET /v1/urls/embed", s.getEmbedByURL)
+	s.handlePublic("GET /v1/urls/published", s.getPublishedContentByURL)
+	s.handlePublic("POST /v1/urls/published", s.postPublishedContentByURL)
+	// Issue 19: sites' custom hostnames and their DNS (customhostnames.go).
+	s.handle("GET /v1/custom-hostnames/{hostname}", s.getCustomHostname)
+	s.handle("PATCH /v1/custom-hostnames/{hostname}", s.dnsRevalidateCustomHostname)
+	s.handle("DELETE /v1/custom-hostnames/{hostname}", s.removeCustomHostname)
+	// Issue 19: an organization's custom fonts (fonts.go); their files need
+	// no token, for published sites' pages.
+	s.handle("GET /v1/orgs/{organizationId}/fonts", s.listFonts)
+	s.handle("PUT /v1/orgs/{organizationId}/fonts", s.createFont)
+	s.handle("GET /v1/orgs/{organizationId}/fonts/{fontId}", s.getFont)
+	s.handle("POST /v1/orgs/{organizationId}/fonts/{fontId}", s.updateFont)
+	s.handle("DELETE /v1/orgs/{organizationId}/fonts/{fontId}", s.deleteFont)
+	s.handlePublic("GET /v1/orgs/{organizationId}/fonts/{fontId}/files/{weight}", s.getFontFile)
 }

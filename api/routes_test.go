@@ -279,6 +279,23 @@ var servedOperations = []string{
 	"GET /v1/orgs/o1/webhooks/w1/deliveries",
 	"GET /v1/orgs/o1/webhooks/w1/deliveries/d1",
 	"POST /v1/orgs/o1/webhooks/w1/deliveries/d1/redeliver",
+	// Issue 19: audit log, URLs, e-mail domains, joining, custom hostnames
+	// and fonts (GET /v1/ and the published-URL lookups take no token).
+	"GET /v1/orgs/o1/audit-events",
+	"GET /v1/orgs/o1/audit-events/a1",
+	"GET /v1/orgs/o1/audit-event-actions",
+	"GET /v1/urls/content",
+	"GET /v1/urls/embed",
+	"GET /v1/email-domains/example.com/orgs",
+	"POST /v1/orgs/o1/join",
+	"GET /v1/custom-hostnames/docs.example.com",
+	"PATCH /v1/custom-hostnames/docs.example.com",
+	"DELETE /v1/custom-hostnames/docs.example.com",
+	"GET /v1/orgs/o1/fonts",
+	"PUT /v1/orgs/o1/fonts",
+	"GET /v1/orgs/o1/fonts/f1",
+	"POST /v1/orgs/o1/fonts/f1",
+	"DELETE /v1/orgs/o1/fonts/f1",
 }
 
 // TestOperationsServed checks that every operation is routed and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -67,6 +68,9 @@ type Config struct {
 	// Sites tells what the published sites show a visitor without claims,
 	// for search and ask over a site (sitesearch.go); without it, they fail.
 	Sites PublishedSites
+	// Resolver checks custom hostnames' DNS records (customhostnames.go);
+	// nil is the system resolver.
+	Resolver Resolver
 }
 
 // Server is the HTTP API.
@@ -102,6 +106,8 @@ type Server struct {
 	limits RateLimits // per token and per client address (ratelimits.go)
 	sites  PublishedSites
 
+	resolver Resolver // checks custom hostnames' DNS (customhostnames.go)
+
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
 }
@@ -131,6 +137,10 @@ func New(db *store.DB, cfg Config) *Server {
 	s.webhookSealer, s.allowPrivate = &webhook.Sealer{DB: db, Key: cfg.SecretKey}, cfg.Fetcher.AllowPrivate
 	s.limits = cfg.RateLimits
 	s.sites = cfg.Sites
+	s.resolver = cfg.Resolver
+	if s.resolver == nil {
+		s.resolver = net.DefaultResolver
+	}
 	if s.limits.Limiter == nil {
 		s.limits.Limiter = ratelimit.NewLimiter()
 	}
@@ -180,7 +190,11 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 			if info := requestInfoOf(r.Context()); info != nil {
 				info.grant = grant
 			}
-			err = fn(w, r)
+			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				err = fn(w, r)
+			} else {
+				err = s.audited(w, r, user, fn)
+			}
 		}
 		if err != nil {
 			s.writeError(w, r, err)

@@ -166,6 +166,11 @@ func (s *Server) adapt(h handlerFunc, signedIn bool, limit int64) http.Handler {
 				s.writeError(w, r, err)
 				return
 			}
+			// A signed-in user's post is audited as the API's writes are
+			// (api/audit.go); signing in and out are sessions, not writes.
+			if u := user(r.Context()); u != nil && !strings.HasPrefix(r.URL.Path, "/signout") {
+				r = r.WithContext(store.WithAudit(r.Context(), web.AuditIntent(r, u, quire.AuditSourceApp)))
+			}
 		}
 		if err := h(w, r); err != nil {
 			s.writeError(w, r, err)

@@ -377,6 +377,9 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err = fn(tx); err != nil {
 		return err
 	}
+	if err = tx.recordAudit(ctx); err != nil {
+		return err
+	}
 	if err = db.announce(ctx, tx); err != nil {
 		return err
 	}

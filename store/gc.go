@@ -122,7 +122,19 @@ func (r *Reachable) catchUp(ctx context.Context, tx *Tx) error {
 		return err
 	}
 	r.watermark = next
+	if err := r.markFonts(ctx, tx.q); err != nil {
+		return err
+	}
 	return r.markIntegrations(ctx, tx.q)
+}
+
+// markFonts notes the blobs of organizations' custom fonts.
+func (r *Reachable) markFonts(ctx context.Context, q querier) error {
+	blobs, err := columnStrings(ctx, q, "SELECT blob FROM custom_font_faces")
+	for _, b := range blobs {
+		r.Blobs[b] = true
+	}
+	return err
 }
 
 // markIntegrations notes the blobs integrations keep: scripts and images.

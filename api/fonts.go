@@ -1,0 +1,273 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Custom fonts (issue 19): an organization's font families, each face a
+// WOFF or WOFF2 file uploaded first (POST O/storage/upload, kind
+// customization_font) and named by its storage key. The files are kept in
+// the blob store and served, with no token, at the URLs the font's sources
+// give, for published sites' pages to load.
+
+// MaxFontBytes bounds one font file.
+const MaxFontBytes = 4 << 20
+
+// maxFontFaces bounds the faces of one font: one a weight, 1 to 1000, and
+// a family seldom has more than nine.
+const maxFontFaces = 20
+
+// fontFormat is the format of a font file by its signature: WOFF2 or
+// WOFF, the reference's FontSource formats; "" for anything else.
+func fontFormat(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte("wOF2")):
+		return "woff2"
+	case bytes.HasPrefix(data, []byte("wOFF")):
+		return "woff"
+	}
+	return ""
+}
+
+var fontContentTypes = map[string]string{"woff2": "font/woff2", "woff": "font/woff"}
+
+type fontFaceRequest struct {
+	Weight     *float64        `json:"weight"`
+	StorageKey json.RawMessage `json:"storageKey"` // a key, or null to remove the weight (update)
+}
+
+type fontRequest struct {
+	FontFamily *string           `json:"fontFamily"`
+	FontFaces  []fontFaceRequest `json:"fontFaces"`
+}
+
+// faces checks the body's faces and reads their files: the changes to make,
+// a nil Face removing a weight (only when update allows null keys).
+func (s *Server) faces(r *http.Request, orgID string, body *fontRequest, update bool) ([]store.FontFaceChange, error) {
+	if len(body.FontFaces) > maxFontFaces {
+		return nil, errorf(quire.CodeInvalid, "fontFaces: at most %d faces", maxFontFaces)
+	}
+	seen := map[int]bool{}
+	var out []store.FontFaceChange
+	for i, f := range body.FontFaces {
+		field := fmt.Sprintf("fontFaces[%d]", i)
+		if f.Weight == nil || *f.Weight < 1 || *f.Weight > 1000 || *f.Weight != float64(int(*f.Weight)) {
+			return nil, errorf(quire.CodeInvalid, "%s.weight: must be a whole number from 1 to 1000", field)
+		}
+		weight := int(*f.Weight)
+		if seen[weight] {
+			return nil, errorf(quire.CodeInvalid, "%s.weight: %d is given twice", field, weight)
+		}
+		seen[weight] = true
+		var key *string
+		if err := json.Unmarshal(f.StorageKey, &key); err != nil || len(f.StorageKey) == 0 || (key == nil && !update) ||
+			(key != nil && (*key == "" || len(*key) > 512)) {
+			return nil, errorf(quire.CodeInvalid, "%s.storageKey: must be the key of an uploaded file (1 to 512 characters)", field)
+		}
+		if key == nil {
+			out = append(out, store.FontFaceChange{Weight: weight})
+			continue
+		}
+		u, err := s.db.UploadedFile(r.Context(), orgID, *key)
+		if err != nil {
+			return nil, quire.Errorf(quire.ErrorCode(err), "%s.storageKey: %s", field, quire.ErrorMessage(err))
+		}
+		if u.Size > MaxFontBytes {
+			return nil, errorf(quire.CodeTooLarge, "%s.storageKey: a font file is at most %d MiB", field, MaxFontBytes>>20)
+		}
+		data, err := readUpload(r.Context(), s.blobs, u.Blob)
+		if err != nil {
+			return nil, err
+		}
+		format := fontFormat(data)
+		if format == "" {
+			return nil, errorf(quire.CodeInvalid, "%s.storageKey: the file is not a WOFF or WOFF2 font", field)
+		}
+		out = append(out, store.FontFaceChange{Weight: weight, Face: &store.FontFace{Weight: weight, Blob: u.Blob, Format: format, Size: u.Size}})
+	}
+	return out, nil
+}
+
+func checkFontFamily(v *string, required bool) error {
+	if v == nil && !required {
+		return nil
+	}
+	if v == nil || *v == "" || utf8.RuneCountInString(*v) > 50 {
+		return errorf(quire.CodeInvalid, "fontFamily: is required, 1 to 50 characters")
+	}
+	return quire.CheckText("fontFamily", *v, 1, 50)
+}
+
+type fontJSON struct {
+	ID          string            `json:"id"`
+	Custom      bool              `json:"custom"`
+	FontFamily  string            `json:"fontFamily"`
+	FontFaces   []fontFaceJSON    `json:"fontFaces"`
+	Permissions map[string]bool   `json:"permissions"`
+	URLs        map[string]string `json:"urls,omitempty"`
+}
+
+type fontFaceJSON struct {
+	Weight  int              `json:"weight"`
+	Sources []fontSourceJSON `json:"sources"`
+}
+
+type fontSourceJSON struct {
+	URL    string `json:"url"`
+	Format string `json:"format"`
+}
+
+func (s *Server) fontJSON(f *store.Font, me *quire.Member) fontJSON {
+	out := fontJSON{ID: f.ID, Custom: true, FontFamily: f.Family, FontFaces: []fontFaceJSON{},
+		Permissions: map[string]bool{"edit": me.Role == quire.RoleAdmin}}
+	for _, face := range f.Faces {
+		// The blob in the URL makes a changed face a new URL, so files
+		// are cached for good.
+		u := s.url(fmt.Sprintf("/orgs/%s/fonts/%s/files/%d?v=%.16s", f.OrgID, f.ID, face.Weight, face.Blob))
+		out.FontFaces = append(out.FontFaces, fontFaceJSON{Weight: face.Weight, Sources: []fontSourceJSON{{URL: u, Format: face.Format}}})
+	}
+	return out
+}
+
+func (s *Server) listFonts(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.db.ListFonts(r.Context(), me.OrgID, p)
+	if err != nil {
+		return err
+	}
+	return writeList(w, list, func(f *store.Font) fontJSON { return s.fontJSON(f, me) })
+}
+
+func (s *Server) getFont(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	f, err := s.db.Font(r.Context(), me.OrgID, r.PathValue("fontId"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.fontJSON(f, me))
+}
+
+// createFont answers PUT O/fonts: organization admins add a font, with a
+// regular (400) face at least.
+func (s *Server) createFont(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.orgAdmin(r)
+	if err != nil {
+		return err
+	}
+	var body fontRequest
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if err := checkFontFamily(body.FontFamily, true); err != nil {
+		return err
+	}
+	if len(body.FontFaces) == 0 {
+		return errorf(quire.CodeInvalid, "fontFaces: at least one face")
+	}
+	changes, err := s.faces(r, me.OrgID, &body, false)
+	if err != nil {
+		return err
+	}
+	faces := make([]store.FontFace, 0, len(changes))
+	regular := false
+	for _, c := range changes {
+		faces = append(faces, *c.Face)
+		regular = regular || c.Weight == 400
+	}
+	if !regular {
+		return errorf(quire.CodePreconditionFailed, "fontFaces: a face of weight 400 (regular) is required")
+	}
+	f, err := s.db.CreateFont(r.Context(), me.OrgID, *body.FontFamily, me.User.ID, faces)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, s.fontJSON(f, me))
+}
+
+// updateFont answers POST O/fonts/{fontId}: a new family name, and faces
+// set or, with a null storage key, removed; the regular face stays.
+func (s *Server) updateFont(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.orgAdmin(r)
+	if err != nil {
+		return err
+	}
+	var body fontRequest
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if err := checkFontFamily(body.FontFamily, false); err != nil {
+		return err
+	}
+	changes, err := s.faces(r, me.OrgID, &body, true)
+	if err != nil {
+		return err
+	}
+	family := ""
+	if body.FontFamily != nil {
+		family = *body.FontFamily
+	}
+	f, err := s.db.UpdateFont(r.Context(), me.OrgID, r.PathValue("fontId"), family, changes)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, s.fontJSON(f, me)) // the reference's 201
+}
+
+// deleteFont answers 205 when it deleted the font, 204 when there was none.
+func (s *Server) deleteFont(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.orgAdmin(r)
+	if err != nil {
+		return err
+	}
+	deleted, err := s.db.DeleteFont(r.Context(), me.OrgID, r.PathValue("fontId"))
+	if err != nil {
+		return err
+	}
+	if !deleted {
+		return noContent(w)
+	}
+	w.WriteHeader(http.StatusResetContent)
+	return nil
+}
+
+// getFontFile serves a face's file, with no token: published sites' pages
+// load it. Not in the reference: where its sources' URLs lead.
+func (s *Server) getFontFile(w http.ResponseWriter, r *http.Request) error {
+	notFound := errorf(quire.CodeNotFound, "font file not found")
+	f, err := s.db.Font(r.Context(), r.PathValue("organizationId"), r.PathValue("fontId"))
+	if err != nil {
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			return notFound
+		}
+		return err
+	}
+	weight, err := strconv.Atoi(r.PathValue("weight"))
+	if err != nil {
+		return notFound
+	}
+	for _, face := range f.Faces {
+		if face.Weight == weight {
+			w.Header().Set("Access-Control-Allow-Origin", "*") // @font-face loads cross-origin from custom hostnames
+			return s.serveBlob(w, r, face.Blob, fontContentTypes[face.Format], "", "default-src 'none'", "public, max-age=31536000, immutable")
+		}
+	}
+	return notFound
+}

@@ -1,0 +1,307 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/revision"
+)
+
+// URL resolution (issue 19): GET /v1/urls/content finds the content an
+// address of the app shows (quire's App*Path patterns, applinks.go), and
+// GET and POST /v1/urls/published the site, site space and page an address
+// of a published site shows (at /sites/{id}/ or at the site's hostname).
+
+const maxResolvedURL = 2048 // the reference's URL maxLength
+
+// appURLs matches the app's content addresses, giving their wildcards.
+var appURLs = func() *http.ServeMux {
+	mux := http.NewServeMux()
+	for _, p := range []string{quire.AppCollectionPath, quire.AppSpacePath, quire.AppPagePath, quire.AppChangeRequestPath,
+		quire.AppEditPath, quire.AppRevisionPath, quire.AppCommentPath} {
+		mux.HandleFunc("GET "+p, func(w http.ResponseWriter, r *http.Request) { w.(*pathValues).from(r) })
+	}
+	return mux
+}()
+
+// pathValues is what appURLs answers: the wildcards of the pattern matched.
+type pathValues struct {
+	http.ResponseWriter
+	pattern string
+	values  map[string]string
+}
+
+func (p *pathValues) from(r *http.Request) {
+	p.pattern = strings.TrimPrefix(r.Pattern, "GET ")
+	p.values = map[string]string{}
+	for _, name := range []string{"collectionId", "spaceId", "changeRequestId", "revisionId", "commentId", "path"} {
+		if v := r.PathValue(name); v != "" {
+			p.values[name] = v
+		}
+	}
+}
+
+// resolvableURL parses the url parameter of r: an absolute http(s) URL of
+// at most 2048 bytes.
+func resolvableURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if raw == "" || len(raw) > maxResolvedURL || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errorf(quire.CodeInvalid, "url: must be an absolute http or https URL of at most %d characters", maxResolvedURL)
+	}
+	return u, nil
+}
+
+func (s *Server) getContentByURL(w http.ResponseWriter, r *http.Request) error {
+	u, err := resolvableURL(query(r).Get("url"))
+	if err != nil {
+		return err
+	}
+	out, err := s.contentAt(r, u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// contentAt is what the app shows at u, to the caller of r: a collection,
+// or a space with the change request and page the address names.
+func (s *Server) contentAt(r *http.Request, u *url.URL) (map[string]any, error) {
+	notFound := errorf(quire.CodeNotFound, "no content found at this URL")
+	if !strings.EqualFold(u.Host, s.appHost()) {
+		return nil, notFound
+	}
+	probe, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, u.EscapedPath(), nil)
+	match := &pathValues{}
+	if _, pattern := appURLs.Handler(probe); pattern == "" {
+		return nil, notFound
+	}
+	appURLs.ServeHTTP(match, probe)
+	// The loaders read the path's wildcards, as the routes of the content
+	// give them: r with the URL's instead.
+	rr := r.Clone(r.Context())
+	for k, v := range match.values {
+		rr.SetPathValue(k, v)
+	}
+	if match.values["collectionId"] != "" {
+		c, role, err := s.collection(rr, quire.RoleRead)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"collection": s.collectionJSON(c, role)}, nil
+	}
+	sp, role, err := s.space(rr, quire.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"space": s.spaceJSON(sp, role)}
+	revisionID, cr := sp.RevisionID, (*quire.ChangeRequest)(nil)
+	if match.values["changeRequestId"] != "" {
+		if _, cr, err = s.changeRequest(rr, quire.RoleRead); err != nil {
+			return nil, err
+		}
+		revisionID = cr.RevisionID
+		out["changeRequest"] = s.changeRequestJSON(sp, cr)
+	}
+	if pagePath := match.values["path"]; pagePath != "" {
+		v, err := s.reader.Open(r.Context(), sp, revisionID, cr)
+		if err != nil {
+			return nil, err
+		}
+		f, err := formatParams(r)
+		if err != nil {
+			return nil, err
+		}
+		if page, ok := s.pageAt(v, pagePath, f); ok {
+			out["page"] = page
+		}
+	}
+	return out, nil
+}
+
+// pageAt is the page at a slug path of a view, as GET S/content/path
+// answers it.
+func (s *Server) pageAt(v *revision.View, path string, f format) (any, bool) {
+	id, ok := v.PageAt(path)
+	if !ok {
+		return nil, false
+	}
+	page, err := s.pageJSON(v, id, f, true)
+	return page, err == nil
+}
+
+// publishedLookup is a PublishedSiteContent of the reference.
+type publishedLookup struct {
+	Site         string `json:"site"`
+	SiteSection  string `json:"siteSection,omitempty"`
+	SiteSpace    string `json:"siteSpace"`
+	Space        string `json:"space"`
+	Revision     string `json:"revision,omitempty"`
+	Pathname     string `json:"pathname"`
+	BasePath     string `json:"basePath"`
+	SiteBasePath string `json:"siteBasePath"`
+	// APIToken is always "": a published site is read through the site,
+	// and Quire mints no token for its visitors.
+	APIToken     string `json:"apiToken"`
+	Organization string `json:"organization"`
+	Complete     bool   `json:"complete"`
+	CanonicalURL string `json:"canonicalUrl"`
+}
+
+func (s *Server) getPublishedContentByURL(w http.ResponseWriter, r *http.Request) error {
+	return s.resolvePublished(w, r, query(r).Get("url"))
+}
+
+func (s *Server) postPublishedContentByURL(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		URL             *string        `json:"url"`
+		RedirectOnError bool           `json:"redirectOnError"`
+		Visitor         map[string]any `json:"visitor"`
+	}
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	if body.URL == nil {
+		return errorf(quire.CodeInvalid, "url: required")
+	}
+	return s.resolvePublished(w, r, *body.URL)
+}
+
+// resolvePublished answers what a URL of a published site shows, to
+// anyone: only what the site shows to anyone (published, public or
+// unlisted, sections and site spaces without a visitor condition).
+func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw string) error {
+	u, err := resolvableURL(raw)
+	if err != nil {
+		return err
+	}
+	notFound := errorf(quire.CodeNotFound, "no published content found at this URL")
+	host := strings.ToLower(u.Hostname())
+	path := u.Path
+	var siteID, prefix string
+	if host == strings.ToLower(hostOnly(s.appHost())) {
+		rest, ok := strings.CutPrefix(path, "/sites/")
+		if !ok {
+			return notFound
+		}
+		siteID, _, _ = strings.Cut(rest, "/")
+		prefix = "/sites/" + siteID
+	} else if siteID, err = s.db.SiteIDByHostname(r.Context(), host); err != nil {
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			return notFound
+		}
+		return err
+	}
+	commits := s.db.Commits()
+	site, err := s.reader.PublishedSite(r.Context(), siteID, commits)
+	if quire.ErrorCode(err) == quire.CodeNotFound || (err == nil && !site.VisibleWithKey("")) {
+		return notFound
+	} else if err != nil {
+		return err
+	}
+	if prefix == "" && site.Basename != "" {
+		prefix = "/" + site.Basename
+	}
+	rest, ok := strings.CutPrefix(path, prefix)
+	if !ok || (rest != "" && rest[0] != '/') {
+		return notFound
+	}
+	st, err := s.reader.PublishedStructure(r.Context(), site, commits)
+	if err != nil {
+		return err
+	}
+	rest = strings.Trim(rest, "/")
+	out := publishedLookup{Site: site.ID, Organization: site.OrgID, SiteBasePath: prefix + "/"}
+	base := prefix + "/"
+	spaces := st.SiteSpaces
+	if len(st.Items) > 0 {
+		var section *quire.SiteSection
+		first, after, _ := strings.Cut(rest, "/")
+		for _, sec := range st.Sections() {
+			if sec.Condition != "" {
+				continue
+			}
+			if section == nil && sec.Default {
+				section = sec
+			}
+			if !sec.Default && sec.Path == first {
+				section, rest, base = sec, after, base+sec.Path+"/"
+				break
+			}
+		}
+		if section == nil {
+			return notFound
+		}
+		out.SiteSection, spaces = section.ID, section.SiteSpaces
+	}
+	var siteSpace *quire.SiteSpace
+	first, after, _ := strings.Cut(rest, "/")
+	for _, ss := range spaces {
+		if ss.Condition != "" {
+			continue
+		}
+		if siteSpace == nil && ss.Default {
+			siteSpace = ss
+		}
+		if !ss.Default && ss.Path == first {
+			siteSpace, rest, base = ss, after, base+ss.Path+"/"
+			break
+		}
+	}
+	if siteSpace == nil || siteSpace.Space == nil {
+		return notFound
+	}
+	out.SiteSpace, out.Space, out.Revision = siteSpace.ID, siteSpace.Space.ID, siteSpace.Space.RevisionID
+	out.Pathname, out.BasePath, out.Complete = rest, base, true
+	address := strings.TrimSuffix(site.Address(s.publicURL), "/")
+	out.CanonicalURL = address + strings.TrimPrefix(base, prefix) + rest
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// hostOnly is host without its port.
+func hostOnly(host string) string {
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		return host[:i]
+	}
+	return host
+}
+
+// getEmbedByURL answers how to embed a URL: for an address of the app the
+// caller may read, its page's, space's or collection's title; for any
+// other, a plain link. Quire fetches nothing to make an embed.
+func (s *Server) getEmbedByURL(w http.ResponseWriter, r *http.Request) error {
+	u, err := resolvableURL(query(r).Get("url"))
+	if err != nil {
+		return err
+	}
+	title := u.String()
+	if found, err := s.contentAt(r, u); err == nil {
+		title = embedTitle(found, title)
+	} else if code := quire.ErrorCode(err); code != quire.CodeNotFound && code != quire.CodeForbidden {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"type": "link", "title": title, "site": u.Hostname()})
+}
+
+// embedTitle is the title of what contentAt found, else fallback.
+func embedTitle(found map[string]any, fallback string) string {
+	if p, ok := found["page"]; ok {
+		if b, err := json.Marshal(p); err == nil {
+			var page struct{ Title string }
+			if json.Unmarshal(b, &page) == nil && page.Title != "" {
+				return page.Title
+			}
+		}
+	}
+	for _, k := range []string{"space", "collection"} {
+		switch v := found[k].(type) {
+		case spaceJSON:
+			return v.Title
+		case collectionJSON:
+			return v.Title
+		}
+	}
+	return fallback
+}
