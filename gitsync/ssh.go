@@ -213,11 +213,33 @@ const sshDialScheme = "quire-outbound"
 type remotesDialer struct{ rules outbound.Remotes }
 
 func (d remotesDialer) Dial(network, address string) (net.Conn, error) {
-	return d.rules.DialContext(context.Background(), network, address)
+	return d.DialContext(context.Background(), network, address)
 }
 
 func (d remotesDialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
-	return d.rules.DialContext(ctx, network, address)
+	c, err := d.rules.DialContext(ctx, network, address)
+	if err != nil {
+		return nil, err
+	}
+	return idleConn{c, remoteTimeout}, nil
+}
+
+// idleConn fails a read or write that waits longer than idle: go-git's
+// ssh handshake runs outside the operation's context, and a host that
+// stalls must not hold the sync forever.
+type idleConn struct {
+	net.Conn
+	idle time.Duration
+}
+
+func (c idleConn) Read(p []byte) (int, error) {
+	c.Conn.SetReadDeadline(time.Now().Add(c.idle))
+	return c.Conn.Read(p)
+}
+
+func (c idleConn) Write(p []byte) (int, error) {
+	c.Conn.SetWriteDeadline(time.Now().Add(c.idle))
+	return c.Conn.Write(p)
 }
 
 // installSSH makes go-git's ssh transport dial through outbound (see
