@@ -120,7 +120,8 @@ func TestGitSyncAPI(t *testing.T) {
 		{map[string]any{"ref": "main", "commitMessage": "x"}, "url"},
 		{map[string]any{"url": url, "commitMessage": "x"}, "ref"},
 		{map[string]any{"url": url, "ref": "main"}, "commitMessage"},
-		{map[string]any{"url": "ssh://git@example.com/docs.git", "ref": "main", "commitMessage": "x"}, "url"},
+		{map[string]any{"url": "git://example.com/docs.git", "ref": "main", "commitMessage": "x"}, "url"},
+		{map[string]any{"url": "ssh://git:pass@example.com/docs.git", "ref": "main", "commitMessage": "x"}, "url"},
 		{map[string]any{"url": url, "ref": "main~1", "commitMessage": "x"}, "ref"},
 		{map[string]any{"url": url, "ref": "main", "commitMessage": "x", "repoProjectDirectory": "../up"}, "repoProjectDirectory"},
 	} {

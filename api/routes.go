@@ -149,13 +149,16 @@ func (s *Server) routes() {
 	s.handle("POST /v1/spaces/{spaceId}/restore", s.restoreSpace)
 	s.handle("POST /v1/spaces/{spaceId}/move", s.moveSpace)
 	s.handle("POST /v1/spaces/{spaceId}/transfer", s.transferSpace)
-	// Git sync (git.go); DELETE S/git, S/git/webhook-secret and S/git/webhook are Quire's.
+	// Git sync (git.go); DELETE S/git, S/git/webhook-secret, S/git/webhook and S/git/deploy-key
+	// (gitdeploykey.go) are Quire's.
 	s.handle("POST /v1/spaces/{spaceId}/git/import", s.importGitRepository)
 	s.handle("POST /v1/spaces/{spaceId}/git/export", s.exportToGitRepository)
 	s.handle("GET /v1/spaces/{spaceId}/git/info", s.getSpaceGitInfo)
 	s.handle("DELETE /v1/spaces/{spaceId}/git", s.deleteSpaceGit)
 	s.handle("POST /v1/spaces/{spaceId}/git/webhook-secret", s.rotateGitWebhookSecret)
 	s.handlePublic("POST /v1/spaces/{spaceId}/git/webhook", s.gitWebhook)
+	s.handle("GET /v1/spaces/{spaceId}/git/deploy-key", s.getGitDeployKey)
+	s.handle("POST /v1/spaces/{spaceId}/git/deploy-key", s.rotateGitDeployKey)
 
 	// §4.7 Collections.
 	s.handle("GET /v1/collections/{collectionId}", s.getCollection)

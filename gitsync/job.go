@@ -193,6 +193,11 @@ func (o *operation) run(ctx context.Context) error {
 	if o.remote, err = openRemote(url, o.op.Ref, o.s.cacheDir(o.op.SpaceID, RedactURL(url)), o.s.Remotes); err != nil {
 		return err
 	}
+	if o.remote.sshHost != "" {
+		if o.remote.auth, err = o.s.sshAuth(ctx, o.op.SpaceID, o.remote.sshUser, o.remote.sshHost); err != nil {
+			return err
+		}
+	}
 	head, err := o.remote.fetch(ctx)
 	if err != nil {
 		return err

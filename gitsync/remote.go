@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +68,7 @@ func installTransport() {
 		c := githttp.NewClient(&http.Client{Transport: transport})
 		client.InstallProtocol("http", c)
 		client.InstallProtocol("https", c)
+		installSSH()
 	})
 }
 
@@ -78,6 +81,10 @@ type remote struct {
 	ref    plumbing.ReferenceName
 	rules  outbound.Remotes
 	remote *git.Remote
+	// An ssh remote's user and host:port (its auth is the space's deploy
+	// key, set by the caller), and the dialer go-git reaches it with.
+	sshUser, sshHost string
+	proxy            transport.ProxyOptions
 }
 
 // openRemote opens (or creates) the cache of a remote in dir; "" keeps it
@@ -89,12 +96,27 @@ func openRemote(rawURL, ref, dir string, rules outbound.Remotes) (*remote, error
 	}
 	installTransport()
 	r := &remote{rules: rules, ref: plumbing.ReferenceName(ref)}
-	if u.User != nil {
+	if u.Scheme == "ssh" {
+		// go-git reads the URL itself (scp-like ones too): it must see the
+		// host that was checked, over ssh.
+		ep, err := transport.NewEndpoint(rawURL)
+		if err != nil || ep.Protocol != "ssh" || ep.Host != u.Hostname() {
+			return nil, &RemoteError{Message: "the ssh repository URL could not be read", Err: err}
+		}
+		port := ep.Port
+		if port <= 0 {
+			port = 22
+		}
+		r.sshUser, r.sshHost, r.proxy = cmp.Or(ep.User, "git"), net.JoinHostPort(ep.Host, strconv.Itoa(port)), sshProxy(rules)
+		r.url = rawURL
+	} else if u.User != nil {
 		pass, _ := u.User.Password()
 		r.auth = &githttp.BasicAuth{Username: u.User.Username(), Password: pass}
 		u.User = nil
 	}
-	r.url = u.String()
+	if r.url == "" {
+		r.url = u.String()
+	}
 	if dir == "" {
 		r.repo, err = git.Init(memory.NewStorage(), nil)
 	} else if r.repo, err = git.PlainOpen(dir); errors.Is(err, git.ErrRepositoryNotExists) {
@@ -126,7 +148,12 @@ func (e *RemoteError) Unwrap() error { return e.Err }
 
 func (r *remote) problem(what string, err error) error {
 	msg := outbound.RemoteProblem(err)
-	switch {
+	switch hostKey, isHostKey := errors.AsType[*HostKeyError](err); {
+	case isHostKey:
+		msg = hostKey.Message
+	case isAuthRefused(err):
+		msg = "the repository refused the space's deploy key: add its public key (GET /v1/spaces/{spaceId}/git/deploy-key) " +
+			"to the repository as a deploy key, with write access for exports"
 	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
 		msg = "the repository refused the credentials"
 	case errors.Is(err, transport.ErrRepositoryNotFound):
@@ -142,7 +169,7 @@ func (r *remote) fetch(ctx context.Context) (plumbing.Hash, error) {
 	defer cancel()
 	err := r.remote.FetchContext(cctx, &git.FetchOptions{
 		RefSpecs: []gitconfig.RefSpec{gitconfig.RefSpec("+" + r.ref.String() + ":" + trackingRef.String())},
-		Auth:     r.auth, Tags: git.NoTags, Force: true,
+		Auth:     r.auth, Tags: git.NoTags, Force: true, ProxyOptions: r.proxy,
 	})
 	var noMatch git.NoMatchingRefSpecError
 	switch {
@@ -175,7 +202,7 @@ func (r *remote) push(ctx context.Context, commit plumbing.Hash) error {
 	defer cancel()
 	err := r.remote.PushContext(cctx, &git.PushOptions{
 		RefSpecs: []gitconfig.RefSpec{gitconfig.RefSpec(pushRef.String() + ":" + r.ref.String())},
-		Auth:     r.auth,
+		Auth:     r.auth, ProxyOptions: r.proxy,
 	})
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
@@ -431,10 +458,17 @@ func (r *remote) store(typ plumbing.ObjectType, data []byte) (plumbing.Hash, err
 // RedactURL returns a repository URL without its credentials; "" when it
 // does not parse.
 func RedactURL(raw string) string {
+	if _, ok := outbound.ScpLike(raw); ok {
+		return raw // user@host:path carries no password
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return ""
 	}
-	u.User = nil
+	if u.Scheme == "ssh" && u.User != nil {
+		u.User = url.User(u.User.Username()) // the ssh user is no secret, and which one matters
+	} else {
+		u.User = nil
+	}
 	return u.String()
 }

@@ -35,6 +35,9 @@ type Syncer struct {
 	// SecretKey (32 bytes) seals credentials and webhook secrets; nil, the
 	// key the server keeps in the database (as for integration secrets).
 	SecretKey []byte
+	// KnownHosts is a known_hosts file that, when set, is the only trust
+	// of ssh remotes' host keys; "" trusts each host's first key, per space.
+	KnownHosts string
 	// CacheDir keeps a bare copy of each space's repository, so a sync
 	// fetches only what is new; "" fetches everything each time, in memory.
 	CacheDir string

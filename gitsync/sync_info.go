@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -22,12 +23,30 @@ func Provider(url string) string {
 }
 
 func hostOf(raw string) string {
-	rest, ok := strings.CutPrefix(raw, "https://")
-	if !ok {
-		rest, _ = strings.CutPrefix(raw, "http://")
-	}
-	host, _, _ := strings.Cut(rest, "/")
+	host, _ := splitRemote(raw)
 	return host
+}
+
+// splitRemote splits a repository URL (without credentials) into its host
+// and path; ssh URLs, scp-like ones included, drop their user.
+func splitRemote(raw string) (host, path string) {
+	if u, ok := outbound.ScpLike(raw); ok {
+		return u.Host, u.Path
+	}
+	rest := raw
+	for _, scheme := range []string{"https://", "http://", "ssh://"} {
+		if r, ok := strings.CutPrefix(raw, scheme); ok {
+			rest = r
+			if scheme == "ssh://" {
+				if _, after, found := strings.Cut(rest, "@"); found {
+					rest = after
+				}
+			}
+			break
+		}
+	}
+	host, path, _ = strings.Cut(rest, "/")
+	return host, path
 }
 
 // RepoName is a repository's name as shown: its URL's path without the
@@ -36,8 +55,7 @@ func RepoName(url string) string {
 	if rest, ok := strings.CutPrefix(url, "file://"); ok {
 		return strings.TrimSuffix(rest, ".git")
 	}
-	host := hostOf(url)
-	_, p, _ := strings.Cut(url, host)
+	_, p := splitRemote(url)
 	return strings.TrimSuffix(strings.Trim(p, "/"), ".git")
 }
 

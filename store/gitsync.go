@@ -239,12 +239,15 @@ func (db *DB) SetGitWebhookSecret(ctx context.Context, spaceID string, sealed []
 	})
 }
 
-// DeleteGitSync disconnects a space from its repository: the connection
-// and its queue go; what was imported or pushed stays where it is.
+// DeleteGitSync disconnects a space from its repository: the connection,
+// its queue and the ssh host keys it trusted go (the deploy key stays);
+// what was imported or pushed stays where it is.
 func (db *DB) DeleteGitSync(ctx context.Context, spaceID string) (deleted bool, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
-		if _, err := tx.q.exec(ctx, "DELETE FROM git_sync_operations WHERE space_id = ?", spaceID); err != nil {
-			return err
+		for _, table := range []string{"git_sync_operations", "git_host_keys"} {
+			if _, err := tx.q.exec(ctx, "DELETE FROM "+table+" WHERE space_id = ?", spaceID); err != nil {
+				return err
+			}
 		}
 		n, err := tx.q.affected(ctx, "DELETE FROM git_syncs WHERE space_id = ?", spaceID)
 		deleted = n > 0

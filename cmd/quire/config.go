@@ -49,6 +49,10 @@ type Config struct {
 	// GitAllowFile lets Git sync use file:// repositories on the server's
 	// disk (QUIRE_GIT_ALLOW_FILE=1); off, only http(s) remotes.
 	GitAllowFile bool
+	// GitKnownHosts is a known_hosts file, the only trust of ssh remotes'
+	// host keys when set (QUIRE_GIT_KNOWN_HOSTS); else each space trusts a
+	// host's first key.
+	GitKnownHosts string
 	// GitPoll is how often branches synced with spaces are polled for new
 	// commits (QUIRE_GIT_POLL, a Go duration; default 1m).
 	GitPoll time.Duration
@@ -82,6 +86,7 @@ func defaultConfig() Config {
 		c.GCGrace = -1
 	}
 	c.GitAllowFile = os.Getenv("QUIRE_GIT_ALLOW_FILE") == "1"
+	c.GitKnownHosts = os.Getenv("QUIRE_GIT_KNOWN_HOSTS")
 	c.GitPoll = gitsync.DefaultPollInterval
 	if d, err := time.ParseDuration(os.Getenv("QUIRE_GIT_POLL")); err == nil && d > 0 {
 		c.GitPoll = d
@@ -92,6 +97,7 @@ func defaultConfig() Config {
 // gitFlags adds the Git sync settings.
 func (c *Config) gitFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.GitAllowFile, "git-allow-file", c.GitAllowFile, "let Git sync use file:// repositories on this server's disk (env QUIRE_GIT_ALLOW_FILE=1)")
+	fs.StringVar(&c.GitKnownHosts, "git-known-hosts", c.GitKnownHosts, "a known_hosts file, the only trust of Git sync's ssh host keys (env QUIRE_GIT_KNOWN_HOSTS; default: trust on first use)")
 	fs.DurationVar(&c.GitPoll, "git-poll", c.GitPoll, "how often Git sync polls connected branches for new commits (env QUIRE_GIT_POLL)")
 }
 

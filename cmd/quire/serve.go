@@ -114,8 +114,13 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
 			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
 		}})
+	if cfg.GitKnownHosts != "" {
+		if err := gitsync.CheckKnownHosts(cfg.GitKnownHosts); err != nil {
+			return fmt.Errorf("--git-known-hosts: %w", err)
+		}
+	}
 	git := &gitsync.Syncer{DB: db, Blobs: blobs, SecretKey: secretKey, CacheDir: filepath.Join(cfg.Data, "git"), PollInterval: cfg.GitPoll, Log: log,
-		Remotes: outbound.Remotes{AllowPrivate: cfg.AllowPrivateFetch, AllowFile: cfg.GitAllowFile}}
+		Remotes: outbound.Remotes{AllowPrivate: cfg.AllowPrivateFetch, AllowFile: cfg.GitAllowFile}, KnownHosts: cfg.GitKnownHosts}
 	apiSrv = api.New(db, api.Config{
 		PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
 		Blobs:     blobs,
