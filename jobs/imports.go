@@ -78,7 +78,7 @@ func processImport(ctx context.Context, db *store.DB, a *authoring.Author, run *
 		// Completed, or cancelled (or taken over) before it could be:
 		// whoever holds the run now says how it ends.
 		return nil
-	case quire.ErrorCode(err) == "":
+	case quire.ErrorCode(err) == quire.CodeInternal:
 		// Not the website's fault, nor the request's (the store failing):
 		// the run is claimed again once its lease runs out.
 		return err

@@ -119,7 +119,8 @@ type ImportRunFilter struct {
 }
 
 // ImportRuns are an organization's runs matching f, most recent first (at
-// most keepImportRuns finished ones are kept, so they are read whole).
+// most keepImportRuns finished ones are kept, so they are read whole),
+// ties by id.
 func (r reader) ImportRuns(ctx context.Context, orgID string, f ImportRunFilter) ([]*ImportRun, error) {
 	where, args := " WHERE org_id = ?", []any{orgID}
 	for col, v := range map[string]string{"space_id": f.SpaceID, "change_request_id": f.ChangeRequestID, "site_id": f.SiteID} {
@@ -134,7 +135,7 @@ func (r reader) ImportRuns(ctx context.Context, orgID string, f ImportRunFilter)
 	default:
 		where, args = where+" AND status = ?", append(args, f.Status)
 	}
-	rows, err := r.q.query(ctx, "SELECT "+importRunColumns+" FROM import_runs"+where+" ORDER BY created_at DESC, id DESC", args...)
+	rows, err := r.q.query(ctx, "SELECT "+importRunColumns+" FROM import_runs"+where+" ORDER BY created_at DESC, id", args...)
 	if err != nil {
 		return nil, err
 	}
