@@ -66,6 +66,7 @@ func processImport(ctx context.Context, db *store.DB, a *authoring.Author, run *
 		watchImport(runCtx, db, run, poll, stop)
 	}()
 	_, err := importRun(runCtx, db, a, run)
+	lost := runCtx.Err() != nil // cancelled, taken over, or shutting down
 	stop()
 	<-watched
 	switch {
@@ -74,7 +75,7 @@ func processImport(ctx context.Context, db *store.DB, a *authoring.Author, run *
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		return errors.Join(ctx.Err(), db.ReleaseImportRun(rctx, run))
-	case err == nil, errors.Is(err, store.ErrImportRunLost), runCtx.Err() != nil:
+	case err == nil, errors.Is(err, store.ErrImportRunLost), lost:
 		// Completed, or cancelled (or taken over) before it could be:
 		// whoever holds the run now says how it ends.
 		return nil
