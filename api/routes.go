@@ -375,6 +375,12 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/audit-events", s.listAuditEvents)
 	s.handle("GET /v1/orgs/{organizationId}/audit-events/{auditEventId}", s.getAuditEvent)
 	s.handle("GET /v1/orgs/{organizationId}/audit-event-actions", s.listAuditEventActions)
+	// Issue 19: import runs, websites imported as durable jobs
+	// (importruns.go); the reference's path has /org/, not /orgs/.
+	s.handle("GET /v1/org/{organizationId}/imports", s.listImportRuns)
+	s.handle("POST /v1/org/{organizationId}/imports", s.startImportRun)
+	s.handle("GET /v1/org/{organizationId}/imports/{importRunId}", s.getImportRun)
+	s.handle("POST /v1/org/{organizationId}/imports/{importRunId}/cancel", s.cancelImportRun)
 	// Issue 19: the API's information (exactly /v1/: the mux's "/" answers
 	// the rest), organizations by e-mail domain and joining one (apiinfo.go).
 	s.handlePublic("GET /v1/{$}", s.getAPIInfo)

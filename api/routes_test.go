@@ -296,6 +296,11 @@ var servedOperations = []string{
 	"GET /v1/orgs/o1/fonts/f1",
 	"POST /v1/orgs/o1/fonts/f1",
 	"DELETE /v1/orgs/o1/fonts/f1",
+	// Issue 19: import runs (the reference's path has /org/).
+	"GET /v1/org/o1/imports",
+	"POST /v1/org/o1/imports",
+	"GET /v1/org/o1/imports/i1",
+	"POST /v1/org/o1/imports/i1/cancel",
 }
 
 // TestOperationsServed checks that every operation is routed and

@@ -60,7 +60,7 @@ func (a *Author) Apply(ctx context.Context, sp *quire.Space, c *quire.ChangeRequ
 		}
 		defer done()
 	}
-	return a.commit(ctx, sp, c, "", userID, "", changes)
+	return a.commit(ctx, sp, c, "", userID, "", changes, nil)
 }
 
 // ApplyAt is Apply, refused as a conflict unless the change request's head
@@ -78,14 +78,17 @@ func (a *Author) ApplyAt(ctx context.Context, sp *quire.Space, c *quire.ChangeRe
 		}
 		defer done()
 	}
-	return a.commit(ctx, sp, c, "", userID, expect, changes)
+	return a.commit(ctx, sp, c, "", userID, expect, changes, nil)
 }
 
 // commit applies a batch in one transaction: to change request c, or when c
 // is nil to a change request it creates with subject, which it then merges.
 // Either all of it commits or nothing does. An expect other than "" is the
-// revision c's head must still be (ApplyAt).
-func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, subject, userID, expect string, changes []edit.Change) (*quire.ChangeRequest, *edit.Result, error) {
+// revision c's head must still be (ApplyAt). within, when not nil, runs
+// last in the transaction, with what the batch did: when it fails, nothing
+// commits.
+func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, subject, userID, expect string, changes []edit.Change,
+	within func(tx *store.Tx, res *edit.Result) error) (*quire.ChangeRequest, *edit.Result, error) {
 	if err := a.readFiles(ctx, changes); err != nil {
 		return nil, nil, err
 	}
@@ -115,6 +118,11 @@ func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeReq
 		}
 		if c == nil {
 			if out, err = tx.MergeChangeRequest(ctx, sp.ID, cr.ID, userID); err != nil {
+				return err
+			}
+		}
+		if within != nil {
+			if err := within(tx, result); err != nil {
 				return err
 			}
 		}

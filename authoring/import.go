@@ -50,7 +50,7 @@ func (a *Author) ImportIntoChangeRequest(ctx context.Context, sp *quire.Space, c
 	if err != nil {
 		return nil, err
 	}
-	if c, _, err = a.commit(ctx, sp, c, "", userID, "", changes); err != nil {
+	if c, _, err = a.commit(ctx, sp, c, "", userID, "", changes, nil); err != nil {
 		return nil, err
 	}
 	return &Import{ChangeRequest: c, Imported: len(res.Pages), Found: res.Found}, nil
@@ -65,7 +65,7 @@ func (a *Author) ImportIntoSpace(ctx context.Context, sp *quire.Space, userID, s
 	if err != nil {
 		return nil, err
 	}
-	c, _, err := a.commit(ctx, sp, nil, "Import of "+start, userID, "", changes)
+	c, _, err := a.commit(ctx, sp, nil, "Import of "+start, userID, "", changes, nil)
 	if err != nil {
 		return nil, err
 	}

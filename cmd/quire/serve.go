@@ -18,6 +18,7 @@ import (
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/app"
 	"github.com/quiredocs/quire/ask"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/internal/ratelimit"
@@ -179,6 +180,11 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Synce
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
+	running.Go(func() {
+		// Import runs fetch as the synchronous imports do, one at a time.
+		a := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, AppHost: appHost(cfg.publicURL())}
+		jobs.RunImporter(jobsCtx, db, a, jobs.ImportPollInterval, log)
+	})
 	running.Go(func() { git.Run(jobsCtx, gitsync.RunInterval) })
 	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg, blobs), jobs.GCFirstDelay, jobs.GCInterval, log) })
 	return func() { stopJobs(); running.Wait() }

@@ -1,0 +1,283 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/store"
+)
+
+// Import runs (issue 19, /org/{organizationId}/imports): a website imported
+// into a space or a change request as a durable job (store/importruns.go),
+// carried out by the import worker (jobs/imports.go). Starting one needs
+// the role the synchronous import needs (imports.go): edit on a change
+// request, review on a space (its pages go through a request merged at
+// once); reading one, read on its space; cancelling one, edit.
+
+type importRunJSON struct {
+	Object      string              `json:"object"`
+	ID          string              `json:"id"`
+	Status      string              `json:"status"`
+	Reason      string              `json:"reason,omitempty"`
+	Source      importRunSourceJSON `json:"source"`
+	Target      importRunTargetJSON `json:"target"`
+	Site        string              `json:"site,omitempty"`
+	CreatedBy   string              `json:"createdBy,omitempty"`
+	CreatedAt   string              `json:"createdAt"`
+	UpdatedAt   string              `json:"updatedAt"`
+	StartedAt   string              `json:"startedAt,omitempty"`
+	CompletedAt string              `json:"completedAt,omitempty"`
+	URLs        urlsJSON            `json:"urls"`
+	Pages       []importRunPageJSON `json:"pages"`
+}
+
+type importRunSourceJSON struct {
+	Type string `json:"type"`
+	URL  string `json:"url"`
+}
+
+type importRunTargetJSON struct {
+	Space         string `json:"space"`
+	ChangeRequest string `json:"changeRequest,omitempty"`
+}
+
+type importRunPageJSON struct {
+	ID        string `json:"id"`
+	SourceURL string `json:"sourceURL"`
+	Type      string `json:"type"`
+	Status    string `json:"status"`
+}
+
+func (s *Server) importRunJSON(run *store.ImportRun) importRunJSON {
+	out := importRunJSON{Object: "import-run", ID: run.ID, Status: run.Status, Reason: run.Reason,
+		Source: importRunSourceJSON{Type: "website", URL: run.SourceURL},
+		Target: importRunTargetJSON{Space: run.SpaceID, ChangeRequest: run.ChangeRequestID},
+		Site:   run.SiteID, CreatedBy: run.CreatedBy, CreatedAt: timeJSON(run.CreatedAt), UpdatedAt: timeJSON(run.UpdatedAt),
+		URLs:  urlsJSON{Location: s.url("/org/" + run.OrgID + "/imports/" + run.ID)},
+		Pages: []importRunPageJSON{}}
+	if !run.StartedAt.IsZero() {
+		out.StartedAt = timeJSON(run.StartedAt)
+	}
+	if !run.CompletedAt.IsZero() {
+		out.CompletedAt = timeJSON(run.CompletedAt)
+	}
+	for _, p := range run.Pages {
+		out.Pages = append(out.Pages, importRunPageJSON{ID: p.ID, SourceURL: p.SourceURL, Type: "page", Status: "complete"})
+	}
+	return out
+}
+
+// importRunRequest is the body of POST /org/{organizationId}/imports.
+type importRunRequest struct {
+	Source json.RawMessage `json:"source"`
+	Target *struct {
+		Space         *string `json:"space"`
+		ChangeRequest *string `json:"changeRequest"`
+		Page          *string `json:"page"`
+	} `json:"target"`
+	Site *string `json:"site"`
+	// Enhance asks GitBook's AI to rework the pages; Quire imports them as
+	// they are, so it is taken and ignored.
+	Enhance *bool `json:"enhance"`
+
+	start string
+}
+
+func (b *importRunRequest) validate() error {
+	str, obj, err := decodeSource(b.Source)
+	switch {
+	case err != nil:
+		return err
+	case str != nil || obj == nil:
+		return errorf(quire.CodeInvalid, "source: must be an object {\"type\":\"website\",\"url\"}")
+	case obj.Type == "file":
+		return errorf(quire.CodeInvalid, "source.type: import runs import websites; import uploaded files with POST /v1/spaces/{spaceId}/content/import")
+	case obj.Type != "website":
+		return errorf(quire.CodeInvalid, "source.type: must be website")
+	}
+	website := "website"
+	if err := authoring.CheckImport(obj.URL, &website); err != nil {
+		return quire.Errorf(quire.CodeInvalid, "source.%s", quire.ErrorMessage(err))
+	}
+	b.start = *obj.URL
+	switch {
+	case b.Target == nil:
+		return errorf(quire.CodeInvalid, "target: is required")
+	case b.Target.Space == nil || *b.Target.Space == "":
+		return errorf(quire.CodeInvalid, "target.space: is required")
+	case b.Target.ChangeRequest != nil && *b.Target.ChangeRequest == "":
+		return errorf(quire.CodeInvalid, "target.changeRequest: must not be empty")
+	case b.Target.Page != nil:
+		return errorf(quire.CodeInvalid, "target.page: importing below a page is not supported; the pages go to the top of the content")
+	case b.Site != nil && *b.Site == "":
+		return errorf(quire.CodeInvalid, "site: must not be empty")
+	}
+	return nil
+}
+
+// importTarget loads the space id of the caller's organization and their
+// role on it; 404 naming field unless they can see it.
+func (s *Server) importTarget(r *http.Request, orgID, id, field string) (*quire.Space, quire.Role, error) {
+	sp, err := s.db.Space(r.Context(), id)
+	if quire.ErrorCode(err) == quire.CodeNotFound || (err == nil && (sp.OrgID != orgID || !sp.DeletedAt.IsZero())) {
+		return nil, "", errorf(quire.CodeNotFound, "%s: space not found", field)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	n := spaceNode(sp)
+	role, err := s.roleOn(r, n.orgID, n.id, n.level, n.ancestors)
+	if err == nil && !role.AtLeast(quire.RoleRead) {
+		err = errorf(quire.CodeNotFound, "%s: space not found", field)
+	}
+	return sp, role, err
+}
+
+func (s *Server) startImportRun(w http.ResponseWriter, r *http.Request) error {
+	if _, err := s.orgViewer(r); err != nil {
+		return err
+	}
+	orgID := r.PathValue("organizationId")
+	var body importRunRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	sp, role, err := s.importTarget(r, orgID, *body.Target.Space, "target.space")
+	if err != nil {
+		return err
+	}
+	in := store.NewImportRun{OrgID: orgID, SpaceID: sp.ID, SourceURL: body.start, UserID: caller(r.Context()).ID}
+	if body.Target.ChangeRequest != nil {
+		if err := quire.RequireRole(role, quire.RoleEdit, "space"); err != nil {
+			return err
+		}
+		c, err := s.db.ChangeRequest(r.Context(), sp.ID, *body.Target.ChangeRequest)
+		if quire.ErrorCode(err) == quire.CodeNotFound {
+			return errorf(quire.CodeNotFound, "target.changeRequest: change request not found in the space")
+		}
+		if err != nil {
+			return err
+		}
+		in.ChangeRequestID = c.ID
+	} else {
+		if err := quire.RequireRole(role, quire.RoleReview, "space"); err != nil {
+			return err
+		}
+		// The import merges a change request of its own at once,
+		// unreviewed: the merge rules in force must allow that.
+		me := caller(r.Context())
+		if err := s.checkMergeRules(r, sp, role, &quire.ChangeRequest{SpaceID: sp.ID, Subject: "Import", CreatedBy: *me,
+			Status: quire.StatusDraft, RevisionID: sp.RevisionID, RevisionInitial: sp.RevisionID}); err != nil {
+			return err
+		}
+	}
+	if err := quire.CheckEditable(sp); err != nil {
+		return err
+	}
+	if body.Site != nil {
+		site, err := s.db.Site(r.Context(), *body.Site)
+		if quire.ErrorCode(err) == quire.CodeNotFound || (err == nil && site.OrgID != orgID) {
+			return errorf(quire.CodeInvalid, "site: no site %q in this organization", *body.Site)
+		}
+		if err != nil {
+			return err
+		}
+		in.SiteID = site.ID
+	}
+	run, err := s.db.StartImportRun(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	out := s.importRunJSON(run)
+	return writeCreated(w, out.URLs.Location, out)
+}
+
+// importRun loads the run in the path and the caller's role on its space:
+// 404 unless they may read it.
+func (s *Server) importRun(r *http.Request) (*store.ImportRun, quire.Role, error) {
+	if _, err := s.orgViewer(r); err != nil {
+		return nil, "", err
+	}
+	run, err := s.db.ImportRun(r.Context(), r.PathValue("organizationId"), r.PathValue("importRunId"))
+	if err != nil {
+		return nil, "", err
+	}
+	_, role, err := s.importTarget(r, run.OrgID, run.SpaceID, "importRunId")
+	if quire.ErrorCode(err) == quire.CodeNotFound {
+		return nil, "", errorf(quire.CodeNotFound, "import run not found")
+	}
+	return run, role, err
+}
+
+func (s *Server) getImportRun(w http.ResponseWriter, r *http.Request) error {
+	run, _, err := s.importRun(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.importRunJSON(run))
+}
+
+func (s *Server) cancelImportRun(w http.ResponseWriter, r *http.Request) error {
+	run, role, err := s.importRun(r)
+	if err != nil {
+		return err
+	}
+	if err := quire.RequireRole(role, quire.RoleEdit, "space"); err != nil {
+		return err
+	}
+	if run, err = s.db.CancelImportRun(r.Context(), run.OrgID, run.ID); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.importRunJSON(run))
+}
+
+func (s *Server) listImportRuns(w http.ResponseWriter, r *http.Request) error {
+	if _, err := s.orgViewer(r); err != nil {
+		return err
+	}
+	orgID, q := r.PathValue("organizationId"), query(r)
+	f := store.ImportRunFilter{SpaceID: q.Get("space"), ChangeRequestID: q.Get("changeRequest"), SiteID: q.Get("site"), Status: q.Get("status")}
+	switch f.Status {
+	case "", "active", store.ImportPending, store.ImportInProgress, store.ImportCompleted, store.ImportFailed, store.ImportCancelled:
+	default:
+		return errorf(quire.CodeInvalid, "status: must be active, pending, in-progress, completed, failed or cancelled")
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	runs, err := s.db.ImportRuns(r.Context(), orgID, f)
+	if err != nil {
+		return err
+	}
+	// Only the runs into spaces the caller may read; the organization keeps
+	// a bounded number of runs, so they are filtered in memory.
+	readable := map[string]bool{}
+	var seen []*store.ImportRun
+	for _, run := range runs {
+		ok, known := readable[run.SpaceID]
+		if !known {
+			_, _, err := s.importTarget(r, orgID, run.SpaceID, "space")
+			if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
+				return err
+			}
+			ok = err == nil
+			readable[run.SpaceID] = ok
+		}
+		if ok {
+			seen = append(seen, run)
+		}
+	}
+	list := store.PageOf(seen, p, importRunCursor)
+	return writeList(w, list, s.importRunJSON)
+}
+
+// importRunCursor sorts runs most recent first, as PageOf's ascending
+// order: the key is the time counted down from the largest, fixed width.
+func importRunCursor(run *store.ImportRun) store.Cursor {
+	return store.Cursor{Str: fmt.Sprintf("%019d", math.MaxInt64-run.CreatedAt.UnixMicro()), ID: run.ID}
+}

@@ -1,0 +1,167 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/store"
+)
+
+// Import runs (issue 19): a website imported as a durable job. A run is a
+// row's state in the store (store.ClaimImportRun), not a goroutine, so it
+// survives a restart: a run whose worker died is claimed again once its
+// lease has run out, and crawled again from the start, since nothing of it
+// was written. Several servers on one PostgreSQL may all run workers; one
+// claim holds a run at a time, and only the holder's transaction completes
+// it (store.Tx.CompleteImportRun), so a run is written once.
+
+const (
+	// ImportLease is how long a worker holds a claimed run without
+	// renewing it; it renews every ImportLease/3 while the run goes on.
+	ImportLease = time.Minute
+	// ImportPollInterval is how often an idle worker looks for due runs,
+	// and a busy one whether its run was cancelled: a cancelled run stops
+	// within about this long, at the page it was fetching.
+	ImportPollInterval = time.Second
+	// MaxImportAttempts is how many times a run may be claimed before it
+	// is given up as failed: a site that kills the worker while it is
+	// imported must not do so forever.
+	MaxImportAttempts = 3
+)
+
+// ProcessImports claims and carries out due runs one after the other until
+// none is left, and returns how many it ended. When ctx ends in the middle
+// of one, that run is given back (store.ReleaseImportRun), not failed.
+func ProcessImports(ctx context.Context, db *store.DB, a *authoring.Author, poll time.Duration) (int, error) {
+	n := 0
+	for ctx.Err() == nil {
+		run, err := db.ClaimImportRun(ctx, ImportLease)
+		if err != nil || run == nil {
+			return n, err
+		}
+		if err := processImport(ctx, db, a, run, poll); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, ctx.Err()
+}
+
+// processImport carries out one claimed run, watching its claim while the
+// website is crawled: the crawl ends when the run is cancelled or lost.
+func processImport(ctx context.Context, db *store.DB, a *authoring.Author, run *store.ImportRun, poll time.Duration) error {
+	if run.Attempts > MaxImportAttempts {
+		return db.FailImportRun(ctx, run, fmt.Sprintf("the import was interrupted %d times; the website may be too large to import", MaxImportAttempts))
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		watchImport(runCtx, db, run, poll, stop)
+	}()
+	_, err := importRun(runCtx, db, a, run)
+	lost := runCtx.Err() != nil // cancelled, taken over, or shutting down
+	stop()
+	<-watched
+	switch {
+	case ctx.Err() != nil:
+		// The error may be the shutdown's doing; let the next worker redo it.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		return errors.Join(ctx.Err(), db.ReleaseImportRun(rctx, run))
+	case err == nil, errors.Is(err, store.ErrImportRunLost), lost:
+		// Completed, or cancelled (or taken over) before it could be:
+		// whoever holds the run now says how it ends.
+		return nil
+	case quire.ErrorCode(err) == quire.CodeInternal:
+		// Not the website's fault, nor the request's (the store failing):
+		// the run is claimed again once its lease runs out.
+		return err
+	}
+	return db.FailImportRun(ctx, run, quire.ErrorMessage(err))
+}
+
+// importRun loads the run's target and imports into it.
+func importRun(ctx context.Context, db *store.DB, a *authoring.Author, run *store.ImportRun) (*authoring.Import, error) {
+	if run.CreatedBy == "" {
+		return nil, quire.Errorf(quire.CodeInvalid, "the user who started the import is no longer a user")
+	}
+	sp, err := db.Space(ctx, run.SpaceID)
+	if err == nil && !sp.DeletedAt.IsZero() {
+		err = quire.Errorf(quire.CodeNotFound, "the space was deleted")
+	}
+	if err == nil {
+		err = quire.CheckEditable(sp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c *quire.ChangeRequest
+	if run.ChangeRequestID != "" {
+		if c, err = db.ChangeRequest(ctx, sp.ID, run.ChangeRequestID); err != nil {
+			return nil, err
+		}
+	}
+	return a.ImportRun(ctx, sp, c, run)
+}
+
+// watchImport looks every poll whether run is still held and not
+// cancelled, renewing its lease as it goes, and calls stop when not.
+func watchImport(ctx context.Context, db *store.DB, run *store.ImportRun, poll time.Duration, stop func()) {
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	renewed := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		var err error
+		if time.Since(renewed) >= ImportLease/3 {
+			if err = db.RenewImportRun(ctx, run, ImportLease); err == nil {
+				renewed = time.Now()
+			}
+		} else {
+			var held bool
+			if held, err = db.ImportRunHeld(ctx, run); err == nil && !held {
+				err = store.ErrImportRunLost
+			}
+		}
+		if errors.Is(err, store.ErrImportRunLost) {
+			stop()
+			return
+		}
+	}
+}
+
+// RunImporter carries out due runs at start, then whenever the store has
+// some (looking every interval), until ctx ends.
+func RunImporter(ctx context.Context, db *store.DB, a *authoring.Author, interval time.Duration, log *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		due, err := db.ImportRunsDue(ctx)
+		if err == nil && due {
+			var n int
+			n, err = ProcessImports(ctx, db, a, interval)
+			if n > 0 {
+				log.Info("ran imports", "runs", n)
+			}
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Error("run imports", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,284 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/quiredocs/quire"
+)
+
+// Import runs (issue 19): a website imported into a space or a change
+// request as a durable job, the reference's ContentImportRun. The job is the
+// row's state: a worker claims a pending run, or an in-progress one whose
+// lease ran out (its worker died), crawls with no transaction open, and
+// writes the pages in the transaction that completes the run
+// (Tx.CompleteImportRun), so a cancelled or lost run writes nothing.
+
+// The reference's statuses of an import run.
+const (
+	ImportPending    = "pending"
+	ImportInProgress = "in-progress"
+	ImportCompleted  = "completed"
+	ImportFailed     = "failed"
+	ImportCancelled  = "cancelled"
+)
+
+// keepImportRuns is how many finished runs an organization keeps: the
+// oldest beyond are deleted when a run starts, which bounds the list.
+const keepImportRuns = 500
+
+// ImportRun is one import run.
+type ImportRun struct {
+	ID, OrgID, SpaceID      string
+	ChangeRequestID, SiteID string // "" when none
+	SourceURL               string
+	Status, Reason          string
+	Pages                   []ImportedPage
+	CreatedBy               string
+	CreatedAt, UpdatedAt    time.Time
+	StartedAt, CompletedAt  time.Time // zero until then
+	// Claim identifies the worker's claim of an in-progress run; Attempts
+	// counts the claims, this one included.
+	Claim    string
+	Attempts int
+}
+
+// ImportedPage is a page an import run wrote.
+type ImportedPage struct {
+	ID        string `json:"id"`
+	SourceURL string `json:"sourceURL"`
+}
+
+// NewImportRun is what starting a run records.
+type NewImportRun struct {
+	OrgID, SpaceID, ChangeRequestID, SiteID, SourceURL, UserID string
+}
+
+const importRunColumns = `id, org_id, space_id, change_request_id, site_id, source_url, status, reason, pages, created_by,
+	created_at, updated_at, started_at, completed_at, claim, attempts`
+
+func scanImportRun(row interface{ Scan(...any) error }) (*ImportRun, error) {
+	var r ImportRun
+	var cr, site, reason, by, claim sql.NullString
+	var pages string
+	var created, updated int64
+	var started, completed sql.NullInt64
+	if err := row.Scan(&r.ID, &r.OrgID, &r.SpaceID, &cr, &site, &r.SourceURL, &r.Status, &reason, &pages, &by,
+		&created, &updated, &started, &completed, &claim, &r.Attempts); err != nil {
+		return nil, err
+	}
+	r.ChangeRequestID, r.SiteID, r.Reason, r.CreatedBy, r.Claim = cr.String, site.String, reason.String, by.String, claim.String
+	r.CreatedAt, r.UpdatedAt = fromMicros(created), fromMicros(updated)
+	if started.Valid {
+		r.StartedAt = fromMicros(started.Int64)
+	}
+	if completed.Valid {
+		r.CompletedAt = fromMicros(completed.Int64)
+	}
+	if err := json.Unmarshal([]byte(pages), &r.Pages); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// StartImportRun records a pending run for a worker to take.
+func (db *DB) StartImportRun(ctx context.Context, in NewImportRun) (run *ImportRun, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		id, now := newID(), micros(tx.Now)
+		if _, err := tx.q.exec(ctx, `INSERT INTO import_runs (id, org_id, space_id, change_request_id, site_id, source_url, status, created_by,
+			created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, in.OrgID, in.SpaceID, nullString(in.ChangeRequestID),
+			nullString(in.SiteID), in.SourceURL, ImportPending, nullString(in.UserID), now, now); err != nil {
+			return err
+		}
+		if _, err := tx.q.exec(ctx, `DELETE FROM import_runs WHERE org_id = ? AND status IN ('completed', 'failed', 'cancelled') AND id NOT IN
+			(SELECT id FROM import_runs WHERE org_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)`, in.OrgID, in.OrgID, keepImportRuns); err != nil {
+			return err
+		}
+		run, err = scanImportRun(tx.q.queryRow(ctx, "SELECT "+importRunColumns+" FROM import_runs WHERE id = ?", id))
+		return err
+	})
+	return run, err
+}
+
+// ImportRun is one run of an organization.
+func (r reader) ImportRun(ctx context.Context, orgID, id string) (*ImportRun, error) {
+	run, err := scanImportRun(r.q.queryRow(ctx, "SELECT "+importRunColumns+" FROM import_runs WHERE org_id = ? AND id = ?", orgID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, quire.Errorf(quire.CodeNotFound, "import run not found")
+	}
+	return run, err
+}
+
+// ImportRunFilter narrows a list of runs; "" matches all. Status "active"
+// is pending or in-progress.
+type ImportRunFilter struct {
+	SpaceID, ChangeRequestID, SiteID, Status string
+}
+
+// ImportRuns are an organization's runs matching f, most recent first (at
+// most keepImportRuns finished ones are kept, so they are read whole),
+// ties by id.
+func (r reader) ImportRuns(ctx context.Context, orgID string, f ImportRunFilter) ([]*ImportRun, error) {
+	where, args := " WHERE org_id = ?", []any{orgID}
+	for col, v := range map[string]string{"space_id": f.SpaceID, "change_request_id": f.ChangeRequestID, "site_id": f.SiteID} {
+		if v != "" {
+			where, args = where+" AND "+col+" = ?", append(args, v)
+		}
+	}
+	switch f.Status {
+	case "":
+	case "active":
+		where += " AND status IN ('pending', 'in-progress')"
+	default:
+		where, args = where+" AND status = ?", append(args, f.Status)
+	}
+	rows, err := r.q.query(ctx, "SELECT "+importRunColumns+" FROM import_runs"+where+" ORDER BY created_at DESC, id", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*ImportRun
+	for rows.Next() {
+		run, err := scanImportRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, run)
+	}
+	return out, rows.Err()
+}
+
+// CancelImportRun cancels a pending or in-progress run; a run that has
+// ended is a 400 saying how. The worker of an in-progress run sees it at
+// its next look (ImportRunHeld) and stops without writing.
+func (db *DB) CancelImportRun(ctx context.Context, orgID, id string) (run *ImportRun, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		n, err := tx.q.affected(ctx, `UPDATE import_runs SET status = ?, updated_at = ?, claim = NULL, claimed_until = NULL
+			WHERE org_id = ? AND id = ? AND status IN ('pending', 'in-progress')`, ImportCancelled, micros(tx.Now), orgID, id)
+		if err != nil {
+			return err
+		}
+		if run, err = tx.ImportRun(ctx, orgID, id); err != nil {
+			return err
+		}
+		if n == 0 {
+			return quire.Errorf(quire.CodeInvalid, "importRunId: the import run is %s already and cannot be cancelled", run.Status)
+		}
+		return nil
+	})
+	return run, err
+}
+
+// ImportRunsDue reports, with a plain read, whether a run waits to be
+// claimed, so idle workers do not take the write lock to find nothing.
+func (db *DB) ImportRunsDue(ctx context.Context) (bool, error) {
+	var n int
+	err := db.q.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM import_runs WHERE status = 'pending'
+		OR (status = 'in-progress' AND claimed_until <= ?) LIMIT 1) d`, micros(db.Now())).Scan(&n)
+	return n > 0, err
+}
+
+// ClaimImportRun claims, for lease, the oldest pending run or in-progress
+// run whose lease ran out; nil when there is none. The run is in-progress.
+func (db *DB) ClaimImportRun(ctx context.Context, lease time.Duration) (run *ImportRun, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		run = nil
+		query := "SELECT " + importRunColumns + ` FROM import_runs
+			WHERE status = 'pending' OR (status = 'in-progress' AND claimed_until <= ?) ORDER BY created_at, id LIMIT 1`
+		if tx.q.d.name() == "postgres" {
+			// Several servers' workers: each skips the rows another is claiming.
+			query += " FOR UPDATE SKIP LOCKED"
+		}
+		r, err := scanImportRun(tx.q.queryRow(ctx, query, micros(tx.Now)))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if r.StartedAt.IsZero() {
+			r.StartedAt = tx.Now
+		}
+		r.Status, r.Claim, r.Attempts, r.UpdatedAt = ImportInProgress, newID(), r.Attempts+1, tx.Now
+		if _, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, claim = ?, claimed_until = ?, attempts = ?, started_at = ?, updated_at = ?
+			WHERE id = ?`, r.Status, r.Claim, micros(tx.Now.Add(lease)), r.Attempts, micros(r.StartedAt), micros(tx.Now), r.ID); err != nil {
+			return err
+		}
+		run = r
+		return nil
+	})
+	return run, err
+}
+
+// ErrImportRunLost reports a claimed run that was cancelled, deleted, or
+// whose lease ran out and was claimed by another worker: its worker stops
+// and writes nothing.
+var ErrImportRunLost = errors.New("the import run was cancelled or taken by another worker")
+
+// ImportRunHeld reports, with a plain read, whether the claim of run still
+// holds and it is not cancelled.
+func (db *DB) ImportRunHeld(ctx context.Context, run *ImportRun) (bool, error) {
+	var n int
+	err := db.q.queryRow(ctx, "SELECT COUNT(*) FROM import_runs WHERE id = ? AND claim = ? AND status = 'in-progress'",
+		run.ID, run.Claim).Scan(&n)
+	return n == 1, err
+}
+
+// RenewImportRun extends the lease of a claimed run; ErrImportRunLost when
+// the claim no longer holds.
+func (db *DB) RenewImportRun(ctx context.Context, run *ImportRun, lease time.Duration) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		n, err := tx.q.affected(ctx, "UPDATE import_runs SET claimed_until = ? WHERE id = ? AND claim = ? AND status = 'in-progress'",
+			micros(tx.Now.Add(lease)), run.ID, run.Claim)
+		if err == nil && n == 0 {
+			return ErrImportRunLost
+		}
+		return err
+	})
+}
+
+// CompleteImportRun marks a claimed run completed with the pages it wrote,
+// within the transaction that wrote them; ErrImportRunLost, which rolls the
+// pages back, when the claim no longer holds (the run was cancelled). The
+// row stays locked until the commit, so a cancel waits and then finds the
+// run completed.
+func (tx *Tx) CompleteImportRun(ctx context.Context, run *ImportRun, pages []ImportedPage) error {
+	if pages == nil {
+		pages = []ImportedPage{}
+	}
+	b, err := json.Marshal(pages)
+	if err != nil {
+		return err
+	}
+	now := micros(tx.Now)
+	n, err := tx.q.affected(ctx, `UPDATE import_runs SET status = ?, pages = ?, completed_at = ?, updated_at = ?, claim = NULL, claimed_until = NULL
+		WHERE id = ? AND claim = ? AND status = 'in-progress'`, ImportCompleted, string(b), now, now, run.ID, run.Claim)
+	if err == nil && n == 0 {
+		return ErrImportRunLost
+	}
+	return err
+}
+
+// FailImportRun marks a claimed run failed for reason, while the claim
+// holds; it does nothing otherwise.
+func (db *DB) FailImportRun(ctx context.Context, run *ImportRun, reason string) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		_, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, reason = ?, updated_at = ?, claim = NULL, claimed_until = NULL
+			WHERE id = ? AND claim = ? AND status = 'in-progress'`, ImportFailed, reason, micros(tx.Now), run.ID, run.Claim)
+		return err
+	})
+}
+
+// ReleaseImportRun gives a claimed run back unfinished, as a worker that
+// stops does: it is due again at once, and this claim does not count as an
+// attempt. It does nothing when the claim no longer holds.
+func (db *DB) ReleaseImportRun(ctx context.Context, run *ImportRun) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		_, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, claim = NULL, claimed_until = NULL, attempts = ?, updated_at = ?
+			WHERE id = ? AND claim = ? AND status = 'in-progress'`, ImportPending, run.Attempts-1, micros(tx.Now), run.ID, run.Claim)
+		return err
+	})
+}
