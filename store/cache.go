@@ -77,7 +77,9 @@ func cached[K comparable, V any](db *DB, c *genCache[K, V], max int, k K, read f
 		return v, nil
 	}
 	v, err := read()
-	if err == nil {
+	// Kept only when no commit began or ended meanwhile: what was read
+	// may be older than a commit the caller hears of next.
+	if now, ok := db.ChangeCount(); err == nil && ok && now == gen {
 		c.put(k, v, gen, max)
 	}
 	return v, err

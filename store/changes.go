@@ -26,6 +26,9 @@ import (
 type changes struct {
 	count  atomic.Uint64
 	writes atomic.Uint64 // the write transactions committed through this DB
+	// committing counts the commits under way through this DB: from just
+	// before COMMIT until the count has moved.
+	committing atomic.Int64
 	// heard is false while changes made elsewhere might go unnoticed (the
 	// PostgreSQL listener is down or not started).
 	heard   atomic.Bool
@@ -36,9 +39,11 @@ type changes struct {
 }
 
 // ChangeCount returns the change count (Commits), and whether a cache may
-// trust it: not while changes made elsewhere might go unheard.
+// trust it: not while changes made elsewhere might go unheard, nor while a
+// commit through this DB is under way (between its commit and the move of
+// the count, what was cached before it would still be served).
 func (db *DB) ChangeCount() (uint64, bool) {
-	return db.changes.count.Load(), db.changes.heard.Load()
+	return db.changes.count.Load(), db.changes.heard.Load() && db.changes.committing.Load() == 0
 }
 
 // Commits reports the change count: it moves with every write transaction

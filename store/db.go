@@ -383,11 +383,16 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err = db.announce(ctx, tx); err != nil {
 		return err
 	}
-	if err = sqlTx.Commit(); err != nil {
+	db.changes.committing.Add(1)
+	err = sqlTx.Commit()
+	if err == nil {
+		db.changes.writes.Add(1)
+		db.changed()
+	}
+	db.changes.committing.Add(-1)
+	if err != nil {
 		return fmt.Errorf("commit: %w", db.dialect.translate(err))
 	}
-	db.changes.writes.Add(1)
-	db.changed()
 	for _, f := range tx.afterCommit {
 		f()
 	}
