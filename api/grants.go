@@ -161,19 +161,25 @@ func (s *Server) updateGrant(principalKind string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		var body grantRequest
-		if err := readRequest(w, r, &body); err != nil {
-			return err
-		}
-		users, teams := []string{r.PathValue("userId")}, []string(nil)
-		if principalKind == "team" {
-			users, teams = nil, []string{r.PathValue("teamId")}
-		}
-		if err := s.db.GrantRoles(r.Context(), c, users, teams, body.role()); err != nil {
-			return err
-		}
-		return noContent(w)
+		return s.setGrant(w, r, c, principalKind)
 	}
+}
+
+// setGrant sets on c the role of the user or team the path names, from the
+// body (null removes the grant).
+func (s *Server) setGrant(w http.ResponseWriter, r *http.Request, c store.Content, principalKind string) error {
+	var body grantRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	users, teams := []string{r.PathValue("userId")}, []string(nil)
+	if principalKind == "team" {
+		users, teams = nil, []string{r.PathValue("teamId")}
+	}
+	if err := s.db.GrantRoles(r.Context(), c, users, teams, body.role()); err != nil {
+		return err
+	}
+	return noContent(w)
 }
 
 func (s *Server) removeGrant(principalKind string) handlerFunc {

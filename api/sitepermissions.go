@@ -47,18 +47,7 @@ func (s *Server) updateSiteGrant(principalKind string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		var body grantRequest // a role; null removes the grant, as on spaces
-		if err := readRequest(w, r, &body); err != nil {
-			return err
-		}
-		users, teams := []string{r.PathValue("userId")}, []string(nil)
-		if principalKind == "team" {
-			users, teams = nil, []string{r.PathValue("teamId")}
-		}
-		if err := s.db.GrantRoles(r.Context(), c, users, teams, body.role()); err != nil {
-			return err
-		}
-		return noContent(w)
+		return s.setGrant(w, r, c, principalKind) // null removes the grant, as on spaces
 	}
 }
 

@@ -110,22 +110,7 @@ func codeRanges(md string) [][2]int {
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.CodeSpan:
-			start, stop := -1, -1
-			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-				if t, ok := c.(*ast.Text); ok {
-					if start < 0 {
-						start = t.Segment.Start
-					}
-					stop = t.Segment.Stop
-				}
-			}
-			if start >= 0 {
-				for start > 0 && src[start-1] == '`' {
-					start--
-				}
-				for stop < len(src) && src[stop] == '`' {
-					stop++
-				}
+			if start, stop, ok := render.CodeSpanBounds(src, n); ok {
 				add(start, stop)
 			}
 			return ast.WalkSkipChildren, nil

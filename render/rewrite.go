@@ -63,23 +63,7 @@ func codeRanges(markdown string) [][2]int {
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.CodeSpan:
-			start, stop := -1, -1
-			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-				if t, ok := c.(*ast.Text); ok {
-					if start < 0 {
-						start = t.Segment.Start
-					}
-					stop = t.Segment.Stop
-				}
-			}
-			if start >= 0 {
-				// Widen to the backticks around the span.
-				for start > 0 && src[start-1] == '`' {
-					start--
-				}
-				for stop < len(src) && src[stop] == '`' {
-					stop++
-				}
+			if start, stop, ok := CodeSpanBounds(src, n); ok {
 				add(start, stop)
 			}
 			return ast.WalkSkipChildren, nil
@@ -110,4 +94,28 @@ func lineStart(src []byte, off int) int {
 		off--
 	}
 	return off
+}
+
+// CodeSpanBounds is where code span n stands in src, its backticks
+// included; false when it holds no text.
+func CodeSpanBounds(src []byte, n *ast.CodeSpan) (start, stop int, ok bool) {
+	start, stop = -1, -1
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			if start < 0 {
+				start = t.Segment.Start
+			}
+			stop = t.Segment.Stop
+		}
+	}
+	if start < 0 {
+		return 0, 0, false
+	}
+	for start > 0 && src[start-1] == '`' {
+		start--
+	}
+	for stop < len(src) && src[stop] == '`' {
+		stop++
+	}
+	return start, stop, true
 }
