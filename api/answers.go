@@ -43,6 +43,28 @@ func newEncodedAnswer(body []byte) *encodedAnswer {
 	return &encodedAnswer{body: body, length: []string{strconv.Itoa(len(body))}}
 }
 
+// newEncodedAnswerGzipped is an answer whose gzipped form is made already.
+func newEncodedAnswerGzipped(body, gz []byte) *encodedAnswer {
+	a := newEncodedAnswer(body)
+	a.gzOnce.Do(func() {
+		if len(gz) < len(body) {
+			a.gz, a.gzLen = gz, []string{strconv.Itoa(len(gz))}
+		}
+	})
+	return a
+}
+
+// encoded wraps a build of an answer's bytes as a build of the answer.
+func encoded(build func() ([]byte, error)) func() (*encodedAnswer, error) {
+	return func() (*encodedAnswer, error) {
+		body, err := build()
+		if err != nil {
+			return nil, err
+		}
+		return newEncodedAnswer(body), nil
+	}
+}
+
 func (a *encodedAnswer) gzipped() []byte {
 	a.gzOnce.Do(func() {
 		if a.gz = web.GzipFast(a.body); a.gz != nil {
@@ -74,7 +96,7 @@ func newAnswerCache(maxBytes int) *answerCache {
 
 // get is the answer named key, built by build when missing. Errors are
 // not kept: the next request builds again.
-func (c *answerCache) get(ctx context.Context, key string, build func() ([]byte, error)) (*encodedAnswer, error) {
+func (c *answerCache) get(ctx context.Context, key string, build func() (*encodedAnswer, error)) (*encodedAnswer, error) {
 	if a, ok := c.answers.Get(key); ok {
 		return a, nil
 	}
@@ -97,19 +119,19 @@ func (c *answerCache) get(ctx context.Context, key string, build func() ([]byte,
 		c.mu.Unlock()
 		close(b.done)
 	}()
-	body, err := build()
+	a, err := build()
 	if err != nil {
 		b.err = err
 		return nil, err
 	}
-	b.answer, b.err = newEncodedAnswer(body), nil
-	c.answers.Add(key, b.answer, 2*len(body)+len(key)+128)
-	return b.answer, nil
+	b.answer, b.err = a, nil
+	c.answers.Add(key, a, 2*len(a.body)+len(key)+128)
+	return a, nil
 }
 
 // serve answers 200 with the answer named key, gzipped when the client
 // takes it.
-func (c *answerCache) serve(w http.ResponseWriter, r *http.Request, key string, build func() ([]byte, error)) error {
+func (c *answerCache) serve(w http.ResponseWriter, r *http.Request, key string, build func() (*encodedAnswer, error)) error {
 	a, err := c.get(r.Context(), key, build)
 	if err != nil {
 		return err
@@ -166,23 +188,32 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.V
 }
 
 // pageListOf builds the page list of v in format f, as listPages answers it.
-func (s *Server) pageListOf(v *revision.View, f format) func() ([]byte, error) {
-	return func() ([]byte, error) {
+func (s *Server) pageListOf(v *revision.View, f format) func() (*encodedAnswer, error) {
+	return func() (*encodedAnswer, error) {
+		if !f.document {
+			if a, ok, err := s.pageListRuns(v, f); ok {
+				return a, err
+			}
+		}
 		pages, err := s.pagesJSON(v, f)
 		if err != nil {
 			return nil, err
 		}
-		return encodeJSON(map[string]any{"pages": pages})
+		body, err := encodeJSON(map[string]any{"pages": pages})
+		if err != nil {
+			return nil, err
+		}
+		return newEncodedAnswer(body), nil
 	}
 }
 
 // writePage answers the page id of v, in full, in format f.
 func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v *revision.View, id string, f format) error {
-	return s.answers.serve(w, r, revisionKey(v, f, id), func() ([]byte, error) {
+	return s.answers.serve(w, r, revisionKey(v, f, id), encoded(func() ([]byte, error) {
 		page, err := s.pageJSON(v, id, f, true)
 		if err != nil {
 			return nil, err
 		}
 		return encodeJSON(page)
-	})
+	}))
 }

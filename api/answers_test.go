@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -275,4 +276,76 @@ func TestSearchAnswersCached(t *testing.T) {
 	if after := e.call(t, e.admin.token, "GET", search, nil).want(t, http.StatusOK).Body; !bytes.Contains(after, []byte(`"title":"Two"`)) {
 		t.Errorf("after the merge the search answers %s", after)
 	}
+}
+
+// TestListPagesFromRuns holds page lists put together from cached runs of
+// top-level pages (pagelist.go) to the uncached bytes, plain and gzipped,
+// across merges that change one page, the first page (README.md in Git,
+// so the next one's Git paths change while its pages do not), a section's
+// slug (its pages' paths) and a removal.
+func TestListPagesFromRuns(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	spaceID, cr := e.newChangeRequest(t)
+	sp := "/v1/spaces/" + spaceID
+	var batch []map[string]any
+	for i := range 40 { // a section and its children in one batch, refs being a batch's own
+		ref := fmt.Sprintf("s%d", i)
+		section := []map[string]any{insertPage(ref, fmt.Sprintf("# Section %d\n\nAbout %d. %s\n", i, i, strings.Repeat("Words. ", 30)))}
+		if i < 4 {
+			for j := range 10 {
+				section = append(section, insertPage(fmt.Sprintf("c%d-%d", i, j), fmt.Sprintf("# Child %d of %d\n\nText.\n", j, i), "into", ref))
+			}
+		}
+		if len(batch)+len(section) > 50 {
+			e.author(t, e.admin.token, cr, batch...).want(t, http.StatusOK)
+			batch = nil
+		}
+		batch = append(batch, section...)
+	}
+	e.author(t, e.admin.token, cr, batch...).want(t, http.StatusOK)
+	revision := e.readMerge(t, cr)
+
+	check := func(step string) {
+		t.Helper()
+		for _, q := range []struct {
+			query    string
+			metadata bool
+		}{{"", true}, {"?metadata=false", false}} {
+			want, err := e.srv.PageListUncached(t.Context(), spaceID, revision, false, q.metadata)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.call(t, e.admin.token, "GET", sp+"/content/pages"+q.query, nil).want(t, http.StatusOK).Body; !bytes.Equal(got, want) {
+				t.Errorf("%s: GET pages%s differs from the uncached answer:\n%s\nwant\n%s", step, q.query, got, want)
+			}
+			rec := e.getGzip(t, e.admin.token, sp+"/content/pages"+q.query)
+			if rec.Header().Get("Content-Encoding") != "gzip" {
+				t.Fatalf("%s: Content-Encoding %q", step, rec.Header().Get("Content-Encoding"))
+			}
+			if got := gunzip(t, rec.Body.Bytes()); !bytes.Equal(got, want) {
+				t.Errorf("%s: GET pages%s gzipped decodes to\n%s\nwant\n%s", step, q.query, got, want)
+			}
+		}
+	}
+	check("seeded")
+
+	var list struct {
+		Pages []struct {
+			ID    string
+			Pages []struct{ ID string }
+		}
+	}
+	e.readGet(t, e.admin.token, sp+"/content/pages", &list)
+	step := func(name string, changes ...map[string]any) {
+		t.Helper()
+		_, cr := e.readNewCR(t, spaceID, name)
+		e.author(t, e.admin.token, cr, changes...).want(t, http.StatusOK)
+		revision = e.readMerge(t, cr)
+		check(name)
+	}
+	step("one child edited", cmUpdatePage(list.Pages[2].Pages[3].ID, "document", cmMarkdown("# Edited\n\nNew words.\n")))
+	step("a first page inserted", insertPage("", "# Home\n\nWelcome.\n", "at", 0))
+	step("a section renamed", cmUpdatePage(list.Pages[1].ID, "slug", "renamed"))
+	step("a section removed", cmDeletePage(list.Pages[3].ID))
 }

@@ -87,6 +87,7 @@ type Server struct {
 	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
 	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
 	answers     *answerCache           // encoded page answers of revisions (answers.go)
+	listRuns    *listRuns              // encoded runs of pages of page lists (pagelist.go)
 	asker       *ask.Asker             // answers questions (O/ask)
 	pdf         *pdfState              // PDF links' key, PDFs printed lately (pdf.go)
 	metrics     *metrics
@@ -124,6 +125,7 @@ func New(db *store.DB, cfg Config) *Server {
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		published:   newPublishedCache(),
 		answers:     newAnswerCache(maxAnswerCacheBytes),
+		listRuns:    newListRuns(),
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),

@@ -323,3 +323,14 @@ func (t *Tree) validateFork() error {
 	}
 	return nil
 }
+
+// PageHash is the hash of page id's object in a stored tree, which names
+// the page and its whole subtree: equal hashes, equal subtrees. ok is false
+// when t is not stored (EncodeShared) or has no such page.
+func (t *Tree) PageHash(id string) (hash string, ok bool) {
+	if t.enc == nil {
+		return "", false
+	}
+	e, ok := t.enc.pages.get(id)
+	return e.hash, ok && e.hash != ""
+}

@@ -1,0 +1,174 @@
+package api
+
+import (
+	"bytes"
+	"compress/flate"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
+	"sync"
+
+	"github.com/quiredocs/quire/internal/lru"
+	"github.com/quiredocs/quire/revision"
+)
+
+// The page list of a new revision is mostly the list of the revision
+// before: a merge that edits one page changes one top-level section of a
+// thousand-page list. So a markdown-format list is put together from runs
+// of top-level pages (listRun), each kept encoded and deflated by what its
+// bytes are made of, and only the runs a commit changed are encoded and
+// compressed again. The gzipped answer is the deflated runs end to end in
+// one gzip member: each run is compressed on its own and ends with a sync
+// flush, so it is whole bytes that refer to nothing before it.
+//
+// The document format is built whole, as before: a page's document links
+// to other pages, so its bytes depend on more than its subtree.
+
+// listRunPages is about how many pages a run holds: runs end after the
+// top-level page that brings them to this many, so that an edit leaves the
+// other runs as they were.
+const listRunPages = 32
+
+// maxListRunBytes bounds the cache of runs; an entry costs its encoded
+// and deflated bytes.
+const maxListRunBytes = 64 << 20
+
+// listRun is a run of top-level pages of a list, encoded.
+type listRun struct {
+	json []byte // the pages' JSON objects, comma-separated
+	z    []byte // json deflated, ending with a sync flush
+}
+
+// listRuns keeps encoded runs by listRunKey.
+type listRuns struct {
+	runs *lru.Cache[[sha256.Size]byte, *listRun]
+}
+
+func newListRuns() *listRuns {
+	return &listRuns{runs: lru.New[[sha256.Size]byte, *listRun](maxListRunBytes)}
+}
+
+// Deflated forms of the list's fixed parts; the close is the stream's final
+// block.
+var (
+	listOpen, listComma, listClose = []byte(`{"pages":[`), []byte(","), []byte("]}\n")
+	listOpenZ                      = deflated(listOpen, false)
+	listCommaZ                     = deflated(listComma, false)
+	listCloseZ                     = deflated(listClose, true)
+)
+
+var flateWriters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed)
+	return w
+}}
+
+// deflated compresses b on its own: ended with a sync flush, or with the
+// final block when last.
+func deflated(b []byte, last bool) []byte {
+	var out bytes.Buffer
+	w := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(w)
+	w.Reset(&out)
+	w.Write(b) // writes to a bytes.Buffer do not fail
+	if last {
+		w.Close()
+	} else {
+		w.Flush()
+	}
+	return out.Bytes()
+}
+
+// pageListRuns builds the markdown-format page list of v from its runs,
+// plain and gzipped; ok is false when v's tree is not a stored one, whose
+// pages have no hash to key runs by.
+func (s *Server) pageListRuns(v *revision.View, f format) (_ *encodedAnswer, ok bool, err error) {
+	ids := v.Tree.Root
+	body := append(make([]byte, 0, len(listOpen)), listOpen...)
+	z := append(make([]byte, 0, 4096), gzipHeader...)
+	z = append(z, listOpenZ...)
+	for start := 0; start < len(ids); {
+		end, key, ok := s.listRunAt(v, f, ids, start)
+		if !ok {
+			return nil, false, nil
+		}
+		run, hit := s.listRuns.runs.Get(key)
+		if !hit {
+			if run, err = s.encodeListRun(v, f, ids[start:end]); err != nil {
+				return nil, true, err
+			}
+			s.listRuns.runs.Add(key, run, len(run.json)+len(run.z)+64)
+		}
+		if start > 0 {
+			body, z = append(body, listComma...), append(z, listCommaZ...)
+		}
+		body, z = append(body, run.json...), append(z, run.z...)
+		start = end
+	}
+	body = append(body, listClose...)
+	z = append(z, listCloseZ...)
+	z = binary.LittleEndian.AppendUint32(z, crc32.ChecksumIEEE(body))
+	z = binary.LittleEndian.AppendUint32(z, uint32(len(body)))
+	return newEncodedAnswerGzipped(body, z), true, nil
+}
+
+// gzipHeader starts a gzip member (RFC 1952) with no name, time or extra
+// fields, of an unknown system.
+var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
+
+// listRunAt finds the run of ids that begins at start and the key of its
+// bytes: the space (in each page's URL), the format, and for each page of
+// the run its object's hash (its whole subtree's content) and, for each
+// page below, its slug path and Git path, which depend on pages outside.
+func (s *Server) listRunAt(v *revision.View, f format, ids []string, start int) (end int, key [sha256.Size]byte, ok bool) {
+	info := v.Index()
+	h := sha256.New()
+	h.Write([]byte(v.Space.ID))
+	h.Write([]byte{0, boolByte(f.metadata)})
+	pages := 0
+	var walk func(id string)
+	walk = func(id string) {
+		pages++
+		h.Write([]byte(id + "\x00" + info.Path[id] + "\x00" + info.Git[id] + "\x00"))
+		for _, c := range v.Tree.Pages[id].Children {
+			walk(c)
+		}
+	}
+	for end = start; end < len(ids) && pages < listRunPages; end++ {
+		hash, ok := v.Tree.PageHash(ids[end])
+		if !ok {
+			return 0, key, false
+		}
+		h.Write([]byte(hash))
+		walk(ids[end])
+	}
+	h.Sum(key[:0])
+	return end, key, true
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// encodeListRun encodes the top-level pages ids of v as the list holds them.
+func (s *Server) encodeListRun(v *revision.View, f format, ids []string) (*listRun, error) {
+	var b []byte
+	for i, id := range ids {
+		page, err := s.pageJSON(v, id, f, true)
+		if err != nil {
+			return nil, err
+		}
+		enc, err := json.Marshal(page)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, enc...)
+	}
+	return &listRun{json: b, z: deflated(b, false)}, nil
+}
