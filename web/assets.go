@@ -10,6 +10,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Asset is an embedded file, hashed and compressed once.
@@ -136,14 +137,30 @@ func Gzip(b []byte) []byte { return gzipLevel(b, gzip.BestCompression) }
 // and a third larger, the trade web servers make for dynamic answers.
 func GzipFast(b []byte) []byte { return gzipLevel(b, gzip.BestSpeed) }
 
+// gzipWriters keep writers of each level for reuse: a new one allocates
+// about a megabyte of compressor state, more than most answers it makes.
+var gzipWriters = map[int]*sync.Pool{gzip.BestSpeed: newGzipPool(gzip.BestSpeed), gzip.BestCompression: newGzipPool(gzip.BestCompression)}
+
+func newGzipPool(level int) *sync.Pool {
+	return &sync.Pool{New: func() any {
+		zw, _ := gzip.NewWriterLevel(nil, level)
+		return zw
+	}}
+}
+
 func gzipLevel(b []byte, level int) []byte {
 	if len(b) < 256 {
 		return nil
 	}
 	var out bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&out, level)
+	out.Grow(len(b) / 3)
+	pool := gzipWriters[level]
+	zw := pool.Get().(*gzip.Writer)
+	zw.Reset(&out)
 	_, _ = zw.Write(b)
 	_ = zw.Close()
+	zw.Reset(nil)
+	pool.Put(zw)
 	if out.Len() >= len(b) {
 		return nil
 	}
