@@ -1,14 +1,18 @@
 package revision
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash/maphash"
+	"slices"
 	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/search"
+	"github.com/quiredocs/quire/store"
 )
 
 // sectionsKey is what a page's sections are split from: the strings
@@ -40,7 +44,7 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 	if ranked, ok := v.r.ranked.Get(key); ok {
 		return ranked, nil
 	}
-	hits, root, err := v.r.db.SearchSpaceRoot(ctx, v.Space.ID, terms)
+	hits, root, err := v.searchHits(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +53,133 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+80*len(hits)) // a hit and its page id
 	}
 	return ranked, nil
+}
+
+// A search of a new revision is derived from the last search of the same
+// terms in the space when the store's scores stand alone
+// (store.DB.ScoresStandAlone, PostgreSQL): the hits of the pages that did
+// not change are kept, and the index is asked only for the changed pages'
+// (store.SearchPagesRoot), so that a search after a merge does not rank
+// every section that holds its terms again, and finds what a whole search
+// finds. It is not when the last search was cut at store.MaxSearchRows
+// (what lay past the cut is unknown) or more than maxDerivedPages changed.
+// On SQLite, whose bm25 weighs the whole index's statistics, every change
+// moves the scores of sections that did not change, by far more than a
+// few percent for words that half the sections hold: searches stay whole.
+const maxDerivedPages = 256
+
+// lastSearch is the last search of some terms in a space.
+type lastSearch struct {
+	root  string
+	hits  []search.Hit // ordered as the store orders them
+	whole bool         // every section holding the terms, not cut
+}
+
+// searchHits finds the hits of terms in the index at the space's current
+// content, derived from the last search when it can be, and the root the
+// index was at.
+func (v *View) searchHits(ctx context.Context, terms []string) ([]search.Hit, string, error) {
+	if !v.r.db.ScoresStandAlone() {
+		return v.r.db.SearchSpaceRoot(ctx, v.Space.ID, terms)
+	}
+	key := v.Space.ID + "\x00" + strings.Join(terms, "\x00")
+	if last, ok := v.r.lastSearches.Get(key); ok && last.whole {
+		if changed, ok := v.changedSince(last.root); ok && len(changed) <= maxDerivedPages {
+			fresh, root, err := v.r.db.SearchPagesRoot(ctx, v.Space.ID, terms, changed)
+			if err != nil {
+				return nil, "", err
+			}
+			if root == v.Revision.Root {
+				hits := mergeHits(last.hits, changed, fresh)
+				v.rememberSearch(key, hits)
+				v.r.derivedSearches.Add(1)
+				return hits, root, nil
+			}
+		}
+	}
+	hits, root, err := v.r.db.SearchSpaceRoot(ctx, v.Space.ID, terms)
+	if err == nil && root == v.Revision.Root {
+		v.rememberSearch(key, hits)
+	}
+	return hits, root, err
+}
+
+// rememberSearch keeps hits, found at the view's revision, for the next
+// search of the same terms.
+func (v *View) rememberSearch(key string, hits []search.Hit) {
+	v.textPrints() // what the next search diffs against
+	v.r.lastSearches.Add(key, &lastSearch{root: v.Revision.Root, hits: hits, whole: len(hits) < store.MaxSearchRows},
+		len(key)+64+80*len(hits))
+}
+
+// mergeHits is kept without the hits of the changed pages, with fresh (of
+// those pages only), in the store's order (best score first, then by page
+// and position) and cut as the store cuts.
+func mergeHits(kept []search.Hit, changed []string, fresh []search.Hit) []search.Hit {
+	out := make([]search.Hit, 0, len(kept)+len(fresh))
+	for _, h := range kept {
+		if _, gone := slices.BinarySearch(changed, h.PageID); !gone {
+			out = append(out, h)
+		}
+	}
+	out = append(out, fresh...)
+	slices.SortStableFunc(out, func(a, b search.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.PageID, b.PageID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Position, b.Position)
+	})
+	return out[:min(len(out), store.MaxSearchRows)]
+}
+
+// textPrints are fingerprints of what the index holds of each searchable
+// page of the view (title, description and body), by page id; cached by
+// root.
+func (v *View) textPrints() map[string]uint64 {
+	if prints, ok := v.r.textPrints.Get(v.Revision.Root); ok {
+		return prints
+	}
+	pages := search.Indexed(v.Tree)
+	prints := make(map[string]uint64, len(pages))
+	for id, p := range pages {
+		var h maphash.Hash
+		h.SetSeed(textSeed)
+		for _, s := range []string{p.Title, p.Description, p.Markdown} {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+		prints[id] = h.Sum64()
+	}
+	v.r.textPrints.Add(v.Revision.Root, prints, 64+48*len(prints))
+	return prints
+}
+
+var textSeed = maphash.MakeSeed()
+
+// changedSince lists, sorted, the pages whose rows in the index differ
+// between root and the view's revision (added, removed, or their text
+// changed); ok is false when root's fingerprints are not at hand.
+func (v *View) changedSince(root string) (changed []string, ok bool) {
+	before, ok := v.r.textPrints.Get(root)
+	if !ok {
+		return nil, false
+	}
+	now := v.textPrints()
+	for id, h := range before {
+		if g, in := now[id]; !in || g != h {
+			changed = append(changed, id)
+		}
+	}
+	for id := range now {
+		if _, in := before[id]; !in {
+			changed = append(changed, id)
+		}
+	}
+	slices.Sort(changed)
+	return changed, true
 }
 
 // Source is a section found to answer a question, and where it is.

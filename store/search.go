@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -12,9 +13,10 @@ import (
 	"github.com/quiredocs/quire/search"
 )
 
-// maxSearchRows bounds the sections one search ranks: the best ones by
-// score, enough for many pages of results.
-const maxSearchRows = 1000
+// MaxSearchRows bounds the sections one search ranks: the best ones by
+// score, enough for many pages of results. A search that finds fewer found
+// every section that holds its terms.
+const MaxSearchRows = 1000
 
 // maxMatchedSpaces bounds the spaces a SQLite search names inside its FTS
 // query, so that the index intersects words and spaces itself.
@@ -36,7 +38,7 @@ func (db *DB) SearchSpace(ctx context.Context, spaceID string, terms []string) (
 // were found in, read with them: what a caller may cache them by. The root
 // is "" when there are no terms.
 //
-// The index ranks and cuts: only the best maxSearchRows sections are read
+// The index ranks and cuts: only the best MaxSearchRows sections are read
 // from its table, the space's own rows named inside the index's query.
 func (db *DB) SearchSpaceRoot(ctx context.Context, spaceID string, terms []string) ([]SearchHit, string, error) {
 	if len(terms) == 0 {
@@ -62,9 +64,41 @@ func (db *DB) SearchSpaceRoot(ctx context.Context, spaceID string, terms []strin
 				WHERE s.space_id = ? AND s.document @@ q
 				ORDER BY score DESC, s.page_id, s.position LIMIT ?) h ON true
 			WHERE x.space_id = ? ORDER BY h.score DESC, h.page_id, h.position`
-		return db.rootedHits(ctx, spaceID, query, strings.Join(terms, " & ")+":*", spaceID, maxSearchRows, spaceID)
+		return db.rootedHits(ctx, spaceID, query, strings.Join(terms, " & ")+":*", spaceID, MaxSearchRows, spaceID)
 	}
-	return db.rootedHits(ctx, spaceID, query, match, maxSearchRows, spaceID, spaceID)
+	return db.rootedHits(ctx, spaceID, query, match, MaxSearchRows, spaceID, spaceID)
+}
+
+// ScoresStandAlone reports whether a section's search score depends on
+// the section and the terms alone (PostgreSQL's ts_rank), so that the
+// scores of sections that did not change stay right however the rest of
+// the index changes; SQLite's bm25 also weighs the whole index's
+// statistics (how many rows hold each word, their lengths).
+func (db *DB) ScoresStandAlone() bool { return db.dialect.name() == "postgres" }
+
+// SearchPagesRoot is SearchSpaceRoot over the sections of some pages of
+// the space only, however many: what a search of a revision finds on the
+// pages it changed, when the rest can be kept (ScoresStandAlone).
+func (db *DB) SearchPagesRoot(ctx context.Context, spaceID string, terms, pageIDs []string) ([]SearchHit, string, error) {
+	if !db.ScoresStandAlone() {
+		return nil, "", errors.New("store: a search of some pages only needs scores that stand alone")
+	}
+	if len(terms) == 0 {
+		return []SearchHit{}, "", nil
+	}
+	if err := db.indexSpace(ctx, spaceID); err != nil {
+		return nil, "", err
+	}
+	ids, err := json.Marshal(pageIDs)
+	if err != nil {
+		return nil, "", err
+	}
+	return db.rootedHits(ctx, spaceID, `SELECT x.root, h.page_id, h.position, h.score FROM search_spaces x LEFT JOIN (
+			SELECT s.page_id, s.position, ts_rank(s.document, q) AS score
+			FROM search_sections s, to_tsquery('english', ?) q
+			WHERE s.space_id = ? AND s.page_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND s.document @@ q) h ON true
+		WHERE x.space_id = ? ORDER BY h.score DESC, h.page_id, h.position`,
+		strings.Join(terms, " & ")+":*", spaceID, string(ids), spaceID)
 }
 
 // rootedHits runs a search query of rows (root, page, position, score) of
