@@ -111,6 +111,7 @@ func TestSitePermissionGrants(t *testing.T) {
 	teamMate := e.addUser(t, "guest", "Tim Team")
 	team := colTeam(t, e, "Writers", teamMate.id)
 	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{siteNewSpace(t, e, "Guide")}})
+	siteCreate(t, e, map[string]any{"title": "Ungranted"})
 	site, perms := sitePath(e, s.ID, ""), sitePath(e, s.ID, "/permissions")
 	originOf := func(userID string, want map[string]any) check {
 		return func(t testing.TB, r *response) {
@@ -138,8 +139,9 @@ func TestSitePermissionGrants(t *testing.T) {
 		}
 	}
 	run(t, e, fullChecked([]scenario{
-		// Before any grant, a guest does not see the site.
+		// Before any grant, a guest does not see the site, nor list it.
 		{as: guest, path: site, status: http.StatusNotFound},
+		{as: guest, path: siteOrg(e, "/sites"), want: []check{field("count", 0)}},
 		{path: perms + "/aggregate", want: []check{originOf(e.admin.id, map[string]any{"type": "organization", "organization": e.org}), originOf(guest.id, nil)}},
 		// Bad requests change nothing.
 		{method: "POST", path: perms, body: map[string]any{"role": "edit"}, status: http.StatusBadRequest, errs: []string{"users"}},
@@ -156,6 +158,10 @@ func TestSitePermissionGrants(t *testing.T) {
 		{as: guest, path: site, want: []check{field("permissions.view", true), zero("permissions.edit")}},
 		{as: guest, method: "PATCH", path: site, body: map[string]any{"title": "Mine"}, status: http.StatusForbidden},
 		{as: teamMate, path: sitePath(e, s.ID, "/site-spaces"), want: []check{field("count", 1)}},
+		// The granted guests list that site only, not the organization's others.
+		{as: guest, path: siteOrg(e, "/sites"), want: []check{field("count", 1), field("items.0.id", s.ID), field("items.0.permissions.view", true)}},
+		{as: teamMate, path: siteOrg(e, "/sites"), want: []check{field("count", 1), field("items.0.id", s.ID)}},
+		{path: siteOrg(e, "/sites"), want: []check{field("count", 2)}},
 		{path: perms + "/users", want: []check{field("count", 1), field("items.0.permission", "read"), field("items.0.user.id", guest.id)}},
 		{path: perms + "/teams", want: []check{field("count", 1), field("items.0.permission", "read"), field("items.0.team.id", team)}},
 		{path: perms + "/aggregate?role=read", want: []check{
