@@ -258,8 +258,12 @@ func TestTranslationGlossary(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	path := "/v1/orgs/" + e.org + "/translations-glossary"
-	put := func(ops ...any) *response { return e.call(t, e.admin.token, "PUT", path, map[string]any{"operations": ops}) }
-	insert := func(terms map[string]any) map[string]any { return map[string]any{"type": "insert", "translations": terms} }
+	put := func(ops ...any) *response {
+		return e.call(t, e.admin.token, "PUT", path, map[string]any{"operations": ops})
+	}
+	insert := func(terms map[string]any) map[string]any {
+		return map[string]any{"type": "insert", "translations": terms}
+	}
 	trCall(t, e, e.admin.token, "PUT", path, map[string]any{"operations": []any{
 		insert(map[string]any{"en": "space", "fr": "espace"}),
 		insert(map[string]any{"en": "page", "fr": "page", "de": "Seite"}),
