@@ -450,7 +450,8 @@ func TestTranslationRunFails(t *testing.T) {
 
 // TestTranslationRunSurvivesRestart: a worker stopped in the middle of a
 // run gives it back, and a new worker runs it; a run whose worker died
-// (its lease ran out) is claimed again; each run writes once.
+// (its lease ran out) is claimed again; a run asked for while one runs
+// follows it; each run writes once.
 func TestTranslationRunSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	fake, model := newFakeTranslator(t)
@@ -476,6 +477,8 @@ func TestTranslationRunSurvivesRestart(t *testing.T) {
 	if mid.Status != "running" {
 		t.Errorf("while the model thinks: %s", mid.Status)
 	}
+	// Asked for while it runs, a run follows this one.
+	trCall(t, e, e.admin.token, "POST", "/v1/orgs/"+e.org+"/translations/"+tr.ID+"/run", nil, http.StatusNoContent)
 	stop() // the server stops: the run is given back
 	trCall(t, e, e.admin.token, "GET", "/v1/orgs/"+e.org+"/translations/"+tr.ID, nil, http.StatusOK).Decode(t, &mid)
 	if mid.Status != "pending" || mid.LastRun != nil {
@@ -493,13 +496,13 @@ func TestTranslationRunSurvivesRestart(t *testing.T) {
 	fake.hold = nil
 	fake.mu.Unlock()
 	runTranslator(t, e, model)
-	tr = waitTranslation(t, e, tr.ID, runs(1))
-	if tr.Stats.Runs != 1 || tr.LastRun.Status != "completed" {
+	tr = waitTranslation(t, e, tr.ID, runs(2))
+	if tr.Stats.Runs != 2 || tr.LastRun.Status != "completed" {
 		t.Errorf("after the restart: %+v", tr)
 	}
 	var crs listOut[map[string]any]
 	e.call(t, e.admin.token, "GET", "/v1/spaces/"+tr.Result.Space+"/change-requests?status=merged", nil).want(t, http.StatusOK).Decode(t, &crs)
-	if crs.Count != 1 {
-		t.Errorf("target has %d merged changes, want 1", crs.Count)
+	if crs.Count != 2 {
+		t.Errorf("target has %d merged changes, want 2 (one a run)", crs.Count)
 	}
 }

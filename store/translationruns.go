@@ -214,21 +214,28 @@ func (db *DB) DeleteTranslation(ctx context.Context, orgID, id string) (deleted 
 
 // QueueTranslationRun queues a run of a translation by the user: an idle
 // one is queued; a queued one stays so; a running one runs again once this
-// run ends, so that it sees what changed meanwhile.
+// run ends, so that it sees what changed meanwhile. Each update is
+// conditional on the state it changes, so a run ending meanwhile is never
+// missed.
 func (db *DB) QueueTranslationRun(ctx context.Context, orgID, id, userID string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
-		t, err := tx.Translation(ctx, orgID, id)
-		if err != nil {
+		if _, err := tx.Translation(ctx, orgID, id); err != nil {
 			return err
 		}
-		switch t.State {
-		case TranslationRunning:
-			_, err = tx.q.exec(ctx, "UPDATE translations SET rerun = ?, run_by = ?, updated_at = ? WHERE id = ?", true, nullString(userID), micros(tx.Now), id)
-		default:
-			_, err = tx.q.exec(ctx, "UPDATE translations SET state = ?, run_by = ?, attempts = 0, updated_at = ? WHERE id = ?",
-				TranslationQueued, nullString(userID), micros(tx.Now), id)
+		now := micros(tx.Now)
+		for range 2 {
+			n, err := tx.q.affected(ctx, "UPDATE translations SET rerun = ?, run_by = ?, updated_at = ? WHERE id = ? AND state = 'running'",
+				true, nullString(userID), now, id)
+			if err != nil || n > 0 {
+				return err
+			}
+			n, err = tx.q.affected(ctx, "UPDATE translations SET state = ?, run_by = ?, attempts = 0, updated_at = ? WHERE id = ? AND state <> 'running'",
+				TranslationQueued, nullString(userID), now, id)
+			if err != nil || n > 0 {
+				return err
+			}
 		}
-		return err
+		return quire.Errorf(quire.CodeConflict, "translationId: the translation's run is changing state; try again")
 	})
 }
 
@@ -297,23 +304,15 @@ func (db *DB) RenewTranslationRun(ctx context.Context, t *Translation, lease tim
 }
 
 // endRun ends t's claimed run as status, or fails with ErrTranslationRunLost
-// when the claim no longer holds; a run asked for meanwhile is queued.
+// when the claim no longer holds; a run asked for meanwhile (rerun) is
+// queued, in the same statement, so that none is lost.
 func (tx *Tx) endRun(ctx context.Context, t *Translation, status, reason, revision string, stats *TranslationRunStats) error {
-	now := tx.Now
-	state := TranslationIdle
-	var rerun bool
-	if err := tx.q.queryRow(ctx, "SELECT rerun FROM translations WHERE id = ? AND claim = ? AND state = 'running'", t.ID, t.Claim).Scan(&rerun); errors.Is(err, sql.ErrNoRows) {
-		return ErrTranslationRunLost
-	} else if err != nil {
-		return err
-	}
-	if rerun {
-		state = TranslationQueued
-	}
-	set, args := `state = ?, rerun = ?, claim = NULL, claimed_until = NULL, attempts = 0, last_status = ?, last_reason = ?,
-		last_ended_at = ?, updated_at = ?`, []any{state, false, status, nullString(reason), micros(now), micros(now)}
+	now := micros(tx.Now)
+	set := `state = CASE WHEN rerun THEN 'queued' ELSE 'idle' END, rerun = ?, claim = NULL, claimed_until = NULL, attempts = 0,
+		last_status = ?, last_reason = ?, last_ended_at = ?, updated_at = ?`
+	args := []any{false, status, nullString(reason), now, now}
 	if stats != nil {
-		secs := int64(now.Sub(t.LastStartedAt).Round(time.Second) / time.Second)
+		secs := int64(tx.Now.Sub(t.LastStartedAt).Round(time.Second) / time.Second)
 		set += `, result_revision_id = ?, runs = runs + 1, total_words = total_words + ?, total_pages = total_pages + ?,
 			total_duration = total_duration + ?, latest_duration = ?, latest_pages = ?, latest_words = ?`
 		args = append(args, revision, stats.Words, stats.Pages, secs, secs, stats.Pages, stats.Words)
