@@ -348,6 +348,17 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.getTranslationLanguage)
 	s.handle("PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.putTranslationLanguage)
 	s.handle("DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}/languages/{translationLanguage}", s.deleteTranslationLanguage)
+	// Issue 19: translations run by the configured model, and the glossary
+	// they keep to (translationruns.go, glossary.go).
+	s.handle("GET /v1/orgs/{organizationId}/translations", s.listTranslations)
+	s.handle("POST /v1/orgs/{organizationId}/translations", s.createTranslation)
+	s.handle("GET /v1/orgs/{organizationId}/translations/{translationId}", s.getTranslation)
+	s.handle("PUT /v1/orgs/{organizationId}/translations/{translationId}", s.updateTranslation)
+	s.handle("DELETE /v1/orgs/{organizationId}/translations/{translationId}", s.deleteTranslation)
+	s.handle("POST /v1/orgs/{organizationId}/translations/{translationId}/run", s.runTranslation)
+	s.handle("GET /v1/orgs/{organizationId}/translations-glossary", s.listGlossaryEntries)
+	s.handle("PUT /v1/orgs/{organizationId}/translations-glossary", s.updateGlossaryEntries)
+	s.handle("GET /v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}", s.getGlossaryEntry)
 
 	// §4.19 AI questions.
 	s.handle("POST /v1/orgs/{organizationId}/ask", s.ask)

@@ -189,6 +189,16 @@ var servedOperations = []string{
 	"GET /v1/orgs/o1/translations/t1/languages/fr",
 	"PUT /v1/orgs/o1/translations/t1/languages/fr",
 	"DELETE /v1/orgs/o1/translations/t1/languages/fr",
+	// Issue 19: translations and their glossary.
+	"GET /v1/orgs/o1/translations",
+	"POST /v1/orgs/o1/translations",
+	"GET /v1/orgs/o1/translations/t1",
+	"PUT /v1/orgs/o1/translations/t1",
+	"DELETE /v1/orgs/o1/translations/t1",
+	"POST /v1/orgs/o1/translations/t1/run",
+	"GET /v1/orgs/o1/translations-glossary",
+	"PUT /v1/orgs/o1/translations-glossary",
+	"GET /v1/orgs/o1/translations-glossary/g1",
 	// §4.4 and §4.5 imports and search, §4.19 AI questions.
 	"POST /v1/spaces/s1/change-requests/c1/content/import",
 	"POST /v1/spaces/s1/content/import",

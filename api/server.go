@@ -89,6 +89,7 @@ type Server struct {
 	answers     *answerCache           // encoded page answers of revisions (answers.go)
 	listRuns    *listRuns              // encoded runs of pages of page lists (pagelist.go)
 	asker       *ask.Asker             // answers questions (O/ask)
+	model       *llm.Model             // the configured model; nil when none (translations refuse to run)
 	pdf         *pdfState              // PDF links' key, PDFs printed lately (pdf.go)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
@@ -156,6 +157,7 @@ func New(db *store.DB, cfg Config) *Server {
 	}
 	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
 	s.asker = ask.New(db, s.reader, cfg.Model, s.publicURL)
+	s.model = cfg.Model
 	s.routes()
 	s.mux.HandleFunc("/", s.noRoute)
 	s.handler = s.withDeadlines(s.withRequestID(s.withLog(s.withRecover(s.mux))))

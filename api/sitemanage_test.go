@@ -111,6 +111,7 @@ func TestSitePermissionGrants(t *testing.T) {
 	teamMate := e.addUser(t, "guest", "Tim Team")
 	team := colTeam(t, e, "Writers", teamMate.id)
 	s := siteCreate(t, e, map[string]any{"title": "Docs", "spaces": []string{siteNewSpace(t, e, "Guide")}})
+	siteCreate(t, e, map[string]any{"title": "Ungranted"})
 	site, perms := sitePath(e, s.ID, ""), sitePath(e, s.ID, "/permissions")
 	originOf := func(userID string, want map[string]any) check {
 		return func(t testing.TB, r *response) {
@@ -138,8 +139,9 @@ func TestSitePermissionGrants(t *testing.T) {
 		}
 	}
 	run(t, e, fullChecked([]scenario{
-		// Before any grant, a guest does not see the site.
+		// Before any grant, a guest does not see the site, nor list it.
 		{as: guest, path: site, status: http.StatusNotFound},
+		{as: guest, path: siteOrg(e, "/sites"), want: []check{field("count", 0)}},
 		{path: perms + "/aggregate", want: []check{originOf(e.admin.id, map[string]any{"type": "organization", "organization": e.org}), originOf(guest.id, nil)}},
 		// Bad requests change nothing.
 		{method: "POST", path: perms, body: map[string]any{"role": "edit"}, status: http.StatusBadRequest, errs: []string{"users"}},
@@ -156,6 +158,10 @@ func TestSitePermissionGrants(t *testing.T) {
 		{as: guest, path: site, want: []check{field("permissions.view", true), zero("permissions.edit")}},
 		{as: guest, method: "PATCH", path: site, body: map[string]any{"title": "Mine"}, status: http.StatusForbidden},
 		{as: teamMate, path: sitePath(e, s.ID, "/site-spaces"), want: []check{field("count", 1)}},
+		// The granted guests list that site only, not the organization's others.
+		{as: guest, path: siteOrg(e, "/sites"), want: []check{field("count", 1), field("items.0.id", s.ID), field("items.0.permissions.view", true)}},
+		{as: teamMate, path: siteOrg(e, "/sites"), want: []check{field("count", 1), field("items.0.id", s.ID)}},
+		{path: siteOrg(e, "/sites"), want: []check{field("count", 2)}},
 		{path: perms + "/users", want: []check{field("count", 1), field("items.0.permission", "read"), field("items.0.user.id", guest.id)}},
 		{path: perms + "/teams", want: []check{field("count", 1), field("items.0.permission", "read"), field("items.0.team.id", team)}},
 		{path: perms + "/aggregate?role=read", want: []check{
@@ -281,7 +287,7 @@ func TestSiteStructureSortAndPublish(t *testing.T) {
 		{path: structure, want: []check{field("structure.#.space.id", []string{b, a})}},
 		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second), "position": map[string]any{}}},
 		{path: structure, want: []check{field("structure.#.space.id", []string{a, b})}},
-		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-external-link", "x"), "position": map[string]any{}}, status: http.StatusBadRequest, errs: []string{"item.type"}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-page", "x"), "position": map[string]any{}}, status: http.StatusBadRequest, errs: []string{"item.type"}},
 		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second)}, status: http.StatusBadRequest, errs: []string{"position"}},
 		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", second), "position": map[string]any{"after": ptr("site-section", first)}}, status: http.StatusBadRequest, errs: []string{"position.after"}},
 		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-space", "nope"), "position": map[string]any{}}, status: http.StatusNotFound},
@@ -307,6 +313,43 @@ func TestSiteStructureSortAndPublish(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	e.do(t, req).want(t, http.StatusNoContent)
 	run(t, e, []scenario{{path: structure, want: []check{field("structure.1.id", sec.ID)}}})
+	// External links stand among the sections and groups of their level,
+	// in the structure and in sort.
+	other := secs.Items[0].ID
+	if other == sec.ID {
+		other = secs.Items[1].ID
+	}
+	var group, top, inGroup, draft struct{ ID string }
+	e.call(t, e.admin.token, "POST", sitePath(e, s.ID, "/section-groups"), map[string]any{"title": "More", "sections": []string{sec.ID}}).
+		want(t, http.StatusCreated).Decode(t, &group)
+	links := sitePath(e, s.ID, "/external-links")
+	e.call(t, e.admin.token, "POST", links, map[string]any{"title": "Status", "url": "https://status.example.com/"}).want(t, http.StatusCreated).Decode(t, &top)
+	e.call(t, e.admin.token, "POST", links, map[string]any{"title": "Forum", "url": "https://forum.example.com/", "parent": group.ID}).
+		want(t, http.StatusCreated).Decode(t, &inGroup)
+	e.call(t, e.admin.token, "POST", links, map[string]any{"title": "Plans", "url": "https://plans.example.com/", "draft": true}).
+		want(t, http.StatusCreated).Decode(t, &draft)
+	run(t, e, fullChecked([]scenario{
+		{path: structure, want: []check{
+			field("structure.#.object", []string{"site-section", "site-section-group", "site-external-link", "site-external-link"}),
+			field("structure.#.id", []string{other, group.ID, top.ID, draft.ID}),
+			field("structure.1.children.#.id", []string{sec.ID, inGroup.ID}), field("structure.1.sections.#.id", []string{sec.ID}),
+			field("structure.2.url", "https://status.example.com/"), field("structure.3.draft", true)}},
+		{as: reader, path: structure, want: []check{field("structure.#.id", []string{other, group.ID, top.ID, draft.ID})}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-external-link", top.ID), "position": map[string]any{"before": ptr("site-section", other)}},
+			want: []check{field("object", "site-external-link"), field("id", top.ID)}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-external-link", inGroup.ID), "position": map[string]any{"before": ptr("site-section", sec.ID)}},
+			want: []check{field("sectionGroup", group.ID)}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-section", other), "position": map[string]any{"after": ptr("site-external-link", draft.ID)}}},
+		{path: structure, want: []check{field("structure.#.id", []string{top.ID, group.ID, draft.ID, other}), field("structure.1.children.#.id", []string{inGroup.ID, sec.ID})}},
+		// A sibling of another level, or no such link.
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-external-link", top.ID), "position": map[string]any{"before": ptr("site-section", sec.ID)}},
+			status: http.StatusBadRequest, errs: []string{"position.before"}},
+		{method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-external-link", "nope"), "position": map[string]any{}}, status: http.StatusNotFound},
+		{as: reader, method: "PATCH", path: sort, body: map[string]any{"item": ptr("site-external-link", top.ID), "position": map[string]any{}}, status: http.StatusForbidden},
+		// Deleting the group leaves its section and link in its place.
+		{method: "DELETE", path: sitePath(e, s.ID, "/section-groups/"+group.ID), status: http.StatusNoContent},
+		{path: structure, want: []check{field("structure.#.id", []string{top.ID, inGroup.ID, sec.ID, draft.ID, other})}},
+	}))
 	// Publishing and unpublishing.
 	run(t, e, fullChecked([]scenario{
 		{as: reader, method: "POST", path: sitePath(e, s.ID, "/publish"), status: http.StatusForbidden},

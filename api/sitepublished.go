@@ -1,9 +1,11 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -65,14 +67,15 @@ func siteCustomization(site *quire.Site) json.RawMessage {
 func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure) publishedSiteJSON {
 	return publishedSiteJSON{
 		Object: "published-content-site", Site: s.siteJSON(site, siteRole(site, v)), Scripts: []struct{}{},
-		Structure:      s.structureJSON(site, v, st),
+		Structure:      s.structureJSON(site, v, st, false),
 		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: siteSpaceCustomizations(site, st)},
 	}
 }
 
 // structureJSON is the reference's SiteStructure of site (with its counts)
-// as v sees it.
-func (s *Server) structureJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure) siteStructureJSON {
+// as v sees it; withLinks, its external links too (GET SITE/structure),
+// which the contract's published site leaves to its renderer.
+func (s *Server) structureJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure, withLinks bool) siteStructureJSON {
 	rd := s.siteRenderer(site, v)
 	var j siteStructureJSON
 	if site.Sections == 0 {
@@ -84,15 +87,55 @@ func (s *Server) structureJSON(site *quire.Site, v *quire.Viewer, st *quire.Site
 		return j
 	}
 	j.Type = "sections"
-	j.Structure = make([]any, len(st.Items))
-	for i, it := range st.Items {
-		if it.Section != nil {
-			j.Structure[i] = rd.section(it.Section)
-		} else {
-			j.Structure[i] = rd.group(it.Group)
+	// External links stand among the sections and groups of their level,
+	// by position, as the reference's structure has them; drafts only for
+	// those who see the site in the organization, not for visitors with
+	// its share key.
+	links := map[string][]*quire.SiteExternalLink{}
+	for _, l := range st.ExternalLinks {
+		if withLinks && (!l.Draft || siteRole(site, v).AtLeast(quire.RoleRead)) {
+			links[l.GroupID] = append(links[l.GroupID], l)
 		}
 	}
+	var top []placedItem
+	for _, it := range st.Items {
+		if it.Section != nil {
+			top = append(top, placedItem{it.Section.Position, it.Section.ID, rd.section(it.Section)})
+			continue
+		}
+		g := rd.group(it.Group)
+		var children []placedItem
+		for i, sec := range it.Group.Sections {
+			children = append(children, placedItem{sec.Position, sec.ID, g.Children[i]})
+		}
+		g.Children = placeLinks(children, links[it.Group.ID])
+		top = append(top, placedItem{it.Group.Position, it.Group.ID, g})
+	}
+	j.Structure = placeLinks(top, links[""])
 	return j
+}
+
+// placedItem is an item of a level of a site's structure with its place.
+type placedItem struct {
+	position int64
+	id       string
+	json     any
+}
+
+// placeLinks merges a level's external links into its items, by position
+// then id, as the store orders the level (store.Tx.placeSiteItem).
+func placeLinks(items []placedItem, links []*quire.SiteExternalLink) []any {
+	for _, l := range links {
+		items = append(items, placedItem{l.Position, l.ID, siteExternalLinkOf(l)})
+	}
+	slices.SortStableFunc(items, func(a, b placedItem) int {
+		return cmp.Or(cmp.Compare(a.position, b.position), cmp.Compare(a.id, b.id))
+	})
+	out := make([]any, len(items))
+	for i, it := range items {
+		out[i] = it.json
+	}
+	return out
 }
 
 func (s *Server) getPublishedSite(w http.ResponseWriter, r *http.Request) error {

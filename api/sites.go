@@ -192,9 +192,6 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if !v.OrgRole.AtLeast(quire.RoleRead) {
-		return errorf(quire.CodeForbidden, "guests cannot list the organization's sites")
-	}
 	p, err := pageParams(r)
 	if err != nil {
 		return err
@@ -214,6 +211,17 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 				return errorf(quire.CodeInvalid, "type: must be basic, premium, ultimate, sponsored, legacy-basic or legacy-premium")
 			}
 			f.Types = append(f.Types, typ)
+		}
+	}
+	if !v.OrgRole.AtLeast(quire.RoleRead) {
+		// A guest sees only the sites granted to them (or their teams);
+		// the grants also hold spaces' and collections' ids, which match
+		// no site.
+		f.Only = []string{}
+		for id, role := range v.Grants {
+			if role.AtLeast(quire.RoleRead) {
+				f.Only = append(f.Only, id)
+			}
 		}
 	}
 	list, err := s.db.ListSites(r.Context(), r.PathValue("organizationId"), f, p)

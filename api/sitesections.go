@@ -37,8 +37,9 @@ type siteSectionGroupJSON struct {
 	Title    string            `json:"title"`
 	Draft    bool              `json:"draft"`
 	Sections []siteSectionJSON `json:"sections"`
-	Children []siteSectionJSON `json:"children"`
-	Icon     string            `json:"icon,omitempty"`
+	Children []any             `json:"children"` // sections, and in a structure the group's external links
+
+	Icon string `json:"icon,omitempty"`
 }
 
 type siteSpaceJSON struct {
@@ -113,7 +114,10 @@ func (rd *siteRenderer) group(g *quire.SiteSectionGroup) siteSectionGroupJSON {
 	for i, sec := range g.Sections {
 		j.Sections[i] = rd.section(sec)
 	}
-	j.Children = j.Sections
+	j.Children = make([]any, len(j.Sections))
+	for i, sec := range j.Sections {
+		j.Children[i] = sec
+	}
 	return j
 }
 

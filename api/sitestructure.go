@@ -14,7 +14,8 @@ import (
 // spaces and PATCH of the site already do.
 
 // getSiteStructure answers the site's structure (the reference's
-// SiteStructure) to whom GET SITE/published answers, shareKey included.
+// SiteStructure), external links included, to whom GET SITE/published
+// answers, shareKey included.
 func (s *Server) getSiteStructure(w http.ResponseWriter, r *http.Request) error {
 	site, v, err := s.sharedSite(r)
 	if err != nil {
@@ -24,16 +25,22 @@ func (s *Server) getSiteStructure(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.structureJSON(site, v, st))
+	return writeJSON(w, http.StatusOK, s.structureJSON(site, v, st, true))
 }
 
 // sortKinds are, per kind of item moved, the kinds of siblings it may stand
 // by, as the move operations of each take them (siteorder.go).
 var sortKinds = map[string][]string{
 	"site-space":         moveSiteSpace.kinds,
-	"site-section":       moveSection.kinds,
-	"site-section-group": moveSectionGroup.kinds,
+	"site-section":       levelKinds,
+	"site-section-group": levelKinds,
+	"site-external-link": levelKinds,
 }
+
+// levelKinds are the kinds of items of one level of a sectioned site: the
+// top (sections, groups, links) or a group (sections, links). Which of them
+// stand at the item's level, the store checks.
+var levelKinds = []string{"site-section", "site-section-group", "site-external-link"}
 
 // structurePointerJSON is the reference's SiteStructureItemPointer.
 type structurePointerJSON struct {
@@ -58,7 +65,7 @@ func (b *sortRequest) validate() error {
 	}
 	kinds, ok := sortKinds[b.Item.Type]
 	if !ok {
-		return errorf(quire.CodeInvalid, "item.type: must be site-space, site-section or site-section-group (Quire sites have no external links)")
+		return errorf(quire.CodeInvalid, "item.type: must be site-space, site-section, site-section-group or site-external-link")
 	}
 	if err := quire.CheckLen("item.id", b.Item.ID, 1, 256); err != nil {
 		return err
@@ -85,7 +92,8 @@ func (b *sortRequest) validate() error {
 	return nil
 }
 
-// sortSiteStructure moves a site space, section or section group: 200 with
+// sortSiteStructure moves a site space, section, section group or external
+// link among the items of its level: 200 with
 // the item, or 204 when the caller prefers return=minimal.
 func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error {
 	site, v, err := s.site(r, quire.RoleCreate)
@@ -108,6 +116,11 @@ func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error
 		var sec *quire.SiteSection
 		if sec, err = s.db.MoveSiteSection(ctx, site.ID, id, body.pos); err == nil {
 			item = rd.section(sec)
+		}
+	case "site-external-link":
+		var l *quire.SiteExternalLink
+		if l, err = s.db.MoveSiteExternalLink(ctx, site.ID, id, body.pos); err == nil {
+			item = siteExternalLinkOf(l)
 		}
 	default:
 		var g *quire.SiteSectionGroup

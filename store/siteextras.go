@@ -163,6 +163,21 @@ func (db *DB) UpdateSiteExternalLink(ctx context.Context, siteID, id string, u S
 	}, func(tx *Tx) (*quire.SiteExternalLink, error) { return tx.SiteExternalLink(ctx, siteID, id) })
 }
 
+// MoveSiteExternalLink moves an external link among the sections, groups
+// and links of its level (the top, or its group), as pos says.
+func (db *DB) MoveSiteExternalLink(ctx context.Context, siteID, id string, pos quire.Position) (*quire.SiteExternalLink, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error {
+		if err := tx.touchSite(ctx, siteID); err != nil {
+			return err
+		}
+		l, err := tx.SiteExternalLink(ctx, siteID, id)
+		if err != nil {
+			return err
+		}
+		return tx.placeSiteItem(ctx, siteID, l.GroupID, quire.Sibling{Kind: kindLink, ID: id}, pos)
+	}, func(tx *Tx) (*quire.SiteExternalLink, error) { return tx.SiteExternalLink(ctx, siteID, id) })
+}
+
 // DeleteSiteExternalLink removes an external link and reports whether it
 // existed.
 func (db *DB) DeleteSiteExternalLink(ctx context.Context, siteID, id string) (existed bool, err error) {

@@ -72,6 +72,9 @@ type SiteFilter struct {
 	Title     string           // sites whose title contains this, in any case
 	Published *bool            // published or not
 	Types     []quire.SiteType // sites of one of these types
+	// Only, when not nil, keeps the sites of these ids (none when empty):
+	// a guest's list is of the sites granted to them.
+	Only []string
 }
 
 // ListSites lists the sites of an organization, oldest first.
@@ -93,6 +96,16 @@ func (r reader) ListSites(ctx context.Context, orgID string, f SiteFilter, p Pag
 		where += " AND t.type IN (" + placeholders(len(f.Types)) + ")"
 		for _, typ := range f.Types {
 			args = append(args, string(typ))
+		}
+	}
+	if f.Only != nil {
+		if len(f.Only) == 0 {
+			where += " AND 1 = 0"
+		} else {
+			where += " AND t.id IN (" + placeholders(len(f.Only)) + ")"
+			for _, id := range f.Only {
+				args = append(args, id)
+			}
 		}
 	}
 	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM sites t", "SELECT "+siteColumns+" FROM sites t", where, args,

@@ -375,8 +375,8 @@ func (db *DB) MoveSiteSectionGroup(ctx context.Context, siteID, id string, pos q
 	}, func(tx *Tx) (*quire.SiteSectionGroup, error) { return tx.SiteSectionGroup(ctx, siteID, id) })
 }
 
-// DeleteSiteSectionGroup removes a group; its sections stay, ungrouped, in
-// its place at the top level.
+// DeleteSiteSectionGroup removes a group; its sections and external links
+// stay, ungrouped, in its place at the top level.
 func (db *DB) DeleteSiteSectionGroup(ctx context.Context, siteID, id string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
 		if err := tx.touchSite(ctx, siteID); err != nil {
@@ -403,7 +403,7 @@ func (db *DB) DeleteSiteSectionGroup(ctx context.Context, siteID, id string) err
 		}
 		for i, s := range order {
 			query := "UPDATE " + siteTableOf(s.Kind) + " SET position = ?"
-			if s.Kind == kindSection {
+			if s.Kind == kindSection || s.Kind == kindLink {
 				query += ", group_id = NULL"
 			}
 			if _, err := tx.q.exec(ctx, query+" WHERE id = ?", int64(i+1), s.ID); err != nil {

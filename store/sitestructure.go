@@ -15,6 +15,7 @@ const (
 	kindSection   = "site-section"
 	kindGroup     = "site-section-group"
 	kindSiteSpace = "site-space"
+	kindLink      = "site-external-link"
 )
 
 // SiteStructure loads everything a site publishes, in order, with the
@@ -174,14 +175,17 @@ func eachRow(rows *sql.Rows, fn func(*sql.Rows) error) error {
 }
 
 // siteItems lists the items of one container of a site in order: the top
-// level (groupID "") holds the ungrouped sections and the groups, a group
-// holds its sections.
+// level (groupID "") holds the ungrouped sections, the groups and the
+// external links outside groups; a group holds its sections and links.
 func (r reader) siteItems(ctx context.Context, siteID, groupID string) ([]quire.Sibling, []int64, error) {
 	query, args := `SELECT '`+kindSection+`', id, position FROM site_sections WHERE site_id = ? AND group_id IS NULL
 		UNION ALL SELECT '`+kindGroup+`', id, position FROM site_section_groups WHERE site_id = ?
-		ORDER BY 3, 2`, []any{siteID, siteID}
+		UNION ALL SELECT '`+kindLink+`', id, position FROM site_external_links WHERE site_id = ? AND group_id IS NULL
+		ORDER BY 3, 2`, []any{siteID, siteID, siteID}
 	if groupID != "" {
-		query, args = `SELECT '`+kindSection+`', id, position FROM site_sections WHERE group_id = ? ORDER BY 3, 2`, []any{groupID}
+		query, args = `SELECT '`+kindSection+`', id, position FROM site_sections WHERE group_id = ?
+		UNION ALL SELECT '`+kindLink+`', id, position FROM site_external_links WHERE group_id = ?
+		ORDER BY 3, 2`, []any{groupID, groupID}
 	}
 	return r.orderedItems(ctx, query, args...)
 }
@@ -221,6 +225,8 @@ func siteTableOf(kind string) string {
 		return "site_section_groups"
 	case kindSiteSpace:
 		return "site_spaces"
+	case kindLink:
+		return "site_external_links"
 	}
 	return "site_sections"
 }
@@ -246,14 +252,14 @@ func (tx *Tx) place(ctx context.Context, sibs []quire.Sibling, positions []int64
 	return nil
 }
 
-// placeSiteItem puts a section or group in a container of the site (the top
-// level for groupID "", else that group) at pos.
+// placeSiteItem puts a section, group or external link in a container of
+// the site (the top level for groupID "", else that group) at pos.
 func (tx *Tx) placeSiteItem(ctx context.Context, siteID, groupID string, item quire.Sibling, pos quire.Position) error {
 	sibs, positions, err := tx.siteItems(ctx, siteID, groupID)
 	if err != nil {
 		return err
 	}
-	if item.Kind == kindSection {
+	if item.Kind == kindSection || item.Kind == kindLink {
 		return tx.place(ctx, sibs, positions, item, pos, "group_id", nullString(groupID))
 	}
 	return tx.place(ctx, sibs, positions, item, pos, "", nil)

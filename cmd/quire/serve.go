@@ -21,12 +21,14 @@ import (
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/gitsync"
+	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/internal/ratelimit"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/site"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/translate"
 )
 
 // shutdownTimeout bounds how long in-flight requests may take to finish.
@@ -154,7 +156,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		}
 	}()
 	// Background jobs stop, and are waited for, before the store closes.
-	defer startJobs(ctx, db, cfg, git, blobs, log)()
+	defer startJobs(ctx, db, cfg, git, blobs, model, log)()
 	defer shareRateLimits(ctx, db, limiter, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
@@ -171,7 +173,7 @@ func appHost(publicURL string) string {
 
 // startJobs runs the background jobs until the returned function stops them
 // and waits for them to end.
-func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, blobs blob.Collectable, log *slog.Logger) (stop func()) {
+func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, blobs blob.Collectable, model *llm.Model, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
 	running.Go(func() { webhookDeliverer(db, cfg, log).Run(jobsCtx) })
@@ -184,6 +186,13 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Synce
 		// Import runs fetch as the synchronous imports do, one at a time.
 		a := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, AppHost: appHost(cfg.publicURL())}
 		jobs.RunImporter(jobsCtx, db, a, jobs.ImportPollInterval, log)
+	})
+	running.Go(func() {
+		// Translation runs ask the configured model; without one, each
+		// run queued before the model was removed fails saying so.
+		a := &authoring.Author{DB: db, Blobs: blobs, AppHost: appHost(cfg.publicURL())}
+		w := &jobs.Translator{DB: db, Author: a, Translate: translate.Translator{Model: model}}
+		w.Run(jobsCtx, jobs.TranslationPollInterval, log)
 	})
 	running.Go(func() { git.Run(jobsCtx, gitsync.RunInterval) })
 	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg, blobs), jobs.GCFirstDelay, jobs.GCInterval, log) })

@@ -1,0 +1,187 @@
+package api
+
+import (
+	"cmp"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// The translation glossary (issue 19, O/translations-glossary): terms and
+// how each language says them, which translation runs keep to
+// (jobs/translations.go). Members read; admins change it by batches of
+// insert, update and delete operations, all or nothing.
+
+// maxGlossaryOps bounds the operations of one batch.
+const maxGlossaryOps = store.MaxGlossaryEntries
+
+type glossaryEntryJSON struct {
+	Object       string            `json:"object"`
+	ID           string            `json:"id"`
+	Translations map[string]string `json:"translations"`
+	CreatedAt    string            `json:"createdAt"`
+	UpdatedAt    string            `json:"updatedAt"`
+	URLs         urlsJSON          `json:"urls"`
+}
+
+func (s *Server) glossaryEntryJSON(g *store.GlossaryEntry) glossaryEntryJSON {
+	return glossaryEntryJSON{Object: "glossary-entry", ID: g.ID, Translations: g.Translations,
+		CreatedAt: timeJSON(g.CreatedAt), UpdatedAt: timeJSON(g.UpdatedAt),
+		URLs: urlsJSON{Location: s.url("/orgs/" + g.OrgID + "/translations-glossary/" + g.ID)}}
+}
+
+// listGlossaryEntries lists the glossary oldest first, or with orderBy (a
+// language) by its term in that language, any case; entries without one
+// come last.
+func (s *Server) listGlossaryEntries(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	q := query(r)
+	orderBy := q.Get("orderBy")
+	if q.Has("orderBy") {
+		if err := quire.CheckOneOf("orderBy", orderBy, quire.TranslationLanguages); err != nil {
+			return err
+		}
+	}
+	entries, err := s.db.GlossaryEntries(r.Context(), me.OrgID)
+	if err != nil {
+		return err
+	}
+	key := func(g *store.GlossaryEntry) store.Cursor {
+		if orderBy == "" {
+			return store.Cursor{Str: fmt.Sprintf("%019d", g.CreatedAt.UnixMicro()), ID: g.ID}
+		}
+		if term, ok := g.Translations[orderBy]; ok {
+			return store.Cursor{Str: "0" + strings.ToLower(term), ID: g.ID}
+		}
+		return store.Cursor{Str: "1", ID: g.ID}
+	}
+	slices.SortFunc(entries, func(a, b *store.GlossaryEntry) int {
+		ka, kb := key(a), key(b)
+		return cmp.Or(cmp.Compare(ka.Str, kb.Str), cmp.Compare(ka.ID, kb.ID))
+	})
+	return writeList(w, store.PageOf(entries, p, key), s.glossaryEntryJSON)
+}
+
+func (s *Server) getGlossaryEntry(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("glossaryEntryId")
+	if err := quire.CheckLen("glossaryEntryId", id, 1, 256); err != nil {
+		return err
+	}
+	g, err := s.db.GlossaryEntry(r.Context(), me.OrgID, id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.glossaryEntryJSON(g))
+}
+
+// glossaryRequest is the body of PUT O/translations-glossary.
+type glossaryRequest struct {
+	Operations *[]struct {
+		Type         *string            `json:"type"`
+		ID           *string            `json:"id"`
+		Translations *map[string]string `json:"translations"`
+	} `json:"operations"`
+
+	ops []store.GlossaryOp
+}
+
+func (b *glossaryRequest) validate() error {
+	if b.Operations == nil {
+		return errorf(quire.CodeInvalid, "operations: is required")
+	}
+	if len(*b.Operations) > maxGlossaryOps {
+		return errorf(quire.CodeInvalid, "operations: at most %d in one batch", maxGlossaryOps)
+	}
+	for i, op := range *b.Operations {
+		at := fmt.Sprintf("operations[%d]", i)
+		if op.Type == nil {
+			return errorf(quire.CodeInvalid, "%s.type: is required", at)
+		}
+		out := store.GlossaryOp{Type: *op.Type}
+		switch *op.Type {
+		case "insert", "update", "delete":
+		default:
+			return errorf(quire.CodeInvalid, "%s.type: must be insert, update or delete", at)
+		}
+		if *op.Type != "insert" {
+			if op.ID == nil || *op.ID == "" {
+				return errorf(quire.CodeInvalid, "%s.id: is required", at)
+			}
+			if err := quire.CheckLen(at+".id", *op.ID, 1, 256); err != nil {
+				return err
+			}
+			out.ID = *op.ID
+		}
+		if *op.Type != "delete" {
+			if op.Translations == nil {
+				return errorf(quire.CodeInvalid, "%s.translations: is required", at)
+			}
+			if err := checkGlossaryTerms(at+".translations", *op.Translations); err != nil {
+				return err
+			}
+			out.Translations = *op.Translations
+		}
+		b.ops = append(b.ops, out)
+	}
+	return nil
+}
+
+// checkGlossaryTerms checks the reference's GlossaryTranslations: language
+// codes to terms of 1 to 255 characters on one line; at least one.
+func checkGlossaryTerms(field string, terms map[string]string) error {
+	if len(terms) == 0 {
+		return errorf(quire.CodeInvalid, "%s: must give the term in at least one language", field)
+	}
+	langs := make([]string, 0, len(terms))
+	for lang := range terms {
+		langs = append(langs, lang)
+	}
+	slices.Sort(langs) // the first fault named is the same every time
+	for _, lang := range langs {
+		if !quire.IsTranslationLanguage(lang) {
+			return errorf(quire.CodeInvalid, "%s.%s: not a language; must be one of %s", field, lang, strings.Join(quire.TranslationLanguages, ", "))
+		}
+		term := terms[lang]
+		if n := utf8.RuneCountInString(term); n < 1 || n > 255 || strings.TrimSpace(term) == "" {
+			return errorf(quire.CodeInvalid, "%s.%s: must be 1 to 255 characters", field, lang)
+		}
+		if err := quire.CheckStrings(field+"."+lang, term); err != nil {
+			return err
+		}
+		if strings.ContainsAny(term, "\r\n") {
+			return errorf(quire.CodeInvalid, "%s.%s: must be on one line", field, lang)
+		}
+	}
+	return nil
+}
+
+func (s *Server) updateGlossaryEntries(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.adminMember(r)
+	if err != nil {
+		return err
+	}
+	var body glossaryRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	if err := s.db.UpdateGlossary(r.Context(), me.OrgID, body.ops); err != nil {
+		return err
+	}
+	return noContent(w)
+}

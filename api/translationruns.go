@@ -1,0 +1,295 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
+)
+
+// Translations (issue 19, O/translations): a source space translated by the
+// configured model into a target space made with the translation, run as a
+// durable job (store/translationruns.go, jobs/translations.go). A
+// translation's id is also its translation settings id: the languages under
+// O/translations/{id}/languages (translations.go, contract §4.18) are its
+// instructions per target language, which its runs follow, as the
+// reference's Translation.urls.location ("the translation settings") has
+// it. Members read; admins write.
+
+type translationJSON struct {
+	Object       string                 `json:"object"`
+	ID           string                 `json:"id"`
+	Status       string                 `json:"status"`
+	Source       translationSourceJSON  `json:"source"`
+	Language     string                 `json:"language"`
+	Instructions json.RawMessage        `json:"instructions"`
+	Result       *translationResultJSON `json:"result,omitempty"`
+	LastRun      *translationRunJSON    `json:"lastRun,omitempty"`
+	CreatedAt    string                 `json:"createdAt"`
+	UpdatedAt    string                 `json:"updatedAt"`
+	Stats        translationStatsJSON   `json:"stats"`
+	Permissions  viewEditJSON           `json:"permissions"`
+	URLs         urlsJSON               `json:"urls"`
+}
+
+type translationSourceJSON struct {
+	Space    string `json:"space"`
+	Language string `json:"language"`
+}
+
+type translationResultJSON struct {
+	Space    string `json:"space"`
+	Revision string `json:"revision"`
+	Language string `json:"language"`
+}
+
+// translationRunJSON is Quire's account of the last run that ended, beyond
+// the reference's status: whether it failed, and why.
+type translationRunJSON struct {
+	Status    string `json:"status"`
+	Reason    string `json:"reason,omitempty"`
+	StartedAt string `json:"startedAt,omitempty"`
+	EndedAt   string `json:"endedAt"`
+}
+
+type translationStatsJSON struct {
+	Runs              int   `json:"runs"`
+	TotalWords        int64 `json:"totalWords"`
+	TotalPages        int64 `json:"totalPages"`
+	TotalDuration     int64 `json:"totalDuration"`
+	LatestRunDuration int64 `json:"latestRunDuration"`
+	LatestPages       int   `json:"latestPages"`
+	LatestWords       int64 `json:"latestWords"`
+}
+
+type viewEditJSON struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
+// translationStatus is the reference's status of t: pending while a run
+// waits (or, created without a model, until one ran), running, and
+// completed once one ended (failed or not: lastRun tells).
+func translationStatus(t *store.Translation) string {
+	switch {
+	case t.State == store.TranslationRunning:
+		return "running"
+	case t.State == store.TranslationQueued || t.LastStatus == "":
+		return "pending"
+	}
+	return "completed"
+}
+
+func (s *Server) translationJSON(t *store.Translation, me *quire.Member) translationJSON {
+	out := translationJSON{Object: "translation", ID: t.ID, Status: translationStatus(t),
+		Source:   translationSourceJSON{Space: t.SourceSpaceID, Language: t.SourceLanguage},
+		Language: t.Language, Instructions: t.Instructions,
+		CreatedAt: timeJSON(t.CreatedAt), UpdatedAt: timeJSON(t.UpdatedAt),
+		Stats: translationStatsJSON{Runs: t.Runs, TotalWords: t.TotalWords, TotalPages: t.TotalPages, TotalDuration: t.TotalDuration,
+			LatestRunDuration: t.LatestDuration, LatestPages: t.LatestPages, LatestWords: t.LatestWords},
+		Permissions: viewEditJSON{View: true, Edit: me.Role == quire.RoleAdmin},
+		URLs:        urlsJSON{Location: s.url("/orgs/" + t.OrgID + "/translations/" + t.ID)},
+	}
+	if t.ResultRevisionID != "" {
+		out.Result = &translationResultJSON{Space: t.TargetSpaceID, Revision: t.ResultRevisionID, Language: t.Language}
+	}
+	if t.LastStatus != "" {
+		out.LastRun = &translationRunJSON{Status: t.LastStatus, Reason: t.LastReason, EndedAt: timeJSON(t.LastEndedAt)}
+		if !t.LastStartedAt.IsZero() {
+			out.LastRun.StartedAt = timeJSON(t.LastStartedAt)
+		}
+	}
+	return out
+}
+
+// emptyInstructions is the instructions of a translation created without.
+var emptyInstructions = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
+
+// translationCreateRequest is the body of POST O/translations.
+type translationCreateRequest struct {
+	Source *struct {
+		Space    *string `json:"space"`
+		Language *string `json:"language"`
+	} `json:"source"`
+	Language     *string         `json:"language"`
+	Instructions json.RawMessage `json:"instructions"`
+
+	instructions json.RawMessage
+}
+
+func (b *translationCreateRequest) validate() error {
+	switch {
+	case b.Source == nil:
+		return errorf(quire.CodeInvalid, "source: is required")
+	case b.Source.Space == nil || *b.Source.Space == "":
+		return errorf(quire.CodeInvalid, "source.space: is required")
+	case len(*b.Source.Space) > 256:
+		return errorf(quire.CodeInvalid, "source.space: must be at most 256 characters")
+	case b.Source.Language == nil:
+		return errorf(quire.CodeInvalid, "source.language: is required")
+	case b.Language == nil:
+		return errorf(quire.CodeInvalid, "language: is required")
+	}
+	if err := quire.FirstError(quire.CheckOneOf("source.language", *b.Source.Language, quire.TranslationLanguages),
+		quire.CheckOneOf("language", *b.Language, quire.TranslationLanguages)); err != nil {
+		return err
+	}
+	if *b.Language == *b.Source.Language {
+		return errorf(quire.CodeInvalid, "language: must differ from source.language")
+	}
+	b.instructions = emptyInstructions
+	if !quire.IsNull(b.Instructions) {
+		var err error
+		if b.instructions, err = quire.CheckInstructions("instructions", b.Instructions); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// adminMember is the caller's membership of the organization in the path,
+// which must be an admin's.
+func (s *Server) adminMember(r *http.Request) (*quire.Member, error) {
+	me, err := s.membership(r)
+	if err == nil {
+		err = requireAdmin(me)
+	}
+	return me, err
+}
+
+// createTranslation records a translation and makes its target space; with
+// a model configured it queues its first run.
+func (s *Server) createTranslation(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.adminMember(r)
+	if err != nil {
+		return err
+	}
+	var body translationCreateRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	t, err := s.db.CreateTranslation(r.Context(), store.NewTranslation{OrgID: me.OrgID, SourceSpaceID: *body.Source.Space,
+		SourceLanguage: *body.Source.Language, Language: *body.Language, Instructions: body.instructions,
+		UserID: caller(r.Context()).ID, Queue: s.model != nil})
+	if err != nil {
+		return err
+	}
+	out := s.translationJSON(t, me)
+	return writeCreated(w, out.URLs.Location, out)
+}
+
+func (s *Server) listTranslations(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.membership(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	all, err := s.db.Translations(r.Context(), me.OrgID)
+	if err != nil {
+		return err
+	}
+	list := store.PageOf(all, p, func(t *store.Translation) store.Cursor {
+		return store.Cursor{Str: fmt.Sprintf("%019d", t.CreatedAt.UnixMicro()), ID: t.ID}
+	})
+	return writeList(w, list, func(t *store.Translation) translationJSON { return s.translationJSON(t, me) })
+}
+
+// translation loads the translation in the path for a member (admin when
+// admin is true): 404 for others, 403 for members when admin.
+func (s *Server) translation(r *http.Request, admin bool) (*store.Translation, *quire.Member, error) {
+	me, err := s.membership(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	id := r.PathValue("translationId")
+	if err := quire.CheckLen("translationId", id, 1, 256); err != nil {
+		return nil, nil, err
+	}
+	t, err := s.db.Translation(r.Context(), me.OrgID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if admin {
+		if err := requireAdmin(me); err != nil {
+			return nil, nil, err
+		}
+	}
+	return t, me, nil
+}
+
+func (s *Server) getTranslation(w http.ResponseWriter, r *http.Request) error {
+	t, me, err := s.translation(r, false)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.translationJSON(t, me))
+}
+
+// translationUpdateRequest is the body of PUT O/translations/{id}.
+type translationUpdateRequest struct {
+	Instructions json.RawMessage `json:"instructions"`
+
+	instructions json.RawMessage
+}
+
+func (b *translationUpdateRequest) validate() (err error) {
+	b.instructions, err = quire.CheckInstructions("instructions", b.Instructions)
+	return err
+}
+
+func (s *Server) updateTranslation(w http.ResponseWriter, r *http.Request) error {
+	t, me, err := s.translation(r, true)
+	if err != nil {
+		return err
+	}
+	var body translationUpdateRequest
+	if err := readRequest(w, r, &body); err != nil {
+		return err
+	}
+	if t, err = s.db.UpdateTranslation(r.Context(), t.OrgID, t.ID, body.instructions); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.translationJSON(t, me))
+}
+
+// deleteTranslation answers 205 when it deleted the translation and 204
+// when there was none, as the reference has it; members get 403.
+func (s *Server) deleteTranslation(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.adminMember(r)
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("translationId")
+	if err := quire.CheckLen("translationId", id, 1, 256); err != nil {
+		return err
+	}
+	deleted, err := s.db.DeleteTranslation(r.Context(), me.OrgID, id)
+	if err != nil {
+		return err
+	}
+	if deleted {
+		w.WriteHeader(http.StatusResetContent)
+		return nil
+	}
+	return noContent(w)
+}
+
+// runTranslation queues a run: 204. Without a model, 400 saying so.
+func (s *Server) runTranslation(w http.ResponseWriter, r *http.Request) error {
+	t, _, err := s.translation(r, true)
+	if err != nil {
+		return err
+	}
+	if s.model == nil {
+		return errorf(quire.CodeInvalid, "translationId: no language model is configured on this server (QUIRE_LLM_URL and QUIRE_LLM_MODEL), so translations cannot run")
+	}
+	if err := s.db.QueueTranslationRun(r.Context(), t.OrgID, t.ID, caller(r.Context()).ID); err != nil {
+		return err
+	}
+	return noContent(w)
+}
