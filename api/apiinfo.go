@@ -78,3 +78,26 @@ func (s *Server) joinOrg(w http.ResponseWriter, r *http.Request) error {
 	}
 	return noContent(w)
 }
+
+// GET /v1/subdomains/{subdomain}: the organization whose hostname (GitBook's
+// subdomain) it is, for its members; to anyone else the subdomain is not
+// found, as who holds which name is not told to others.
+func (s *Server) getSubdomain(w http.ResponseWriter, r *http.Request) error {
+	sub := r.PathValue("subdomain")
+	if err := quire.CheckOrgHostname("subdomain", sub); err != nil {
+		return err
+	}
+	o, err := s.db.OrganizationByHostname(r.Context(), sub)
+	var m *quire.Member
+	if err == nil {
+		m, err = s.db.Membership(r.Context(), o.ID, caller(r.Context()).ID)
+	}
+	if quire.ErrorCode(err) == quire.CodeNotFound || (err == nil && m.Disabled) {
+		return errorf(quire.CodeNotFound, "subdomain not found")
+	}
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"object": "subdomain", "subdomain": sub, "isActive": true,
+		"target": map[string]any{"type": "organization", "organization": o.ID}})
+}

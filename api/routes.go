@@ -396,6 +396,7 @@ func (s *Server) routes() {
 	// the rest), organizations by e-mail domain and joining one (apiinfo.go).
 	s.handlePublic("GET /v1/{$}", s.getAPIInfo)
 	s.handle("GET /v1/email-domains/{emailDomain}/orgs", s.listOrgsForEmailDomain)
+	s.handle("GET /v1/subdomains/{subdomain}", s.getSubdomain)
 	s.handle("POST /v1/orgs/{organizationId}/join", s.joinOrg)
 	// Issue 19: what a URL of the app or of a published site shows (urls.go).
 	s.handle("GET /v1/urls/content", s.getContentByURL)

@@ -297,6 +297,7 @@ var servedOperations = []string{
 	"GET /v1/urls/content",
 	"GET /v1/urls/embed",
 	"GET /v1/email-domains/example.com/orgs",
+	"GET /v1/subdomains/acme-docs",
 	"POST /v1/orgs/o1/join",
 	"GET /v1/custom-hostnames/docs.example.com",
 	"PATCH /v1/custom-hostnames/docs.example.com",

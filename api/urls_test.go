@@ -192,3 +192,26 @@ func TestEmailDomainsAndJoin(t *testing.T) {
 	urlCall(t, e, late.token, "POST", "/v1/orgs/"+e.org+"/join", nil, http.StatusNotFound)
 	e.call(t, e.admin.token, "GET", "/v1/orgs/"+e.org+"/members/"+late.id, nil).want(t, http.StatusNotFound)
 }
+
+// TestSubdomain: an organization's hostname is its subdomain, which its
+// members look up; to others, and for a name no one holds, it is not
+// found; a name of the wrong shape is 400.
+func TestSubdomain(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.call(t, e.admin.token, "PATCH", "/v1/orgs/"+e.org, map[string]any{"hostname": "acme-docs"}).want(t, http.StatusOK)
+	reader := e.addUser(t, "read", "Rita Reader")
+	var got struct {
+		Object, Subdomain string
+		IsActive          bool
+		Target            struct{ Type, Organization string }
+	}
+	urlCall(t, e, reader.token, "GET", "/v1/subdomains/acme-docs", nil, http.StatusOK).Decode(t, &got)
+	if got.Object != "subdomain" || got.Subdomain != "acme-docs" || !got.IsActive || got.Target.Type != "organization" || got.Target.Organization != e.org {
+		t.Errorf("subdomain: %+v", got)
+	}
+	urlCall(t, e, e.outsider(t).token, "GET", "/v1/subdomains/acme-docs", nil, http.StatusNotFound)
+	urlCall(t, e, reader.token, "GET", "/v1/subdomains/nobody-here", nil, http.StatusNotFound)
+	e.call(t, reader.token, "GET", "/v1/subdomains/A_b", nil).wantError(t, http.StatusBadRequest)
+	e.call(t, "", "GET", "/v1/subdomains/acme-docs", nil).wantError(t, http.StatusUnauthorized)
+}

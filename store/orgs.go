@@ -41,6 +41,12 @@ func (r reader) Organization(ctx context.Context, id string) (*quire.Organizatio
 	return scanOneChecked[orgRow, *quire.Organization](ctx, r.q, "organization", "SELECT "+orgColumns+" FROM organizations o WHERE o.id = ?", id)
 }
 
+// OrganizationByHostname returns the organization whose hostname (its
+// subdomain, in GitBook's words) is hostname.
+func (r reader) OrganizationByHostname(ctx context.Context, hostname string) (*quire.Organization, error) {
+	return scanOneChecked[orgRow, *quire.Organization](ctx, r.q, "organization", "SELECT "+orgColumns+" FROM organizations o WHERE o.hostname = ?", hostname)
+}
+
 // ListUserOrganizations lists the organizations a user belongs to, oldest
 // membership first.
 func (r reader) ListUserOrganizations(ctx context.Context, userID string, p Page) (*List[*quire.Organization], error) {
