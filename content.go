@@ -2,6 +2,7 @@ package quire
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -134,6 +135,29 @@ type Viewer struct {
 	// collections that inherit may be left out, so that loading a deep
 	// collection's ancestors reads only the few levels that are set.
 	Levels map[string]DefaultLevel
+}
+
+// RoleOnSite is the viewer's role on a docs site: the strongest of the
+// organization role and the site's grants to the user or their teams;
+// RoleGuest outside the organization.
+func (v *Viewer) RoleOnSite(siteID string) Role {
+	if v == nil || !v.Member {
+		return RoleGuest
+	}
+	return v.OrgRole.Max(v.Grants[siteID])
+}
+
+// Granted lists, sorted, the ids of the content and sites granted to the
+// viewer or their teams with at least role min; never nil.
+func (v *Viewer) Granted(min Role) []string {
+	ids := []string{}
+	for id, role := range v.Grants {
+		if role.AtLeast(min) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // RoleOn computes the viewer's role on content with its own id and default

@@ -71,12 +71,7 @@ func (s *Server) sharedSiteWith(r *http.Request, load func(ctx context.Context, 
 // siteRole is the caller's role on a site, for members of its organization:
 // the stronger of their organization role and the role granted on the site
 // to them or to one of their teams (sitepermissions.go); nothing for others.
-func siteRole(site *quire.Site, v *quire.Viewer) quire.Role {
-	if v == nil || !v.Member {
-		return quire.RoleGuest
-	}
-	return v.OrgRole.Max(v.Grants[site.ID])
-}
+func siteRole(site *quire.Site, v *quire.Viewer) quire.Role { return v.RoleOnSite(site.ID) }
 
 type siteJSON struct {
 	Object          string            `json:"object"`
@@ -217,12 +212,7 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 		// A guest sees only the sites granted to them (or their teams);
 		// the grants also hold spaces' and collections' ids, which match
 		// no site.
-		f.Only = []string{}
-		for id, role := range v.Grants {
-			if role.AtLeast(quire.RoleRead) {
-				f.Only = append(f.Only, id)
-			}
-		}
+		f.Only = v.Granted(quire.RoleRead)
 	}
 	list, err := s.db.ListSites(r.Context(), r.PathValue("organizationId"), f, p)
 	if err != nil {

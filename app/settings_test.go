@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
 )
 
 // team is the settings tests' organization: its admin; Eddie, a member
@@ -114,7 +115,7 @@ func TestSettingsPagesWhoSees(t *testing.T) {
 		{"/s/" + tm.open + "/~settings", 200, 403, 403, 404, "Space settings"},
 		{"/s/" + tm.closed + "/~settings", 200, 403, 404, 404, "Space settings"},
 		{"/o/" + tm.org + "/settings", 200, 403, 403, 404, "Organization settings"},
-		{"/o/" + tm.org + "/sites", 200, 200, 403, 404, "Docs sites"},
+		{"/o/" + tm.org + "/sites", 200, 200, 200, 404, "Docs sites"},
 	}
 	who := map[string]*browser{admin: tm.as(t, admin), eddie: tm.as(t, eddie), gus: tm.as(t, gus), outsider: tm.as(t, outsider)}
 	for _, c := range cases {
@@ -264,6 +265,33 @@ func TestSites(t *testing.T) {
 	if a := b.get(t, site); !strings.Contains(a.body, "Not published") {
 		t.Errorf("site page after unpublishing: still published")
 	}
+
+	// A guest sees the sites granted to them, as GET O/sites does, and
+	// manages one only with a grant of the create role on it.
+	g := tm.as(t, gus)
+	if a := g.get(t, sites); a.status != 200 || strings.Contains(a.body, "Product docs") {
+		t.Errorf("sites page for a guest granted none: %d, or lists the site", a.status)
+	}
+	if a := g.get(t, site); a.status != http.StatusNotFound {
+		t.Errorf("site page for a guest granted none: %d, want 404", a.status)
+	}
+	siteID := site[strings.LastIndex(site, "/")+1:]
+	grant := func(role quire.Role) {
+		t.Helper()
+		if err := tm.db.GrantRoles(t.Context(), store.Content{Kind: "site", ID: siteID, OrgID: tm.org}, []string{tm.gus}, nil, role); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grant(quire.RoleRead)
+	if a := g.get(t, sites); a.status != 200 || !strings.Contains(a.body, "Product docs") {
+		t.Errorf("sites page for a guest granted the site: %d, or does not list it", a.status)
+	}
+	if a := g.get(t, site); a.status != 200 || strings.Contains(a.body, "Publish") {
+		t.Errorf("site page for a guest who reads it: %d, or offers to publish", a.status)
+	}
+	tm.run(t, []action{{"reading guest publishes", gus, site + "/publish", url.Values{"published": {"true"}}, 403}})
+	grant(quire.RoleCreate)
+	tm.run(t, []action{{"guest granted create publishes", gus, site + "/publish", url.Values{"published": {"true"}}, 303}})
 }
 
 func TestOrgPageRecentChanges(t *testing.T) {

@@ -19,18 +19,18 @@ type sitesData struct {
 	PublicURL string
 }
 
-// siteViewer is the user's viewer of the organization in the path, for its
-// sites: 404 for who is not a member, 403 for its guests (as GET O/sites).
+// siteViewer is the user's viewer of the organization in the path, for
+// changing its sites: 404 for who is not a member, 403 for its guests.
 func (s *Server) siteViewer(r *http.Request) (*quire.Viewer, error) {
 	v, err := s.viewer(r.Context(), r.PathValue("organizationId"))
 	if err == nil && !v.OrgRole.AtLeast(quire.RoleRead) {
-		err = quire.Errorf(quire.CodeForbidden, "guests cannot list the organization's sites")
+		err = quire.Errorf(quire.CodeForbidden, "guests cannot change the organization's sites")
 	}
 	return v, err
 }
 
 func (s *Server) sitesPage(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.siteViewer(r)
+	v, err := s.viewer(r.Context(), r.PathValue("organizationId"))
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,11 @@ func (s *Server) sitesPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sites, err := listAll(s.db.ListSites(r.Context(), org.ID, store.SiteFilter{}, store.Page{Limit: maxListed}))
+	var f store.SiteFilter
+	if !v.OrgRole.AtLeast(quire.RoleRead) { // a guest sees the sites granted to them, as GET O/sites
+		f.Only = v.Granted(quire.RoleRead)
+	}
+	sites, err := listAll(s.db.ListSites(r.Context(), org.ID, f, store.Page{Limit: maxListed}))
 	if err != nil {
 		return err
 	}
@@ -85,7 +89,7 @@ func (s *Server) site(r *http.Request, need quire.Role) (*quire.Site, *quire.Vie
 	if err != nil {
 		return nil, nil, err
 	}
-	return site, v, quire.RequireRole(v.OrgRole, need, "site")
+	return site, v, quire.RequireRole(v.RoleOnSite(site.ID), need, "site")
 }
 
 // siteURL is where visitors reach a site: through its proxy when it has
@@ -115,7 +119,7 @@ func (s *Server) sitePage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx, all := r.Context(), store.Page{Limit: maxListed}
-	d := siteData{Site: site, OrgURL: quire.AppOrgURL("", site.OrgID), URL: s.siteURL(site), CanManage: v.OrgRole.AtLeast(quire.RoleCreate)}
+	d := siteData{Site: site, OrgURL: quire.AppOrgURL("", site.OrgID), URL: s.siteURL(site), CanManage: v.RoleOnSite(site.ID).AtLeast(quire.RoleCreate)}
 	if d.Sections, err = listAll(s.db.ListSiteSections(ctx, site.ID, all)); err != nil {
 		return err
 	}
