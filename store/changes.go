@@ -90,6 +90,7 @@ func (db *DB) watchChanges(ctx context.Context, dsn string) error {
 		}
 		db.changes.heard.Store(true)
 		db.changes.done.Go(func() { db.pollDataVersion(bg, conn, version) })
+		db.changes.done.Go(func() { db.checkpointWAL(bg) }) // checkpoint.go
 		return nil
 	}
 	channel, err := db.changeChannel(ctx)
