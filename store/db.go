@@ -140,15 +140,32 @@ func openSQLite(path string) (*DB, error) {
 	return &DB{reader: reader{q: querier{read, d, &stmtCache{db: read}}, content: newContentCache()}, write: write, dialect: d, Now: time.Now}, nil
 }
 
+// PostgreSQL connections of one server: reads and write transactions have
+// pools of their own, so that writers queued on a row lock (change
+// requests of one space are numbered in turn) never hold every connection
+// while reads wait; idle ones are kept, as a new connection starts a
+// PostgreSQL process.
+const (
+	postgresReadConns  = 12
+	postgresWriteConns = 4
+)
+
 func openPostgres(url string) (*DB, error) {
-	pool, err := sql.Open("pgx", url)
+	read, err := sql.Open("pgx", url)
 	if err != nil {
 		return nil, err
 	}
-	pool.SetMaxOpenConns(20)
-	pool.SetMaxIdleConns(10)
+	read.SetMaxOpenConns(postgresReadConns)
+	read.SetMaxIdleConns(postgresReadConns)
+	write, err := sql.Open("pgx", url)
+	if err != nil {
+		read.Close()
+		return nil, err
+	}
+	write.SetMaxOpenConns(postgresWriteConns)
+	write.SetMaxIdleConns(postgresWriteConns)
 	d := postgresDialect{}
-	return &DB{reader: reader{q: querier{pool, d, nil}, content: newContentCache()}, write: pool, dialect: d, Now: time.Now}, nil
+	return &DB{reader: reader{q: querier{read, d, nil}, content: newContentCache()}, write: write, dialect: d, Now: time.Now}, nil
 }
 
 // Close closes both pools.
