@@ -29,6 +29,7 @@ func TestBrowserScreens(t *testing.T) {
 		{"cr", quire.AppChangeRequestURL("", w.space, w.cr)},
 		{"space-settings", "/s/" + w.space + "/~settings"},
 		{"org-settings", "/o/" + w.org + "/settings"},
+		{"sites", "/o/" + w.org + "/sites"},
 	}
 	for _, width := range []int64{1280, 360} {
 		for _, theme := range []string{"light", "dark"} {
