@@ -114,31 +114,10 @@ func importRun(ctx context.Context, db *store.DB, a *authoring.Author, run *stor
 // watchImport looks every poll whether run is still held and not
 // cancelled, renewing its lease as it goes, and calls stop when not.
 func watchImport(ctx context.Context, db *store.DB, run *store.ImportRun, poll time.Duration, stop func()) {
-	t := time.NewTicker(poll)
-	defer t.Stop()
-	renewed := time.Now()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		var err error
-		if time.Since(renewed) >= ImportLease/3 {
-			if err = db.RenewImportRun(ctx, run, ImportLease); err == nil {
-				renewed = time.Now()
-			}
-		} else {
-			var held bool
-			if held, err = db.ImportRunHeld(ctx, run); err == nil && !held {
-				err = store.ErrImportRunLost
-			}
-		}
-		if errors.Is(err, store.ErrImportRunLost) {
-			stop()
-			return
-		}
-	}
+	watchLease(ctx, poll, ImportLease,
+		func() error { return db.RenewImportRun(ctx, run, ImportLease) },
+		func() (bool, error) { return db.ImportRunHeld(ctx, run) },
+		store.ErrImportRunLost, stop)
 }
 
 // RunImporter carries out due runs at start, then whenever the store has

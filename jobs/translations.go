@@ -172,31 +172,10 @@ func (w *Translator) watch(ctx context.Context, t *store.Translation, stop func(
 	if poll <= 0 {
 		poll = TranslationPollInterval
 	}
-	tick := time.NewTicker(poll)
-	defer tick.Stop()
-	renewed := time.Now()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		var err error
-		if time.Since(renewed) >= TranslationLease/3 {
-			if err = w.DB.RenewTranslationRun(ctx, t, TranslationLease); err == nil {
-				renewed = time.Now()
-			}
-		} else {
-			var held bool
-			if held, err = w.DB.TranslationRunHeld(ctx, t); err == nil && !held {
-				err = store.ErrTranslationRunLost
-			}
-		}
-		if errors.Is(err, store.ErrTranslationRunLost) {
-			stop()
-			return
-		}
-	}
+	watchLease(ctx, poll, TranslationLease,
+		func() error { return w.DB.RenewTranslationRun(ctx, t, TranslationLease) },
+		func() (bool, error) { return w.DB.TranslationRunHeld(ctx, t) },
+		store.ErrTranslationRunLost, stop)
 }
 
 // Run carries out due runs at start, then whenever the store has some
