@@ -12,14 +12,14 @@ import (
 	"github.com/quiredocs/quire"
 )
 
-// spaceColumns read a space with true counts of its change requests, by
-// status, and of the open comments on the space itself (kept in
-// comment_counts, see comments.go).
+// spaceColumns read a space with the counts of its change requests, by
+// status (kept by triggers in change_request_counts), and of the open
+// comments on the space itself (kept in comment_counts, see comments.go).
 const spaceColumns = `s.id, s.org_id, s.parent_id, s.path, s.title, s.emoji, s.visibility, s.edit_mode, s.default_level,
 	s.share_key, s.revision_id, s.position, s.created_at, s.updated_at, s.deleted_at, s.merge_rules,
-	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id),
-	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'open'),
-	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'draft'),
+	CAST(COALESCE((SELECT SUM(c.n) FROM change_request_counts c WHERE c.space_id = s.id), 0) AS BIGINT),
+	COALESCE((SELECT c.n FROM change_request_counts c WHERE c.space_id = s.id AND c.status = 'open'), 0),
+	COALESCE((SELECT c.n FROM change_request_counts c WHERE c.space_id = s.id AND c.status = 'draft'), 0),
 	COALESCE((SELECT n.open_comments FROM comment_counts n WHERE n.space_id = s.id AND n.change_request_id = ''), 0)`
 
 type spaceRow struct {
