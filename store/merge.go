@@ -144,16 +144,53 @@ func (e *ConflictError) Unwrap() error {
 // request is merged. The space and the request are each read once, under
 // their locks; the checks come in the order the API answers them: a missing
 // request (404), a locked space, a request already merged.
+//
+// The trees are merged first, without any lock: under the space's row the
+// merge only checks that neither head moved meanwhile and writes, so that
+// other writers to the space (merges, new change requests) wait for writes,
+// not for trees to be read and merged.
 func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
+	pre := db.premerge(ctx, spaceID, ref)
 	err = db.Tx(ctx, func(tx *Tx) error {
-		c, err = tx.MergeChangeRequest(ctx, spaceID, ref, userID)
+		c, err = tx.mergeChangeRequest(ctx, spaceID, ref, userID, pre)
 		return err
 	})
 	return c, err
 }
 
+// premerged is a request's trees merged before the merge took its locks.
+type premerged struct {
+	base, ours, theirs string // the revisions merged
+	tree               *content.Tree
+}
+
+// premerge merges a request's trees as they are now; nil when it cannot
+// (a missing or merged request, a conflict): the merge then works under
+// its locks, and answers what went wrong.
+func (db *DB) premerge(ctx context.Context, spaceID, ref string) *premerged {
+	sp, err := db.reader.Space(ctx, spaceID)
+	if err != nil {
+		return nil
+	}
+	c, err := db.reader.ChangeRequest(ctx, spaceID, ref)
+	if err != nil || c.Status == quire.StatusMerged {
+		return nil
+	}
+	t, err := db.reader.merge3(ctx, spaceID, c.Base(), sp.RevisionID, c.RevisionID, nil)
+	if err != nil {
+		return nil
+	}
+	return &premerged{base: c.Base(), ours: sp.RevisionID, theirs: c.RevisionID, tree: t}
+}
+
 // MergeChangeRequest is DB.MergeChangeRequest within tx.
 func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (*quire.ChangeRequest, error) {
+	return tx.mergeChangeRequest(ctx, spaceID, ref, userID, nil)
+}
+
+// mergeChangeRequest merges, with the trees merged beforehand when pre
+// merged the revisions found under the locks.
+func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID string, pre *premerged) (*quire.ChangeRequest, error) {
 	// The space's row first: merges into one space apply one at a time.
 	var head, mode string
 	if err := tx.q.queryRow(ctx, "UPDATE spaces SET updated_at = ? WHERE id = ? RETURNING revision_id, edit_mode",
@@ -170,8 +207,10 @@ func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 	if err := checkUnmerged(c); err != nil {
 		return nil, err
 	}
-	merged, err := tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID, nil)
-	if err != nil {
+	var merged *content.Tree
+	if pre != nil && pre.base == c.Base() && pre.ours == head && pre.theirs == c.RevisionID {
+		merged = pre.tree
+	} else if merged, err = tx.merge3(ctx, spaceID, c.Base(), head, c.RevisionID, nil); err != nil {
 		return nil, err
 	}
 	rev, err := tx.addRevision(ctx, spaceID, []string{head, c.RevisionID}, RevisionMerge, merged, c.ID, userID)
@@ -258,10 +297,10 @@ func (db *DB) UpdateChangeRequestResolving(ctx context.Context, spaceID, ref, us
 
 // merge3 merges the trees of revisions ours and theirs, descended from base,
 // with the conflicts resolve decides.
-func (tx *Tx) merge3(ctx context.Context, spaceID, base, ours, theirs string, resolve map[string]content.Resolution) (*content.Tree, error) {
+func (r reader) merge3(ctx context.Context, spaceID, base, ours, theirs string, resolve map[string]content.Resolution) (*content.Tree, error) {
 	trees := make([]*content.Tree, 3)
 	for i, id := range []string{base, ours, theirs} {
-		t, err := tx.revisionTree(ctx, spaceID, id)
+		_, t, err := r.RevisionTree(ctx, spaceID, id)
 		if err != nil {
 			return nil, err
 		}
