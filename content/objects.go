@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"unique"
 )
 
 // A tree is stored as content-addressed objects: one per page (its metadata,
@@ -387,7 +388,9 @@ func fetchBodies(fetch Fetch, bodies []string, bodyOf []*Page) error {
 		if !ok {
 			return fmt.Errorf("object %s is missing", h)
 		}
-		bodyOf[i].Markdown = string(b)
+		// Revisions share most of their pages' bodies: one copy of each
+		// serves every decoded tree that holds it.
+		bodyOf[i].Markdown = unique.Make(string(b)).Value()
 	}
 	return nil
 }
