@@ -220,6 +220,13 @@ func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 	if _, err := tx.q.exec(ctx, "UPDATE spaces SET revision_id = ? WHERE id = ?", rev.ID, spaceID); err != nil {
 		return nil, err
 	}
+	headRev, err := tx.Revision(ctx, spaceID, head)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.followIndex(ctx, spaceID, headRev.Root, merged, rev.Root); err != nil {
+		return nil, err
+	}
 	if _, err := tx.q.exec(ctx, "UPDATE change_requests SET status = ?, revision_merged = ?, updated_at = ? WHERE id = ?",
 		string(quire.StatusMerged), rev.ID, micros(tx.Now), c.ID); err != nil {
 		return nil, err

@@ -274,6 +274,31 @@ func (db *DB) indexSpace(ctx context.Context, spaceID string) error {
 	})
 }
 
+// followIndex moves a space's search rows from the tree at root before to
+// now, in the transaction that makes now current, when they held before:
+// searches then find the index up to date and do not write. Rows that do
+// not hold before (never indexed, or behind) are left for the next search
+// (indexSpace).
+func (tx *Tx) followIndex(ctx context.Context, spaceID, before string, now *content.Tree, nowRoot string) error {
+	var indexed string
+	err := tx.q.queryRow(ctx, "UPDATE search_spaces SET root = root WHERE space_id = ? RETURNING root", spaceID).Scan(&indexed)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && indexed != before {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	old, err := tx.Tree(ctx, before)
+	if err != nil {
+		return err
+	}
+	if err := tx.reindexPages(ctx, spaceID, search.Indexed(old), search.Indexed(now)); err != nil {
+		return err
+	}
+	_, err = tx.q.exec(ctx, "UPDATE search_spaces SET root = ? WHERE space_id = ?", nowRoot, spaceID)
+	return err
+}
+
 // reindexPages rewrites the rows of the pages whose searchable text differs
 // between before and now, and drops those of pages no longer searchable.
 func (tx *Tx) reindexPages(ctx context.Context, spaceID string, before, now map[string]*content.Page) error {

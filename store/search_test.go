@@ -257,3 +257,51 @@ func TestSearchSpaceRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeKeepsIndexCurrent: a merge into a space whose search rows are up
+// to date brings them to the merged content itself, so that the searches
+// after it find the new text without writing.
+func TestMergeKeepsIndexCurrent(t *testing.T) {
+	t.Parallel()
+	db, spaceID, userID, _ := contentSpace(t)
+	ctx := t.Context()
+	find := func(q string) []string {
+		t.Helper()
+		hits, err := db.SearchSpace(ctx, spaceID, search.Terms(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hitPages(hits)
+	}
+	merge := func(pages map[string]string) {
+		t.Helper()
+		cr, err := db.CreateChangeRequest(ctx, spaceID, "", userID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.EditChangeRequest(ctx, spaceID, cr.ID, userID, addPages(pages)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.MergeChangeRequest(ctx, spaceID, cr.ID, userID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merge(map[string]string{"a": "About webhooks.\n"})
+	if got := find("webhooks"); !slices.Equal(got, []string{"a"}) { // indexes the space
+		t.Fatalf("webhooks: %v, want [a]", got)
+	}
+	merge(map[string]string{"b": "Webhooks and quotas.\n"})
+	writes := db.Writes()
+	if got := find("webhooks"); !slices.Equal(got, []string{"a", "b"}) && !slices.Equal(got, []string{"b", "a"}) {
+		t.Errorf("webhooks after the merge: %v, want a and b", got)
+	}
+	if got := find("quota"); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("quota after the merge: %v, want [b]", got)
+	}
+	if n := db.Writes() - writes; n != 0 {
+		t.Errorf("searches after the merge wrote %d times, want 0", n)
+	}
+	if n, err := db.IndexStaleSpaces(ctx, 10); n != 0 || err != nil {
+		t.Errorf("stale spaces after the merge: %d, %v; want none", n, err)
+	}
+}
