@@ -86,7 +86,7 @@ func TestRunSearchIndexer(t *testing.T) {
 	}
 	stop()
 	<-done
-	hits, err := db.SearchSpace(ctx, spaces[1], []string{"retries"})
+	hits, _, err := db.MatchSpaceRoot(ctx, spaces[1], []string{"retries"})
 	if err != nil || len(hits) != 1 {
 		t.Errorf("search after indexing: %v, %v", hits, err)
 	}

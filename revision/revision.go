@@ -21,7 +21,6 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -40,11 +39,7 @@ type Reader struct {
 	documents *lru.Cache[string, json.RawMessage] // JSON documents of pages and comment bodies; read-only
 	sections  *lru.Cache[sectionsKey, []search.WordSection]
 	ranked    *lru.Cache[string, []search.RankedPage] // search results, by space, root and terms
-	// What searches of new revisions are derived from (search.go): the
-	// last hits of terms in a space, and fingerprints of pages by root.
-	lastSearches    *lru.Cache[string, *lastSearch]
-	textPrints      *lru.Cache[string, map[string]uint64]
-	derivedSearches atomic.Int64 // how many there were, for tests
+	scores    *lru.Cache[scoreKey, []float64]         // the scores of a page's sections, by a print of its text and the terms
 
 	sites      *lru.Cache[string, cachedSite]      // published site headers, by id
 	structures *lru.Cache[string, cachedStructure] // published site structures, by site id
@@ -62,9 +57,7 @@ func New(db *store.DB, appHost string) *Reader {
 		documents: lru.New[string, json.RawMessage](64 << 20),
 		sections:  lru.New[sectionsKey, []search.WordSection](32 << 20),
 		ranked:    lru.New[string, []search.RankedPage](16 << 20),
-
-		lastSearches: lru.New[string, *lastSearch](16 << 20),
-		textPrints:   lru.New[string, map[string]uint64](16 << 20),
+		scores:    lru.New[scoreKey, []float64](32 << 20),
 
 		sites:      lru.New[string, cachedSite](1 << 20),
 		structures: lru.New[string, cachedStructure](16 << 20),

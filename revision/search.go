@@ -36,18 +36,21 @@ func (r *Reader) Sections(p *content.Page) []search.WordSection {
 // space's current revision: hits on pages the view does not hold are
 // dropped. The result is shared: do not modify it.
 //
-// What the index finds at a root is cached by the space, root and terms:
-// a search repeated at the view's revision reads nothing, however many
-// pages match.
+// What a search finds at a root is cached by the space, root and terms: a
+// search repeated at the view's revision reads nothing. After a merge, the
+// index is asked again which sections hold the terms, but only the pages
+// whose text changed are scored again: a section's score depends on its
+// text alone (search.ScoreSections).
 func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage, error) {
 	key := v.Space.ID + "\x00" + v.Revision.Root + "\x00" + strings.Join(terms, "\x00")
 	if ranked, ok := v.r.ranked.Get(key); ok {
 		return ranked, nil
 	}
-	hits, root, err := v.searchHits(ctx, terms)
+	hits, root, err := v.r.db.MatchSpaceRoot(ctx, v.Space.ID, terms)
 	if err != nil {
 		return nil, err
 	}
+	hits = v.scoreHits(hits, terms)
 	ranked := search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil })
 	if root == v.Revision.Root { // else the index moved on since the view was read
 		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+80*len(hits)) // a hit and its page id
@@ -55,75 +58,53 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 	return ranked, nil
 }
 
-// A search of a new revision is derived from the last search of the same
-// terms in the space when the store's scores stand alone
-// (store.DB.ScoresStandAlone, PostgreSQL): the hits of the pages that did
-// not change are kept, and the index is asked only for the changed pages'
-// (store.SearchPagesRoot), so that a search after a merge does not rank
-// every section that holds its terms again, and finds what a whole search
-// finds. It is not when the last search was cut at store.MaxSearchRows
-// (what lay past the cut is unknown) or more than maxDerivedPages changed.
-// On SQLite, whose bm25 weighs the whole index's statistics, every change
-// moves the scores of sections that did not change, by far more than a
-// few percent for words that half the sections hold: searches stay whole.
-const maxDerivedPages = 256
-
-// lastSearch is the last search of some terms in a space.
-type lastSearch struct {
-	root  string
-	hits  []search.Hit // ordered as the store orders them
-	whole bool         // every section holding the terms, not cut
+// scoreKey is a fingerprint of a page's text and the terms of a search.
+type scoreKey struct {
+	text  uint64
+	terms string
 }
 
-// searchHits finds the hits of terms in the index at the space's current
-// content, derived from the last search when it can be, and the root the
-// index was at.
-func (v *View) searchHits(ctx context.Context, terms []string) ([]search.Hit, string, error) {
-	if !v.r.db.ScoresStandAlone() {
-		return v.r.db.SearchSpaceRoot(ctx, v.Space.ID, terms)
+var textSeed = maphash.MakeSeed()
+
+// textPrint is a fingerprint of what the index holds of a page.
+func textPrint(p *content.Page) uint64 {
+	var h maphash.Hash
+	h.SetSeed(textSeed)
+	for _, s := range []string{p.Title, p.Description, p.Markdown} {
+		h.WriteString(s)
+		h.WriteByte(0)
 	}
-	key := v.Space.ID + "\x00" + strings.Join(terms, "\x00")
-	if last, ok := v.r.lastSearches.Get(key); ok && last.whole {
-		if changed, ok := v.changedSince(last.root); ok && len(changed) <= maxDerivedPages {
-			fresh, root, err := v.r.db.SearchPagesRoot(ctx, v.Space.ID, terms, changed)
-			if err != nil {
-				return nil, "", err
-			}
-			if root == v.Revision.Root {
-				hits := mergeHits(last.hits, changed, fresh)
-				v.rememberSearch(key, hits)
-				v.r.derivedSearches.Add(1)
-				return hits, root, nil
-			}
+	return h.Sum64()
+}
+
+// scoreHits scores hits found at the view's revision, drops those of pages
+// it does not hold, and sorts them best first (then by page and position),
+// cut at store.MaxSearchRows. The scores of a page are cached by its text
+// and the terms.
+func (v *View) scoreHits(hits []search.Hit, terms []string) []search.Hit {
+	joined := strings.Join(terms, "\x00")
+	byPage := map[string][]float64{}
+	out := hits[:0]
+	for _, h := range hits {
+		p := v.Tree.Pages[h.PageID]
+		if p == nil {
+			continue
 		}
-	}
-	hits, root, err := v.r.db.SearchSpaceRoot(ctx, v.Space.ID, terms)
-	if err == nil && root == v.Revision.Root {
-		v.rememberSearch(key, hits)
-	}
-	return hits, root, err
-}
-
-// rememberSearch keeps hits, found at the view's revision, for the next
-// search of the same terms.
-func (v *View) rememberSearch(key string, hits []search.Hit) {
-	v.textPrints() // what the next search diffs against
-	v.r.lastSearches.Add(key, &lastSearch{root: v.Revision.Root, hits: hits, whole: len(hits) < store.MaxSearchRows},
-		len(key)+64+80*len(hits))
-}
-
-// mergeHits is kept without the hits of the changed pages, with fresh (of
-// those pages only), in the store's order (best score first, then by page
-// and position) and cut as the store cuts.
-func mergeHits(kept []search.Hit, changed []string, fresh []search.Hit) []search.Hit {
-	out := make([]search.Hit, 0, len(kept)+len(fresh))
-	for _, h := range kept {
-		if _, gone := slices.BinarySearch(changed, h.PageID); !gone {
+		scores, ok := byPage[h.PageID]
+		if !ok {
+			key := scoreKey{textPrint(p), joined}
+			if scores, ok = v.r.scores.Get(key); !ok {
+				scores = search.ScoreSections(search.Words(p.Title+" "+p.Description), v.r.Sections(p), terms)
+				v.r.scores.Add(key, scores, len(joined)+8*len(scores)+64)
+			}
+			byPage[h.PageID] = scores
+		}
+		if h.Position < len(scores) { // else the index moved on
+			h.Score = scores[h.Position]
 			out = append(out, h)
 		}
 	}
-	out = append(out, fresh...)
-	slices.SortStableFunc(out, func(a, b search.Hit) int {
+	slices.SortFunc(out, func(a, b search.Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
@@ -133,53 +114,6 @@ func mergeHits(kept []search.Hit, changed []string, fresh []search.Hit) []search
 		return cmp.Compare(a.Position, b.Position)
 	})
 	return out[:min(len(out), store.MaxSearchRows)]
-}
-
-// textPrints are fingerprints of what the index holds of each searchable
-// page of the view (title, description and body), by page id; cached by
-// root.
-func (v *View) textPrints() map[string]uint64 {
-	if prints, ok := v.r.textPrints.Get(v.Revision.Root); ok {
-		return prints
-	}
-	pages := search.Indexed(v.Tree)
-	prints := make(map[string]uint64, len(pages))
-	for id, p := range pages {
-		var h maphash.Hash
-		h.SetSeed(textSeed)
-		for _, s := range []string{p.Title, p.Description, p.Markdown} {
-			h.WriteString(s)
-			h.WriteByte(0)
-		}
-		prints[id] = h.Sum64()
-	}
-	v.r.textPrints.Add(v.Revision.Root, prints, 64+48*len(prints))
-	return prints
-}
-
-var textSeed = maphash.MakeSeed()
-
-// changedSince lists, sorted, the pages whose rows in the index differ
-// between root and the view's revision (added, removed, or their text
-// changed); ok is false when root's fingerprints are not at hand.
-func (v *View) changedSince(root string) (changed []string, ok bool) {
-	before, ok := v.r.textPrints.Get(root)
-	if !ok {
-		return nil, false
-	}
-	now := v.textPrints()
-	for id, h := range before {
-		if g, in := now[id]; !in || g != h {
-			changed = append(changed, id)
-		}
-	}
-	for id := range now {
-		if _, in := before[id]; !in {
-			changed = append(changed, id)
-		}
-	}
-	slices.Sort(changed)
-	return changed, true
 }
 
 // Source is a section found to answer a question, and where it is.

@@ -8,13 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/quiredocs/quire/content"
-	"github.com/quiredocs/quire/search"
+	"github.com/quiredocs/quire/revision"
 )
 
-// TestSearchDerived holds searches of new revisions (after merges that
-// edit, add, remove and hide pages), which on PostgreSQL are derived from
-// the search before, to a search of the whole index at each revision.
-func TestSearchDerived(t *testing.T) {
+// TestSearchKeepsScores holds searches of new revisions (after merges that
+// edit, add, remove and hide pages), which keep the scores of the pages
+// that did not change, to those of a reader that never searched before;
+// and ranks pages by the scores of their sections.
+func TestSearchKeepsScores(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.merge(t, func(now time.Time, tr *content.Tree) (*content.Tree, error) {
@@ -33,18 +34,26 @@ func TestSearchDerived(t *testing.T) {
 	check := func(step string) {
 		t.Helper()
 		v := f.open(t)
+		fresh, err := revision.New(f.db, "app.example").Open(t.Context(), v.Space, v.Revision.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, terms := range queries {
 			got, err := v.Search(t.Context(), terms)
 			if err != nil {
 				t.Fatal(err)
 			}
-			hits, _, err := f.db.SearchSpaceRoot(t.Context(), f.space.ID, terms)
+			want, err := fresh.Search(t.Context(), terms)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil })
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s, %q: search (-whole +got):\n%s", step, terms, diff)
+				t.Errorf("%s, %q: search (-fresh +got):\n%s", step, terms, diff)
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i-1].Hits[0].Score < got[i].Hits[0].Score {
+					t.Errorf("%s, %q: page %s ranked above %s, which scores higher", step, terms, got[i-1].PageID, got[i].PageID)
+				}
 			}
 		}
 	}
@@ -70,12 +79,13 @@ func TestSearchDerived(t *testing.T) {
 	edit(func(tr *content.Tree) { tr.Pages["p10"].Title = "Renamed" }) // no word searched
 	check("a title that holds no term")
 
-	want := int64(0) // SQLite's scores weigh the whole index: searches stay whole
-	if f.db.ScoresStandAlone() {
-		want = int64(4 * len(queries))
+	// The page titled with the word ranks first; then the more mentions.
+	ranked, err := f.open(t).Search(t.Context(), []string{"alpha"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := f.reader.DerivedSearches(); got != want {
-		t.Errorf("%d searches derived, want %d", got, want)
+	if len(ranked) < 3 || ranked[0].PageID != "p60" || ranked[1].PageID != "p99" {
+		t.Errorf("alpha ranks %v first, want p60 (its title) then p99 (33 mentions)", ranked[:min(3, len(ranked))])
 	}
 }
 

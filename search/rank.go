@@ -2,8 +2,9 @@ package search
 
 import "github.com/quiredocs/quire/content"
 
-// Ranking: the store's index ranks sections; pages are ranked here by their
-// best section, and what a result shows of a page is chosen on words.
+// Ranking: the store's index finds the sections that hold the terms,
+// sections are scored here (score.go), pages ranked by their best section,
+// and what a result shows of a page is chosen on words.
 
 // Hit is a section that matched a search: its page, its place in
 // PageOf(page).Sections and its score (higher is better, unbounded).
@@ -46,14 +47,16 @@ func RankPages(hits []Hit, has func(pageID string) bool) []RankedPage {
 // words of its title and text.
 type WordSection struct {
 	Section
-	Words []string
+	Words      []string // of its heading, then of its text
+	TitleWords int      // how many of Words are its heading's
 }
 
 // Sections splits a page as the index does, each section with its words.
 func Sections(p *content.Page) []WordSection {
 	var secs []WordSection
 	for _, sec := range PageOf(p).Sections {
-		secs = append(secs, WordSection{sec, Words(sec.Title + " " + sec.Body)})
+		title := Words(sec.Title)
+		secs = append(secs, WordSection{sec, append(title, Words(sec.Body)...), len(title)})
 	}
 	return secs
 }

@@ -40,8 +40,8 @@ func TestRankPages(t *testing.T) {
 func TestSections(t *testing.T) {
 	p := &content.Page{ID: "p", Title: "Guide", Markdown: "Intro.\n\n## Install it\n\nRun the *installer*.\n"}
 	want := []WordSection{
-		{Section{"", "", "Intro."}, []string{"intro"}},
-		{Section{"install-it", "Install it", "Run the installer."}, []string{"install", "it", "run", "the", "installer"}},
+		{Section{"", "", "Intro."}, []string{"intro"}, 0},
+		{Section{"install-it", "Install it", "Run the installer."}, []string{"install", "it", "run", "the", "installer"}, 2},
 	}
 	if diff := cmp.Diff(want, Sections(p)); diff != "" {
 		t.Errorf("Sections (-want +got):\n%s", diff)
@@ -50,11 +50,11 @@ func TestSections(t *testing.T) {
 
 func TestShowSections(t *testing.T) {
 	sections := []WordSection{
-		{Section{ID: "", Body: "intro"}, []string{"intro"}},
-		{Section{ID: "install", Title: "Install"}, []string{"install"}},
-		{Section{ID: "setup", Title: "Setup", Body: "install it"}, []string{"setup", "install", "it"}},
-		{Section{ID: "other", Title: "Other"}, []string{"other"}},
-		{Section{ID: "more", Body: "installing"}, []string{"installing"}},
+		{Section{ID: "", Body: "intro"}, []string{"intro"}, 0},
+		{Section{ID: "install", Title: "Install"}, []string{"install"}, 1},
+		{Section{ID: "setup", Title: "Setup", Body: "install it"}, []string{"setup", "install", "it"}, 1},
+		{Section{ID: "other", Title: "Other"}, []string{"other"}, 1},
+		{Section{ID: "more", Body: "installing"}, []string{"installing"}, 0},
 	}
 	hit := func(pos int, score float64) Hit { return Hit{PageID: "p", Position: pos, Score: score} }
 	shown := func(i int, score float64, own bool) ShownSection {

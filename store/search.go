@@ -13,9 +13,9 @@ import (
 	"github.com/quiredocs/quire/search"
 )
 
-// MaxSearchRows bounds the sections one search ranks: the best ones by
-// score, enough for many pages of results. A search that finds fewer found
-// every section that holds its terms.
+// MaxSearchRows bounds the sections a search of a space answers with (see
+// revision.View.Search): the best ones by score, enough for many pages of
+// results.
 const MaxSearchRows = 1000
 
 // maxMatchedSpaces bounds the spaces a SQLite search names inside its FTS
@@ -26,79 +26,34 @@ const maxMatchedSpaces = 100
 // them.
 type SearchHit = search.Hit
 
-// SearchSpace returns the sections of a space's current content that hold
-// every term (the last one also as a prefix), best first, after bringing
-// the space's index up to date.
-func (db *DB) SearchSpace(ctx context.Context, spaceID string, terms []string) ([]SearchHit, error) {
-	hits, _, err := db.SearchSpaceRoot(ctx, spaceID, terms)
-	return hits, err
-}
+// MaxMatchedSections bounds the sections MatchSpaceRoot returns: a search
+// that holds more finds those first in the index's order.
+const MaxMatchedSections = 100_000
 
-// SearchSpaceRoot is SearchSpace, and the tree root of the content its hits
-// were found in, read with them: what a caller may cache them by. The root
-// is "" when there are no terms.
-//
-// The index ranks and cuts: only the best MaxSearchRows sections are read
-// from its table, the space's own rows named inside the index's query.
-func (db *DB) SearchSpaceRoot(ctx context.Context, spaceID string, terms []string) ([]SearchHit, string, error) {
+// MatchSpaceRoot returns, after bringing the space's index up to date,
+// every section of its current content that holds every term (the last
+// one also as a prefix), unscored (search.ScoreSections scores them), and
+// the tree root of the content they were found in. The index only finds:
+// it does not rank, which costs far more than finding for words that most
+// sections hold.
+func (db *DB) MatchSpaceRoot(ctx context.Context, spaceID string, terms []string) ([]SearchHit, string, error) {
 	if len(terms) == 0 {
 		return []SearchHit{}, "", nil
 	}
 	if err := db.indexSpace(ctx, spaceID); err != nil {
 		return nil, "", err
 	}
-	// One statement, so that the root and the hits are of one snapshot;
-	// the space's row of search_spaces comes out even when nothing matched.
-	query := `SELECT x.root, h.page_id, h.position, h.score FROM search_spaces x LEFT JOIN (
-			SELECT s.page_id, s.position, f.score FROM (
-				SELECT rowid AS id, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score FROM search_fts
-				WHERE search_fts MATCH ? ORDER BY score DESC, id LIMIT ?) f
-			JOIN search_sections s ON s.id = f.id WHERE s.space_id = ?) h ON 1 = 1
-		WHERE x.space_id = ? ORDER BY h.score DESC, h.page_id, h.position`
-	// bm25 is lower for better matches; the weights follow PostgreSQL's A, B, D.
-	match := `space_id : "` + spaceID + `" AND {page_text section_title body} : ("` + strings.Join(terms, `" "`) + `"*)`
 	if db.dialect.name() == "postgres" {
-		query = `SELECT x.root, h.page_id, h.position, h.score FROM search_spaces x LEFT JOIN (
-				SELECT s.page_id, s.position, ts_rank(s.document, q) AS score
-				FROM search_sections s, to_tsquery('english', ?) q
-				WHERE s.space_id = ? AND s.document @@ q
-				ORDER BY score DESC, s.page_id, s.position LIMIT ?) h ON true
-			WHERE x.space_id = ? ORDER BY h.score DESC, h.page_id, h.position`
-		return db.rootedHits(ctx, spaceID, query, strings.Join(terms, " & ")+":*", spaceID, MaxSearchRows, spaceID)
+		return db.rootedHits(ctx, spaceID, `SELECT x.root, h.page_id, h.position, 0 FROM search_spaces x LEFT JOIN (
+				SELECT s.page_id, s.position FROM search_sections s
+				WHERE s.space_id = ? AND s.document @@ to_tsquery('english', ?) LIMIT ?) h ON true
+			WHERE x.space_id = ?`, spaceID, strings.Join(terms, " & ")+":*", MaxMatchedSections, spaceID)
 	}
-	return db.rootedHits(ctx, spaceID, query, match, MaxSearchRows, spaceID, spaceID)
-}
-
-// ScoresStandAlone reports whether a section's search score depends on
-// the section and the terms alone (PostgreSQL's ts_rank), so that the
-// scores of sections that did not change stay right however the rest of
-// the index changes; SQLite's bm25 also weighs the whole index's
-// statistics (how many rows hold each word, their lengths).
-func (db *DB) ScoresStandAlone() bool { return db.dialect.name() == "postgres" }
-
-// SearchPagesRoot is SearchSpaceRoot over the sections of some pages of
-// the space only, however many: what a search of a revision finds on the
-// pages it changed, when the rest can be kept (ScoresStandAlone).
-func (db *DB) SearchPagesRoot(ctx context.Context, spaceID string, terms, pageIDs []string) ([]SearchHit, string, error) {
-	if !db.ScoresStandAlone() {
-		return nil, "", errors.New("store: a search of some pages only needs scores that stand alone")
-	}
-	if len(terms) == 0 {
-		return []SearchHit{}, "", nil
-	}
-	if err := db.indexSpace(ctx, spaceID); err != nil {
-		return nil, "", err
-	}
-	ids, err := json.Marshal(pageIDs)
-	if err != nil {
-		return nil, "", err
-	}
-	return db.rootedHits(ctx, spaceID, `SELECT x.root, h.page_id, h.position, h.score FROM search_spaces x LEFT JOIN (
-			SELECT s.page_id, s.position, ts_rank(s.document, q) AS score
-			FROM search_sections s, to_tsquery('english', ?) q
-			WHERE s.space_id = ? AND s.page_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND s.document @@ q) h ON true
-		WHERE x.space_id = ? ORDER BY h.score DESC, h.page_id, h.position`,
-		strings.Join(terms, " & ")+":*", spaceID, string(ids), spaceID)
+	match := `space_id : "` + spaceID + `" AND {page_text section_title body} : ("` + strings.Join(terms, `" "`) + `"*)`
+	return db.rootedHits(ctx, spaceID, `SELECT x.root, h.page_id, h.position, 0 FROM search_spaces x LEFT JOIN (
+			SELECT s.page_id, s.position FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
+			WHERE search_fts MATCH ? LIMIT ?) h ON 1 = 1
+		WHERE x.space_id = ?`, match, MaxMatchedSections, spaceID)
 }
 
 // rootedHits runs a search query of rows (root, page, position, score) of
