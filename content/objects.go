@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/quiredocs/quire/internal/lru"
 	"slices"
 	"unique"
 )
@@ -352,8 +353,8 @@ func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page, b *ent
 // decodePage adds to t the page of object h, under parent (nil: the top
 // level).
 func decodePage(t *Tree, objs Objects, h string, parent *Page) (*pageObject, *Page, error) {
-	var o pageObject
-	if err := decodeObject(objs, h, &o); err != nil {
+	o, err := decodePageObject(objs, h)
+	if err != nil {
 		return nil, nil, err
 	}
 	if _, dup := t.Pages[o.ID]; dup {
@@ -371,7 +372,25 @@ func decodePage(t *Tree, objs Objects, h string, parent *Page) (*pageObject, *Pa
 	} else {
 		parent.Children = append(parent.Children, o.ID)
 	}
-	return &o, p, nil
+	return o, p, nil
+}
+
+// pageObjects are page objects decoded, by hash, shared by every Decode:
+// the revisions of a space hold mostly the same pages, and decoding their
+// JSON again was most of the work of reading a new revision's tree.
+// Objects never change, so what is kept stays right; read only.
+var pageObjects = lru.New[string, *pageObject](32 << 20)
+
+func decodePageObject(objs Objects, h string) (*pageObject, error) {
+	if o, ok := pageObjects.Get(h); ok {
+		return o, nil
+	}
+	o := new(pageObject)
+	if err := decodeObject(objs, h, o); err != nil {
+		return nil, err
+	}
+	pageObjects.Add(h, o, len(objs[h])+len(h)+64)
+	return o, nil
 }
 
 // fetchBodies sets the markdown of bodyOf[i] to the object bodies[i].
@@ -410,7 +429,7 @@ func expand(fetch Fetch, lists []list) ([][]string, error) {
 	}
 	out := make([][]string, len(lists))
 	for i, l := range lists {
-		out[i] = l.Items
+		out[i] = slices.Clip(l.Items) // shared (pageObjects): appending must copy
 		for _, c := range l.Chunks {
 			var items []string
 			if err := decodeObject(objs, c, &items); err != nil {
