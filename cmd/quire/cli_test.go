@@ -206,6 +206,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"serve wrong flag", []string{"serve", "--bogus"}, "flag provided but not defined: -bogus"},
 		{"serve argument", []string{"serve", "now"}, `unexpected argument "now"`},
+		{"serve negative in-flight", []string{"serve", "--max-in-flight", "-1"}, "-max-in-flight: must be a whole number"},
 		{"admin alone", []string{"admin"}, "quire admin init"},
 		{"admin unknown", []string{"admin", "frob"}, `unknown admin command "frob"`},
 		{"admin token alone", []string{"admin", "token"}, "quire admin token create"},

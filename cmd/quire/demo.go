@@ -37,7 +37,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address to listen on (env QUIRE_ADDR)")
 	fs.StringVar(&cfg.Data, "data", cfg.Data, "data folder of the demo, kept apart from a real one (env QUIRE_DEMO_DATA)")
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
-	conns := connCapFlag(fs)
+	conns := limitFlags(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg.gitFlags(fs)
 	cfg.rateLimitFlags(fs)
 	cfg.gcGraceFlag(fs, "gc-grace")
-	conns := connCapFlag(fs)
+	conns := limitFlags(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 type startFunc func(ctx context.Context, db *store.DB, cfg Config, stdout io.Writer) error
 
 // serveStore serves cfg's store until ctx is done, after start.
-func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, conns *connCap, stdout, stderr io.Writer, start startFunc) error {
+func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, conns *limits, stdout, stderr io.Writer, start startFunc) error {
 	logs := newBatchedLog(stderr)
 	defer logs.Close()
 	log := slog.New(slog.NewJSONHandler(logs, nil))
@@ -141,7 +141,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
 		// then the API, which answers everything else (/v1/, /healthz …).
-		Handler:           sites.Wrap(web.Wrap(apiSrv)),
+		Handler:           conns.handler(sites.Wrap(web.Wrap(apiSrv))),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError), // JSON lines too, without touching slog's default
