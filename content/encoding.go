@@ -101,8 +101,20 @@ func (b *entriesBuilder) delete(id string) {
 func (b *entriesBuilder) done() entries { return entries{shard: b.shard} }
 
 // pageCost estimates the memory one page holds.
-func pageCost(p *Page) int {
-	return 256 + len(p.Markdown) + len(p.Title) + len(p.Description)
+func pageCost(p *Page) int { return pageStructCost(p) + len(p.Markdown) }
+
+// pageStructCost is pageCost without the page's body, which the trees of
+// one space's revisions share: a fork shares its base's pages, and Decode
+// the bodies it decoded before.
+func pageStructCost(p *Page) int { return 256 + len(p.Title) + len(p.Description) }
+
+// sharedCost is t's cost without its pages' bodies.
+func (t *Tree) sharedCost() int {
+	n := 256
+	for _, p := range t.Pages {
+		n += pageStructCost(p)
+	}
+	return n + 128*len(t.Files)
 }
 
 // Cost estimates the memory t holds, for caches bounded in bytes; for a

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/quiredocs/quire/internal/lru"
 	"slices"
-	"unique"
 )
 
 // A tree is stored as content-addressed objects: one per page (its metadata,
@@ -123,7 +122,7 @@ func encodeFork(t *Tree) (string, Objects, *encoding) {
 	dirty := map[string]bool{}
 	for id := range f.changed {
 		if old := f.base.Pages[id]; old != nil {
-			enc.cost -= pageCost(old)
+			enc.cost -= pageStructCost(old) // its body may be kept by the base
 		}
 		if p := t.Pages[id]; p != nil {
 			enc.cost += pageCost(p)
@@ -275,26 +274,40 @@ func Decode(root string, fetch Fetch) (*Tree, error) {
 	}
 	// Walk down one level at a time: parents[i] receives the pages of level[i].
 	level, parents := [][]string{lists[0]}, []*Page{nil}
+	fresh := 0 // bytes of the bodies not shared with trees decoded before
 	for len(level) > 0 {
-		if level, parents, err = decodeLevel(t, fetch, level, parents, b); err != nil {
+		if level, parents, err = decodeLevel(t, fetch, level, parents, b, &fresh); err != nil {
 			return nil, err
 		}
 	}
-	t.enc = &encoding{root: root, pages: b.done(), files: r.Files, cost: t.Cost()}
+	t.enc = &encoding{root: root, pages: b.done(), files: r.Files, cost: t.sharedCost() + fresh}
 	return t, nil
 }
 
 // decodeFiles adds to t the files whose objects are hashes.
 func decodeFiles(t *Tree, fetch Fetch, hashes []string) error {
-	objs, err := fetch(hashes)
+	var missing []string
+	for _, h := range hashes {
+		if f, ok := fileObjects.Get(h); ok {
+			file := File(f)
+			t.Files[f.ID] = &file
+		} else {
+			missing = append(missing, h)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	objs, err := fetch(missing)
 	if err != nil {
 		return err
 	}
-	for _, h := range hashes {
+	for _, h := range missing {
 		var f fileObject
 		if err := decodeObject(objs, h, &f); err != nil {
 			return err
 		}
+		fileObjects.Add(h, f, len(objs[h])+len(h)+64)
 		file := File(f)
 		t.Files[f.ID] = &file
 	}
@@ -304,12 +317,8 @@ func decodeFiles(t *Tree, fetch Fetch, hashes []string) error {
 // decodeLevel adds to t the pages of one level of the tree, with their
 // bodies, parents[i] receiving those of level[i]; it returns the next level
 // and its parents in the same form.
-func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page, b *entriesBuilder) ([][]string, []*Page, error) {
-	var hashes []string
-	for _, l := range level {
-		hashes = append(hashes, l...)
-	}
-	objs, err := fetch(hashes)
+func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page, b *entriesBuilder, fresh *int) ([][]string, []*Page, error) {
+	objs, err := pageObjectsOf(fetch, level)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -319,7 +328,8 @@ func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page, b *ent
 	var bodyOf []*Page
 	for i, l := range level {
 		for _, h := range l {
-			o, p, err := decodePage(t, objs, h, parents[i])
+			o := objs[h]
+			p, err := decodePage(t, o, h, parents[i])
 			if err != nil {
 				return nil, nil, err
 			}
@@ -334,9 +344,11 @@ func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page, b *ent
 			nextLists, nextParents = append(nextLists, o.Children), append(nextParents, p)
 		}
 	}
-	if err := fetchBodies(fetch, bodies, bodyOf); err != nil {
+	n, err := fetchBodies(fetch, bodies, bodyOf)
+	if err != nil {
 		return nil, nil, err
 	}
+	*fresh += n
 	expanded, err := expand(fetch, nextLists)
 	if err != nil {
 		return nil, nil, err
@@ -350,15 +362,11 @@ func decodeLevel(t *Tree, fetch Fetch, level [][]string, parents []*Page, b *ent
 	return level, parents, nil
 }
 
-// decodePage adds to t the page of object h, under parent (nil: the top
-// level).
-func decodePage(t *Tree, objs Objects, h string, parent *Page) (*pageObject, *Page, error) {
-	o, err := decodePageObject(objs, h)
-	if err != nil {
-		return nil, nil, err
-	}
+// decodePage adds to t the page of object o (hash h), under parent (nil:
+// the top level).
+func decodePage(t *Tree, o *pageObject, h string, parent *Page) (*Page, error) {
 	if _, dup := t.Pages[o.ID]; dup {
-		return nil, nil, fmt.Errorf("object %s: page %q appears twice", h, o.ID)
+		return nil, fmt.Errorf("object %s: page %q appears twice", h, o.ID)
 	}
 	p := &Page{
 		ID: o.ID, Title: o.Title, Slug: o.Slug, Emoji: o.Emoji, Icon: o.Icon,
@@ -372,70 +380,122 @@ func decodePage(t *Tree, objs Objects, h string, parent *Page) (*pageObject, *Pa
 	} else {
 		parent.Children = append(parent.Children, o.ID)
 	}
-	return o, p, nil
+	return p, nil
 }
 
-// pageObjects are page objects decoded, by hash, shared by every Decode:
-// the revisions of a space hold mostly the same pages, and decoding their
-// JSON again was most of the work of reading a new revision's tree.
-// Objects never change, so what is kept stays right; read only.
-var pageObjects = lru.New[string, *pageObject](32 << 20)
+// The objects of pages, their bodies, files and list chunks are kept
+// decoded, by hash, and shared by every Decode: the revisions of a space
+// hold mostly the same pages, and fetching and decoding them again was most
+// of the work of reading a new revision's tree. Objects never change, so
+// what is kept stays right; read only.
+var (
+	pageObjects = lru.New[string, *pageObject](32 << 20)
+	bodyTexts   = lru.New[string, string](64 << 20)
+	listChunks  = lru.New[string, []string](8 << 20)
+	fileObjects = lru.New[string, fileObject](8 << 20)
+)
 
-func decodePageObject(objs Objects, h string) (*pageObject, error) {
-	if o, ok := pageObjects.Get(h); ok {
-		return o, nil
+// pageObjectsOf decodes the page objects of the hashes of level, fetching
+// only those not kept.
+func pageObjectsOf(fetch Fetch, level [][]string) (map[string]*pageObject, error) {
+	out := map[string]*pageObject{}
+	var missing []string
+	for _, l := range level {
+		for _, h := range l {
+			if o, ok := pageObjects.Get(h); ok {
+				out[h] = o
+			} else {
+				missing = append(missing, h)
+			}
+		}
 	}
-	o := new(pageObject)
-	if err := decodeObject(objs, h, o); err != nil {
+	if len(missing) == 0 {
+		return out, nil
+	}
+	objs, err := fetch(missing)
+	if err != nil {
 		return nil, err
 	}
-	pageObjects.Add(h, o, len(objs[h])+len(h)+64)
-	return o, nil
+	for _, h := range missing {
+		o := new(pageObject)
+		if err := decodeObject(objs, h, o); err != nil {
+			return nil, err
+		}
+		pageObjects.Add(h, o, len(objs[h])+len(h)+64)
+		out[h] = o
+	}
+	return out, nil
 }
 
-// fetchBodies sets the markdown of bodyOf[i] to the object bodies[i].
-func fetchBodies(fetch Fetch, bodies []string, bodyOf []*Page) error {
-	if len(bodies) == 0 {
-		return nil
-	}
-	objs, err := fetch(bodies)
-	if err != nil {
-		return err
-	}
+// fetchBodies sets the markdown of bodyOf[i] to the object bodies[i], and
+// returns the bytes of the bodies that were not kept: what the tree holds
+// on its own, rather than shares with the trees decoded before.
+func fetchBodies(fetch Fetch, bodies []string, bodyOf []*Page) (int, error) {
+	var missing []string
 	for i, h := range bodies {
+		if text, ok := bodyTexts.Get(h); ok {
+			bodyOf[i].Markdown = text
+		} else {
+			missing = append(missing, h)
+		}
+	}
+	if len(missing) == 0 {
+		return 0, nil
+	}
+	objs, err := fetch(missing)
+	if err != nil {
+		return 0, err
+	}
+	fresh := 0
+	for i, h := range bodies {
+		if bodyOf[i].Markdown != "" {
+			continue
+		}
 		b, ok := objs[h]
 		if !ok {
-			return fmt.Errorf("object %s is missing", h)
+			return 0, fmt.Errorf("object %s is missing", h)
 		}
-		// Revisions share most of their pages' bodies: one copy of each
-		// serves every decoded tree that holds it.
-		bodyOf[i].Markdown = unique.Make(string(b)).Value()
+		text := string(b)
+		bodyTexts.Add(h, text, len(text)+len(h)+64)
+		bodyOf[i].Markdown = text
+		fresh += len(text)
 	}
-	return nil
+	return fresh, nil
 }
 
-// expand resolves each list to its items, fetching chunks in one call.
+// expand resolves each list to its items, fetching the chunks not kept in
+// one call.
 func expand(fetch Fetch, lists []list) ([][]string, error) {
-	var chunks []string
+	chunks := map[string][]string{}
+	var missing []string
 	for _, l := range lists {
-		chunks = append(chunks, l.Chunks...)
+		for _, c := range l.Chunks {
+			if items, ok := listChunks.Get(c); ok {
+				chunks[c] = items
+			} else {
+				missing = append(missing, c)
+			}
+		}
 	}
-	var objs Objects
-	if len(chunks) > 0 {
-		var err error
-		if objs, err = fetch(chunks); err != nil {
+	if len(missing) > 0 {
+		objs, err := fetch(missing)
+		if err != nil {
 			return nil, err
+		}
+		for _, c := range missing {
+			var items []string
+			if err := decodeObject(objs, c, &items); err != nil {
+				return nil, err
+			}
+			listChunks.Add(c, items, len(objs[c])+len(c)+64)
+			chunks[c] = items
 		}
 	}
 	out := make([][]string, len(lists))
 	for i, l := range lists {
 		out[i] = slices.Clip(l.Items) // shared (pageObjects): appending must copy
 		for _, c := range l.Chunks {
-			var items []string
-			if err := decodeObject(objs, c, &items); err != nil {
-				return nil, err
-			}
-			out[i] = append(out[i], items...)
+			out[i] = append(out[i], chunks[c]...)
 		}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package content
 
 import (
+	crand "crypto/rand"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -115,7 +116,15 @@ func TestEncodeStoresOnlyWhatChanged(t *testing.T) {
 }
 
 func TestDecodeReportsMissingObjects(t *testing.T) {
-	root, objs := Encode(flatTree(100))
+	tree := flatTree(100)
+	own := crand.Text() // objects of their own, which no other decode kept
+	for _, p := range tree.Pages {
+		p.Title += own
+	}
+	for _, f := range tree.Files {
+		f.Name += own
+	}
+	root, objs := Encode(tree)
 	for h := range objs {
 		if h == root {
 			continue
@@ -131,5 +140,54 @@ func TestDecodeReportsMissingObjects(t *testing.T) {
 			t.Fatalf("decoding without object %s succeeded", h)
 		}
 		break
+	}
+}
+
+// TestDecodeKeepsObjects: decoding a revision after another fetches only
+// the objects the second does not share with the first, gives the same
+// tree as decoding it alone, and counts in its cost only the bodies it did
+// not share.
+func TestDecodeKeepsObjects(t *testing.T) {
+	tree := flatTree(300)
+	own := crand.Text() // objects of their own, which no other decode kept
+	for _, p := range tree.Pages {
+		p.Markdown += own
+	}
+	first, objs := Encode(tree)
+	edited := tree.Clone()
+	edited.Pages["p0042"].Markdown = "Edited, kept objects.\n"
+	second, more := Encode(edited)
+	added := map[string]bool{}
+	for h, b := range more {
+		if _, ok := objs[h]; !ok {
+			added[h] = true
+			objs[h] = b
+		}
+	}
+	var fetched []string
+	calls := 0
+	fetch := func(hashes []string) (Objects, error) {
+		fetched = append(fetched, hashes...)
+		return fetchFrom(objs, &calls)(hashes)
+	}
+	a, err := Decode(first, fetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetched = nil
+	b, err := Decode(second, fetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(edited.Clone(), b.Clone()); diff != "" {
+		t.Errorf("second revision (-want +got):\n%s", diff)
+	}
+	for _, h := range fetched {
+		if !added[h] {
+			t.Errorf("fetched %s again, which the first revision holds", h)
+		}
+	}
+	if a.Cost() <= b.Cost() || b.Cost() > b.sharedCost()+len(edited.Pages["p0042"].Markdown) {
+		t.Errorf("costs %d and %d: the second should count only its one new body beside its pages", a.Cost(), b.Cost())
 	}
 }
