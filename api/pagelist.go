@@ -84,9 +84,8 @@ func deflated(b []byte, last bool) []byte {
 // pages have no hash to key runs by.
 func (s *Server) pageListRuns(v *revision.View, f format) (_ *encodedAnswer, ok bool, err error) {
 	ids := v.Tree.Root
-	body := append(make([]byte, 0, len(listOpen)), listOpen...)
-	z := append(make([]byte, 0, 4096), gzipHeader...)
-	z = append(z, listOpenZ...)
+	var runs []*listRun
+	size, zsize := len(listOpen)+len(listClose), len(gzipHeader)+len(listOpenZ)+len(listCloseZ)+8
 	for start := 0; start < len(ids); {
 		end, key, ok := s.listRunAt(v, f, ids, start)
 		if !ok {
@@ -99,11 +98,19 @@ func (s *Server) pageListRuns(v *revision.View, f format) (_ *encodedAnswer, ok 
 			}
 			s.listRuns.runs.Add(key, run, len(run.json)+len(run.z)+64)
 		}
-		if start > 0 {
+		runs = append(runs, run)
+		size, zsize = size+len(listComma)+len(run.json), zsize+len(listCommaZ)+len(run.z)
+		start = end
+	}
+	// Sized once: lists run to megabytes, and growing them by appending
+	// kept up to twice their size in the answer cache.
+	body := append(make([]byte, 0, size), listOpen...)
+	z := append(append(make([]byte, 0, zsize), gzipHeader...), listOpenZ...)
+	for i, run := range runs {
+		if i > 0 {
 			body, z = append(body, listComma...), append(z, listCommaZ...)
 		}
 		body, z = append(body, run.json...), append(z, run.z...)
-		start = end
 	}
 	body = append(body, listClose...)
 	z = append(z, listCloseZ...)
