@@ -40,6 +40,7 @@ type Reader struct {
 	sections  *lru.Cache[sectionsKey, []search.WordSection]
 	ranked    *lru.Cache[string, []search.RankedPage] // search results, by space, root and terms
 	scores    *lru.Cache[scoreKey, []float64]         // the scores of a page's sections, by a print of its text and the terms
+	words     *lru.Cache[uint64, *indexedWords]       // the words scores are counted on, by a print of the page's text
 
 	sites      *lru.Cache[string, cachedSite]      // published site headers, by id
 	structures *lru.Cache[string, cachedStructure] // published site structures, by site id
@@ -58,6 +59,7 @@ func New(db *store.DB, appHost string) *Reader {
 		sections:  lru.New[sectionsKey, []search.WordSection](32 << 20),
 		ranked:    lru.New[string, []search.RankedPage](16 << 20),
 		scores:    lru.New[scoreKey, []float64](32 << 20),
+		words:     lru.New[uint64, *indexedWords](64 << 20),
 
 		sites:      lru.New[string, cachedSite](1 << 20),
 		structures: lru.New[string, cachedStructure](16 << 20),

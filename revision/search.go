@@ -50,7 +50,9 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 	if err != nil {
 		return nil, err
 	}
-	hits = v.scoreHits(hits, terms)
+	if hits, err = v.scoreHits(ctx, hits, terms); err != nil {
+		return nil, err
+	}
 	ranked := search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil })
 	if root == v.Revision.Root { // else the index moved on since the view was read
 		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+80*len(hits)) // a hit and its page id
@@ -80,26 +82,30 @@ func textPrint(p *content.Page) uint64 {
 // scoreHits scores hits found at the view's revision, drops those of pages
 // it does not hold, and sorts them best first (then by page and position),
 // cut at store.MaxSearchRows. The scores of a page are cached by its text
-// and the terms.
-func (v *View) scoreHits(hits []search.Hit, terms []string) []search.Hit {
+// and the terms, and the words they are counted on by its text.
+func (v *View) scoreHits(ctx context.Context, hits []search.Hit, terms []string) ([]search.Hit, error) {
 	joined := strings.Join(terms, "\x00")
 	byPage := map[string][]float64{}
-	out := hits[:0]
+	prints := map[string]uint64{}
+	var unscored []string
 	for _, h := range hits {
 		p := v.Tree.Pages[h.PageID]
-		if p == nil {
+		if _, seen := prints[h.PageID]; seen || p == nil {
 			continue
 		}
-		scores, ok := byPage[h.PageID]
-		if !ok {
-			key := scoreKey{textPrint(p), joined}
-			if scores, ok = v.r.scores.Get(key); !ok {
-				scores = search.ScoreSections(search.Words(p.Title+" "+p.Description), v.r.Sections(p), terms)
-				v.r.scores.Add(key, scores, len(joined)+8*len(scores)+64)
-			}
+		prints[h.PageID] = textPrint(p)
+		if scores, ok := v.r.scores.Get(scoreKey{prints[h.PageID], joined}); ok {
 			byPage[h.PageID] = scores
+		} else {
+			unscored = append(unscored, h.PageID)
 		}
-		if h.Position < len(scores) { // else the index moved on
+	}
+	if err := v.scorePages(ctx, unscored, prints, terms, byPage); err != nil {
+		return nil, err
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if scores := byPage[h.PageID]; h.Position < len(scores) { // else the index moved on
 			h.Score = scores[h.Position]
 			out = append(out, h)
 		}
@@ -113,7 +119,61 @@ func (v *View) scoreHits(hits []search.Hit, terms []string) []search.Hit {
 		}
 		return cmp.Compare(a.Position, b.Position)
 	})
-	return out[:min(len(out), store.MaxSearchRows)]
+	return out[:min(len(out), store.MaxSearchRows)], nil
+}
+
+// indexedWords are a page's words as the index holds them (ScoreSections).
+type indexedWords struct {
+	page     []string
+	sections []search.WordSection
+}
+
+// scorePages scores the pages for terms into byPage, and caches the scores.
+// Their words come from the words cache, else from the index's own folded
+// text, read for all of them at once: splitting thousands of pages' markdown
+// for a search of a word they all hold took most of a second. A page the
+// index no longer holds as the view does is split from its markdown.
+func (v *View) scorePages(ctx context.Context, ids []string, prints map[string]uint64, terms []string, byPage map[string][]float64) error {
+	words := make(map[string]*indexedWords, len(ids))
+	var unread []string
+	for _, id := range ids {
+		if w, ok := v.r.words.Get(prints[id]); ok {
+			words[id] = w
+		} else {
+			unread = append(unread, id)
+		}
+	}
+	if len(unread) > 0 {
+		texts, root, err := v.r.db.IndexedSections(ctx, v.Space.ID, unread)
+		if err != nil {
+			return err
+		}
+		for _, id := range unread {
+			secs := texts[id]
+			var w indexedWords
+			if root == v.Revision.Root && len(secs) > 0 {
+				titles, bodies := make([]string, len(secs)), make([]string, len(secs))
+				cost := 64
+				for i, s := range secs {
+					titles[i], bodies[i] = s.Title, s.Body
+					cost += len(s.PageText) + len(s.Title) + 2*len(s.Body)
+				}
+				w.page, w.sections = search.IndexedWords(secs[0].PageText, titles, bodies)
+				v.r.words.Add(prints[id], &w, cost)
+			} else { // the index moved on: the view's own words
+				p := v.Tree.Pages[id]
+				w.page, w.sections = search.Words(p.Title+" "+p.Description), v.r.Sections(p)
+			}
+			words[id] = &w
+		}
+	}
+	joined := strings.Join(terms, "\x00")
+	for _, id := range ids {
+		scores := search.ScoreSections(words[id].page, words[id].sections, terms)
+		v.r.scores.Add(scoreKey{prints[id], joined}, scores, len(joined)+8*len(scores)+64)
+		byPage[id] = scores
+	}
+	return nil
 }
 
 // Source is a section found to answer a question, and where it is.

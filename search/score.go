@@ -64,3 +64,16 @@ func countMatches(words []string, term string) int {
 	}
 	return n
 }
+
+// IndexedWords are the words of a page's sections as the index holds them
+// (folded heading and text), with the words of the page's title and
+// description: what ScoreSections needs, without splitting the page's
+// markdown (PageOf) again.
+func IndexedWords(pageText string, titles, bodies []string) (pageWords []string, sections []WordSection) {
+	sections = make([]WordSection, len(titles))
+	for i := range titles {
+		title := Words(titles[i])
+		sections[i] = WordSection{Words: append(title, Words(bodies[i])...), TitleWords: len(title)}
+	}
+	return Words(pageText), sections
+}

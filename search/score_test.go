@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/quiredocs/quire/content"
@@ -46,5 +47,25 @@ func TestScoreSections(t *testing.T) {
 	}
 	if stem <= 0 {
 		t.Errorf("a section matched on a stem scores %v, want above 0", stem)
+	}
+}
+
+// TestIndexedWordsScoreAlike: a page scores the same on the words of its
+// sections as the index holds them (folded, as store indexes them) as on
+// the words of its markdown split again.
+func TestIndexedWordsScoreAlike(t *testing.T) {
+	p := &content.Page{ID: "p", Title: "Café Guide", Description: "How to Install it",
+		Markdown: "Intro about *installing*.\n\n## Install the Café\n\nRun the installer: `install --all`. Installing again is fine.\n\n## Other\n\nNothing.\n"}
+	page := PageOf(p)
+	var titles, bodies []string
+	for _, s := range page.Sections {
+		titles, bodies = append(titles, Fold(s.Title)), append(bodies, Fold(s.Body))
+	}
+	pageWords, sections := IndexedWords(Fold(strings.TrimSpace(p.Title+"\n"+p.Description)), titles, bodies)
+	for _, terms := range [][]string{{"install"}, {"cafe"}, {"guide", "run"}, {"nothing"}} {
+		want := ScoreSections(Words(p.Title+" "+p.Description), Sections(p), terms)
+		if got := ScoreSections(pageWords, sections, terms); !slices.Equal(got, want) {
+			t.Errorf("%q: indexed words score %v, the markdown's %v", terms, got, want)
+		}
 	}
 }

@@ -56,6 +56,46 @@ func (db *DB) MatchSpaceRoot(ctx context.Context, spaceID string, terms []string
 		WHERE x.space_id = ?`, match, MaxMatchedSections, spaceID)
 }
 
+// IndexedSection is a section as the index holds it: its heading and its
+// text, folded (search.Fold), with the page's title and description.
+type IndexedSection struct {
+	PageText, Title, Body string
+}
+
+// IndexedSections returns the sections the index holds of some pages of a
+// space, by page id and in their order, and the tree root they are of:
+// what a search scores pages by without splitting their markdown again.
+func (db *DB) IndexedSections(ctx context.Context, spaceID string, pageIDs []string) (map[string][]IndexedSection, string, error) {
+	ids, err := json.Marshal(pageIDs)
+	if err != nil {
+		return nil, "", err
+	}
+	in := "SELECT value FROM json_each(?)"
+	if db.dialect.name() == "postgres" {
+		in = "SELECT jsonb_array_elements_text(?::jsonb)"
+	}
+	// One statement, so that the root and the rows are of one snapshot.
+	rows, err := db.q.query(ctx, `SELECT x.root, s.page_id, s.page_text, s.section_title, s.body FROM search_spaces x
+		LEFT JOIN search_sections s ON s.space_id = x.space_id AND s.page_id IN (`+in+`)
+		WHERE x.space_id = ? ORDER BY s.page_id, s.position`, string(ids), spaceID)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	out := map[string][]IndexedSection{}
+	var root string
+	for rows.Next() {
+		var page, pageText, title, body sql.NullString
+		if err := rows.Scan(&root, &page, &pageText, &title, &body); err != nil {
+			return nil, "", err
+		}
+		if page.Valid {
+			out[page.String] = append(out[page.String], IndexedSection{pageText.String, title.String, body.String})
+		}
+	}
+	return out, root, rows.Err()
+}
+
 // rootedHits runs a search query of rows (root, page, position, score) of
 // one space, the hit columns NULL on the one row of a search that found
 // nothing.
