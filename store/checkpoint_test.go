@@ -29,6 +29,8 @@ func TestCheckpointWAL(t *testing.T) {
 
 	stop := make(chan struct{})
 	var readers sync.WaitGroup
+	stopReaders := sync.OnceFunc(func() { close(stop); readers.Wait() })
+	defer stopReaders() // also when the test fails early: no reader outlives it
 	for range 4 {
 		readers.Go(func() {
 			for {
@@ -54,11 +56,18 @@ func TestCheckpointWAL(t *testing.T) {
 	if err != nil || before.Size() == 0 {
 		t.Fatalf("the log before the checkpoint: %v, %v", before, err)
 	}
-	if !db.CheckpointWAL(ctx) {
-		t.Fatal("the checkpoint did not empty the log while reads went on")
+	// A checkpoint waits a second at most for reads under way, and the
+	// server tries again later: on a busy machine it may take a few.
+	emptied := false
+	for range 10 {
+		if emptied = db.CheckpointWAL(ctx); emptied {
+			break
+		}
 	}
-	close(stop)
-	readers.Wait()
+	if !emptied {
+		t.Fatal("ten checkpoints did not empty the log while reads went on")
+	}
+	stopReaders()
 	if after, err := os.Stat(wal); err != nil || after.Size() != 0 {
 		t.Errorf("the log after the checkpoint: %v bytes (%d before), %v", after.Size(), before.Size(), err)
 	}
