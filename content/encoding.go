@@ -105,8 +105,9 @@ func pageCost(p *Page) int { return pageStructCost(p) + len(p.Markdown) }
 
 // pageStructCost is pageCost without the page's body, which the trees of
 // one space's revisions share: a fork shares its base's pages, and Decode
-// the bodies it decoded before.
-func pageStructCost(p *Page) int { return 256 + len(p.Title) + len(p.Description) }
+// the bodies it decoded before. 512 bytes: the page, its entries in the
+// tree's map and in its encoding's.
+func pageStructCost(p *Page) int { return 512 + len(p.Title) + len(p.Description) }
 
 // sharedCost is t's cost without its pages' bodies.
 func (t *Tree) sharedCost() int {
