@@ -36,34 +36,40 @@ func hitPages(hits []store.SearchHit) []string {
 	return out
 }
 
+// findPages searches the space's current content for q: the pages found.
+func findPages(t *testing.T, db *store.DB, spaceID, q string) []string {
+	t.Helper()
+	hits, err := searchSpace(t.Context(), db, spaceID, search.Terms(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hitPages(hits)
+}
+
+// mergeEdit merges edit into the space through a change request of its own.
+func mergeEdit(t *testing.T, db *store.DB, spaceID, userID string, edit store.EditFunc) {
+	t.Helper()
+	ctx := t.Context()
+	cr, err := db.CreateChangeRequest(ctx, spaceID, "", userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.EditChangeRequest(ctx, spaceID, cr.ID, userID, edit); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.MergeChangeRequest(ctx, spaceID, cr.ID, userID); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSearchFollowsContent: a search finds what the space's current content
 // says, after every merge, with stemming, prefixes and diacritics folded,
 // and never a hidden page or one kept out of indexing.
 func TestSearchFollowsContent(t *testing.T) {
 	t.Parallel()
 	db, spaceID, userID, _ := contentSpace(t)
-	ctx := t.Context()
-	find := func(q string) []string {
-		t.Helper()
-		hits, err := searchSpace(ctx, db, spaceID, search.Terms(q))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return hitPages(hits)
-	}
-	merge := func(edit store.EditFunc) {
-		t.Helper()
-		cr, err := db.CreateChangeRequest(ctx, spaceID, "", userID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.EditChangeRequest(ctx, spaceID, cr.ID, userID, edit); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.MergeChangeRequest(ctx, spaceID, cr.ID, userID); err != nil {
-			t.Fatal(err)
-		}
-	}
+	find := func(q string) []string { t.Helper(); return findPages(t, db, spaceID, q) }
+	merge := func(edit store.EditFunc) { t.Helper(); mergeEdit(t, db, spaceID, userID, edit) }
 	if got := find("install"); len(got) != 0 {
 		t.Errorf("empty space found %v", got)
 	}
@@ -245,27 +251,8 @@ func TestMergeKeepsIndexCurrent(t *testing.T) {
 	t.Parallel()
 	db, spaceID, userID, _ := contentSpace(t)
 	ctx := t.Context()
-	find := func(q string) []string {
-		t.Helper()
-		hits, err := searchSpace(ctx, db, spaceID, search.Terms(q))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return hitPages(hits)
-	}
-	merge := func(pages map[string]string) {
-		t.Helper()
-		cr, err := db.CreateChangeRequest(ctx, spaceID, "", userID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.EditChangeRequest(ctx, spaceID, cr.ID, userID, addPages(pages)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.MergeChangeRequest(ctx, spaceID, cr.ID, userID); err != nil {
-			t.Fatal(err)
-		}
-	}
+	find := func(q string) []string { t.Helper(); return findPages(t, db, spaceID, q) }
+	merge := func(pages map[string]string) { t.Helper(); mergeEdit(t, db, spaceID, userID, addPages(pages)) }
 	merge(map[string]string{"a": "About webhooks.\n"})
 	if got := find("webhooks"); !slices.Equal(got, []string{"a"}) { // indexes the space
 		t.Fatalf("webhooks: %v, want [a]", got)
