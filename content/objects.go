@@ -286,32 +286,14 @@ func Decode(root string, fetch Fetch) (*Tree, error) {
 
 // decodeFiles adds to t the files whose objects are hashes.
 func decodeFiles(t *Tree, fetch Fetch, hashes []string) error {
-	var missing []string
+	files, _, err := kept(fileObjects, fetch, hashes, jsonObject[fileObject])
 	for _, h := range hashes {
-		if f, ok := fileObjects.Get(h); ok {
+		if f, ok := files[h]; ok {
 			file := File(f)
 			t.Files[f.ID] = &file
-		} else {
-			missing = append(missing, h)
 		}
 	}
-	if len(missing) == 0 {
-		return nil
-	}
-	objs, err := fetch(missing)
-	if err != nil {
-		return err
-	}
-	for _, h := range missing {
-		var f fileObject
-		if err := decodeObject(objs, h, &f); err != nil {
-			return err
-		}
-		fileObjects.Add(h, f, len(objs[h])+len(h)+64)
-		file := File(f)
-		t.Files[f.ID] = &file
-	}
-	return nil
+	return err
 }
 
 // decodeLevel adds to t the pages of one level of the tree, with their
@@ -395,101 +377,88 @@ var (
 	fileObjects = lru.New[string, fileObject](8 << 20)
 )
 
-// pageObjectsOf decodes the page objects of the hashes of level, fetching
-// only those not kept.
-func pageObjectsOf(fetch Fetch, level [][]string) (map[string]*pageObject, error) {
-	out := map[string]*pageObject{}
+// kept returns the decoded objects of hashes: those kept in cache, and the
+// others fetched in one call, decoded and kept; and the bytes of those it
+// fetched.
+func kept[V any](cache *lru.Cache[string, V], fetch Fetch, hashes []string, decode func([]byte) (V, error)) (map[string]V, int, error) {
+	out := make(map[string]V, len(hashes))
 	var missing []string
-	for _, l := range level {
-		for _, h := range l {
-			if o, ok := pageObjects.Get(h); ok {
-				out[h] = o
-			} else {
-				missing = append(missing, h)
-			}
+	for _, h := range hashes {
+		if v, ok := cache.Get(h); ok {
+			out[h] = v
+		} else {
+			missing = append(missing, h)
 		}
 	}
 	if len(missing) == 0 {
-		return out, nil
+		return out, 0, nil
 	}
 	objs, err := fetch(missing)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	fetched := 0
 	for _, h := range missing {
-		o := new(pageObject)
-		if err := decodeObject(objs, h, o); err != nil {
-			return nil, err
+		if _, done := out[h]; done { // listed twice
+			continue
 		}
-		pageObjects.Add(h, o, len(objs[h])+len(h)+64)
-		out[h] = o
+		b, ok := objs[h]
+		if !ok {
+			return nil, 0, fmt.Errorf("object %s is missing", h)
+		}
+		v, err := decode(b)
+		if err != nil {
+			return nil, 0, fmt.Errorf("object %s: %w", h, err)
+		}
+		cache.Add(h, v, len(b)+len(h)+64)
+		out[h] = v
+		fetched += len(b)
 	}
-	return out, nil
+	return out, fetched, nil
+}
+
+func jsonObject[V any](b []byte) (V, error) {
+	var v V
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+
+func decodedPageObject(b []byte) (*pageObject, error) {
+	o := new(pageObject)
+	return o, json.Unmarshal(b, o)
+}
+
+func bodyText(b []byte) (string, error) { return string(b), nil }
+
+// pageObjectsOf decodes the page objects of the hashes of level.
+func pageObjectsOf(fetch Fetch, level [][]string) (map[string]*pageObject, error) {
+	objs, _, err := kept(pageObjects, fetch, slices.Concat(level...), decodedPageObject)
+	return objs, err
 }
 
 // fetchBodies sets the markdown of bodyOf[i] to the object bodies[i], and
 // returns the bytes of the bodies that were not kept: what the tree holds
 // on its own, rather than shares with the trees decoded before.
 func fetchBodies(fetch Fetch, bodies []string, bodyOf []*Page) (int, error) {
-	var missing []string
-	for i, h := range bodies {
-		if text, ok := bodyTexts.Get(h); ok {
-			bodyOf[i].Markdown = text
-		} else {
-			missing = append(missing, h)
-		}
-	}
-	if len(missing) == 0 {
-		return 0, nil
-	}
-	objs, err := fetch(missing)
+	texts, fresh, err := kept(bodyTexts, fetch, bodies, bodyText)
 	if err != nil {
 		return 0, err
 	}
-	fresh := 0
 	for i, h := range bodies {
-		if bodyOf[i].Markdown != "" {
-			continue
-		}
-		b, ok := objs[h]
-		if !ok {
-			return 0, fmt.Errorf("object %s is missing", h)
-		}
-		text := string(b)
-		bodyTexts.Add(h, text, len(text)+len(h)+64)
-		bodyOf[i].Markdown = text
-		fresh += len(text)
+		bodyOf[i].Markdown = texts[h]
 	}
 	return fresh, nil
 }
 
-// expand resolves each list to its items, fetching the chunks not kept in
-// one call.
+// expand resolves each list to its items.
 func expand(fetch Fetch, lists []list) ([][]string, error) {
-	chunks := map[string][]string{}
-	var missing []string
+	var hashes []string
 	for _, l := range lists {
-		for _, c := range l.Chunks {
-			if items, ok := listChunks.Get(c); ok {
-				chunks[c] = items
-			} else {
-				missing = append(missing, c)
-			}
-		}
+		hashes = append(hashes, l.Chunks...)
 	}
-	if len(missing) > 0 {
-		objs, err := fetch(missing)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range missing {
-			var items []string
-			if err := decodeObject(objs, c, &items); err != nil {
-				return nil, err
-			}
-			listChunks.Add(c, items, len(objs[c])+len(c)+64)
-			chunks[c] = items
-		}
+	chunks, _, err := kept(listChunks, fetch, hashes, jsonObject[[]string])
+	if err != nil {
+		return nil, err
 	}
 	out := make([][]string, len(lists))
 	for i, l := range lists {

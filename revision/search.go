@@ -100,7 +100,7 @@ func (v *View) scoreHits(ctx context.Context, hits []search.Hit, terms []string)
 			unscored = append(unscored, h.PageID)
 		}
 	}
-	if err := v.scorePages(ctx, unscored, prints, terms, byPage); err != nil {
+	if err := v.scorePages(ctx, unscored, prints, terms, joined, byPage); err != nil {
 		return nil, err
 	}
 	out := hits[:0]
@@ -133,7 +133,7 @@ type indexedWords struct {
 // text, read for all of them at once: splitting thousands of pages' markdown
 // for a search of a word they all hold took most of a second. A page the
 // index no longer holds as the view does is split from its markdown.
-func (v *View) scorePages(ctx context.Context, ids []string, prints map[string]uint64, terms []string, byPage map[string][]float64) error {
+func (v *View) scorePages(ctx context.Context, ids []string, prints map[string]uint64, terms []string, joined string, byPage map[string][]float64) error {
 	words := make(map[string]*indexedWords, len(ids))
 	var unread []string
 	for _, id := range ids {
@@ -167,7 +167,6 @@ func (v *View) scorePages(ctx context.Context, ids []string, prints map[string]u
 			words[id] = &w
 		}
 	}
-	joined := strings.Join(terms, "\x00")
 	for _, id := range ids {
 		scores := search.ScoreSections(words[id].page, words[id].sections, terms)
 		v.r.scores.Add(scoreKey{prints[id], joined}, scores, len(joined)+8*len(scores)+64)
