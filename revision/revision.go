@@ -39,8 +39,10 @@ type Reader struct {
 	documents *lru.Cache[string, json.RawMessage] // JSON documents of pages and comment bodies; read-only
 	sections  *lru.Cache[sectionsKey, []search.WordSection]
 	ranked    *lru.Cache[string, []search.RankedPage] // search results, by space, root and terms
-	scores    *lru.Cache[scoreKey, []float64]         // the scores of a page's sections, by a print of its text and the terms
-	words     *lru.Cache[uint64, *indexedWords]       // the words scores are counted on, by a print of the page's text
+	matched   *lru.Cache[string, matched]             // what the index last found, by space and terms
+	snippets  *lru.Cache[snippetKey, string]
+	scores    *lru.Cache[scoreKey, []float64]   // the scores of a page's sections, by a print of its text and the terms
+	words     *lru.Cache[uint64, *indexedWords] // the words scores are counted on, by a print of the page's text
 
 	sites      *lru.Cache[string, cachedSite]      // published site headers, by id
 	structures *lru.Cache[string, cachedStructure] // published site structures, by site id
@@ -58,6 +60,8 @@ func New(db *store.DB, appHost string) *Reader {
 		documents: lru.New[string, json.RawMessage](64 << 20),
 		sections:  lru.New[sectionsKey, []search.WordSection](32 << 20),
 		ranked:    lru.New[string, []search.RankedPage](16 << 20),
+		matched:   lru.New[string, matched](32 << 20),
+		snippets:  lru.New[snippetKey, string](16 << 20),
 		scores:    lru.New[scoreKey, []float64](32 << 20),
 		words:     lru.New[uint64, *indexedWords](64 << 20),
 
@@ -97,6 +101,9 @@ type treeInfo struct {
 
 	linksOnce sync.Once
 	links     []render.LinkGroup // every link of every page, in tree order
+
+	indexedOnce sync.Once
+	indexed     map[string]*content.Page // the searchable pages (search.Indexed)
 }
 
 func (v *View) info() *treeInfo {
@@ -115,12 +122,20 @@ func (v *View) info() *treeInfo {
 		names[id] = f.Name
 	}
 	info.resolver = &render.Resolver{Tree: t, Paths: info.index.Git, Files: names, AppHost: v.r.appHost}
-	v.r.infos.Add(v.Revision.Root, info, 512+250*len(t.Pages)+100*len(t.Files))
+	v.r.infos.Add(v.Revision.Root, info, 512+300*len(t.Pages)+100*len(t.Files))
 	return info
 }
 
 // Index is where the view's pages and files are: paths, parents, Git paths.
 func (v *View) Index() *content.Index { return v.info().index }
+
+// indexed are the view's searchable pages (search.Indexed), found once per
+// tree. Shared: do not modify.
+func (v *View) indexed() map[string]*content.Page {
+	info := v.info()
+	info.indexedOnce.Do(func() { info.indexed = search.Indexed(v.Tree) })
+	return info.indexed
+}
 
 // Resolver resolves link targets against the view's content.
 func (v *View) Resolver() *render.Resolver { return v.info().resolver }

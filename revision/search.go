@@ -38,19 +38,20 @@ func (r *Reader) Sections(p *content.Page) []search.WordSection {
 //
 // What a search finds at a root is cached by the space, root and terms: a
 // search repeated at the view's revision reads nothing. After a merge, the
-// index is asked again which sections hold the terms, but only the pages
-// whose text changed are scored again: a section's score depends on its
-// text alone (search.ScoreSections).
+// index is asked again which sections hold the terms only in the pages
+// whose text changed (match), and only those pages are scored again: a
+// section's score depends on its text alone (search.ScoreSections).
 func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage, error) {
-	key := v.Space.ID + "\x00" + v.Revision.Root + "\x00" + strings.Join(terms, "\x00")
+	joined := strings.Join(terms, "\x00")
+	key := v.Space.ID + "\x00" + v.Revision.Root + "\x00" + joined
 	if ranked, ok := v.r.ranked.Get(key); ok {
 		return ranked, nil
 	}
-	hits, root, err := v.r.db.MatchSpaceRoot(ctx, v.Space.ID, terms)
+	hits, root, err := v.match(ctx, terms, joined)
 	if err != nil {
 		return nil, err
 	}
-	if hits, err = v.scoreHits(ctx, hits, terms); err != nil {
+	if hits, err = v.scoreHits(ctx, hits, terms, joined); err != nil {
 		return nil, err
 	}
 	ranked := search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil })
@@ -58,6 +59,70 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+80*len(hits)) // a hit and its page id
 	}
 	return ranked, nil
+}
+
+// matched is what the index found for some terms in a space at a root.
+type matched struct {
+	root    string
+	indexed map[string]*content.Page // the searchable pages at root (View.indexed)
+	hits    []search.Hit             // shared: do not modify
+}
+
+// maxRematched bounds the pages whose text changed since the last search of
+// the same terms that match asks the index about: beyond, it asks about all.
+const maxRematched = 200
+
+// match returns the sections of the space's current content that hold the
+// terms, unscored, and the root they were found at. It starts from what the
+// index found at the last root the terms were searched at, when it can:
+// the sections of pages whose text did not change since still match, and
+// only the pages that changed are looked up.
+func (v *View) match(ctx context.Context, terms []string, joined string) ([]search.Hit, string, error) {
+	key := v.Space.ID + "\x00" + joined
+	if last, ok := v.r.matched.Get(key); ok && len(last.hits) < store.MaxMatchedSections {
+		if hits, ok, err := v.rematch(ctx, key, last, terms); err != nil || ok {
+			return hits, v.Revision.Root, err
+		}
+	}
+	hits, root, err := v.r.db.MatchSpaceRoot(ctx, v.Space.ID, terms)
+	if err == nil && root == v.Revision.Root {
+		v.keepMatched(key, hits)
+	}
+	return hits, root, err
+}
+
+// rematch brings last, cached at key, to the view's revision and keeps the result; ok is
+// false when it cannot (too many pages changed, or the index is at another
+// root than the view).
+func (v *View) rematch(ctx context.Context, key string, last matched, terms []string) (hits []search.Hit, ok bool, err error) {
+	if last.root == v.Revision.Root {
+		return last.hits, true, nil
+	}
+	changed := search.ChangedPages(last.indexed, v.indexed())
+	if len(changed) > maxRematched {
+		return nil, false, nil
+	}
+	found, root, err := v.r.db.MatchSpacePages(ctx, v.Space.ID, terms, changed)
+	if err != nil || root != v.Revision.Root {
+		return nil, false, err
+	}
+	hits = make([]search.Hit, 0, len(last.hits)+len(found))
+	for _, h := range last.hits {
+		if _, gone := slices.BinarySearch(changed, h.PageID); !gone {
+			hits = append(hits, h)
+		}
+	}
+	hits = append(hits, found...)
+	v.keepMatched(key, hits)
+	return hits, true, nil
+}
+
+// keepMatched caches hits found at the view's revision. The searchable pages
+// they keep are shared with the tree's, but count against the cache: they
+// may outlive it.
+func (v *View) keepMatched(key string, hits []search.Hit) {
+	m := matched{v.Revision.Root, v.indexed(), hits}
+	v.r.matched.Add(key, m, len(key)+80*len(hits)+64*len(m.indexed))
 }
 
 // scoreKey is a fingerprint of a page's text and the terms of a search.
@@ -83,8 +148,7 @@ func textPrint(p *content.Page) uint64 {
 // it does not hold, and sorts them best first (then by page and position),
 // cut at store.MaxSearchRows. The scores of a page are cached by its text
 // and the terms, and the words they are counted on by its text.
-func (v *View) scoreHits(ctx context.Context, hits []search.Hit, terms []string) ([]search.Hit, error) {
-	joined := strings.Join(terms, "\x00")
+func (v *View) scoreHits(ctx context.Context, hits []search.Hit, terms []string, joined string) ([]search.Hit, error) {
 	byPage := map[string][]float64{}
 	prints := map[string]uint64{}
 	var unscored []string
@@ -103,7 +167,7 @@ func (v *View) scoreHits(ctx context.Context, hits []search.Hit, terms []string)
 	if err := v.scorePages(ctx, unscored, prints, terms, joined, byPage); err != nil {
 		return nil, err
 	}
-	out := hits[:0]
+	out := make([]search.Hit, 0, len(hits)) // hits are shared (match)
 	for _, h := range hits {
 		if scores := byPage[h.PageID]; h.Position < len(scores) { // else the index moved on
 			h.Score = scores[h.Position]
@@ -312,6 +376,25 @@ type SectionResult struct {
 	Snippet string // text around its first match
 }
 
+// snippetKey is what a snippet is cut from: a section's text, the terms
+// (joined) and its length.
+type snippetKey struct {
+	text, terms string
+	runes       int
+}
+
+// snippet is search.Snippet, cached: a search after a merge shows mostly
+// the same sections again.
+func (r *Reader) snippet(text string, terms []string, joined string, runes int) string {
+	key := snippetKey{text, joined, runes}
+	if s, ok := r.snippets.Get(key); ok {
+		return s
+	}
+	s := search.Snippet(text, terms, runes)
+	r.snippets.Add(key, s, len(text)+len(s)+len(joined)+64) // the text may outlive the sections cache
+	return s
+}
+
 // Result shows ranked page rp with up to n of its sections
 // (search.ShowSections), each with up to snippet characters of text.
 func (v *View) Result(rp search.RankedPage, terms []string, n, snippet int) PageResult {
@@ -321,9 +404,10 @@ func (v *View) Result(rp search.RankedPage, terms []string, n, snippet int) Page
 	for _, id := range v.Index().Ancestors(pg.ID) {
 		res.Ancestors = append(res.Ancestors, PageTitle(v.Tree.Pages[id]))
 	}
+	joined := strings.Join(terms, "\x00")
 	for _, sec := range search.ShowSections(rp.Hits, v.r.Sections(pg), terms, n) {
 		sr := SectionResult{ID: sec.ID, Title: sec.Title, Path: res.Path, Score: sec.Score, Own: sec.Own,
-			Snippet: search.Snippet(sec.Body, terms, snippet)}
+			Snippet: v.r.snippet(sec.Body, terms, joined, snippet)}
 		if sr.Title == "" {
 			sr.Title = PageTitle(pg)
 		}

@@ -78,6 +78,10 @@ func TestSearchKeepsScores(t *testing.T) {
 	check("pages removed, hidden and added")
 	edit(func(tr *content.Tree) { tr.Pages["p10"].Title = "Renamed" }) // no word searched
 	check("a title that holds no term")
+	edit(func(tr *content.Tree) { tr.Pages["p12"].Markdown = "Gone.\n" })
+	edit(func(tr *content.Tree) { tr.Pages["p20"].Markdown += "\nOne alpha.\n" })
+	edit(func(tr *content.Tree) { tr.Pages["p12"].Markdown += "\nalpha beta gamma\n" })
+	check("three merges, pages changed twice")
 
 	// The page titled with the word ranks first; then the more mentions.
 	ranked, err := f.open(t).Search(t.Context(), []string{"alpha"})

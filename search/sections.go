@@ -4,6 +4,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -52,6 +53,30 @@ func Indexed(t *content.Tree) map[string]*content.Page {
 	}
 	walk(t.Root)
 	return out
+}
+
+// ChangedPages lists, in id order, the pages whose search rows differ
+// between two sets of indexed pages (Indexed): those added, removed, or
+// whose text changed. The rows of the others stay as they are.
+func ChangedPages(before, now map[string]*content.Page) []string {
+	var out []string
+	for id, old := range before {
+		if p := now[id]; p == nil || !sameText(old, p) {
+			out = append(out, id)
+		}
+	}
+	for id := range now {
+		if before[id] == nil {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sameText reports whether two versions of a page index the same.
+func sameText(a, b *content.Page) bool {
+	return a == b || a.Title == b.Title && a.Description == b.Description && a.Markdown == b.Markdown
 }
 
 // PageOf splits a page into its sections. Sections without text, such as

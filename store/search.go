@@ -3,10 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/quiredocs/quire/content"
@@ -37,6 +34,21 @@ const MaxMatchedSections = 100_000
 // it does not rank, which costs far more than finding for words that most
 // sections hold.
 func (db *DB) MatchSpaceRoot(ctx context.Context, spaceID string, terms []string) ([]SearchHit, string, error) {
+	return db.matchSpace(ctx, spaceID, terms, nil)
+}
+
+// MatchSpacePages is MatchSpaceRoot for some pages of the space only: after
+// a merge, a search need only look again in the pages whose text changed.
+func (db *DB) MatchSpacePages(ctx context.Context, spaceID string, terms, pageIDs []string) ([]SearchHit, string, error) {
+	if pageIDs == nil {
+		pageIDs = []string{}
+	}
+	return db.matchSpace(ctx, spaceID, terms, pageIDs)
+}
+
+// matchSpace matches in the space's pages pageIDs, or in all of them when
+// nil.
+func (db *DB) matchSpace(ctx context.Context, spaceID string, terms, pageIDs []string) ([]SearchHit, string, error) {
 	if len(terms) == 0 {
 		return []SearchHit{}, "", nil
 	}
@@ -44,12 +56,30 @@ func (db *DB) MatchSpaceRoot(ctx context.Context, spaceID string, terms []string
 		return nil, "", err
 	}
 	if db.dialect.name() == "postgres" {
+		where, args := "", []any{spaceID, strings.Join(terms, " & ") + ":*"}
+		if pageIDs != nil {
+			where = " AND s.page_id IN (" + db.jsonValues() + ")"
+			args = append(args, jsonText(pageIDs))
+		}
 		return db.rootedHits(ctx, spaceID, `SELECT x.root, h.page_id, h.position, 0 FROM search_spaces x LEFT JOIN (
 				SELECT s.page_id, s.position FROM search_sections s
-				WHERE s.space_id = ? AND s.document @@ to_tsquery('english', ?) LIMIT ?) h ON true
-			WHERE x.space_id = ?`, spaceID, strings.Join(terms, " & ")+":*", MaxMatchedSections, spaceID)
+				WHERE s.space_id = ? AND s.document @@ to_tsquery('english', ?)`+where+` LIMIT ?) h ON true
+			WHERE x.space_id = ?`, append(args, MaxMatchedSections, spaceID)...)
 	}
-	match := `space_id : "` + spaceID + `" AND {page_text section_title body} : ("` + strings.Join(terms, `" "`) + `"*)`
+	words := `{page_text section_title body} : ("` + strings.Join(terms, `" "`) + `"*)`
+	if pageIDs != nil {
+		// The index is asked once, between the first and the last row of
+		// the pages: pages that changed were written last, so their rows
+		// are close together. (Asked row by row, it would expand a prefix
+		// term over the whole index for each row.)
+		return db.rootedHits(ctx, spaceID, `WITH c AS (SELECT id, page_id, position FROM search_sections
+				WHERE space_id = ? AND page_id IN (SELECT value FROM json_each(?)))
+			SELECT x.root, h.page_id, h.position, 0 FROM search_spaces x LEFT JOIN (
+				SELECT c.page_id, c.position FROM search_fts CROSS JOIN c ON c.id = search_fts.rowid
+				WHERE search_fts MATCH ? AND search_fts.rowid BETWEEN (SELECT min(id) FROM c) AND (SELECT max(id) FROM c)) h ON 1 = 1
+			WHERE x.space_id = ?`, spaceID, jsonText(pageIDs), words, spaceID)
+	}
+	match := `space_id : "` + spaceID + `" AND ` + words
 	return db.rootedHits(ctx, spaceID, `SELECT x.root, h.page_id, h.position, 0 FROM search_spaces x LEFT JOIN (
 			SELECT s.page_id, s.position FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
 			WHERE search_fts MATCH ? LIMIT ?) h ON 1 = 1
@@ -66,18 +96,10 @@ type IndexedSection struct {
 // space, by page id and in their order, and the tree root they are of:
 // what a search scores pages by without splitting their markdown again.
 func (db *DB) IndexedSections(ctx context.Context, spaceID string, pageIDs []string) (map[string][]IndexedSection, string, error) {
-	ids, err := json.Marshal(pageIDs)
-	if err != nil {
-		return nil, "", err
-	}
-	in := "SELECT value FROM json_each(?)"
-	if db.dialect.name() == "postgres" {
-		in = "SELECT jsonb_array_elements_text(?::jsonb)"
-	}
 	// One statement, so that the root and the rows are of one snapshot.
 	rows, err := db.q.query(ctx, `SELECT x.root, s.page_id, s.page_text, s.section_title, s.body FROM search_spaces x
-		LEFT JOIN search_sections s ON s.space_id = x.space_id AND s.page_id IN (`+in+`)
-		WHERE x.space_id = ? ORDER BY s.page_id, s.position`, string(ids), spaceID)
+		LEFT JOIN search_sections s ON s.space_id = x.space_id AND s.page_id IN (`+db.jsonValues()+`)
+		WHERE x.space_id = ? ORDER BY s.page_id, s.position`, jsonText(pageIDs), spaceID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -94,6 +116,14 @@ func (db *DB) IndexedSections(ctx context.Context, spaceID string, pageIDs []str
 		}
 	}
 	return out, root, rows.Err()
+}
+
+// jsonValues selects the strings of a JSON array parameter (jsonText).
+func (db *DB) jsonValues() string {
+	if db.dialect.name() == "postgres" {
+		return "SELECT jsonb_array_elements_text(?::jsonb)"
+	}
+	return "SELECT value FROM json_each(?)"
 }
 
 // rootedHits runs a search query of rows (root, page, position, score) of
@@ -129,15 +159,8 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 	if len(terms) == 0 || len(spaceIDs) == 0 {
 		return []SearchHit{}, nil
 	}
-	ids, err := json.Marshal(spaceIDs)
-	if err != nil {
-		return nil, err
-	}
-	in := "SELECT value FROM json_each(?)"
-	if db.dialect.name() == "postgres" {
-		in = "SELECT jsonb_array_elements_text(?::jsonb)"
-	}
-	stale, err := db.staleSearchSpaces(ctx, "sp.id IN ("+in+")", string(ids))
+	ids := jsonText(spaceIDs)
+	stale, err := db.staleSearchSpaces(ctx, "sp.id IN ("+db.jsonValues()+")", ids)
 	if err != nil {
 		return nil, err
 	}
@@ -151,14 +174,14 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 			FROM search_sections s, to_tsquery('english', ?) q
 			WHERE s.space_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND s.document @@ q
 			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`,
-			strings.Join(terms, " | "), string(ids), limit)
+			strings.Join(terms, " | "), ids, limit)
 	}
 	match := `{page_text section_title body} : ("` + strings.Join(terms, `" OR "`) + `")`
 	if len(spaceIDs) > maxMatchedSpaces { // filtered after the match only
 		return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
 			FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
 			WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
-			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, string(ids), limit)
+			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, ids, limit)
 	}
 	// The index names the spaces: it ranks and cuts before rows are read.
 	match = `space_id : ("` + strings.Join(spaceIDs, `" OR "`) + `") AND ` + match
@@ -167,7 +190,7 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 			WHERE search_fts MATCH ? ORDER BY score DESC, id LIMIT ?) f
 		JOIN search_sections s ON s.id = f.id
 		WHERE s.space_id IN (SELECT value FROM json_each(?))
-		ORDER BY f.score DESC, s.space_id, s.page_id, s.position`, match, limit, string(ids))
+		ORDER BY f.score DESC, s.space_id, s.page_id, s.position`, match, limit, ids)
 }
 
 // IndexStaleSpaces brings up to max spaces whose search rows do not hold
@@ -296,19 +319,16 @@ func (tx *Tx) followIndex(ctx context.Context, spaceID, before string, now *cont
 
 // reindexPages rewrites the rows of the pages whose searchable text differs
 // between before and now, and drops those of pages no longer searchable.
+// Pages are written in id order: the index breaks ties of score by row.
 func (tx *Tx) reindexPages(ctx context.Context, spaceID string, before, now map[string]*content.Page) error {
-	for id, old := range before {
-		if p := now[id]; p != nil && sameText(old, p) {
-			continue
+	for _, id := range search.ChangedPages(before, now) {
+		if before[id] != nil {
+			if _, err := tx.q.exec(ctx, "DELETE FROM search_sections WHERE space_id = ? AND page_id = ?", spaceID, id); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.q.exec(ctx, "DELETE FROM search_sections WHERE space_id = ? AND page_id = ?", spaceID, id); err != nil {
-			return err
-		}
-	}
-	// Pages are written in id order: the index breaks ties of score by row.
-	for _, id := range slices.Sorted(maps.Keys(now)) {
 		p := now[id]
-		if old := before[id]; old != nil && sameText(old, p) {
+		if p == nil {
 			continue
 		}
 		page := search.PageOf(p)
@@ -321,9 +341,4 @@ func (tx *Tx) reindexPages(ctx context.Context, spaceID string, before, now map[
 		}
 	}
 	return nil
-}
-
-// sameText reports whether two versions of a page index the same.
-func sameText(a, b *content.Page) bool {
-	return a.Title == b.Title && a.Description == b.Description && a.Markdown == b.Markdown
 }

@@ -244,6 +244,54 @@ func TestMatchSpaceRoot(t *testing.T) {
 	}
 }
 
+// TestMatchSpacePages: a search of some pages finds in them what a search
+// of the whole space finds, at the same root, however far apart their rows
+// were written.
+func TestMatchSpacePages(t *testing.T) {
+	t.Parallel()
+	db, spaceID, userID, _ := contentSpace(t)
+	ctx := t.Context()
+	merge := func(pages map[string]string) { t.Helper(); mergeEdit(t, db, spaceID, userID, addPages(pages)) }
+	merge(map[string]string{"a": "Replication guide.\n\n## Setup\n\nReplicas and more.\n", "b": "Nothing here.\n", "c": "Two replicas.\n"})
+	findPages(t, db, spaceID, "replica") // indexes the space
+	merge(map[string]string{"d": "Replicas.\n\n## Again\n\nreplica\n"})
+	merge(map[string]string{"e": "Other.\n"})
+	terms := search.Terms("replica")
+	all, err := searchSpace(ctx, db, spaceID, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitPages(all); !slices.Equal(got, []string{"a", "c", "d"}) {
+		t.Fatalf("replica in the space: %v, want [a c d]", got)
+	}
+	sp, err := db.Space(ctx, spaceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, _, err := db.RevisionTree(ctx, spaceID, sp.RevisionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pages := range [][]string{{"a", "d"}, {"b", "e"}, {"c"}, {}, {"a", "b", "c", "d", "e", "missing"}} {
+		var want []store.SearchHit
+		for _, h := range all {
+			if slices.Contains(pages, h.PageID) {
+				want = append(want, h)
+			}
+		}
+		got, root, err := db.MatchSpacePages(ctx, spaceID, terms, pages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(got, func(a, b store.SearchHit) int {
+			return cmp.Or(strings.Compare(a.PageID, b.PageID), cmp.Compare(a.Position, b.Position))
+		})
+		if root != rev.Root || len(got) != len(want) || len(want) > 0 && !slices.Equal(got, want) {
+			t.Errorf("replica in %v: %+v at %q, want %+v at %q", pages, got, root, want, rev.Root)
+		}
+	}
+}
+
 // TestMergeKeepsIndexCurrent: a merge into a space whose search rows are up
 // to date brings them to the merged content itself, so that the searches
 // after it find the new text without writing.
