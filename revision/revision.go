@@ -41,8 +41,8 @@ type Reader struct {
 	ranked    *lru.Cache[string, []search.RankedPage] // search results, by space, root and terms
 	matched   *lru.Cache[string, matched]             // what the index last found, by space and terms
 	snippets  *lru.Cache[snippetKey, string]
-	scores    *lru.Cache[scoreKey, []float64]   // the scores of a page's sections, by a print of its text and the terms
-	words     *lru.Cache[uint64, *indexedWords] // the words scores are counted on, by a print of the page's text
+	scores    *lru.Cache[scoreKey, []float64]   // the scores of a page's sections, by its text (textKey) and the terms
+	words     *lru.Cache[string, *indexedWords] // the words scores are counted on, by the page's text (textKey)
 
 	sites      *lru.Cache[string, cachedSite]      // published site headers, by id
 	structures *lru.Cache[string, cachedStructure] // published site structures, by site id
@@ -63,7 +63,7 @@ func New(db *store.DB, appHost string) *Reader {
 		matched:   lru.New[string, matched](32 << 20),
 		snippets:  lru.New[snippetKey, string](16 << 20),
 		scores:    lru.New[scoreKey, []float64](32 << 20),
-		words:     lru.New[uint64, *indexedWords](64 << 20),
+		words:     lru.New[string, *indexedWords](64 << 20),
 
 		sites:      lru.New[string, cachedSite](1 << 20),
 		structures: lru.New[string, cachedStructure](16 << 20),
@@ -103,7 +103,7 @@ type treeInfo struct {
 	links     []render.LinkGroup // every link of every page, in tree order
 
 	indexedOnce sync.Once
-	indexed     map[string]*content.Page // the searchable pages (search.Indexed)
+	indexed     []*content.Page // the searchable pages (search.Indexed)
 }
 
 func (v *View) info() *treeInfo {
@@ -131,7 +131,7 @@ func (v *View) Index() *content.Index { return v.info().index }
 
 // indexed are the view's searchable pages (search.Indexed), found once per
 // tree. Shared: do not modify.
-func (v *View) indexed() map[string]*content.Page {
+func (v *View) indexed() []*content.Page {
 	info := v.info()
 	info.indexedOnce.Do(func() { info.indexed = search.Indexed(v.Tree) })
 	return info.indexed

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"hash/maphash"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/quiredocs/quire"
@@ -64,8 +65,8 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 // matched is what the index found for some terms in a space at a root.
 type matched struct {
 	root    string
-	indexed map[string]*content.Page // the searchable pages at root (View.indexed)
-	hits    []search.Hit             // shared: do not modify
+	indexed []*content.Page // the searchable pages at root (View.indexed)
+	hits    []search.Hit    // shared: do not modify
 }
 
 // maxRematched bounds the pages whose text changed since the last search of
@@ -98,9 +99,13 @@ func (v *View) rematch(ctx context.Context, key string, last matched, terms []st
 	if last.root == v.Revision.Root {
 		return last.hits, true, nil
 	}
-	changed := search.ChangedPages(last.indexed, v.indexed())
-	if len(changed) > maxRematched {
+	changes := search.ChangedPages(last.indexed, v.indexed())
+	if len(changes) > maxRematched {
 		return nil, false, nil
+	}
+	changed := make([]string, len(changes)) // in id order
+	for i, c := range changes {
+		changed[i] = c.ID
 	}
 	found, root, err := v.r.db.MatchSpacePages(ctx, v.Space.ID, terms, changed)
 	if err != nil || root != v.Revision.Root {
@@ -122,26 +127,31 @@ func (v *View) rematch(ctx context.Context, key string, last matched, terms []st
 // may outlive it.
 func (v *View) keepMatched(key string, hits []search.Hit) {
 	m := matched{v.Revision.Root, v.indexed(), hits}
-	v.r.matched.Add(key, m, len(key)+80*len(hits)+64*len(m.indexed))
+	v.r.matched.Add(key, m, len(key)+80*len(hits)+8*len(m.indexed))
 }
 
-// scoreKey is a fingerprint of a page's text and the terms of a search.
+// scoreKey names a page's text and the terms of a search.
 type scoreKey struct {
-	text  uint64
+	text  string // textKey
 	terms string
 }
 
 var textSeed = maphash.MakeSeed()
 
-// textPrint is a fingerprint of what the index holds of a page.
-func textPrint(p *content.Page) uint64 {
+// textKey names what the index holds of page id: the hash of its object in
+// a stored tree (which covers its subtree too: a page whose child changed
+// is scored again, which is rare), else a print of its text.
+func (v *View) textKey(p *content.Page) string {
+	if hash, ok := v.Tree.PageHash(p.ID); ok {
+		return hash
+	}
 	var h maphash.Hash
 	h.SetSeed(textSeed)
 	for _, s := range []string{p.Title, p.Description, p.Markdown} {
 		h.WriteString(s)
 		h.WriteByte(0)
 	}
-	return h.Sum64()
+	return strconv.FormatUint(h.Sum64(), 16) // shorter than a hash: never the same
 }
 
 // scoreHits scores hits found at the view's revision, drops those of pages
@@ -150,21 +160,21 @@ func textPrint(p *content.Page) uint64 {
 // and the terms, and the words they are counted on by its text.
 func (v *View) scoreHits(ctx context.Context, hits []search.Hit, terms []string, joined string) ([]search.Hit, error) {
 	byPage := map[string][]float64{}
-	prints := map[string]uint64{}
+	texts := map[string]string{}
 	var unscored []string
 	for _, h := range hits {
 		p := v.Tree.Pages[h.PageID]
-		if _, seen := prints[h.PageID]; seen || p == nil {
+		if _, seen := texts[h.PageID]; seen || p == nil {
 			continue
 		}
-		prints[h.PageID] = textPrint(p)
-		if scores, ok := v.r.scores.Get(scoreKey{prints[h.PageID], joined}); ok {
+		texts[h.PageID] = v.textKey(p)
+		if scores, ok := v.r.scores.Get(scoreKey{texts[h.PageID], joined}); ok {
 			byPage[h.PageID] = scores
 		} else {
 			unscored = append(unscored, h.PageID)
 		}
 	}
-	if err := v.scorePages(ctx, unscored, prints, terms, joined, byPage); err != nil {
+	if err := v.scorePages(ctx, unscored, texts, terms, joined, byPage); err != nil {
 		return nil, err
 	}
 	out := make([]search.Hit, 0, len(hits)) // hits are shared (match)
@@ -197,23 +207,23 @@ type indexedWords struct {
 // text, read for all of them at once: splitting thousands of pages' markdown
 // for a search of a word they all hold took most of a second. A page the
 // index no longer holds as the view does is split from its markdown.
-func (v *View) scorePages(ctx context.Context, ids []string, prints map[string]uint64, terms []string, joined string, byPage map[string][]float64) error {
+func (v *View) scorePages(ctx context.Context, ids []string, texts map[string]string, terms []string, joined string, byPage map[string][]float64) error {
 	words := make(map[string]*indexedWords, len(ids))
 	var unread []string
 	for _, id := range ids {
-		if w, ok := v.r.words.Get(prints[id]); ok {
+		if w, ok := v.r.words.Get(texts[id]); ok {
 			words[id] = w
 		} else {
 			unread = append(unread, id)
 		}
 	}
 	if len(unread) > 0 {
-		texts, root, err := v.r.db.IndexedSections(ctx, v.Space.ID, unread)
+		indexed, root, err := v.r.db.IndexedSections(ctx, v.Space.ID, unread)
 		if err != nil {
 			return err
 		}
 		for _, id := range unread {
-			secs := texts[id]
+			secs := indexed[id]
 			var w indexedWords
 			if root == v.Revision.Root && len(secs) > 0 {
 				titles, bodies := make([]string, len(secs)), make([]string, len(secs))
@@ -223,7 +233,7 @@ func (v *View) scorePages(ctx context.Context, ids []string, prints map[string]u
 					cost += len(s.PageText) + len(s.Title) + 2*len(s.Body)
 				}
 				w.page, w.sections = search.IndexedWords(secs[0].PageText, titles, bodies)
-				v.r.words.Add(prints[id], &w, cost)
+				v.r.words.Add(texts[id], &w, cost+len(texts[id]))
 			} else { // the index moved on: the view's own words
 				p := v.Tree.Pages[id]
 				w.page, w.sections = search.Words(p.Title+" "+p.Description), v.r.Sections(p)
@@ -233,7 +243,7 @@ func (v *View) scorePages(ctx context.Context, ids []string, prints map[string]u
 	}
 	for _, id := range ids {
 		scores := search.ScoreSections(words[id].page, words[id].sections, terms)
-		v.r.scores.Add(scoreKey{prints[id], joined}, scores, len(joined)+8*len(scores)+64)
+		v.r.scores.Add(scoreKey{texts[id], joined}, scores, len(texts[id])+len(joined)+8*len(scores)+64)
 		byPage[id] = scores
 	}
 	return nil
@@ -322,7 +332,10 @@ func (r *Reader) Titles(ctx context.Context, spaces []*quire.Space, n int) (titl
 // readingTitles are up to n titles and headings of the view's searchable
 // pages, in reading order.
 func (v *View) readingTitles(n int) []string {
-	indexed := search.Indexed(v.Tree)
+	indexed := map[string]bool{}
+	for _, p := range search.Indexed(v.Tree) {
+		indexed[p.ID] = true
+	}
 	var out []string
 	var walk func(ids []string)
 	walk = func(ids []string) {
@@ -331,7 +344,7 @@ func (v *View) readingTitles(n int) []string {
 			if len(out) >= n || p == nil {
 				return
 			}
-			if indexed[id] != nil {
+			if indexed[id] {
 				out = append(out, PageTitle(p))
 				for _, sec := range v.r.Sections(p) {
 					if sec.Title != "" && len(out) < n {

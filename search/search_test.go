@@ -39,13 +39,10 @@ func TestIndexed(t *testing.T) {
 		"h":  {ID: "h", Kind: content.KindDocument, Hidden: true, Children: []string{"hc"}},
 		"hc": {ID: "hc", Kind: content.KindDocument},
 	}}
-	got := slices.Sorted(func(yield func(string) bool) {
-		for id := range Indexed(tr) {
-			if !yield(id) {
-				return
-			}
-		}
-	})
+	var got []string
+	for _, p := range Indexed(tr) {
+		got = append(got, p.ID)
+	}
 	if !slices.Equal(got, []string{"a", "gc"}) {
 		t.Errorf("indexed %v, want a and gc (not groups, hidden or noIndex pages, nor under them)", got)
 	}

@@ -33,11 +33,12 @@ type Page struct {
 // plain GFM parser gigabytes.
 var markdown = render.NewGFMParser()
 
-// Indexed returns the pages of t that search finds, by id: documents that
-// are not hidden or kept out of indexing (noIndex), nor under a page that is.
-// Groups have no text of their own; their children are searched.
-func Indexed(t *content.Tree) map[string]*content.Page {
-	out := map[string]*content.Page{}
+// Indexed returns the pages of t that search finds, in id order:
+// documents that are not hidden or kept out of indexing (noIndex), nor
+// under a page that is. Groups have no text of their own; their children
+// are searched.
+func Indexed(t *content.Tree) []*content.Page {
+	var out []*content.Page
 	var walk func(ids []string)
 	walk = func(ids []string) {
 		for _, id := range ids {
@@ -46,31 +47,43 @@ func Indexed(t *content.Tree) map[string]*content.Page {
 				continue
 			}
 			if p.Kind != content.KindGroup {
-				out[id] = p
+				out = append(out, p)
 			}
 			walk(p.Children)
 		}
 	}
 	walk(t.Root)
+	slices.SortFunc(out, func(a, b *content.Page) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// PageChange is a page whose search rows differ between two sets of
+// indexed pages: Old is nil for a page added, New for one removed.
+type PageChange struct {
+	ID       string
+	Old, New *content.Page
 }
 
 // ChangedPages lists, in id order, the pages whose search rows differ
 // between two sets of indexed pages (Indexed): those added, removed, or
 // whose text changed. The rows of the others stay as they are.
-func ChangedPages(before, now map[string]*content.Page) []string {
-	var out []string
-	for id, old := range before {
-		if p := now[id]; p == nil || !sameText(old, p) {
-			out = append(out, id)
+func ChangedPages(before, now []*content.Page) []PageChange {
+	var out []PageChange
+	for len(before) > 0 || len(now) > 0 {
+		switch {
+		case len(now) == 0 || len(before) > 0 && before[0].ID < now[0].ID:
+			out = append(out, PageChange{ID: before[0].ID, Old: before[0]})
+			before = before[1:]
+		case len(before) == 0 || now[0].ID < before[0].ID:
+			out = append(out, PageChange{ID: now[0].ID, New: now[0]})
+			now = now[1:]
+		default:
+			if !sameText(before[0], now[0]) {
+				out = append(out, PageChange{ID: now[0].ID, Old: before[0], New: now[0]})
+			}
+			before, now = before[1:], now[1:]
 		}
 	}
-	for id := range now {
-		if before[id] == nil {
-			out = append(out, id)
-		}
-	}
-	slices.Sort(out)
 	return out
 }
 

@@ -284,7 +284,7 @@ func (db *DB) indexSpace(ctx context.Context, spaceID string) error {
 				return err
 			}
 		}
-		if err := tx.reindexPages(ctx, spaceID, search.Indexed(before), search.Indexed(now)); err != nil {
+		if err := tx.reindexPages(ctx, spaceID, before, now); err != nil {
 			return err
 		}
 		_, err = tx.q.exec(ctx, "UPDATE search_spaces SET root = ? WHERE space_id = ?", current, spaceID)
@@ -310,7 +310,7 @@ func (tx *Tx) followIndex(ctx context.Context, spaceID, before string, now *cont
 	if err != nil {
 		return err
 	}
-	if err := tx.reindexPages(ctx, spaceID, search.Indexed(old), search.Indexed(now)); err != nil {
+	if err := tx.reindexPages(ctx, spaceID, old, now); err != nil {
 		return err
 	}
 	_, err = tx.q.exec(ctx, "UPDATE search_spaces SET root = ? WHERE space_id = ?", nowRoot, spaceID)
@@ -318,24 +318,23 @@ func (tx *Tx) followIndex(ctx context.Context, spaceID, before string, now *cont
 }
 
 // reindexPages rewrites the rows of the pages whose searchable text differs
-// between before and now, and drops those of pages no longer searchable.
-// Pages are written in id order: the index breaks ties of score by row.
-func (tx *Tx) reindexPages(ctx context.Context, spaceID string, before, now map[string]*content.Page) error {
-	for _, id := range search.ChangedPages(before, now) {
-		if before[id] != nil {
-			if _, err := tx.q.exec(ctx, "DELETE FROM search_sections WHERE space_id = ? AND page_id = ?", spaceID, id); err != nil {
+// between two trees, and drops those of pages no longer searchable. Pages
+// are written in id order: the index breaks ties of score by row.
+func (tx *Tx) reindexPages(ctx context.Context, spaceID string, before, now *content.Tree) error {
+	for _, c := range search.ChangedPages(search.Indexed(before), search.Indexed(now)) {
+		if c.Old != nil {
+			if _, err := tx.q.exec(ctx, "DELETE FROM search_sections WHERE space_id = ? AND page_id = ?", spaceID, c.ID); err != nil {
 				return err
 			}
 		}
-		p := now[id]
-		if p == nil {
+		if c.New == nil {
 			continue
 		}
-		page := search.PageOf(p)
+		page := search.PageOf(c.New)
 		pageText := search.Fold(strings.TrimSpace(page.Title + "\n" + page.Description))
 		for i, s := range page.Sections {
 			if _, err := tx.q.exec(ctx, `INSERT INTO search_sections (space_id, page_id, position, section_id, page_text, section_title, body)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, spaceID, id, i, s.ID, pageText, search.Fold(s.Title), search.Fold(s.Body)); err != nil {
+				VALUES (?, ?, ?, ?, ?, ?, ?)`, spaceID, c.ID, i, s.ID, pageText, search.Fold(s.Title), search.Fold(s.Body)); err != nil {
 				return err
 			}
 		}
