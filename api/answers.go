@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,28 +31,49 @@ import (
 // body (room for its gzipped form), so a 10,000-page list (27.7 MB) fits.
 const maxAnswerCacheBytes = 128 << 20
 
-// encodedAnswer is one encoded answer, gzipped on first demand.
+// encodedAnswer is one encoded answer, gzipped on first demand. Its bytes
+// may be in parts: a page list is written from its runs as they are
+// cached (pagelist.go), rather than copied into one buffer for each
+// revision.
 type encodedAnswer struct {
-	body   []byte
+	body   [][]byte
+	size   int      // of body
 	length []string // Content-Length of body, as a header value
 	gzOnce sync.Once
-	gz     []byte   // nil when gzip saves nothing
+	gz     [][]byte // nil when gzip saves nothing
 	gzLen  []string // Content-Length of gz
 }
 
 func newEncodedAnswer(body []byte) *encodedAnswer {
-	return &encodedAnswer{body: body, length: []string{strconv.Itoa(len(body))}}
+	return newEncodedAnswerParts([][]byte{body})
+}
+
+func newEncodedAnswerParts(body [][]byte) *encodedAnswer {
+	a := &encodedAnswer{body: body}
+	for _, b := range body {
+		a.size += len(b)
+	}
+	a.length = []string{strconv.Itoa(a.size)}
+	return a
 }
 
 // newEncodedAnswerGzipped is an answer whose gzipped form is made already.
-func newEncodedAnswerGzipped(body, gz []byte) *encodedAnswer {
-	a := newEncodedAnswer(body)
+func newEncodedAnswerGzipped(body, gz [][]byte) *encodedAnswer {
+	a := newEncodedAnswerParts(body)
 	a.gzOnce.Do(func() {
-		if len(gz) < len(body) {
-			a.gz, a.gzLen = gz, []string{strconv.Itoa(len(gz))}
+		if n := partsSize(gz); n < a.size {
+			a.gz, a.gzLen = gz, []string{strconv.Itoa(n)}
 		}
 	})
 	return a
+}
+
+func partsSize(parts [][]byte) int {
+	n := 0
+	for _, b := range parts {
+		n += len(b)
+	}
+	return n
 }
 
 // encoded wraps a build of an answer's bytes as a build of the answer.
@@ -65,13 +87,22 @@ func encoded(build func() ([]byte, error)) func() (*encodedAnswer, error) {
 	}
 }
 
-func (a *encodedAnswer) gzipped() []byte {
+func (a *encodedAnswer) gzipped() [][]byte {
 	a.gzOnce.Do(func() {
-		if a.gz = web.GzipFast(a.body); a.gz != nil {
-			a.gzLen = []string{strconv.Itoa(len(a.gz))}
+		if gz := web.GzipFast(bytes.Join(a.body, nil)); gz != nil {
+			a.gz, a.gzLen = [][]byte{gz}, []string{strconv.Itoa(len(gz))}
 		}
 	})
 	return a.gz
+}
+
+// cost is what the answer counts against the cache: its body and room for
+// its gzipped form. Parts shared with other answers count in each.
+func (a *encodedAnswer) cost() int {
+	if a.gz != nil && len(a.body) > 1 {
+		return a.size + partsSize(a.gz)
+	}
+	return 2 * a.size
 }
 
 // answerCache holds encoded answers and builds each missing one once,
@@ -125,7 +156,7 @@ func (c *answerCache) get(ctx context.Context, key string, build func() (*encode
 		return nil, err
 	}
 	b.answer, b.err = a, nil
-	c.answers.Add(key, a, 2*len(a.body)+len(key)+128)
+	c.answers.Add(key, a, a.cost()+len(key)+128)
 	return a, nil
 }
 
@@ -154,8 +185,12 @@ func (c *answerCache) serve(w http.ResponseWriter, r *http.Request, key string, 
 	h["Content-Type"] = headerJSON
 	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(body)
-	return err
+	for _, b := range body {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // headerJSON is the Content-Type of JSON answers, as a header value.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -106,18 +107,35 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 		return err
 	}
 	at := bytes.Index(head, []byte(emptyPages))
-	pages := bytes.TrimSuffix(bytes.TrimPrefix(list.body, []byte(`{"pages":`)), []byte("}\n"))
-	if at < 0 || len(pages) == len(list.body) {
+	pages, ok := trimParts(list.body, []byte(`{"pages":`), []byte("}\n"))
+	if at < 0 || !ok {
 		return fmt.Errorf("revision answer: no room for the pages") // unreachable: both are ours
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
-	for _, part := range [][]byte{head[:at], []byte(`"pages":`), pages, head[at+len(emptyPages):], []byte("\n")} {
+	parts := append([][]byte{head[:at], []byte(`"pages":`)}, pages...)
+	for _, part := range append(parts, head[at+len(emptyPages):], []byte("\n")) {
 		if _, err := w.Write(part); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// trimParts is parts without prefix at their start and suffix at their
+// end, sharing their bytes; ok is false when they do not begin and end so.
+func trimParts(parts [][]byte, prefix, suffix []byte) (_ [][]byte, ok bool) {
+	if len(parts) == 0 || !bytes.HasPrefix(parts[0], prefix) {
+		return nil, false
+	}
+	out := slices.Clone(parts)
+	out[0] = out[0][len(prefix):]
+	last := len(out) - 1
+	if !bytes.HasSuffix(out[last], suffix) {
+		return nil, false
+	}
+	out[last] = out[last][:len(out[last])-len(suffix)]
+	return out, true
 }
 
 // emptyPages is where the pages go in a revision's answer.

@@ -85,7 +85,6 @@ func deflated(b []byte, last bool) []byte {
 func (s *Server) pageListRuns(v *revision.View, f format) (_ *encodedAnswer, ok bool, err error) {
 	ids := v.Tree.Root
 	var runs []*listRun
-	size, zsize := len(listOpen)+len(listClose), len(gzipHeader)+len(listOpenZ)+len(listCloseZ)+8
 	for start := 0; start < len(ids); {
 		end, key, ok := s.listRunAt(v, f, ids, start)
 		if !ok {
@@ -99,23 +98,28 @@ func (s *Server) pageListRuns(v *revision.View, f format) (_ *encodedAnswer, ok 
 			s.listRuns.runs.Add(key, run, len(run.json)+len(run.z)+64)
 		}
 		runs = append(runs, run)
-		size, zsize = size+len(listComma)+len(run.json), zsize+len(listCommaZ)+len(run.z)
 		start = end
 	}
-	// Sized once: lists run to megabytes, and growing them by appending
-	// kept up to twice their size in the answer cache.
-	body := append(make([]byte, 0, size), listOpen...)
-	z := append(append(make([]byte, 0, zsize), gzipHeader...), listOpenZ...)
+	// The answer is the runs themselves, in parts: lists run to megabytes,
+	// and copying them for each revision was most of what the server
+	// allocated.
+	body := make([][]byte, 0, 2*len(runs)+1)
+	z := make([][]byte, 0, 2*len(runs)+3)
+	body, z = append(body, listOpen), append(z, gzipHeader, listOpenZ)
+	crc := crc32.Update(0, crc32.IEEETable, listOpen)
 	for i, run := range runs {
 		if i > 0 {
-			body, z = append(body, listComma...), append(z, listCommaZ...)
+			body, z = append(body, listComma), append(z, listCommaZ)
+			crc = crc32.Update(crc, crc32.IEEETable, listComma)
 		}
-		body, z = append(body, run.json...), append(z, run.z...)
+		body, z = append(body, run.json), append(z, run.z)
+		crc = crc32.Update(crc, crc32.IEEETable, run.json)
 	}
-	body = append(body, listClose...)
-	z = append(z, listCloseZ...)
-	z = binary.LittleEndian.AppendUint32(z, crc32.ChecksumIEEE(body))
-	z = binary.LittleEndian.AppendUint32(z, uint32(len(body)))
+	body = append(body, listClose)
+	crc = crc32.Update(crc, crc32.IEEETable, listClose)
+	trailer := binary.LittleEndian.AppendUint32(nil, crc)
+	trailer = binary.LittleEndian.AppendUint32(trailer, uint32(partsSize(body)))
+	z = append(z, listCloseZ, trailer)
 	return newEncodedAnswerGzipped(body, z), true, nil
 }
 
