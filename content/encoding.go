@@ -100,10 +100,10 @@ func (b *entriesBuilder) delete(id string) {
 
 func (b *entriesBuilder) done() entries { return entries{shard: b.shard} }
 
-// pageCost estimates the memory one page holds.
-func pageCost(p *Page) int { return pageStructCost(p) + len(p.Markdown) }
+// PageCost estimates the memory one page holds.
+func PageCost(p *Page) int { return pageStructCost(p) + len(p.Markdown) }
 
-// pageStructCost is pageCost without the page's body, which the trees of
+// pageStructCost is PageCost without the page's body, which the trees of
 // one space's revisions share: a fork shares its base's pages, and Decode
 // the bodies it decoded before. 512 bytes: the page, its entries in the
 // tree's map and in its encoding's.
@@ -126,7 +126,7 @@ func (t *Tree) Cost() int {
 	}
 	n := 256
 	for _, p := range t.Pages {
-		n += pageCost(p)
+		n += PageCost(p)
 	}
 	return n + 128*len(t.Files)
 }

@@ -125,7 +125,7 @@ func encodeFork(t *Tree) (string, Objects, *encoding) {
 			enc.cost -= pageStructCost(old) // its body may be kept by the base
 		}
 		if p := t.Pages[id]; p != nil {
-			enc.cost += pageCost(p)
+			enc.cost += PageCost(p)
 		} else {
 			b.delete(id)
 			continue

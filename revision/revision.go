@@ -106,13 +106,15 @@ type treeInfo struct {
 	indexed     []*content.Page // the searchable pages (search.Indexed)
 }
 
-func (v *View) info() *treeInfo {
-	if info, ok := v.r.infos.Get(v.Revision.Root); ok {
+func (v *View) info() *treeInfo { return v.r.info(v.Revision.Root, v.Tree) }
+
+// info is what reads derive from tree t at root, computed once per tree.
+func (r *Reader) info(root string, t *content.Tree) *treeInfo {
+	if info, ok := r.infos.Get(root); ok {
 		return info
 	}
-	t := v.Tree
 	info := &treeInfo{}
-	if base, ok := v.r.infos.Get(t.LayoutBase()); ok && t.LayoutBase() != "" {
+	if base, ok := r.infos.Get(t.LayoutBase()); ok && t.LayoutBase() != "" {
 		info.index = content.DeriveIndex(t, base.index) // an edit that moved no page
 	} else {
 		info.index = content.NewIndex(t)
@@ -121,19 +123,19 @@ func (v *View) info() *treeInfo {
 	for id, f := range t.Files {
 		names[id] = f.Name
 	}
-	info.resolver = &render.Resolver{Tree: t, Paths: info.index.Git, Files: names, AppHost: v.r.appHost}
-	v.r.infos.Add(v.Revision.Root, info, 512+300*len(t.Pages)+100*len(t.Files))
+	info.resolver = &render.Resolver{Tree: t, Paths: info.index.Git, Files: names, AppHost: r.appHost}
+	r.infos.Add(root, info, 512+300*len(t.Pages)+100*len(t.Files))
 	return info
 }
 
 // Index is where the view's pages and files are: paths, parents, Git paths.
 func (v *View) Index() *content.Index { return v.info().index }
 
-// indexed are the view's searchable pages (search.Indexed), found once per
-// tree. Shared: do not modify.
-func (v *View) indexed() []*content.Page {
-	info := v.info()
-	info.indexedOnce.Do(func() { info.indexed = search.Indexed(v.Tree) })
+// indexed are the searchable pages (search.Indexed) of tree t at root,
+// found once per tree. Shared: do not modify.
+func (r *Reader) indexed(root string, t *content.Tree) []*content.Page {
+	info := r.info(root, t)
+	info.indexedOnce.Do(func() { info.indexed = search.Indexed(t) })
 	return info.indexed
 }
 

@@ -74,42 +74,68 @@ type matched struct {
 const maxRematched = 200
 
 // match returns the sections of the space's current content that hold the
-// terms, unscored, and the root they were found at. It starts from what the
-// index found at the last root the terms were searched at, when it can:
-// the sections of pages whose text did not change since still match, and
-// only the pages that changed are looked up.
+// terms, unscored, and the root of the index they were found in, which is
+// the view's unless a merge came between (the hits are then the index's).
+// It starts from what the index found at the last root the terms were
+// searched at, when it can: the sections of pages whose text did not
+// change since still match, and only the pages that changed are looked up.
 func (v *View) match(ctx context.Context, terms []string, joined string) ([]search.Hit, string, error) {
 	key := v.Space.ID + "\x00" + joined
-	if last, ok := v.r.matched.Get(key); ok && len(last.hits) < store.MaxMatchedSections {
-		if hits, ok, err := v.rematch(ctx, key, last, terms); err != nil || ok {
-			return hits, v.Revision.Root, err
+	root, indexed := v.Revision.Root, v.r.indexed(v.Revision.Root, v.Tree)
+	last, ok := v.r.matched.Get(key)
+	for try := 0; ok && try < 2 && len(last.hits) < store.MaxMatchedSections; try++ {
+		if last.root == root {
+			return last.hits, root, nil
 		}
+		hits, at, err := v.rematch(ctx, last, indexed, terms)
+		switch {
+		case err != nil:
+			return nil, "", err
+		case at == root:
+			v.keepMatched(key, matched{root, indexed, hits})
+			return hits, root, nil
+		case at == "":
+			ok = false
+			continue
+		}
+		// The index moved on since the view was read: bring last to it.
+		t, err := v.r.db.Tree(ctx, at)
+		if err != nil {
+			return nil, "", err
+		}
+		root, indexed = at, v.r.indexed(at, t)
 	}
-	hits, root, err := v.r.db.MatchSpaceRoot(ctx, v.Space.ID, terms)
-	if err == nil && root == v.Revision.Root {
-		v.keepMatched(key, hits)
+	hits, at, err := v.r.db.MatchSpaceRoot(ctx, v.Space.ID, terms)
+	if err != nil || at == "" {
+		return hits, at, err
 	}
-	return hits, root, err
+	if at != root {
+		t, err := v.r.db.Tree(ctx, at)
+		if err != nil {
+			return nil, "", err
+		}
+		indexed = v.r.indexed(at, t)
+	}
+	v.keepMatched(key, matched{at, indexed, hits})
+	return hits, at, nil
 }
 
-// rematch brings last, cached at key, to the view's revision and keeps the result; ok is
-// false when it cannot (too many pages changed, or the index is at another
-// root than the view).
-func (v *View) rematch(ctx context.Context, key string, last matched, terms []string) (hits []search.Hit, ok bool, err error) {
-	if last.root == v.Revision.Root {
-		return last.hits, true, nil
-	}
-	changes := search.ChangedPages(last.indexed, v.indexed())
+// rematch asks the index which sections hold the terms in the pages that
+// changed between last and indexed, and returns the hits of indexed if
+// the index holds them (at is its root), or at "" when too many pages
+// changed.
+func (v *View) rematch(ctx context.Context, last matched, indexed []*content.Page, terms []string) (hits []search.Hit, at string, err error) {
+	changes := search.ChangedPages(last.indexed, indexed)
 	if len(changes) > maxRematched {
-		return nil, false, nil
+		return nil, "", nil
 	}
 	changed := make([]string, len(changes)) // in id order
 	for i, c := range changes {
 		changed[i] = c.ID
 	}
-	found, root, err := v.r.db.MatchSpacePages(ctx, v.Space.ID, terms, changed)
-	if err != nil || root != v.Revision.Root {
-		return nil, false, err
+	found, at, err := v.r.db.MatchSpacePages(ctx, v.Space.ID, terms, changed)
+	if err != nil {
+		return nil, "", err
 	}
 	hits = make([]search.Hit, 0, len(last.hits)+len(found))
 	for _, h := range last.hits {
@@ -117,17 +143,14 @@ func (v *View) rematch(ctx context.Context, key string, last matched, terms []st
 			hits = append(hits, h)
 		}
 	}
-	hits = append(hits, found...)
-	v.keepMatched(key, hits)
-	return hits, true, nil
+	return append(hits, found...), at, nil
 }
 
-// keepMatched caches hits found at the view's revision. The searchable pages
-// they keep are shared with the tree's, but count against the cache: they
-// may outlive it.
-func (v *View) keepMatched(key string, hits []search.Hit) {
-	m := matched{v.Revision.Root, v.indexed(), hits}
-	v.r.matched.Add(key, m, len(key)+80*len(hits)+8*len(m.indexed))
+// keepMatched caches what the index found. The searchable pages it keeps
+// are shared with the tree's, but count against the cache: they may
+// outlive it.
+func (v *View) keepMatched(key string, m matched) {
+	v.r.matched.Add(key, m, len(key)+80*len(m.hits)+8*len(m.indexed))
 }
 
 // scoreKey names a page's text and the terms of a search.

@@ -82,6 +82,15 @@ func TestSearchKeepsScores(t *testing.T) {
 	edit(func(tr *content.Tree) { tr.Pages["p20"].Markdown += "\nOne alpha.\n" })
 	edit(func(tr *content.Tree) { tr.Pages["p12"].Markdown += "\nalpha beta gamma\n" })
 	check("three merges, pages changed twice")
+	edit(func(tr *content.Tree) { tr.Pages["p15"].Markdown += "\nalpha gamma\n" })
+	before := f.open(t)
+	edit(func(tr *content.Tree) { tr.Pages["p18"].Markdown = "alpha beta\n" })
+	for _, terms := range queries { // the index is a merge ahead of the view
+		if _, err := before.Search(t.Context(), terms); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("searched first through the revision before")
 
 	// The page titled with the word ranks first; then the more mentions.
 	ranked, err := f.open(t).Search(t.Context(), []string{"alpha"})

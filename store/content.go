@@ -22,11 +22,13 @@ type contentCache struct {
 	objects   *lru.Cache[string, []byte]
 	revisions *lru.Cache[string, *Revision] // by id; revisions never change
 	comments  *lru.Cache[string, cachedComment]
+	indexed   *lru.Cache[string, []*content.Page] // the searchable pages of trees, by root
 }
 
 func newContentCache() *contentCache {
 	return &contentCache{trees: lru.New[string, *content.Tree](256 << 20), objects: lru.New[string, []byte](64 << 20),
-		revisions: lru.New[string, *Revision](100_000), comments: lru.New[string, cachedComment](64 << 20)}
+		revisions: lru.New[string, *Revision](100_000), comments: lru.New[string, cachedComment](64 << 20),
+		indexed: lru.New[string, []*content.Page](16 << 20)}
 }
 
 // treeCost estimates the memory a decoded tree holds.

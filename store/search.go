@@ -284,7 +284,7 @@ func (db *DB) indexSpace(ctx context.Context, spaceID string) error {
 				return err
 			}
 		}
-		if err := tx.reindexPages(ctx, spaceID, before, now); err != nil {
+		if err := tx.reindexPages(ctx, spaceID, indexed, before, current, now); err != nil {
 			return err
 		}
 		_, err = tx.q.exec(ctx, "UPDATE search_spaces SET root = ? WHERE space_id = ?", current, spaceID)
@@ -310,18 +310,34 @@ func (tx *Tx) followIndex(ctx context.Context, spaceID, before string, now *cont
 	if err != nil {
 		return err
 	}
-	if err := tx.reindexPages(ctx, spaceID, old, now); err != nil {
+	if err := tx.reindexPages(ctx, spaceID, before, old, nowRoot, now); err != nil {
 		return err
 	}
 	_, err = tx.q.exec(ctx, "UPDATE search_spaces SET root = ? WHERE space_id = ?", nowRoot, spaceID)
 	return err
 }
 
+// indexedPages are the searchable pages of tree t at root (search.Indexed),
+// kept by root: each merge compares the trees before and after it.
+func (r reader) indexedPages(root string, t *content.Tree) []*content.Page {
+	if pages, ok := r.content.indexed.Get(root); ok {
+		return pages
+	}
+	pages := search.Indexed(t)
+	cost := len(root) + 64
+	for _, p := range pages { // counted in full: they may outlive the tree's cache entry
+		cost += 8 + content.PageCost(p)
+	}
+	r.content.indexed.Add(root, pages, cost)
+	return pages
+}
+
 // reindexPages rewrites the rows of the pages whose searchable text differs
-// between two trees, and drops those of pages no longer searchable. Pages
-// are written in id order: the index breaks ties of score by row.
-func (tx *Tx) reindexPages(ctx context.Context, spaceID string, before, now *content.Tree) error {
-	for _, c := range search.ChangedPages(search.Indexed(before), search.Indexed(now)) {
+// between two trees (and their roots), and drops those of pages no longer
+// searchable. Pages are written in id order: the index breaks ties of
+// score by row.
+func (tx *Tx) reindexPages(ctx context.Context, spaceID, beforeRoot string, before *content.Tree, nowRoot string, now *content.Tree) error {
+	for _, c := range search.ChangedPages(tx.indexedPages(beforeRoot, before), tx.indexedPages(nowRoot, now)) {
 		if c.Old != nil {
 			if _, err := tx.q.exec(ctx, "DELETE FROM search_sections WHERE space_id = ? AND page_id = ?", spaceID, c.ID); err != nil {
 				return err
