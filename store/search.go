@@ -15,10 +15,6 @@ import (
 // results.
 const MaxSearchRows = 1000
 
-// maxMatchedSpaces bounds the spaces a SQLite search names inside its FTS
-// query, so that the index intersects words and spaces itself.
-const maxMatchedSpaces = 100
-
 // SearchHit is a section that matched a search; search ranks pages by
 // them.
 type SearchHit = search.Hit
@@ -66,7 +62,7 @@ func (db *DB) matchSpace(ctx context.Context, spaceID string, terms, pageIDs []s
 				WHERE s.space_id = ? AND s.document @@ to_tsquery('english', ?)`+where+` LIMIT ?) h ON true
 			WHERE x.space_id = ?`, append(args, MaxMatchedSections, spaceID)...)
 	}
-	words := `{page_text section_title body} : ("` + strings.Join(terms, `" "`) + `"*)`
+	words := `"` + strings.Join(terms, `" "`) + `"*`
 	if pageIDs != nil {
 		// The index is asked once, between the first and the last row of
 		// the pages: pages that changed were written last, so their rows
@@ -79,11 +75,10 @@ func (db *DB) matchSpace(ctx context.Context, spaceID string, terms, pageIDs []s
 				WHERE search_fts MATCH ? AND search_fts.rowid BETWEEN (SELECT min(id) FROM c) AND (SELECT max(id) FROM c)) h ON 1 = 1
 			WHERE x.space_id = ?`, spaceID, jsonText(pageIDs), words, spaceID)
 	}
-	match := `space_id : "` + spaceID + `" AND ` + words
 	return db.rootedHits(ctx, spaceID, `SELECT x.root, h.page_id, h.position, 0 FROM search_spaces x LEFT JOIN (
 			SELECT s.page_id, s.position FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
-			WHERE search_fts MATCH ? LIMIT ?) h ON 1 = 1
-		WHERE x.space_id = ?`, match, MaxMatchedSections, spaceID)
+			WHERE search_fts MATCH ? AND s.space_id = ? LIMIT ?) h ON 1 = 1
+		WHERE x.space_id = ?`, words, spaceID, MaxMatchedSections, spaceID)
 }
 
 // IndexedSection is a section as the index holds it: its heading and its
@@ -176,21 +171,11 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`,
 			strings.Join(terms, " | "), ids, limit)
 	}
-	match := `{page_text section_title body} : ("` + strings.Join(terms, `" OR "`) + `")`
-	if len(spaceIDs) > maxMatchedSpaces { // filtered after the match only
-		return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score
-			FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
-			WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
-			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, ids, limit)
-	}
-	// The index names the spaces: it ranks and cuts before rows are read.
-	match = `space_id : ("` + strings.Join(spaceIDs, `" OR "`) + `") AND ` + match
-	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, f.score FROM (
-			SELECT rowid AS id, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0) AS score FROM search_fts
-			WHERE search_fts MATCH ? ORDER BY score DESC, id LIMIT ?) f
-		JOIN search_sections s ON s.id = f.id
-		WHERE s.space_id IN (SELECT value FROM json_each(?))
-		ORDER BY f.score DESC, s.space_id, s.page_id, s.position`, match, limit, ids)
+	match := `"` + strings.Join(terms, `" OR "`) + `"`
+	return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, -bm25(search_fts, 10.0, 4.0, 1.0) AS score
+		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
+		WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
+		ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`, match, ids, limit)
 }
 
 // IndexStaleSpaces brings up to max spaces whose search rows do not hold
