@@ -23,7 +23,9 @@ import (
 // key, kept as bytes in an LRU bounded in bytes, and gzipped on first
 // demand: the page list is the API's largest answer, every page with its
 // body, 2.7 MB for 1,000 pages. A new revision has a new root, hence new
-// keys: nothing is invalidated, old entries age out. The caller is
+// keys: nothing is invalidated, old entries age out. A page in markdown
+// format is keyed by what its bytes are made of instead (pageKey), so that
+// merges elsewhere in the space leave its answer in place. The caller is
 // authorized before the cache is consulted (the view's load), so cached
 // bytes never reach someone who may not read them.
 
@@ -244,7 +246,11 @@ func (s *Server) pageListOf(v *revision.View, f format) func() (*encodedAnswer, 
 
 // writePage answers the page id of v, in full, in format f.
 func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v *revision.View, id string, f format) error {
-	return s.answers.serve(w, r, revisionKey(v, f, id), encoded(func() ([]byte, error) {
+	key, ok := pageKey(v, f, id)
+	if !ok {
+		key = revisionKey(v, f, id)
+	}
+	return s.answers.serve(w, r, key, encoded(func() ([]byte, error) {
 		page, err := s.pageJSON(v, id, f, true)
 		if err != nil {
 			return nil, err

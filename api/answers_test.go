@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // getGzip GETs path as token's holder, taking gzip.
@@ -306,6 +309,16 @@ func TestListPagesFromRuns(t *testing.T) {
 	e.author(t, e.admin.token, cr, batch...).want(t, http.StatusOK)
 	revision := e.readMerge(t, cr)
 
+	var list struct {
+		Pages []struct {
+			ID    string
+			Pages []struct{ ID string }
+		}
+	}
+	e.readGet(t, e.admin.token, sp+"/content/pages", &list)
+	// Pages read one by one, kept by their content: a section, its first
+	// child, a child edited below and its parent, a section removed.
+	watched := []string{list.Pages[1].ID, list.Pages[1].Pages[0].ID, list.Pages[2].ID, list.Pages[2].Pages[3].ID, list.Pages[3].ID}
 	check := func(step string) {
 		t.Helper()
 		for _, q := range []struct {
@@ -315,6 +328,23 @@ func TestListPagesFromRuns(t *testing.T) {
 			want, err := e.srv.PageListUncached(t.Context(), spaceID, revision, false, q.metadata)
 			if err != nil {
 				t.Fatal(err)
+			}
+			var wantList struct{ Pages []any }
+			if err := json.Unmarshal(want, &wantList); err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range watched {
+				wantPage := findListedPage(wantList.Pages, id)
+				res := e.call(t, e.admin.token, "GET", sp+"/content/page/"+id+q.query, nil)
+				if wantPage == nil {
+					res.want(t, http.StatusNotFound)
+					continue
+				}
+				var got any
+				res.want(t, http.StatusOK).Decode(t, &got)
+				if diff := cmp.Diff(wantPage, got); diff != "" {
+					t.Errorf("%s: GET page %s%s (-uncached +got):\n%s", step, id, q.query, diff)
+				}
 			}
 			if got := e.call(t, e.admin.token, "GET", sp+"/content/pages"+q.query, nil).want(t, http.StatusOK).Body; !bytes.Equal(got, want) {
 				t.Errorf("%s: GET pages%s differs from the uncached answer:\n%s\nwant\n%s", step, q.query, got, want)
@@ -330,13 +360,6 @@ func TestListPagesFromRuns(t *testing.T) {
 	}
 	check("seeded")
 
-	var list struct {
-		Pages []struct {
-			ID    string
-			Pages []struct{ ID string }
-		}
-	}
-	e.readGet(t, e.admin.token, sp+"/content/pages", &list)
 	step := func(name string, changes ...map[string]any) {
 		t.Helper()
 		_, cr := e.readNewCR(t, spaceID, name)
@@ -348,4 +371,20 @@ func TestListPagesFromRuns(t *testing.T) {
 	step("a first page inserted", insertPage("", "# Home\n\nWelcome.\n", "at", 0))
 	step("a section renamed", cmUpdatePage(list.Pages[1].ID, "slug", "renamed"))
 	step("a section removed", cmDeletePage(list.Pages[3].ID))
+}
+
+// findListedPage is the page with id in a decoded page list, at any depth.
+func findListedPage(pages []any, id string) any {
+	for _, p := range pages {
+		m := p.(map[string]any)
+		if m["id"] == id {
+			return m
+		}
+		if sub, _ := m["pages"].([]any); sub != nil {
+			if found := findListedPage(sub, id); found != nil {
+				return found
+			}
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"hash"
 	"hash/crc32"
 	"sync"
 
@@ -128,15 +129,37 @@ func (s *Server) pageListRuns(v *revision.View, f format) (_ *encodedAnswer, ok 
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
 
 // listRunAt finds the run of ids that begins at start and the key of its
-// bytes: the space (in each page's URL), the format, and for each page of
-// the run its object's hash (its whole subtree's content) and, for each
-// page below, its slug path and Git path, which depend on pages outside.
+// bytes: the space (in each page's URL), the format, and what each of its
+// pages' answers is made of (writeSubtree).
 func (s *Server) listRunAt(v *revision.View, f format, ids []string, start int) (end int, key [sha256.Size]byte, ok bool) {
-	info := v.Index()
 	h := sha256.New()
 	h.Write([]byte(v.Space.ID))
 	h.Write([]byte{0, boolByte(f.metadata)})
 	pages := 0
+	for end = start; end < len(ids) && pages < listRunPages; end++ {
+		n, ok := writeSubtree(h, v, ids[end])
+		if !ok {
+			return 0, key, false
+		}
+		pages += n
+	}
+	h.Sum(key[:0])
+	return end, key, true
+}
+
+// writeSubtree writes to h what the markdown-format answer of page id is
+// made of, besides the space and the format: its object's hash (its whole
+// subtree's content) and, for each page of its subtree, its slug path and
+// Git path, which depend on pages outside. It returns the pages of the
+// subtree; ok is false when v's tree is not a stored one, whose pages have
+// no hash.
+func writeSubtree(h hash.Hash, v *revision.View, id string) (pages int, ok bool) {
+	hash, ok := v.Tree.PageHash(id)
+	if !ok {
+		return 0, false
+	}
+	h.Write([]byte(hash))
+	info := v.Index()
 	var walk func(id string)
 	walk = func(id string) {
 		pages++
@@ -145,16 +168,25 @@ func (s *Server) listRunAt(v *revision.View, f format, ids []string, start int) 
 			walk(c)
 		}
 	}
-	for end = start; end < len(ids) && pages < listRunPages; end++ {
-		hash, ok := v.Tree.PageHash(ids[end])
-		if !ok {
-			return 0, key, false
-		}
-		h.Write([]byte(hash))
-		walk(ids[end])
+	walk(id)
+	return pages, true
+}
+
+// pageKey names the answer of page id in format f by what it is made of
+// rather than by the revision, so that a page read after a merge that left
+// it as it was finds its answer kept; ok is false for the document format,
+// whose links depend on other pages, and for trees not stored.
+func pageKey(v *revision.View, f format, id string) (key string, ok bool) {
+	if f.document {
+		return "", false
 	}
-	h.Sum(key[:0])
-	return end, key, true
+	h := sha256.New()
+	h.Write([]byte(v.Space.ID))
+	h.Write([]byte{0, boolByte(f.metadata)})
+	if _, ok := writeSubtree(h, v, id); !ok {
+		return "", false
+	}
+	return "page\x00" + string(h.Sum(nil)), true
 }
 
 func boolByte(b bool) byte {
