@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -187,13 +188,25 @@ func (c *answerCache) serve(w http.ResponseWriter, r *http.Request, key string, 
 	h["Content-Type"] = headerJSON
 	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
+	if len(body) == 1 {
+		_, err = w.Write(body[0])
+		return err
+	}
+	// Parts are written through a larger buffer: each write to the
+	// connection is a system call, and a page list has dozens of parts.
+	bw := partWriters.Get().(*bufio.Writer)
+	defer partWriters.Put(bw)
+	bw.Reset(w)
+	defer bw.Reset(nil)
 	for _, b := range body {
-		if _, err := w.Write(b); err != nil {
+		if _, err := bw.Write(b); err != nil {
 			return err
 		}
 	}
-	return nil
+	return bw.Flush()
 }
+
+var partWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
 // headerJSON is the Content-Type of JSON answers, as a header value.
 var headerJSON = []string{"application/json; charset=utf-8"}

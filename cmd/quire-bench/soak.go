@@ -65,6 +65,7 @@ type soakResult struct {
 	// the soak resident, peak and the Go heap in use; none when the servers
 	// are in this process.
 	rssBefore, rssAfter, peakAfter, heapAfter []int64
+	cpu                                       []time.Duration // processor time of each server during the soak
 }
 
 type soakStats struct {
@@ -333,9 +334,10 @@ func writeSoak(w io.Writer, r *soakResult) {
 		fmt.Fprintf(w, "First error: %s\n\n", r.all.firstErr)
 	}
 	if len(r.rssAfter) > 0 {
-		fmt.Fprint(w, "| Server | Resident after seeding | After the soak | Peak | Go heap in use after |\n|---|---|---|---|---|\n")
+		fmt.Fprint(w, "| Server | Processor, in cores | Resident after seeding | After the soak | Peak | Go heap in use after |\n|---|---|---|---|---|---|\n")
 		for i := range r.rssAfter {
-			fmt.Fprintf(w, "| %c | %d MB | %d MB | %d MB | %d MB |\n", 'A'+i, r.rssBefore[i]>>20, r.rssAfter[i]>>20, r.peakAfter[i]>>20, r.heapAfter[i]>>20)
+			fmt.Fprintf(w, "| %c | %.2f | %d MB | %d MB | %d MB | %d MB |\n", 'A'+i, r.cpu[i].Seconds()/r.elapsed.Seconds(),
+				r.rssBefore[i]>>20, r.rssAfter[i]>>20, r.peakAfter[i]>>20, r.heapAfter[i]>>20)
 		}
 		fmt.Fprintln(w)
 	}

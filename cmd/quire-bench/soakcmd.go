@@ -100,16 +100,19 @@ func soakServers(ctx context.Context, bin, dbName, pgURL string, n int, o soakOp
 	fmt.Fprintf(stderr, "%s, %d server(s): seeding %d pages, then soaking…\n", dbName, n, o.pages)
 	c := &client{base: first.url, token: first.token, http: &http.Client{Timeout: 10 * time.Minute}}
 	var before []int64
+	var cpuBefore []time.Duration
 	r, err := soak(ctx, c, bases, o, stderr, func() {
 		for _, p := range procs {
 			before = append(before, p.rss())
+			cpuBefore = append(cpuBefore, p.cpu())
 		}
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w\nserver log: %s", dbName, err, first.log.tail())
 	}
 	r.name, r.rssBefore = dbName, before
-	for _, p := range procs {
+	for i, p := range procs {
+		r.cpu = append(r.cpu, p.cpu()-cpuBefore[i])
 		r.rssAfter = append(r.rssAfter, p.rss())
 		r.peakAfter = append(r.peakAfter, p.peakRSS())
 		r.heapAfter = append(r.heapAfter, heapInUse(ctx, p.url))
