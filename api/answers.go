@@ -31,8 +31,15 @@ import (
 // bytes never reach someone who may not read them.
 
 // maxAnswerCacheBytes bounds the answer cache; an entry costs twice its
-// body (room for its gzipped form), so a 10,000-page list (27.7 MB) fits.
+// body (room for its gzipped form).
 const maxAnswerCacheBytes = 128 << 20
+
+// maxListCacheBytes bounds the cache of page lists, kept apart: each merge
+// makes a new list of megabytes, which would push every page read out of
+// the answer cache within a second. A list costs its bytes plain and
+// gzipped (shared with the runs it is made of, but they may outlive them),
+// so a 10,000-page list (27.7 MB) fits.
+const maxListCacheBytes = 64 << 20
 
 // encodedAnswer is one encoded answer, gzipped on first demand. Its bytes
 // may be in parts: a page list is written from its runs as they are
@@ -234,7 +241,7 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	return s.answers.serve(w, r, revisionKey(v, f, "pages"), s.pageListOf(v, f))
+	return s.lists.serve(w, r, revisionKey(v, f, "pages"), s.pageListOf(v, f))
 }
 
 // pageListOf builds the page list of v in format f, as listPages answers it.

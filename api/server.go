@@ -87,6 +87,7 @@ type Server struct {
 	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
 	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
 	answers     *answerCache           // encoded page answers of revisions (answers.go)
+	lists       *answerCache           // encoded page lists of revisions (answers.go)
 	listRuns    *listRuns              // encoded runs of pages of page lists (pagelist.go)
 	asker       *ask.Asker             // answers questions (O/ask)
 	model       *llm.Model             // the configured model; nil when none (translations refuse to run)
@@ -126,6 +127,7 @@ func New(db *store.DB, cfg Config) *Server {
 		orgCreation: newOrgCreation(cfg.OrgCreation),
 		published:   newPublishedCache(),
 		answers:     newAnswerCache(maxAnswerCacheBytes),
+		lists:       newAnswerCache(maxListCacheBytes),
 		listRuns:    newListRuns(),
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
