@@ -82,42 +82,46 @@ const maxRematched = 200
 func (v *View) match(ctx context.Context, terms []string, joined string) ([]search.Hit, string, error) {
 	key := v.Space.ID + "\x00" + joined
 	root, indexed := v.Revision.Root, v.r.indexed(v.Revision.Root, v.Tree)
-	last, ok := v.r.matched.Get(key)
-	for try := 0; ok && try < 2 && len(last.hits) < store.MaxMatchedSections; try++ {
-		if last.root == root {
-			return last.hits, root, nil
+	if last, ok := v.r.matched.Get(key); ok && len(last.hits) < store.MaxMatchedSections {
+		for range 2 { // to the view's root, else to the index's when a merge came between
+			if last.root == root {
+				return last.hits, root, nil
+			}
+			hits, at, err := v.rematch(ctx, last, indexed, terms)
+			if err != nil || at == root {
+				if err == nil {
+					v.keepMatched(key, matched{root, indexed, hits})
+				}
+				return hits, root, err
+			}
+			if at == "" {
+				break
+			}
+			if root, indexed, err = v.indexedAt(ctx, at); err != nil {
+				return nil, "", err
+			}
 		}
-		hits, at, err := v.rematch(ctx, last, indexed, terms)
-		switch {
-		case err != nil:
-			return nil, "", err
-		case at == root:
-			v.keepMatched(key, matched{root, indexed, hits})
-			return hits, root, nil
-		case at == "":
-			ok = false
-			continue
-		}
-		// The index moved on since the view was read: bring last to it.
-		t, err := v.r.db.Tree(ctx, at)
-		if err != nil {
-			return nil, "", err
-		}
-		root, indexed = at, v.r.indexed(at, t)
 	}
 	hits, at, err := v.r.db.MatchSpaceRoot(ctx, v.Space.ID, terms)
 	if err != nil || at == "" {
 		return hits, at, err
 	}
 	if at != root {
-		t, err := v.r.db.Tree(ctx, at)
-		if err != nil {
+		if root, indexed, err = v.indexedAt(ctx, at); err != nil {
 			return nil, "", err
 		}
-		indexed = v.r.indexed(at, t)
 	}
-	v.keepMatched(key, matched{at, indexed, hits})
-	return hits, at, nil
+	v.keepMatched(key, matched{root, indexed, hits})
+	return hits, root, nil
+}
+
+// indexedAt is root and the searchable pages of its tree.
+func (v *View) indexedAt(ctx context.Context, root string) (string, []*content.Page, error) {
+	t, err := v.r.db.Tree(ctx, root)
+	if err != nil {
+		return "", nil, err
+	}
+	return root, v.r.indexed(root, t), nil
 }
 
 // rematch asks the index which sections hold the terms in the pages that
