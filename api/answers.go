@@ -241,14 +241,14 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	return s.lists.serve(w, r, revisionKey(v, f, "pages"), s.pageListOf(v, f))
+	return s.lists.serve(w, r, revisionKey(v, f, "pages"), s.pageListOf(r.Context(), v, f))
 }
 
 // pageListOf builds the page list of v in format f, as listPages answers it.
-func (s *Server) pageListOf(v *revision.View, f format) func() (*encodedAnswer, error) {
+func (s *Server) pageListOf(ctx context.Context, v *revision.View, f format) func() (*encodedAnswer, error) {
 	return func() (*encodedAnswer, error) {
 		if !f.document {
-			if a, ok, err := s.pageListRuns(v, f); ok {
+			if a, ok, err := s.pageListRuns(ctx, v, f); ok {
 				return a, err
 			}
 		}
@@ -266,15 +266,23 @@ func (s *Server) pageListOf(v *revision.View, f format) func() (*encodedAnswer, 
 
 // writePage answers the page id of v, in full, in format f.
 func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v *revision.View, id string, f format) error {
+	key, build := s.pageAnswer(v, id, f)
+	return s.answers.serve(w, r, key, build)
+}
+
+// pageAnswer is the key and the build of the answer of page id of v, in
+// full, in format f: what a page read answers, and, without its final
+// newline, what a page list holds of a top-level page.
+func (s *Server) pageAnswer(v *revision.View, id string, f format) (string, func() (*encodedAnswer, error)) {
 	key, ok := pageKey(v, f, id)
 	if !ok {
 		key = revisionKey(v, f, id)
 	}
-	return s.answers.serve(w, r, key, encoded(func() ([]byte, error) {
+	return key, encoded(func() ([]byte, error) {
 		page, err := s.pageJSON(v, id, f, true)
 		if err != nil {
 			return nil, err
 		}
 		return encodeJSON(page)
-	}))
+	})
 }

@@ -96,7 +96,7 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 	}
 	// The pages, the bulk of the answer, are the page list's, encoded once
 	// per revision (answers.go); the rest is small and written each time.
-	list, err := s.lists.get(r.Context(), revisionKey(v, f, "pages"), s.pageListOf(v, f))
+	list, err := s.lists.get(r.Context(), revisionKey(v, f, "pages"), s.pageListOf(r.Context(), v, f))
 	if err != nil {
 		return err
 	}

@@ -3,9 +3,9 @@ package api
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"hash"
 	"hash/crc32"
 	"sync"
@@ -83,7 +83,7 @@ func deflated(b []byte, last bool) []byte {
 // pageListRuns builds the markdown-format page list of v from its runs,
 // plain and gzipped; ok is false when v's tree is not a stored one, whose
 // pages have no hash to key runs by.
-func (s *Server) pageListRuns(v *revision.View, f format) (_ *encodedAnswer, ok bool, err error) {
+func (s *Server) pageListRuns(ctx context.Context, v *revision.View, f format) (_ *encodedAnswer, ok bool, err error) {
 	ids := v.Tree.Root
 	var runs []*listRun
 	for start := 0; start < len(ids); {
@@ -93,7 +93,7 @@ func (s *Server) pageListRuns(v *revision.View, f format) (_ *encodedAnswer, ok 
 		}
 		run, hit := s.listRuns.runs.Get(key)
 		if !hit {
-			if run, err = s.encodeListRun(v, f, ids[start:end]); err != nil {
+			if run, err = s.encodeListRun(ctx, v, f, ids[start:end]); err != nil {
 				return nil, true, err
 			}
 			s.listRuns.runs.Add(key, run, len(run.json)+len(run.z)+64)
@@ -160,10 +160,15 @@ func writeSubtree(h hash.Hash, v *revision.View, id string) (pages int, ok bool)
 	}
 	h.Write([]byte(hash))
 	info := v.Index()
+	var b []byte
 	var walk func(id string)
 	walk = func(id string) {
 		pages++
-		h.Write([]byte(id + "\x00" + info.Path[id] + "\x00" + info.Git[id] + "\x00"))
+		b = b[:0]
+		for _, s := range [...]string{id, info.Path[id], info.Git[id]} {
+			b = append(append(b, s...), 0)
+		}
+		h.Write(b)
 		for _, c := range v.Tree.Pages[id].Children {
 			walk(c)
 		}
@@ -196,22 +201,27 @@ func boolByte(b bool) byte {
 	return 0
 }
 
-// encodeListRun encodes the top-level pages ids of v as the list holds them.
-func (s *Server) encodeListRun(v *revision.View, f format, ids []string) (*listRun, error) {
+// encodeListRun encodes the top-level pages ids of v as the list holds
+// them: as they are read one by one, each kept in the answer cache by what
+// it is made of (pageAnswer), so that a merge that edits one page encodes
+// that page again, not its run.
+func (s *Server) encodeListRun(ctx context.Context, v *revision.View, f format, ids []string) (*listRun, error) {
 	var b []byte
 	for i, id := range ids {
-		page, err := s.pageJSON(v, id, f, true)
-		if err != nil {
-			return nil, err
-		}
-		enc, err := json.Marshal(page)
+		key, build := s.pageAnswer(v, id, f)
+		a, err := s.answers.get(ctx, key, build)
 		if err != nil {
 			return nil, err
 		}
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, enc...)
+		for _, part := range a.body {
+			b = append(b, part...)
+		}
+		b = bytes.TrimSuffix(b, []byte("\n"))
 	}
-	return &listRun{json: b, z: deflated(b, false)}, nil
+	// Kept at their exact size: grown by appending, they held up to twice
+	// what the cache counts.
+	return &listRun{json: bytes.Clone(b), z: bytes.Clone(deflated(b, false))}, nil
 }

@@ -40,7 +40,7 @@ func (r *Reader) Sections(p *content.Page) []search.WordSection {
 // What a search finds at a root is cached by the space, root and terms: a
 // search repeated at the view's revision reads nothing. After a merge, the
 // index is asked again which sections hold the terms only in the pages
-// whose text changed (match), and only those pages are scored again: a
+// whose text changed (match), and only those pages are scored: a
 // section's score depends on its text alone (search.ScoreSections).
 func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage, error) {
 	joined := strings.Join(terms, "\x00")
@@ -52,9 +52,7 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 	if err != nil {
 		return nil, err
 	}
-	if hits, err = v.scoreHits(ctx, hits, terms, joined); err != nil {
-		return nil, err
-	}
+	hits = hits[:min(len(hits), store.MaxSearchRows)]
 	ranked := search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil })
 	if root == v.Revision.Root { // else the index moved on since the view was read
 		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+80*len(hits)) // a hit and its page id
@@ -66,7 +64,27 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 type matched struct {
 	root    string
 	indexed []*content.Page // the searchable pages at root (View.indexed)
-	hits    []search.Hit    // shared: do not modify
+	hits    []search.Hit    // scored, in order (byScore); shared: do not modify
+}
+
+// page is the searchable page id of m, or nil.
+func (m *matched) page(id string) *content.Page {
+	i, ok := slices.BinarySearchFunc(m.indexed, id, func(p *content.Page, id string) int { return strings.Compare(p.ID, id) })
+	if !ok {
+		return nil
+	}
+	return m.indexed[i]
+}
+
+// byScore orders hits best first, then by page and position.
+func byScore(a, b search.Hit) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.PageID, b.PageID); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Position, b.Position)
 }
 
 // maxRematched bounds the pages whose text changed since the last search of
@@ -74,80 +92,102 @@ type matched struct {
 const maxRematched = 200
 
 // match returns the sections of the space's current content that hold the
-// terms, unscored, and the root of the index they were found in, which is
-// the view's unless a merge came between (the hits are then the index's).
-// It starts from what the index found at the last root the terms were
-// searched at, when it can: the sections of pages whose text did not
-// change since still match, and only the pages that changed are looked up.
+// terms, scored and in order (byScore), and the root of the index they were
+// found in, which is the view's unless a merge came between (the hits are
+// then the index's). It starts from what the index found at the last root
+// the terms were searched at, when it can: the sections of pages whose text
+// did not change since still match with the same scores, and only the
+// pages that changed are looked up and scored.
 func (v *View) match(ctx context.Context, terms []string, joined string) ([]search.Hit, string, error) {
 	key := v.Space.ID + "\x00" + joined
-	root, indexed := v.Revision.Root, v.r.indexed(v.Revision.Root, v.Tree)
+	at := matched{root: v.Revision.Root, indexed: v.r.indexed(v.Revision.Root, v.Tree)}
 	if last, ok := v.r.matched.Get(key); ok && len(last.hits) < store.MaxMatchedSections {
 		for range 2 { // to the view's root, else to the index's when a merge came between
-			if last.root == root {
-				return last.hits, root, nil
+			if last.root == at.root {
+				return last.hits, at.root, nil
 			}
-			hits, at, err := v.rematch(ctx, last, indexed, terms)
-			if err != nil || at == root {
+			indexRoot, err := v.rematch(ctx, &last, &at, terms, joined)
+			if err != nil || indexRoot == at.root {
 				if err == nil {
-					v.keepMatched(key, matched{root, indexed, hits})
+					v.keepMatched(key, at)
 				}
-				return hits, root, err
+				return at.hits, at.root, err
 			}
-			if at == "" {
+			if indexRoot == "" {
 				break
 			}
-			if root, indexed, err = v.indexedAt(ctx, at); err != nil {
+			if at, err = v.matchedAt(ctx, indexRoot); err != nil {
 				return nil, "", err
 			}
 		}
 	}
-	hits, at, err := v.r.db.MatchSpaceRoot(ctx, v.Space.ID, terms)
-	if err != nil || at == "" {
-		return hits, at, err
+	hits, indexRoot, err := v.r.db.MatchSpaceRoot(ctx, v.Space.ID, terms)
+	if err != nil || indexRoot == "" {
+		return nil, "", err
 	}
-	if at != root {
-		if root, indexed, err = v.indexedAt(ctx, at); err != nil {
+	if indexRoot != at.root {
+		if at, err = v.matchedAt(ctx, indexRoot); err != nil {
 			return nil, "", err
 		}
 	}
-	v.keepMatched(key, matched{root, indexed, hits})
-	return hits, root, nil
+	if at.hits, err = v.scoreHits(ctx, &at, hits, terms, joined); err != nil {
+		return nil, "", err
+	}
+	v.keepMatched(key, at)
+	return at.hits, at.root, nil
 }
 
-// indexedAt is root and the searchable pages of its tree.
-func (v *View) indexedAt(ctx context.Context, root string) (string, []*content.Page, error) {
+// matchedAt is what is known of root before the index is asked: its
+// searchable pages.
+func (v *View) matchedAt(ctx context.Context, root string) (matched, error) {
 	t, err := v.r.db.Tree(ctx, root)
 	if err != nil {
-		return "", nil, err
+		return matched{}, err
 	}
-	return root, v.r.indexed(root, t), nil
+	return matched{root: root, indexed: v.r.indexed(root, t)}, nil
 }
 
 // rematch asks the index which sections hold the terms in the pages that
-// changed between last and indexed, and returns the hits of indexed if
-// the index holds them (at is its root), or at "" when too many pages
-// changed.
-func (v *View) rematch(ctx context.Context, last matched, indexed []*content.Page, terms []string) (hits []search.Hit, at string, err error) {
-	changes := search.ChangedPages(last.indexed, indexed)
+// changed between last and at, and sets at's hits: last's of the pages
+// that did not change, and those found, scored, if the index holds at's
+// root. It returns the index's root, or "" when too many pages changed.
+func (v *View) rematch(ctx context.Context, last, at *matched, terms []string, joined string) (indexRoot string, err error) {
+	changes := search.ChangedPages(last.indexed, at.indexed)
 	if len(changes) > maxRematched {
-		return nil, "", nil
+		return "", nil
 	}
 	changed := make([]string, len(changes)) // in id order
 	for i, c := range changes {
 		changed[i] = c.ID
 	}
-	found, at, err := v.r.db.MatchSpacePages(ctx, v.Space.ID, terms, changed)
-	if err != nil {
-		return nil, "", err
+	found, indexRoot, err := v.r.db.MatchSpacePages(ctx, v.Space.ID, terms, changed)
+	if err != nil || indexRoot != at.root {
+		return indexRoot, err
 	}
-	hits = make([]search.Hit, 0, len(last.hits)+len(found))
+	if found, err = v.scoreHits(ctx, at, found, terms, joined); err != nil {
+		return "", err
+	}
+	kept := make([]search.Hit, 0, len(last.hits))
 	for _, h := range last.hits {
 		if _, gone := slices.BinarySearch(changed, h.PageID); !gone {
-			hits = append(hits, h)
+			kept = append(kept, h)
 		}
 	}
-	return append(hits, found...), at, nil
+	at.hits = mergeHits(kept, found)
+	return indexRoot, nil
+}
+
+// mergeHits merges two lists of hits in order (byScore) into one.
+func mergeHits(a, b []search.Hit) []search.Hit {
+	out := make([]search.Hit, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if byScore(a[0], b[0]) <= 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // keepMatched caches what the index found. The searchable pages it keeps
@@ -165,11 +205,11 @@ type scoreKey struct {
 
 var textSeed = maphash.MakeSeed()
 
-// textKey names what the index holds of page id: the hash of its object in
-// a stored tree (which covers its subtree too: a page whose child changed
-// is scored again, which is rare), else a print of its text.
-func (v *View) textKey(p *content.Page) string {
-	if hash, ok := v.Tree.PageHash(p.ID); ok {
+// textKey names what the index holds of page p of tree t: the hash of its
+// object in a stored tree (which covers its subtree too: a page whose
+// child changed is scored again, which is rare), else a print of its text.
+func textKey(t *content.Tree, p *content.Page) string {
+	if hash, ok := t.PageHash(p.ID); ok {
 		return hash
 	}
 	var h maphash.Hash
@@ -181,46 +221,41 @@ func (v *View) textKey(p *content.Page) string {
 	return strconv.FormatUint(h.Sum64(), 16) // shorter than a hash: never the same
 }
 
-// scoreHits scores hits found at the view's revision, drops those of pages
-// it does not hold, and sorts them best first (then by page and position),
-// cut at store.MaxSearchRows. The scores of a page are cached by its text
-// and the terms, and the words they are counted on by its text.
-func (v *View) scoreHits(ctx context.Context, hits []search.Hit, terms []string, joined string) ([]search.Hit, error) {
+// scoreHits scores hits found at at's root, drops those of pages it does
+// not hold, and sorts them (byScore). The scores of a page are cached by
+// its text and the terms, and the words they are counted on by its text.
+func (v *View) scoreHits(ctx context.Context, at *matched, hits []search.Hit, terms []string, joined string) ([]search.Hit, error) {
+	tree, err := v.r.db.Tree(ctx, at.root)
+	if err != nil {
+		return nil, err
+	}
 	byPage := map[string][]float64{}
 	texts := map[string]string{}
-	var unscored []string
+	var unscored []*content.Page
 	for _, h := range hits {
-		p := v.Tree.Pages[h.PageID]
+		p := at.page(h.PageID)
 		if _, seen := texts[h.PageID]; seen || p == nil {
 			continue
 		}
-		texts[h.PageID] = v.textKey(p)
+		texts[h.PageID] = textKey(tree, p)
 		if scores, ok := v.r.scores.Get(scoreKey{texts[h.PageID], joined}); ok {
 			byPage[h.PageID] = scores
 		} else {
-			unscored = append(unscored, h.PageID)
+			unscored = append(unscored, p)
 		}
 	}
-	if err := v.scorePages(ctx, unscored, texts, terms, joined, byPage); err != nil {
+	if err := v.scorePages(ctx, at.root, unscored, texts, terms, joined, byPage); err != nil {
 		return nil, err
 	}
-	out := make([]search.Hit, 0, len(hits)) // hits are shared (match)
+	out := make([]search.Hit, 0, len(hits))
 	for _, h := range hits {
 		if scores := byPage[h.PageID]; h.Position < len(scores) { // else the index moved on
 			h.Score = scores[h.Position]
 			out = append(out, h)
 		}
 	}
-	slices.SortFunc(out, func(a, b search.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.PageID, b.PageID); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Position, b.Position)
-	})
-	return out[:min(len(out), store.MaxSearchRows)], nil
+	slices.SortFunc(out, byScore)
+	return out, nil
 }
 
 // indexedWords are a page's words as the index holds them (ScoreSections).
@@ -233,26 +268,29 @@ type indexedWords struct {
 // Their words come from the words cache, else from the index's own folded
 // text, read for all of them at once: splitting thousands of pages' markdown
 // for a search of a word they all hold took most of a second. A page the
-// index no longer holds as the view does is split from its markdown.
-func (v *View) scorePages(ctx context.Context, ids []string, texts map[string]string, terms []string, joined string, byPage map[string][]float64) error {
-	words := make(map[string]*indexedWords, len(ids))
+// index no longer holds as at root is split from its markdown.
+func (v *View) scorePages(ctx context.Context, root string, pages []*content.Page, texts map[string]string, terms []string, joined string, byPage map[string][]float64) error {
+	words := make(map[string]*indexedWords, len(pages))
 	var unread []string
-	for _, id := range ids {
-		if w, ok := v.r.words.Get(texts[id]); ok {
-			words[id] = w
+	for _, p := range pages {
+		if w, ok := v.r.words.Get(texts[p.ID]); ok {
+			words[p.ID] = w
 		} else {
-			unread = append(unread, id)
+			unread = append(unread, p.ID)
 		}
 	}
 	if len(unread) > 0 {
-		indexed, root, err := v.r.db.IndexedSections(ctx, v.Space.ID, unread)
+		indexed, indexRoot, err := v.r.db.IndexedSections(ctx, v.Space.ID, unread)
 		if err != nil {
 			return err
 		}
-		for _, id := range unread {
-			secs := indexed[id]
+		for _, p := range pages {
+			if words[p.ID] != nil {
+				continue
+			}
+			secs := indexed[p.ID]
 			var w indexedWords
-			if root == v.Revision.Root && len(secs) > 0 {
+			if indexRoot == root && len(secs) > 0 {
 				titles, bodies := make([]string, len(secs)), make([]string, len(secs))
 				cost := 64
 				for i, s := range secs {
@@ -260,18 +298,17 @@ func (v *View) scorePages(ctx context.Context, ids []string, texts map[string]st
 					cost += len(s.PageText) + len(s.Title) + 2*len(s.Body)
 				}
 				w.page, w.sections = search.IndexedWords(secs[0].PageText, titles, bodies)
-				v.r.words.Add(texts[id], &w, cost+len(texts[id]))
-			} else { // the index moved on: the view's own words
-				p := v.Tree.Pages[id]
+				v.r.words.Add(texts[p.ID], &w, cost+len(texts[p.ID]))
+			} else { // the index moved on: the page's own words
 				w.page, w.sections = search.Words(p.Title+" "+p.Description), v.r.Sections(p)
 			}
-			words[id] = &w
+			words[p.ID] = &w
 		}
 	}
-	for _, id := range ids {
-		scores := search.ScoreSections(words[id].page, words[id].sections, terms)
-		v.r.scores.Add(scoreKey{texts[id], joined}, scores, len(texts[id])+len(joined)+8*len(scores)+64)
-		byPage[id] = scores
+	for _, p := range pages {
+		scores := search.ScoreSections(words[p.ID].page, words[p.ID].sections, terms)
+		v.r.scores.Add(scoreKey{texts[p.ID], joined}, scores, len(texts[p.ID])+len(joined)+8*len(scores)+64)
+		byPage[p.ID] = scores
 	}
 	return nil
 }
