@@ -19,10 +19,29 @@ import (
 // the terms, by page and position.
 func searchSpace(ctx context.Context, db *store.DB, spaceID string, terms []string) ([]store.SearchHit, error) {
 	hits, _, err := db.MatchSpaceRoot(ctx, spaceID, terms)
+	sortHits(hits)
+	return hits, err
+}
+
+// sortHits sorts hits by page and position.
+func sortHits(hits []store.SearchHit) {
 	slices.SortFunc(hits, func(a, b store.SearchHit) int {
 		return cmp.Or(strings.Compare(a.PageID, b.PageID), cmp.Compare(a.Position, b.Position))
 	})
-	return hits, err
+}
+
+// currentRoot is the tree root of the space's current revision.
+func currentRoot(t *testing.T, db *store.DB, spaceID string) string {
+	t.Helper()
+	sp, err := db.Space(t.Context(), spaceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, _, err := db.RevisionTree(t.Context(), spaceID, sp.RevisionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rev.Root
 }
 
 // hitPages lists the pages of hits, each once, in order.
@@ -225,22 +244,15 @@ func TestMatchSpaceRoot(t *testing.T) {
 	if _, err := db.MergeChangeRequest(ctx, spaceID, c.ID, userID); err != nil {
 		t.Fatal(err)
 	}
-	sp, err := db.Space(ctx, spaceID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rev, _, err := db.RevisionTree(ctx, spaceID, sp.RevisionID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := currentRoot(t, db, spaceID)
 	// The space's own id is no word of its content.
 	for q, want := range map[string]int{"webhooks": 1, "absent": 0, spaceID: 0} {
-		hits, root, err := db.MatchSpaceRoot(ctx, spaceID, search.Terms(q))
+		hits, got, err := db.MatchSpaceRoot(ctx, spaceID, search.Terms(q))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if root != rev.Root || len(hits) != want || (want > 0 && (hits[0].SpaceID != spaceID || hits[0].PageID != "a")) {
-			t.Errorf("%s: %+v at %q, want %d hits at %q", q, hits, root, want, rev.Root)
+		if got != root || len(hits) != want || (want > 0 && (hits[0].SpaceID != spaceID || hits[0].PageID != "a")) {
+			t.Errorf("%s: %+v at %q, want %d hits at %q", q, hits, got, want, root)
 		}
 	}
 }
@@ -265,14 +277,7 @@ func TestMatchSpacePages(t *testing.T) {
 	if got := hitPages(all); !slices.Equal(got, []string{"a", "c", "d"}) {
 		t.Fatalf("replica in the space: %v, want [a c d]", got)
 	}
-	sp, err := db.Space(ctx, spaceID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rev, _, err := db.RevisionTree(ctx, spaceID, sp.RevisionID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := currentRoot(t, db, spaceID)
 	for _, pages := range [][]string{{"a", "d"}, {"b", "e"}, {"c"}, {}, {"a", "b", "c", "d", "e", "missing"}} {
 		var want []store.SearchHit
 		for _, h := range all {
@@ -280,15 +285,13 @@ func TestMatchSpacePages(t *testing.T) {
 				want = append(want, h)
 			}
 		}
-		got, root, err := db.MatchSpacePages(ctx, spaceID, terms, pages)
+		got, at, err := db.MatchSpacePages(ctx, spaceID, terms, pages)
 		if err != nil {
 			t.Fatal(err)
 		}
-		slices.SortFunc(got, func(a, b store.SearchHit) int {
-			return cmp.Or(strings.Compare(a.PageID, b.PageID), cmp.Compare(a.Position, b.Position))
-		})
-		if root != rev.Root || len(got) != len(want) || len(want) > 0 && !slices.Equal(got, want) {
-			t.Errorf("replica in %v: %+v at %q, want %+v at %q", pages, got, root, want, rev.Root)
+		sortHits(got)
+		if at != root || len(got) != len(want) || len(want) > 0 && !slices.Equal(got, want) {
+			t.Errorf("replica in %v: %+v at %q, want %+v at %q", pages, got, at, want, root)
 		}
 	}
 }
