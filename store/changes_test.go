@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -74,4 +75,26 @@ func TestCachesHearChangesMadeElsewhere(t *testing.T) {
 	}
 	rename("Ada while nobody listened")
 	eventuallyNamed(t, db, b.Token, "Ada while nobody listened")
+}
+
+// TestFailedCommitMovesChangeCount: a commit that reports failure may have
+// committed all the same (its context was cancelled while COMMIT was on its
+// way), so the change count moves and the caches read again. SQLite only:
+// it reaches COMMIT with a cancelled context, where PostgreSQL fails sooner,
+// at the transaction's NOTIFY; the code after COMMIT is the same for both.
+func TestFailedCommitMovesChangeCount(t *testing.T) {
+	t.Parallel()
+	db, err := store.Open(t.Context(), "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	before := db.Commits()
+	ctx, cancel := context.WithCancel(t.Context())
+	if err := db.Tx(ctx, func(*store.Tx) error { cancel(); return nil }); err == nil {
+		t.Fatal("a transaction whose context was cancelled before COMMIT succeeded")
+	}
+	if db.Commits() == before {
+		t.Error("the change count did not move after a failed COMMIT")
+	}
 }

@@ -402,9 +402,13 @@ func (db *DB) tryTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	}
 	db.changes.committing.Add(1)
 	err = sqlTx.Commit()
+	// The count moves even when COMMIT reports failure: a context cancelled
+	// while COMMIT was on its way (as an import's lease watcher does when it
+	// sees the run completed) fails the call, yet the database may have
+	// committed, and caches must not keep what came before.
+	db.changed()
 	if err == nil {
 		db.changes.writes.Add(1)
-		db.changed()
 	}
 	db.changes.committing.Add(-1)
 	if err != nil {
