@@ -101,9 +101,6 @@ type treeInfo struct {
 
 	linksOnce sync.Once
 	links     []render.LinkGroup // every link of every page, in tree order
-
-	indexedOnce sync.Once
-	indexed     []*content.Page // the searchable pages (search.Indexed)
 }
 
 func (v *View) info() *treeInfo { return v.r.info(v.Revision.Root, v.Tree) }
@@ -130,14 +127,6 @@ func (r *Reader) info(root string, t *content.Tree) *treeInfo {
 
 // Index is where the view's pages and files are: paths, parents, Git paths.
 func (v *View) Index() *content.Index { return v.info().index }
-
-// indexed are the searchable pages (search.Indexed) of tree t at root,
-// found once per tree. Shared: do not modify.
-func (r *Reader) indexed(root string, t *content.Tree) []*content.Page {
-	info := r.info(root, t)
-	info.indexedOnce.Do(func() { info.indexed = search.Indexed(t) })
-	return info.indexed
-}
 
 // Resolver resolves link targets against the view's content.
 func (v *View) Resolver() *render.Resolver { return v.info().resolver }

@@ -100,7 +100,7 @@ const maxRematched = 200
 // pages that changed are looked up and scored.
 func (v *View) match(ctx context.Context, terms []string, joined string) ([]search.Hit, string, error) {
 	key := v.Space.ID + "\x00" + joined
-	at := matched{root: v.Revision.Root, indexed: v.r.indexed(v.Revision.Root, v.Tree)}
+	at := matched{root: v.Revision.Root, indexed: v.r.db.IndexedPages(v.Revision.Root, v.Tree)}
 	if last, ok := v.r.matched.Get(key); ok && len(last.hits) < store.MaxMatchedSections {
 		for range 2 { // to the view's root, else to the index's when a merge came between
 			if last.root == at.root {
@@ -144,7 +144,7 @@ func (v *View) matchedAt(ctx context.Context, root string) (matched, error) {
 	if err != nil {
 		return matched{}, err
 	}
-	return matched{root: root, indexed: v.r.indexed(root, t)}, nil
+	return matched{root: root, indexed: v.r.db.IndexedPages(root, t)}, nil
 }
 
 // rematch asks the index which sections hold the terms in the pages that
@@ -396,10 +396,7 @@ func (r *Reader) Titles(ctx context.Context, spaces []*quire.Space, n int) (titl
 // readingTitles are up to n titles and headings of the view's searchable
 // pages, in reading order.
 func (v *View) readingTitles(n int) []string {
-	indexed := map[string]bool{}
-	for _, p := range search.Indexed(v.Tree) {
-		indexed[p.ID] = true
-	}
+	indexed := v.r.db.IndexedPages(v.Revision.Root, v.Tree)
 	var out []string
 	var walk func(ids []string)
 	walk = func(ids []string) {
@@ -408,7 +405,7 @@ func (v *View) readingTitles(n int) []string {
 			if len(out) >= n || p == nil {
 				return
 			}
-			if indexed[id] {
+			if _, found := slices.BinarySearchFunc(indexed, id, func(p *content.Page, id string) int { return strings.Compare(p.ID, id) }); found {
 				out = append(out, PageTitle(p))
 				for _, sec := range v.r.Sections(p) {
 					if sec.Title != "" && len(out) < n {

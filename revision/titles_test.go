@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/store/storetest"
 )
 
 // TestReadingTitles: titles and headings of searchable pages, in reading
@@ -18,7 +20,7 @@ func TestReadingTitles(t *testing.T) {
 		"hidden":  {ID: "hidden", Title: "Hidden", Kind: content.KindDocument, Hidden: true},
 		"noindex": {ID: "noindex", Title: "No index", Kind: content.KindDocument, NoIndex: true},
 	}}
-	v := &View{Tree: tree, r: New(nil, "")}
+	v := &View{Tree: tree, Revision: &store.Revision{}, r: New(storetest.Open(t), "")}
 	for _, tc := range []struct {
 		n    int
 		want []string

@@ -302,9 +302,14 @@ func (tx *Tx) followIndex(ctx context.Context, spaceID, before string, now *cont
 	return err
 }
 
-// indexedPages are the searchable pages of tree t at root (search.Indexed),
-// kept by root: each merge compares the trees before and after it.
-func (r reader) indexedPages(root string, t *content.Tree) []*content.Page {
+// IndexedPages are the searchable pages of tree t at root (search.Indexed),
+// in id order, kept by root: each merge compares the trees before and after
+// it, and each search after a merge does too (revision.View.Search).
+// Shared: do not modify.
+func (r reader) IndexedPages(root string, t *content.Tree) []*content.Page {
+	if root == "" { // the empty tree, or one not stored: nothing to key by
+		return search.Indexed(t)
+	}
 	if pages, ok := r.content.indexed.Get(root); ok {
 		return pages
 	}
@@ -322,7 +327,7 @@ func (r reader) indexedPages(root string, t *content.Tree) []*content.Page {
 // searchable. Pages are written in id order: the index breaks ties of
 // score by row.
 func (tx *Tx) reindexPages(ctx context.Context, spaceID, beforeRoot string, before *content.Tree, nowRoot string, now *content.Tree) error {
-	for _, c := range search.ChangedPages(tx.indexedPages(beforeRoot, before), tx.indexedPages(nowRoot, now)) {
+	for _, c := range search.ChangedPages(tx.IndexedPages(beforeRoot, before), tx.IndexedPages(nowRoot, now)) {
 		if c.Old != nil {
 			if _, err := tx.q.exec(ctx, "DELETE FROM search_sections WHERE space_id = ? AND page_id = ?", spaceID, c.ID); err != nil {
 				return err
