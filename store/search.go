@@ -59,7 +59,7 @@ func (db *DB) matchSpace(ctx context.Context, spaceID string, terms, pageIDs []s
 		}
 		return db.rootedHits(ctx, spaceID, `SELECT x.root, h.page_id, h.position, 0 FROM search_spaces x LEFT JOIN (
 				SELECT s.page_id, s.position FROM search_sections s
-				WHERE s.space_id = ? AND s.document @@ to_tsquery('english', ?)`+where+` LIMIT ?) h ON true
+				WHERE s.space_id = ? AND s.document @@ to_tsquery('quire_english', ?)`+where+` LIMIT ?) h ON true
 			WHERE x.space_id = ?`, append(args, MaxMatchedSections, spaceID)...)
 	}
 	words := `"` + strings.Join(terms, `" "`) + `"*`
@@ -166,7 +166,7 @@ func (db *DB) SearchSpacesAny(ctx context.Context, spaceIDs, terms []string, lim
 	}
 	if db.dialect.name() == "postgres" {
 		return db.searchHits(ctx, `SELECT s.space_id, s.page_id, s.position, ts_rank(s.document, q) AS score
-			FROM search_sections s, to_tsquery('english', ?) q
+			FROM search_sections s, to_tsquery('quire_english', ?) q
 			WHERE s.space_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND s.document @@ q
 			ORDER BY score DESC, s.space_id, s.page_id, s.position LIMIT ?`,
 			strings.Join(terms, " | "), ids, limit)

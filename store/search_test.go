@@ -111,6 +111,14 @@ func TestSearchFollowsContent(t *testing.T) {
 	if got := find("port installer"); len(got) != 0 {
 		t.Errorf("terms of two pages: %v, want none", got)
 	}
+	// Common words are words too, on both databases (PostgreSQL's English
+	// configuration would drop them).
+	if got := find("the"); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("the: %v, want [a b]", got)
+	}
+	if got := find("about that"); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("about that: %v, want [b]", got)
+	}
 	merge(func(now time.Time, tr *content.Tree) (*content.Tree, error) {
 		tr.Pages["a"].Markdown = "Now about uninstalling only.\n"
 		tr.Pages["b"].Hidden = true
