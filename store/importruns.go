@@ -173,25 +173,15 @@ func (db *DB) CancelImportRun(ctx context.Context, orgID, id string) (run *Impor
 }
 
 // ImportRunsDue reports, with a plain read, whether a run waits to be
-// claimed, so idle workers do not take the write lock to find nothing.
-func (db *DB) ImportRunsDue(ctx context.Context) (bool, error) {
-	var n int
-	err := db.q.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM import_runs WHERE status = 'pending'
-		OR (status = 'in-progress' AND claimed_until <= ?) LIMIT 1) d`, micros(db.Now())).Scan(&n)
-	return n > 0, err
-}
+// claimed.
+func (db *DB) ImportRunsDue(ctx context.Context) (bool, error) { return importLeases.anyDue(ctx, db) }
 
 // ClaimImportRun claims, for lease, the oldest pending run or in-progress
 // run whose lease ran out; nil when there is none. The run is in-progress.
 func (db *DB) ClaimImportRun(ctx context.Context, lease time.Duration) (run *ImportRun, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		run = nil
-		query := "SELECT " + importRunColumns + ` FROM import_runs
-			WHERE status = 'pending' OR (status = 'in-progress' AND claimed_until <= ?) ORDER BY created_at, id LIMIT 1`
-		if tx.q.d.name() == "postgres" {
-			// Several servers' workers: each skips the rows another is claiming.
-			query += " FOR UPDATE SKIP LOCKED"
-		}
+		query := importLeases.claimQuery(tx, importRunColumns, "created_at, id")
 		r, err := scanImportRun(tx.q.queryRow(ctx, query, micros(tx.Now)))
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -221,23 +211,13 @@ var ErrImportRunLost = errors.New("the import run was cancelled or taken by anot
 // ImportRunHeld reports, with a plain read, whether the claim of run still
 // holds and it is not cancelled.
 func (db *DB) ImportRunHeld(ctx context.Context, run *ImportRun) (bool, error) {
-	var n int
-	err := db.q.queryRow(ctx, "SELECT COUNT(*) FROM import_runs WHERE id = ? AND claim = ? AND status = 'in-progress'",
-		run.ID, run.Claim).Scan(&n)
-	return n == 1, err
+	return importLeases.isHeld(ctx, db, run.ID, run.Claim)
 }
 
 // RenewImportRun extends the lease of a claimed run; ErrImportRunLost when
 // the claim no longer holds.
 func (db *DB) RenewImportRun(ctx context.Context, run *ImportRun, lease time.Duration) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		n, err := tx.q.affected(ctx, "UPDATE import_runs SET claimed_until = ? WHERE id = ? AND claim = ? AND status = 'in-progress'",
-			micros(tx.Now.Add(lease)), run.ID, run.Claim)
-		if err == nil && n == 0 {
-			return ErrImportRunLost
-		}
-		return err
-	})
+	return importLeases.renew(ctx, db, run.ID, run.Claim, lease)
 }
 
 // CompleteImportRun marks a claimed run completed with the pages it wrote,
@@ -255,7 +235,7 @@ func (tx *Tx) CompleteImportRun(ctx context.Context, run *ImportRun, pages []Imp
 	}
 	now := micros(tx.Now)
 	n, err := tx.q.affected(ctx, `UPDATE import_runs SET status = ?, pages = ?, completed_at = ?, updated_at = ?, claim = NULL, claimed_until = NULL
-		WHERE id = ? AND claim = ? AND status = 'in-progress'`, ImportCompleted, string(b), now, now, run.ID, run.Claim)
+		WHERE `+importLeases.held(), ImportCompleted, string(b), now, now, run.ID, run.Claim)
 	if err == nil && n == 0 {
 		return ErrImportRunLost
 	}
@@ -267,7 +247,7 @@ func (tx *Tx) CompleteImportRun(ctx context.Context, run *ImportRun, pages []Imp
 func (db *DB) FailImportRun(ctx context.Context, run *ImportRun, reason string) error {
 	return db.Tx(ctx, func(tx *Tx) error {
 		_, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, reason = ?, updated_at = ?, claim = NULL, claimed_until = NULL
-			WHERE id = ? AND claim = ? AND status = 'in-progress'`, ImportFailed, reason, micros(tx.Now), run.ID, run.Claim)
+			WHERE `+importLeases.held(), ImportFailed, reason, micros(tx.Now), run.ID, run.Claim)
 		return err
 	})
 }
@@ -278,7 +258,7 @@ func (db *DB) FailImportRun(ctx context.Context, run *ImportRun, reason string) 
 func (db *DB) ReleaseImportRun(ctx context.Context, run *ImportRun) error {
 	return db.Tx(ctx, func(tx *Tx) error {
 		_, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, claim = NULL, claimed_until = NULL, attempts = ?, updated_at = ?
-			WHERE id = ? AND claim = ? AND status = 'in-progress'`, ImportPending, run.Attempts-1, micros(tx.Now), run.ID, run.Claim)
+			WHERE `+importLeases.held(), ImportPending, run.Attempts-1, micros(tx.Now), run.ID, run.Claim)
 		return err
 	})
 }

@@ -242,10 +242,7 @@ func (db *DB) QueueTranslationRun(ctx context.Context, orgID, id, userID string)
 // TranslationRunsDue reports, with a plain read, whether a run waits to be
 // claimed.
 func (db *DB) TranslationRunsDue(ctx context.Context) (bool, error) {
-	var n int
-	err := db.q.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM translations WHERE state = 'queued'
-		OR (state = 'running' AND claimed_until <= ?) LIMIT 1) d`, micros(db.Now())).Scan(&n)
-	return n > 0, err
+	return translationLeases.anyDue(ctx, db)
 }
 
 // ClaimTranslationRun claims, for lease, the translation queued longest, or
@@ -253,11 +250,7 @@ func (db *DB) TranslationRunsDue(ctx context.Context) (bool, error) {
 func (db *DB) ClaimTranslationRun(ctx context.Context, lease time.Duration) (t *Translation, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		t = nil
-		query := "SELECT " + translationRowColumns + ` FROM translations
-			WHERE state = 'queued' OR (state = 'running' AND claimed_until <= ?) ORDER BY updated_at, id LIMIT 1`
-		if tx.q.d.name() == "postgres" {
-			query += " FOR UPDATE SKIP LOCKED"
-		}
+		query := translationLeases.claimQuery(tx, translationRowColumns, "updated_at, id")
 		r, err := scanTranslation(tx.q.queryRow(ctx, query, micros(tx.Now)))
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -286,21 +279,13 @@ var ErrTranslationRunLost = errors.New("the translation was deleted or its run t
 
 // TranslationRunHeld reports, with a plain read, whether t's claim holds.
 func (db *DB) TranslationRunHeld(ctx context.Context, t *Translation) (bool, error) {
-	var n int
-	err := db.q.queryRow(ctx, "SELECT COUNT(*) FROM translations WHERE id = ? AND claim = ? AND state = 'running'", t.ID, t.Claim).Scan(&n)
-	return n == 1, err
+	return translationLeases.isHeld(ctx, db, t.ID, t.Claim)
 }
 
-// RenewTranslationRun extends the lease of a claimed run.
+// RenewTranslationRun extends the lease of a claimed run;
+// ErrTranslationRunLost when the claim no longer holds.
 func (db *DB) RenewTranslationRun(ctx context.Context, t *Translation, lease time.Duration) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		n, err := tx.q.affected(ctx, "UPDATE translations SET claimed_until = ? WHERE id = ? AND claim = ? AND state = 'running'",
-			micros(tx.Now.Add(lease)), t.ID, t.Claim)
-		if err == nil && n == 0 {
-			return ErrTranslationRunLost
-		}
-		return err
-	})
+	return translationLeases.renew(ctx, db, t.ID, t.Claim, lease)
 }
 
 // endRun ends t's claimed run as status, or fails with ErrTranslationRunLost
@@ -317,7 +302,7 @@ func (tx *Tx) endRun(ctx context.Context, t *Translation, status, reason, revisi
 			total_duration = total_duration + ?, latest_duration = ?, latest_pages = ?, latest_words = ?`
 		args = append(args, revision, stats.Words, stats.Pages, secs, secs, stats.Pages, stats.Words)
 	}
-	n, err := tx.q.affected(ctx, "UPDATE translations SET "+set+" WHERE id = ? AND claim = ? AND state = 'running'", append(args, t.ID, t.Claim)...)
+	n, err := tx.q.affected(ctx, "UPDATE translations SET "+set+" WHERE "+translationLeases.held(), append(args, t.ID, t.Claim)...)
 	if err == nil && n == 0 {
 		return ErrTranslationRunLost
 	}
@@ -346,7 +331,7 @@ func (db *DB) FailTranslationRun(ctx context.Context, t *Translation, reason str
 func (db *DB) ReleaseTranslationRun(ctx context.Context, t *Translation) error {
 	return db.Tx(ctx, func(tx *Tx) error {
 		_, err := tx.q.exec(ctx, `UPDATE translations SET state = ?, claim = NULL, claimed_until = NULL, attempts = ?
-			WHERE id = ? AND claim = ? AND state = 'running'`, TranslationQueued, t.Attempts-1, t.ID, t.Claim)
+			WHERE `+translationLeases.held(), TranslationQueued, t.Attempts-1, t.ID, t.Claim)
 		return err
 	})
 }
