@@ -82,14 +82,16 @@ func (db *DB) CreateChangeRequest(ctx context.Context, spaceID, subject, userID 
 
 // CreateChangeRequest is DB.CreateChangeRequest within tx.
 func (tx *Tx) CreateChangeRequest(ctx context.Context, spaceID, subject, userID string) (*quire.ChangeRequest, error) {
-	// Writing the space's row first serializes numbering on PostgreSQL.
-	if _, err := tx.q.exec(ctx, "UPDATE spaces SET updated_at = updated_at WHERE id = ?", spaceID); err != nil {
+	var revision string
+	if err := tx.q.queryRow(ctx, "SELECT revision_id FROM spaces WHERE id = ?", spaceID).Scan(&revision); err != nil {
 		return nil, err
 	}
-	var revision string
+	// The space's numbering row is locked until the commit, so that two
+	// requests made at once get two numbers; merges do not take it.
 	var number int64
-	if err := tx.q.queryRow(ctx, `SELECT s.revision_id, (SELECT COALESCE(MAX(number), 0) + 1 FROM change_requests WHERE space_id = s.id)
-		FROM spaces s WHERE s.id = ?`, spaceID).Scan(&revision, &number); err != nil {
+	if err := tx.q.queryRow(ctx, `INSERT INTO change_request_numbers (space_id, last)
+		VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM change_requests WHERE space_id = ?))
+		ON CONFLICT (space_id) DO UPDATE SET last = change_request_numbers.last + 1 RETURNING last`, spaceID, spaceID).Scan(&number); err != nil {
 		return nil, err
 	}
 	id := newID()

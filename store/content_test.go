@@ -251,3 +251,38 @@ func TestMergeChecks(t *testing.T) {
 		})
 	}
 }
+
+// TestChangeRequestNumbersGoOn: numbers follow the highest a space has, also
+// in a database made before spaces had a numbering row, and are not given
+// again when the last request is deleted.
+func TestChangeRequestNumbersGoOn(t *testing.T) {
+	t.Parallel()
+	db, raw, _, _ := openRaw(t)
+	ctx := t.Context()
+	boot, err := db.InitOrganization(ctx, "Org", "ada@example.com", "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func(want int) *quire.ChangeRequest {
+		t.Helper()
+		c, err := db.CreateChangeRequest(ctx, sp.ID, "", boot.User.ID)
+		if err != nil || c.Number != want {
+			t.Fatalf("change request %+v, %v; want number %d", c, err, want)
+		}
+		return c
+	}
+	create(1)
+	create(2)
+	if _, err := raw.Exec("DELETE FROM change_request_numbers"); err != nil { // as before migration 0037
+		t.Fatal(err)
+	}
+	last := create(3)
+	if _, err := raw.Exec("DELETE FROM change_requests WHERE id = '" + last.ID + "'"); err != nil {
+		t.Fatal(err)
+	}
+	create(4)
+}
