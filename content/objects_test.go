@@ -120,6 +120,7 @@ func TestDecodeReportsMissingObjects(t *testing.T) {
 	own := crand.Text() // objects of their own, which no other decode kept
 	for _, p := range tree.Pages {
 		p.Title += own
+		p.Markdown += own // bodies are kept by hash too
 	}
 	for _, f := range tree.Files {
 		f.Name += own
