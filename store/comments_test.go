@@ -18,17 +18,12 @@ import (
 func commentStore(t *testing.T) (db *store.DB, raw *sql.DB, sp *quire.Space, c *quire.ChangeRequest, userID string) {
 	t.Helper()
 	db, raw, _, _ = openRaw(t)
-	boot, err := db.InitOrganization(t.Context(), "Org", "ada@example.com", "Ada")
+	sp, userID = docsSpace(t, db)
+	c, err := db.CreateChangeRequest(t.Context(), sp.ID, "", userID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp, err = db.CreateSpace(t.Context(), boot.Organization.ID, store.NewSpace{Title: "Docs"}); err != nil {
-		t.Fatal(err)
-	}
-	if c, err = db.CreateChangeRequest(t.Context(), sp.ID, "", boot.User.ID); err != nil {
-		t.Fatal(err)
-	}
-	return db, raw, sp, c, boot.User.ID
+	return db, raw, sp, c, userID
 }
 
 // checkCommentCounts compares the kept counts of each scope, as spaces and
@@ -334,20 +329,13 @@ func TestListCommentsAcrossServers(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	db, _, url, dir := openRaw(t)
-	boot, err := db.InitOrganization(ctx, "Org", "ada@example.com", "Ada")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, me := docsSpace(t, db)
 	other, err := store.Open(ctx, url, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { other.Close() })
-	s, me := store.CommentScope{SpaceID: sp.ID}, boot.User.ID
+	s := store.CommentScope{SpaceID: sp.ID}
 	cm, err := other.CreateComment(ctx, store.NewComment{CommentScope: s, UserID: me, Markdown: "first"})
 	if err != nil {
 		t.Fatal(err)

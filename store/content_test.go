@@ -18,19 +18,26 @@ import (
 func contentSpace(t *testing.T) (db *store.DB, spaceID, userID string, c *quire.ChangeRequest) {
 	t.Helper()
 	db, _, _, _ = openRaw(t)
-	boot, err := db.InitOrganization(t.Context(), "Org", "ada@example.com", "Ada")
+	sp, userID := docsSpace(t, db)
+	c, err := db.CreateChangeRequest(t.Context(), sp.ID, "", userID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := db.CreateSpace(t.Context(), boot.Organization.ID, store.NewSpace{Title: "Docs"})
+	return db, sp.ID, userID, c
+}
+
+// docsSpace makes an organization with a space, "Docs", in db, and returns
+// the space and the organization's first user (its admin).
+func docsSpace(tb testing.TB, db *store.DB) (sp *quire.Space, userID string) {
+	tb.Helper()
+	boot, err := db.InitOrganization(tb.Context(), "Org", "ada@example.com", "Ada")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	c, err = db.CreateChangeRequest(t.Context(), sp.ID, "", boot.User.ID)
-	if err != nil {
-		t.Fatal(err)
+	if sp, err = db.CreateSpace(tb.Context(), boot.Organization.ID, store.NewSpace{Title: "Docs"}); err != nil {
+		tb.Fatal(err)
 	}
-	return db, sp.ID, boot.User.ID, c
+	return sp, boot.User.ID
 }
 
 // addPages returns an edit adding pages with the given ids and bodies at the top level.
@@ -258,18 +265,10 @@ func TestMergeChecks(t *testing.T) {
 func TestChangeRequestNumbersGoOn(t *testing.T) {
 	t.Parallel()
 	db, raw, _, _ := openRaw(t)
-	ctx := t.Context()
-	boot, err := db.InitOrganization(ctx, "Org", "ada@example.com", "Ada")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, userID := docsSpace(t, db)
 	create := func(want int) *quire.ChangeRequest {
 		t.Helper()
-		c, err := db.CreateChangeRequest(ctx, sp.ID, "", boot.User.ID)
+		c, err := db.CreateChangeRequest(t.Context(), sp.ID, "", userID)
 		if err != nil || c.Number != want {
 			t.Fatalf("change request %+v, %v; want number %d", c, err, want)
 		}

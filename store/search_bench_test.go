@@ -19,14 +19,7 @@ import (
 func BenchmarkMatchSpacePages(b *testing.B) {
 	db := storetest.Open(b)
 	ctx := b.Context()
-	boot, err := db.InitOrganization(ctx, "Org", "ada@example.com", "Ada")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	sp, userID := docsSpace(b, db)
 	words := []string{"cluster", "replica", "network", "storage", "schema", "lease", "quorum", "vacuum"}
 	r := rand.New(rand.NewPCG(1, 2))
 	body := func(i, version int) string {
@@ -41,12 +34,12 @@ func BenchmarkMatchSpacePages(b *testing.B) {
 		return s.String()
 	}
 	merge := func(edit store.EditFunc) {
-		cr, err := db.CreateChangeRequest(ctx, sp.ID, "", boot.User.ID)
+		cr, err := db.CreateChangeRequest(ctx, sp.ID, "", userID)
 		if err == nil {
-			_, err = db.EditChangeRequest(ctx, sp.ID, cr.ID, boot.User.ID, edit)
+			_, err = db.EditChangeRequest(ctx, sp.ID, cr.ID, userID, edit)
 		}
 		if err == nil {
-			_, err = db.MergeChangeRequest(ctx, sp.ID, cr.ID, boot.User.ID)
+			_, err = db.MergeChangeRequest(ctx, sp.ID, cr.ID, userID)
 		}
 		if err != nil {
 			b.Fatal(err)

@@ -191,15 +191,8 @@ func TestSearchIndexedOnce(t *testing.T) {
 	t.Parallel()
 	db, raw, _, _ := openRaw(t)
 	ctx := t.Context()
-	boot, err := db.InitOrganization(ctx, "Org", "ada@example.com", "Ada")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := db.CreateSpace(ctx, boot.Organization.ID, store.NewSpace{Title: "Docs"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, err := db.CreateChangeRequest(ctx, sp.ID, "", boot.User.ID)
+	sp, userID := docsSpace(t, db)
+	cr, err := db.CreateChangeRequest(ctx, sp.ID, "", userID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,10 +200,10 @@ func TestSearchIndexedOnce(t *testing.T) {
 	for i := range 20 {
 		pages[fmt.Sprintf("p%02d", i)] = "Intro.\n\n## Webhooks\n\nSent on change.\n"
 	}
-	if _, err := db.EditChangeRequest(ctx, sp.ID, cr.ID, boot.User.ID, addPages(pages)); err != nil {
+	if _, err := db.EditChangeRequest(ctx, sp.ID, cr.ID, userID, addPages(pages)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.MergeChangeRequest(ctx, sp.ID, cr.ID, boot.User.ID); err != nil {
+	if _, err := db.MergeChangeRequest(ctx, sp.ID, cr.ID, userID); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
