@@ -162,7 +162,7 @@ func fillDemo(ctx context.Context, db *store.DB, b *store.Bootstrap) (orgID, sit
 			for _, sec := range pages {
 				id := store.NewID()
 				t.Pages[id] = &content.Page{ID: id, Title: sec.title, Slug: quire.PageSlug(sec.title), Kind: content.KindDocument,
-					Markdown: sec.body, CreatedAt: now.UnixMilli(), UpdatedAt: now.UnixMilli()}
+					Markdown: sec.body, CreatedAt: now.UnixMicro(), UpdatedAt: now.UnixMicro()}
 				t.Root = append(t.Root, id)
 			}
 			return t, nil
@@ -204,7 +204,7 @@ func demoChangeRequest(ctx context.Context, db *store.DB, spaceID, owner, review
 		if len(t.Root) > 0 {
 			p := t.Pages[t.Root[0]]
 			p.Markdown += "\nEverything Quire keeps is in its data folder, `./quire-data` unless `--data` says otherwise.\n"
-			p.UpdatedAt = now.UnixMilli()
+			p.UpdatedAt = now.UnixMicro()
 		}
 		return t, nil
 	})

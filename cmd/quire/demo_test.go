@@ -87,6 +87,12 @@ func TestDemo(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, "Quick start") {
 		t.Errorf("site: %d, mentions the quick start: %v", code, strings.Contains(body, "Quick start"))
 	}
+	// The pages were written just now, as their "Last updated" says.
+	if m := regexp.MustCompile(`<time datetime="([^"]+)"`).FindStringSubmatch(body); m == nil {
+		t.Error("the site's page says nothing of when it was updated")
+	} else if updated, err := time.Parse(time.RFC3339, m[1]); err != nil || time.Since(updated).Abs() > time.Hour {
+		t.Errorf("the site's page was last updated %s, %v; want within the hour", m[1], err)
+	}
 	api := demoURL(t, printed, "API")
 	orgID := regexp.MustCompile(`/v1/orgs/(\w+)/spaces`).FindStringSubmatch(printed)[1]
 	spaces := get(t, api+"/orgs/"+orgID+"/spaces", token)
