@@ -33,18 +33,7 @@ func BenchmarkMatchSpacePages(b *testing.B) {
 		}
 		return s.String()
 	}
-	merge := func(edit store.EditFunc) {
-		cr, err := db.CreateChangeRequest(ctx, sp.ID, "", userID)
-		if err == nil {
-			_, err = db.EditChangeRequest(ctx, sp.ID, cr.ID, userID, edit)
-		}
-		if err == nil {
-			_, err = db.MergeChangeRequest(ctx, sp.ID, cr.ID, userID)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	merge := func(edit store.EditFunc) { mergeEdit(b, db, sp.ID, userID, edit) }
 	merge(func(_ time.Time, t *content.Tree) (*content.Tree, error) {
 		for i := range 1000 {
 			id := fmt.Sprintf("p%04d", i)

@@ -66,7 +66,7 @@ func findPages(t *testing.T, db *store.DB, spaceID, q string) []string {
 }
 
 // mergeEdit merges edit into the space through a change request of its own.
-func mergeEdit(t *testing.T, db *store.DB, spaceID, userID string, edit store.EditFunc) {
+func mergeEdit(t testing.TB, db *store.DB, spaceID, userID string, edit store.EditFunc) {
 	t.Helper()
 	ctx := t.Context()
 	cr, err := db.CreateChangeRequest(ctx, spaceID, "", userID)
