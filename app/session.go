@@ -8,8 +8,10 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/quiredocs/quire"
 )
@@ -134,15 +136,30 @@ func (s *Server) checkCSRF(r *http.Request, limit int64) error {
 }
 
 // localPath is next when it is a path of this server, else "/": sign-in
-// never sends anyone to another site.
+// never sends anyone to another site. The path is cleaned here exactly as
+// http.Redirect cleans it, and checked after cleaning, so "/./\evil.com"
+// cannot become "/\evil.com" on its way out. Browsers read a backslash as a
+// slash and drop tabs and line breaks, so none of those may appear at all.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	if !strings.HasPrefix(next, "/") || strings.ContainsRune(next, '\\') || strings.ContainsFunc(next, unicode.IsControl) {
 		return "/"
 	}
-	if u, err := url.Parse(next); err != nil || u.Host != "" || u.Scheme != "" {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || strings.ContainsRune(u.Path, '\\') {
 		return "/"
 	}
-	return next
+	p, query, hasQuery := strings.Cut(next, "?")
+	cleaned := path.Clean(p)
+	if strings.HasSuffix(p, "/") && !strings.HasSuffix(cleaned, "/") {
+		cleaned += "/"
+	}
+	if strings.HasPrefix(cleaned, "//") {
+		return "/"
+	}
+	if hasQuery {
+		cleaned += "?" + query
+	}
+	return cleaned
 }
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }

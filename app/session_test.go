@@ -283,3 +283,48 @@ func TestSignInPage(t *testing.T) {
 		}
 	}
 }
+
+// TestSignInNeverLeavesTheServer holds every way sign-in sends a browser
+// on (a signed-in GET /signin, POST /signin/token, POST /signin/link) to a
+// path of this server, whatever next says: the Location is checked as a
+// browser reads it, backslashes as slashes.
+func TestSignInNeverLeavesTheServer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cases := []struct{ next, want string }{
+		{"/./\\evil.com", "/"},
+		{"/.\\evil.com", "/"},
+		{"/%5Cevil.com", "/"},
+		{"/\\/evil.com", "/"},
+		{"//evil.com", "/"},
+		{"/\t/evil.com", "/"},
+		{"https://evil.com/", "/"},
+		{"evil.com", "/"},
+		{"/a/../b?x=1", "/b?x=1"},
+		{"/tokens/", "/tokens/"},
+		{"/o/x?next=//evil.com", "/o/x?next=//evil.com"},
+	}
+	for _, c := range cases {
+		signedIn := e.browser(t)
+		signedIn.signIn(t, e.admin)
+		if a := signedIn.get(t, "/signin?next="+url.QueryEscape(c.next)); a.status != http.StatusSeeOther || a.location != c.want {
+			t.Errorf("signed in, GET /signin?next=%q: %d to %q, want %q", c.next, a.status, a.location, c.want)
+		}
+
+		withToken := e.browser(t)
+		withToken.get(t, "/signin")
+		if a := withToken.post(t, "/signin/token", url.Values{"token": {e.token}, "next": {c.next}}); a.location != c.want {
+			t.Errorf("POST /signin/token next %q: to %q, want %q", c.next, a.location, c.want)
+		}
+
+		withLink := e.browser(t)
+		token, _, err := e.db.CreateLoginLink(t.Context(), e.admin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withLink.get(t, "/signin/link?token="+url.QueryEscape(token))
+		if a := withLink.post(t, "/signin/link", url.Values{"token": {token}, "csrf": {withLink.csrf}, "next": {c.next}}); a.location != c.want {
+			t.Errorf("POST /signin/link next %q: to %q, want %q", c.next, a.location, c.want)
+		}
+	}
+}
