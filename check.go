@@ -31,7 +31,10 @@ func CheckText(field, v string, min, max int) error {
 // CheckChars validates that v is valid UTF-8 without control characters
 // (C0, DEL and C1: unicode.IsControl), which no one means to type and which
 // PostgreSQL cannot store (NUL). Multi-line text may hold tabs, line feeds
-// and carriage returns.
+// and carriage returns. One line (a title, a name) may not hold the
+// characters that override or isolate the direction of text: they make a
+// name read as another ("invoice\u202Efdp.exe") wherever it is shown,
+// while prose in mixed scripts keeps them.
 func CheckChars(field, v string, multiline bool) error {
 	for i, r := range v {
 		if r == utf8.RuneError {
@@ -42,8 +45,17 @@ func CheckChars(field, v string, multiline bool) error {
 		if unicode.IsControl(r) && !(multiline && (r == '\t' || r == '\n' || r == '\r')) {
 			return Errorf(CodeInvalid, "%s: must not contain control characters", field)
 		}
+		if !multiline && isBidiControl(r) {
+			return Errorf(CodeInvalid, "%s: must not contain characters that override the direction of text (U+%04X)", field, r)
+		}
 	}
 	return nil
+}
+
+// isBidiControl reports the embedding and override characters U+202A to
+// U+202E and the isolates U+2066 to U+2069.
+func isBidiControl(r rune) bool {
+	return '\u202A' <= r && r <= '\u202E' || '\u2066' <= r && r <= '\u2069'
 }
 
 // CheckStrings applies CheckChars, line breaks allowed, to every string of

@@ -30,6 +30,11 @@ func TestCheckChars(t *testing.T) {
 		{"bad \xff utf-8", "valid UTF-8", "valid UTF-8"},
 		{"cut \xe6\x97", "valid UTF-8", "valid UTF-8"},
 		{"replacement \uFFFD is fine", "", ""},
+		{"invoice\u202Efdp.exe", "direction of text (U+202E)", ""},
+		{"\u202Aembedded", "direction of text (U+202A)", ""},
+		{"isolate\u2066x\u2069", "direction of text (U+2066)", ""},
+		{"pop\u2069", "direction of text (U+2069)", ""},
+		{"marks \u200F\u200E and arabic عربي are fine", "", ""},
 	}
 	for _, tt := range tests {
 		for _, c := range []struct {

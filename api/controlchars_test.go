@@ -95,3 +95,40 @@ func TestControlCharacters(t *testing.T) {
 		})
 	}
 }
+
+// TestTextThatMisleads: a body that is not UTF-8 (bytes, or an escape of
+// half a surrogate pair) is refused rather than stored as U+FFFD, and
+// titles and names refuse the characters that override the direction of
+// text; nothing changes.
+func TestTextThatMisleads(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	tok := e.admin.token
+	org := "/v1/orgs/" + e.org
+	spaceID, crPath := e.newChangeRequest(t)
+	space := "/v1/spaces/" + spaceID
+	for _, c := range []struct {
+		name, method, path string
+		body               any
+		errs               []string
+		get                string // answers the same before and after
+	}{
+		{"space title of bytes not UTF-8", "POST", org + "/spaces", "{\"title\":\"caf\xe9\"}", []string{"valid UTF-8 at offset 13"}, org + "/spaces"},
+		{"space title of half a surrogate pair", "PATCH", space, `{"title":"\ud800 alone"}`, []string{"valid UTF-8", "surrogate"}, space},
+		{"markdown not UTF-8", "POST", crPath + "/content", "{\"changes\":[{\"type\":\"insert_page\",\"title\":\"Guide\",\"document\":{\"markdown\":\"\xff\"}}]}", []string{"valid UTF-8"}, crPath + "/changes"},
+		{"space title overriding direction", "PATCH", space, map[string]any{"title": "invoice\u202Efdp.exe"}, []string{"title", "direction of text"}, space},
+		{"org title isolating direction", "PATCH", org, map[string]any{"title": "Acme\u2066x\u2069"}, []string{"title", "direction of text"}, org},
+		{"page title overriding direction", "POST", crPath + "/content", map[string]any{"changes": []any{insertPage("", "# Guide\n", "title", "Gu\u202Eide")}}, []string{"title", "direction of text"}, crPath + "/changes"},
+		{"display name overriding direction", "PATCH", "/v1/users/" + e.admin.id, map[string]any{"displayName": "Ada\u202D"}, []string{"displayName", "direction of text"}, "/v1/user"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := e.call(t, tok, "GET", c.get, nil).want(t, http.StatusOK).Body
+			e.call(t, tok, c.method, c.path, c.body).wantError(t, http.StatusBadRequest, c.errs...)
+			if after := e.call(t, tok, "GET", c.get, nil).want(t, http.StatusOK).Body; !bytes.Equal(before, after) {
+				t.Errorf("GET %s changed:\n%s\nthen\n%s", c.get, before, after)
+			}
+		})
+	}
+	// Prose keeps them: right-to-left writers use isolates in descriptions.
+	e.call(t, tok, "PATCH", space, map[string]any{"description": "Text \u2067עברית\u2069 inline"}).want(t, http.StatusOK)
+}

@@ -51,6 +51,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 }
 
 // readBody reads a JSON request body of at most limit bytes; nil when empty.
+// Every body is UTF-8 (quire.CheckUTF8), so no text is stored as U+FFFD.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
@@ -69,7 +70,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	} else {
 		return nil, errorf(quire.CodeUnsupportedType, "body: Content-Type must be application/json")
 	}
-	return body, nil
+	return body, quire.CheckUTF8(body)
 }
 
 // decodeJSON unmarshals one JSON value, turning decoder errors into 400s that
