@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/web"
 )
 
 func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
@@ -214,8 +216,9 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *revisio
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	// Uploaded HTML or SVG must not run as a page of this origin.
-	return s.serveBlob(w, r, f.Blob, f.ContentType, mimeDisposition(f.Name),
+	// Uploaded HTML, SVG or scripts must not run as part of this origin.
+	ctype, disposition := web.FileType(f.ContentType)
+	return s.serveBlob(w, r, f.Blob, ctype, mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}),
 		"sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "private, max-age=31536000, immutable")
 }
 

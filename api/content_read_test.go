@@ -623,8 +623,8 @@ func TestContentReadFiles(t *testing.T) {
 	}{
 		{logoF, "image/png", len(logo), "3x2", logo, "image/png"},
 		{chartF, "image/png", len(chart), "4x5", chart, "image/png"},
-		{notes, "text/plain", len("Remote notes\n"), "none", []byte("Remote notes\n"), "text/plain"},
-		{readme, "text/plain", len("Read me\n"), "none", []byte("Read me\n"), "text/plain"},
+		{notes, "text/plain", len("Remote notes\n"), "none", []byte("Remote notes\n"), "text/plain; charset=utf-8"},
+		{readme, "text/plain", len("Read me\n"), "none", []byte("Read me\n"), "text/plain; charset=utf-8"},
 	} {
 		if c.f.ContentType != c.contentType || c.f.Size != c.size || dims(c.f) != c.dimensions {
 			t.Errorf("file %s: %s, %d bytes, %s; want %s, %d bytes, %s", c.f.Name, c.f.ContentType, c.f.Size, dims(c.f), c.contentType, c.size, c.dimensions)

@@ -20,14 +20,12 @@ var inlineTypes = map[string]bool{
 
 // FileType is the Content-Type and disposition a file stored as stored
 // is served with: types a browser shows safely inline, anything else (HTML
-// and scripts above all) as an attachment.
+// and scripts above all) as an attachment of no type, so that no page of
+// the origin can load an uploaded file as a script or a style sheet.
 func FileType(stored string) (ctype, disposition string) {
-	mt, params, err := mime.ParseMediaType(stored)
-	if err != nil || mt == "" {
+	mt, _, err := mime.ParseMediaType(stored)
+	if err != nil || !inlineTypes[mt] {
 		return "application/octet-stream", "attachment"
-	}
-	if !inlineTypes[mt] {
-		return mime.FormatMediaType(mt, params), "attachment"
 	}
 	if strings.HasPrefix(mt, "text/") {
 		return mt + "; charset=utf-8", "inline"
