@@ -363,13 +363,24 @@ func TestPublishIntegrationWho(t *testing.T) {
 	e.call(t, e.admin.token, "POST", "/v1/integrations/x", b).wantError(t, http.StatusNotFound, "organization not found")
 
 	// A name is one integration: another organization cannot take it over.
+	// A private one's name answers as a name no one holds does to a read,
+	// so that publishing tells no one which private names are in use.
 	integPublish(t, e, e.admin.token, "taken", integBody(e))
+	public := integBody(e)
+	public["visibility"] = "public"
+	integPublish(t, e, e.admin.token, "taken-public", public)
 	other := e.outsiderOrg(t)
 	ob := integBody(e)
 	ob["organization"] = other.org
-	e.call(t, other.user.token, "POST", "/v1/integrations/taken", ob).wantError(t, http.StatusConflict, "another organization")
-	if in := integGet(t, e, e.admin.token, "taken"); in.Version != 1 || in.Owner.ID != e.org {
-		t.Errorf("after refused publishes: version %d, owner %s", in.Version, in.Owner.ID)
+	run(t, e, []scenario{
+		{name: "a private name, read", as: other.user, path: "/v1/integrations/taken", status: 404, errs: []string{"integration not found"}},
+		{name: "a private name, published", as: other.user, method: "POST", path: "/v1/integrations/taken", body: ob, status: 404, errs: []string{"integration not found"}},
+		{name: "a public name, published", as: other.user, method: "POST", path: "/v1/integrations/taken-public", body: ob, status: 409, errs: []string{"another organization"}},
+	})
+	for _, name := range []string{"taken", "taken-public"} {
+		if in := integGet(t, e, e.admin.token, name); in.Version != 1 || in.Owner.ID != e.org {
+			t.Errorf("%s after refused publishes: version %d, owner %s", name, in.Version, in.Owner.ID)
+		}
 	}
 }
 

@@ -188,7 +188,7 @@ func (db *DB) PublishIntegration(ctx context.Context, p IntegrationPublish) (in 
 			if n, err := tx.q.affected(ctx, "UPDATE integrations SET "+set+" WHERE name = ? AND org_id = ?", append(args, i.Name, i.OrgID)...); err != nil {
 				return err
 			} else if n == 0 {
-				return quire.Errorf(quire.CodeConflict, "name: %q is published by another organization", i.Name)
+				return errNameTaken(ctx, tx, i.Name)
 			}
 		}
 		if _, err := tx.q.exec(ctx, "DELETE FROM integration_block_domains WHERE integration = ?", i.Name); err != nil {
@@ -203,6 +203,21 @@ func (db *DB) PublishIntegration(ctx context.Context, p IntegrationPublish) (in 
 		return err
 	})
 	return in, err
+}
+
+// errNameTaken refuses to publish under a name another organization
+// holds: a conflict when its integration is visible to outsiders, and not
+// found, as a read of it answers, when it is private, so that publishing
+// does not tell which private names other organizations use.
+func errNameTaken(ctx context.Context, tx *Tx, name string) error {
+	held, err := tx.Integration(ctx, name)
+	if err != nil {
+		return err
+	}
+	if !held.VisibleTo(false) {
+		return quire.Errorf(quire.CodeNotFound, "integration not found")
+	}
+	return quire.Errorf(quire.CodeConflict, "name: %q is published by another organization", name)
 }
 
 type integrationColumn struct {
