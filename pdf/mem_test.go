@@ -81,7 +81,7 @@ func peakMemory(fn func()) (heap, sys uint64) {
 // BenchmarkPDFMemory prints the spaces of the README's figures and reports
 // the peak heap and system memory above idle (MiB), and the PDF's size:
 // the space the security review printed (20 pages of a 100 × 200 table,
-// refused), the largest tables that print (30,000 cells), a space of 3,000
+// refused), the largest tables that print (20,000 cells), a space of 3,000
 // pages, and two of the largest at once.
 //
 //	go test ./pdf -run XXX -bench BenchmarkPDFMemory -benchtime 1x
@@ -92,9 +92,9 @@ func BenchmarkPDFMemory(b *testing.B) {
 		n    int // exports at once
 	}{
 		{"tables-20x100x200", tableTree(20, 100, 200), 1},
-		{"tables-6x10x500", tableTree(6, 10, 500), 1},
+		{"tables-4x10x500", tableTree(4, 10, 500), 1},
 		{"pages-3000", shortTree(3000), 1},
-		{"two-at-once", tableTree(6, 10, 500), 2},
+		{"two-at-once", tableTree(4, 10, 500), 2},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			src := source(c.tree, nil)

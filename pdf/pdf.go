@@ -67,8 +67,10 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits Quire prints with: within them a PDF takes
-// some 150 MB at most, each operation drawn some 700 bytes until written (README, "PDF export").
-var DefaultLimits = Limits{MaxPages: 5000, MaxDrawn: 200_000, MaxPageCells: 5000, MaxCells: 30_000,
+// some 150 MB at most while printed (what is drawn is held by gopdf at
+// some 300 bytes an operation, and as much again is garbage); README, "PDF
+// export", has the figures.
+var DefaultLimits = Limits{MaxPages: 5000, MaxDrawn: 150_000, MaxPageCells: 5000, MaxCells: 20_000,
 	MaxImageBytes: 32 << 20, MaxImagePixels: 40_000_000}
 
 // errTooLarge stops a document of more pages than its limit.
