@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"os"
@@ -145,6 +146,7 @@ func BenchmarkPDFExportMemory(b *testing.B) {
 				b.ReportMetric(rssMiB, "rss-MiB")
 				b.ReportMetric(heapMiB, "heap-MiB")
 				b.ReportMetric(float64(len(answers[0].Body))/(1<<20), "pdf-MiB")
+				b.ReportMetric(float64(bytes.Count(answers[0].Body, []byte("/Type /Page\n"))), "pdf-pages")
 				for _, a := range answers {
 					if a.Status != c.status {
 						b.Fatalf("status %d, want %d: %.300s", a.Status, c.status, a.Body)
