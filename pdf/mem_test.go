@@ -1,7 +1,11 @@
 package pdf_test
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"runtime"
 	"strings"
@@ -48,6 +52,34 @@ func shortTree(n int) *content.Tree {
 	return t
 }
 
+// imageTree is a page of four translucent PNG images of 3840 × 2160
+// pixels, about the most one may have, 33 million in all: gopdf decodes
+// each to split its alpha channel.
+func imageTree() (*content.Tree, map[string][]byte) {
+	t := &content.Tree{Pages: map[string]*content.Page{}, Files: map[string]*content.File{}}
+	blobs := map[string][]byte{}
+	var md strings.Builder
+	for i := range 4 {
+		m := image.NewNRGBA(image.Rect(0, 0, 3840, 2160))
+		for y := range 2160 {
+			for x := range 3840 {
+				m.SetNRGBA(x, y, color.NRGBA{uint8(x + i), uint8(y), uint8(i * 60), uint8(128 + x%64)})
+			}
+		}
+		var b bytes.Buffer
+		if err := png.Encode(&b, m); err != nil {
+			panic(err)
+		}
+		id := fmt.Sprintf("f%d", i)
+		t.Files[id] = &content.File{ID: id, Name: id + ".png", Blob: id, Size: int64(b.Len()), ContentType: "image/png"}
+		blobs[id] = b.Bytes()
+		fmt.Fprintf(&md, "![image %d](%s.png)\n\n", i, id)
+	}
+	t.Pages["p"] = &content.Page{ID: "p", Title: "Images", Slug: "p", Kind: content.KindDocument, Markdown: md.String()}
+	t.Root = []string{"p"}
+	return t, blobs
+}
+
 // peakMemory runs fn and reports the most heap in use while it ran, and
 // the memory the process took from the system meanwhile, above what was
 // in use before (sampled every millisecond).
@@ -86,18 +118,21 @@ func peakMemory(fn func()) (heap, sys uint64) {
 //
 //	go test ./pdf -run XXX -bench BenchmarkPDFMemory -benchtime 1x
 func BenchmarkPDFMemory(b *testing.B) {
+	images, blobs := imageTree()
 	for _, c := range []struct {
-		name string
-		tree *content.Tree
-		n    int // exports at once
+		name  string
+		tree  *content.Tree
+		n     int // exports at once
+		blobs map[string][]byte
 	}{
-		{"tables-20x100x200", tableTree(20, 100, 200), 1},
-		{"tables-4x10x500", tableTree(4, 10, 500), 1},
-		{"pages-3000", shortTree(3000), 1},
-		{"two-at-once", tableTree(4, 10, 500), 2},
+		{"tables-20x100x200", tableTree(20, 100, 200), 1, nil},
+		{"tables-4x10x500", tableTree(4, 10, 500), 1, nil},
+		{"pages-3000", shortTree(3000), 1, nil},
+		{"two-at-once", tableTree(4, 10, 500), 2, nil},
+		{"images-4x8MP", images, 1, blobs},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			src := source(c.tree, nil)
+			src := source(c.tree, c.blobs)
 			for b.Loop() {
 				errs := make([]error, c.n)
 				cw := &countWriter{}

@@ -64,6 +64,7 @@ type Limits struct {
 	MaxCells       int   // cells of tables, in all
 	MaxImageBytes  int64 // bytes of images read, in all
 	MaxImagePixels int   // pixels of one image
+	MaxPixels      int   // pixels of images, in all: an image is decoded to embed it, and a GIF is kept decoded
 }
 
 // DefaultLimits are the limits Quire prints with: within them a PDF takes
@@ -71,7 +72,7 @@ type Limits struct {
 // some 300 bytes an operation, and as much again is garbage); README, "PDF
 // export", has the figures.
 var DefaultLimits = Limits{MaxPages: 5000, MaxDrawn: 150_000, MaxPageCells: 5000, MaxCells: 20_000,
-	MaxImageBytes: 32 << 20, MaxImagePixels: 40_000_000}
+	MaxImageBytes: 32 << 20, MaxImagePixels: 8_300_000, MaxPixels: 34_000_000}
 
 // errTooLarge stops a document of more pages than its limit.
 var errTooLarge = quire.Errorf(quire.CodeTooLarge, "the PDF would be longer than it may be; print a page and its subpages (page) instead")

@@ -335,3 +335,31 @@ func TestBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestImageBounds: images past the bounds of bytes or pixels, in all,
+// print as their alt text: they are never decoded.
+func TestImageBounds(t *testing.T) {
+	tree, blobs := sampleTree(t)
+	for name, edit := range map[string]func(*pdf.Limits){
+		"within": func(*pdf.Limits) {},
+		"bytes":  func(l *pdf.Limits) { l.MaxImageBytes = 10 },
+		"pixels": func(l *pdf.Limits) { l.MaxPixels = 80*60 - 1 },
+		"of one": func(l *pdf.Limits) { l.MaxImagePixels = 80*60 - 1 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			lim := pdf.DefaultLimits
+			edit(&lim)
+			var b bytes.Buffer
+			if err := pdf.Write(t.Context(), &b, source(tree, blobs), pdf.Options{}, lim); err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			if name == "within" {
+				want = 1
+			}
+			if n := bytes.Count(b.Bytes(), []byte("/Subtype /Image")); n != want {
+				t.Errorf("%d images, want %d", n, want)
+			}
+		})
+	}
+}
