@@ -260,34 +260,33 @@ func (s *Server) awaitPDF(ctx context.Context, k store.PDFExportKey) (*store.PDF
 	defer wait.Stop()
 	poll := time.NewTicker(pdfPoll)
 	defer poll.Stop()
+	var x *store.PDFExport
 	for {
-		x, err := s.db.EnsurePDFExport(ctx, k)
+		ended := s.pdf.printer.Ended() // before reading, so that an end meanwhile is not missed
+		var err error
+		if x == nil {
+			x, err = s.db.EnsurePDFExport(ctx, k)
+		} else if x, err = s.db.PDFExport(ctx, x.ID); quire.ErrorCode(err) == quire.CodeNotFound {
+			continue // purged meanwhile: enqueued again
+		}
 		if err != nil {
 			return nil, err
 		}
-		for x != nil {
-			switch {
-			case x.State == store.PDFDone:
-				return x, nil
-			case x.State == store.PDFFailed:
-				return nil, quire.Errorf(quire.Code(x.ErrorCode), "%s", x.Error)
-			case s.db.PDFExportDue(x):
-				s.pdf.printer.Wake()
-			}
-			ended := s.pdf.printer.Ended()
-			select {
-			case <-ended:
-			case <-poll.C:
-			case <-wait.C:
-				return nil, errPDFWait
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			if x, err = s.db.PDFExport(ctx, x.ID); quire.ErrorCode(err) == quire.CodeNotFound {
-				break // removed meanwhile: enqueued again
-			} else if err != nil {
-				return nil, err
-			}
+		switch {
+		case x.State == store.PDFDone:
+			return x, nil
+		case x.State == store.PDFFailed:
+			return nil, quire.Errorf(quire.Code(x.ErrorCode), "%s", x.Error)
+		case s.db.PDFExportDue(x):
+			s.pdf.printer.Wake()
+		}
+		select {
+		case <-ended:
+		case <-poll.C:
+		case <-wait.C:
+			return nil, errPDFWait
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 	}
 }

@@ -65,9 +65,22 @@ func scanPDFExport(row interface{ Scan(...any) error }) (*PDFExport, error) {
 	return &x, nil
 }
 
+// pdfExportByKey is the query of the export of a key.
+const pdfExportByKey = "SELECT " + pdfExportColumns + ` FROM pdf_exports WHERE space_id = ? AND revision_id = ?
+	AND change_request_id = ? AND page_id = ? AND only_page = ? AND title = ? AND subtitle = ?`
+
+func (k PDFExportKey) args() []any {
+	return []any{k.SpaceID, k.RevisionID, k.ChangeRequestID, k.PageID, k.Only, k.Title, k.Subtitle}
+}
+
 // EnsurePDFExport returns the export of k, enqueueing it when there is
-// none: requests for the same PDF, on any server, join one export.
+// none: requests for the same PDF, on any server, join one export. One
+// there already is read without a write transaction.
 func (db *DB) EnsurePDFExport(ctx context.Context, k PDFExportKey) (x *PDFExport, err error) {
+	x, err = scanPDFExport(db.q.queryRow(ctx, pdfExportByKey, k.args()...))
+	if !errors.Is(err, sql.ErrNoRows) {
+		return x, err
+	}
 	err = db.Tx(ctx, func(tx *Tx) error {
 		now := micros(tx.Now)
 		if _, err := tx.q.exec(ctx, `INSERT INTO pdf_exports (id, space_id, revision_id, change_request_id, page_id, only_page, title,
@@ -75,9 +88,7 @@ func (db *DB) EnsurePDFExport(ctx context.Context, k PDFExportKey) (x *PDFExport
 			newID(), k.SpaceID, k.RevisionID, k.ChangeRequestID, k.PageID, k.Only, k.Title, k.Subtitle, PDFPending, now, now); err != nil {
 			return err
 		}
-		x, err = scanPDFExport(tx.q.queryRow(ctx, "SELECT "+pdfExportColumns+` FROM pdf_exports WHERE space_id = ? AND revision_id = ?
-			AND change_request_id = ? AND page_id = ? AND only_page = ? AND title = ? AND subtitle = ?`,
-			k.SpaceID, k.RevisionID, k.ChangeRequestID, k.PageID, k.Only, k.Title, k.Subtitle))
+		x, err = scanPDFExport(tx.q.queryRow(ctx, pdfExportByKey, k.args()...))
 		return err
 	})
 	return x, err
