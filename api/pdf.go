@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -199,16 +200,20 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	key := store.PDFExportKey{SpaceID: v.Space.ID, RevisionID: link.revision, ChangeRequestID: link.changeRequest,
 		PageID: link.page, Only: link.only, Title: src.Title, Subtitle: src.Subtitle}
 	x, err := s.awaitPDF(ctx, key)
+	var doc io.ReadSeekCloser
+	if err == nil {
+		// A PDF purged since it was read (jobs.PDFKeep) is printed anew
+		// at the next request.
+		if doc, err = s.blobs.Open(ctx, x.Blob); errors.Is(err, fs.ErrNotExist) {
+			err = errPDFWait
+		}
+	}
 	if errors.Is(err, errPDFWait) {
 		w.Header().Set("Retry-After", "10")
 		var body errorBody
 		body.Error.Code, body.Error.Message = http.StatusServiceUnavailable, "the PDF is still being printed; try again in a moment"
 		return writeJSON(w, http.StatusServiceUnavailable, body)
 	}
-	if err != nil {
-		return err
-	}
-	doc, err := s.blobs.Open(ctx, x.Blob)
 	if err != nil {
 		return err
 	}
