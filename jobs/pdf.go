@@ -168,17 +168,17 @@ func (p *PDFPrinter) process(ctx context.Context, x *store.PDFExport) error {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		return errors.Join(ctx.Err(), p.DB.ReleasePDFExport(rctx, x))
-	case lost:
-		return nil
-	case timedOut:
-		return p.fail(ctx, x, quire.CodeTooLarge, fmt.Sprintf("printing the PDF took longer than %s; print a page and its subpages (page) instead",
-			cmp.Or(p.Timeout, PDFTimeout)))
 	case err == nil:
 		err = p.DB.CompletePDFExport(ctx, x, key, size)
 		if errors.Is(err, store.ErrPDFExportLost) {
 			return nil
 		}
 		return err
+	case lost:
+		return nil
+	case timedOut:
+		return p.fail(ctx, x, quire.CodeTooLarge, fmt.Sprintf("printing the PDF took longer than %s; print a page and its subpages (page) instead",
+			cmp.Or(p.Timeout, PDFTimeout)))
 	case quire.ErrorCode(err) == quire.CodeInternal:
 		// The store or blob storage failing: claimed again once the
 		// lease runs out, up to MaxPDFAttempts times.
