@@ -33,8 +33,10 @@ func TestPDFPrinter(t *testing.T) {
 	}
 	blobs := blob.Dir{Path: t.TempDir()}
 	outcomes := map[string]func(ctx context.Context, out io.Writer) error{
-		"done":     func(_ context.Context, out io.Writer) error { _, err := io.WriteString(out, "%PDF-done"); return err },
-		"big":      func(context.Context, io.Writer) error { return quire.Errorf(quire.CodeTooLarge, `page "Big": too many cells`) },
+		"done": func(_ context.Context, out io.Writer) error { _, err := io.WriteString(out, "%PDF-done"); return err },
+		"big": func(context.Context, io.Writer) error {
+			return quire.Errorf(quire.CodeTooLarge, `page "Big": too many cells`)
+		},
 		"slow":     func(ctx context.Context, _ io.Writer) error { <-ctx.Done(); return ctx.Err() },
 		"internal": func(context.Context, io.Writer) error { return errors.New("disk on fire") },
 	}
