@@ -1,13 +1,13 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,43 +17,40 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
-	"github.com/quiredocs/quire/internal/lru"
+	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/pdf"
 	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/store"
 )
 
 // GET S/pdf and GET CR/pdf answer a link, valid for an hour, to the PDF of
 // the content read (package pdf prints it). The link is signed, so it
 // needs no token: the signature says a reader of the space asked for it.
 // It names the revision, which never changes, so what it serves does not
-// change either, and PDFs are kept in a small cache by what they print.
+// change either: each PDF is printed once, by a durable job (jobs/pdf.go,
+// a row of pdf_exports), and kept in blob storage; a link's request joins
+// the export of what it prints, waits for it, and streams the blob.
 
 const (
 	// pdfLinkTTL is how long a PDF link works, as the reference says.
 	pdfLinkTTL = time.Hour
-	// pdfTimeout bounds the printing of one PDF.
-	pdfTimeout = 90 * time.Second
-	// pdfPrinting is how many PDFs print at once: printing is all CPU.
-	pdfPrinting = 2
-	// maxCachedPDFs and maxCachedPDF bound the cache of PDFs, and what one
-	// kept in it may weigh.
-	maxCachedPDFs = 64 << 20
-	maxCachedPDF  = 16 << 20
+	// pdfWait bounds how long a link's request waits for its PDF: past
+	// it, 503 with Retry-After, the printing going on. It is longer than
+	// jobs.PDFTimeout, so that a PDF printed at once is waited for.
+	pdfWait = jobs.PDFTimeout + 10*time.Second
+	// pdfPoll is how often a waiting request looks whether its PDF, being
+	// printed by another server, is done.
+	pdfPoll = 500 * time.Millisecond
 	// pdfKeyName names the server key that signs PDF links.
 	pdfKeyName = "pdf-links"
 )
 
-// pdfState is the key of PDF links, once read, the PDFs printed lately,
-// and the slots of those printing.
+// pdfState is the key of PDF links, once read, and the printer of this
+// server's PDF exports.
 type pdfState struct {
-	keyMu    sync.Mutex
-	key      []byte
-	cache    *lru.Cache[pdfLink, []byte]
-	printing chan struct{}
-}
-
-func newPDFState() *pdfState {
-	return &pdfState{cache: lru.New[pdfLink, []byte](maxCachedPDFs), printing: make(chan struct{}, pdfPrinting)}
+	keyMu   sync.Mutex
+	key     []byte
+	printer *jobs.PDFPrinter
 }
 
 // pdfLink is what a PDF link names.
@@ -195,36 +192,37 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	sp, err := s.db.Space(ctx, link.space)
+	v, err := s.pdfView(ctx, link.space, link.revision, link.changeRequest)
 	if err != nil {
 		return err
 	}
-	if !sp.DeletedAt.IsZero() {
-		return errorf(quire.CodeNotFound, "space not found")
-	}
-	var c *quire.ChangeRequest
-	if link.changeRequest != "" {
-		if c, err = s.db.ChangeRequest(ctx, sp.ID, link.changeRequest); err != nil {
-			return err
+	src := s.pdfSource(v)
+	key := store.PDFExportKey{SpaceID: v.Space.ID, RevisionID: link.revision, ChangeRequestID: link.changeRequest,
+		PageID: link.page, Only: link.only, Title: src.Title, Subtitle: src.Subtitle}
+	x, err := s.awaitPDF(ctx, key)
+	var doc io.ReadSeekCloser
+	if err == nil {
+		// A PDF purged since it was read (jobs.PDFKeep) is printed anew
+		// at the next request.
+		if doc, err = s.blobs.Open(ctx, x.Blob); errors.Is(err, fs.ErrNotExist) {
+			err = errPDFWait
 		}
 	}
-	v, err := s.reader.Open(ctx, sp, link.revision, c)
-	if err != nil {
-		return err
-	}
-	doc, err := s.printPDF(ctx, v, link)
-	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+	if errors.Is(err, errPDFWait) {
 		w.Header().Set("Retry-After", "10")
 		var body errorBody
-		body.Error.Code, body.Error.Message = http.StatusServiceUnavailable, "printing the PDF took too long; try again, or print fewer pages"
+		body.Error.Code, body.Error.Message = http.StatusServiceUnavailable, "the PDF is still being printed; try again in a moment"
 		return writeJSON(w, http.StatusServiceUnavailable, body)
 	}
 	if err != nil {
 		return err
 	}
-	name := sp.Title
+	defer doc.Close()
+	name := v.Space.Title
 	if link.page != "" {
-		name = v.Page(link.page).Title
+		if p := v.Page(link.page); p != nil {
+			name = p.Title
+		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/pdf")
@@ -232,37 +230,86 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(max(0, link.expires-s.db.Now().Unix()), 10))
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(doc))
+	http.ServeContent(w, r, "", time.Time{}, doc)
 	return nil
 }
 
-// printPDF prints the PDF of view v that link names, or takes it from the
-// cache. Change request subjects change: what is cached is keyed by it too.
-func (s *Server) printPDF(ctx context.Context, v *revision.View, link pdfLink) ([]byte, error) {
-	src := s.pdfSource(v)
-	key := link
-	key.expires = 0
-	key.changeRequest = src.Subtitle
-	if doc, ok := s.pdf.cache.Get(key); ok {
-		return doc, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, pdfTimeout)
-	defer cancel()
-	select {
-	case s.pdf.printing <- struct{}{}:
-		defer func() { <-s.pdf.printing }()
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	var b bytes.Buffer
-	if err := pdf.Write(ctx, &b, src, pdf.Options{Page: link.page, Only: link.only}, pdf.DefaultLimits); err != nil {
+// pdfView is the content a PDF prints: the space's, or its change
+// request's, at revision rev.
+func (s *Server) pdfView(ctx context.Context, spaceID, rev, changeRequest string) (*revision.View, error) {
+	sp, err := s.db.Space(ctx, spaceID)
+	if err != nil {
 		return nil, err
 	}
-	if b.Len() <= maxCachedPDF {
-		s.pdf.cache.Add(key, b.Bytes(), b.Len()+256)
+	if !sp.DeletedAt.IsZero() {
+		return nil, errorf(quire.CodeNotFound, "space not found")
 	}
-	return b.Bytes(), nil
+	var c *quire.ChangeRequest
+	if changeRequest != "" {
+		if c, err = s.db.ChangeRequest(ctx, sp.ID, changeRequest); err != nil {
+			return nil, err
+		}
+	}
+	return s.reader.Open(ctx, sp, rev, c)
 }
+
+// errPDFWait says a PDF was not printed within the time a request waits.
+var errPDFWait = errors.New("the PDF is still being printed")
+
+// awaitPDF returns the export of k once it is done: enqueued when there is
+// none, joined when there is, printed on this server when a slot is free
+// (else by another's). A failed export answers its error (413 for a PDF
+// over the bounds, naming the page), without printing again.
+func (s *Server) awaitPDF(ctx context.Context, k store.PDFExportKey) (*store.PDFExport, error) {
+	wait := time.NewTimer(pdfWait)
+	defer wait.Stop()
+	poll := time.NewTicker(pdfPoll)
+	defer poll.Stop()
+	var x *store.PDFExport
+	for {
+		ended := s.pdf.printer.Ended() // before reading, so that an end meanwhile is not missed
+		var err error
+		if x == nil {
+			x, err = s.db.EnsurePDFExport(ctx, k)
+		} else if x, err = s.db.PDFExport(ctx, x.ID); quire.ErrorCode(err) == quire.CodeNotFound {
+			continue // purged meanwhile: enqueued again
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case x.State == store.PDFDone:
+			return x, nil
+		case x.State == store.PDFFailed:
+			return nil, quire.Errorf(quire.Code(x.ErrorCode), "%s", x.Error)
+		case s.db.PDFExportDue(x):
+			s.pdf.printer.Wake()
+		}
+		select {
+		case <-ended:
+		case <-poll.C:
+		case <-wait.C:
+			return nil, errPDFWait
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// printExport prints x's PDF to out: it runs in jobs.PDFPrinter.
+func (s *Server) printExport(ctx context.Context, x *store.PDFExport, out io.Writer) error {
+	v, err := s.pdfView(ctx, x.SpaceID, x.RevisionID, x.ChangeRequestID)
+	if err != nil {
+		return err
+	}
+	src := s.pdfSource(v)
+	src.Title, src.Subtitle = x.Title, x.Subtitle
+	return pdf.Write(ctx, out, src, pdf.Options{Page: x.PageID, Only: x.Only}, pdf.DefaultLimits)
+}
+
+// PDFPrinter prints this server's PDF exports; serve runs it, to print
+// those no request is waiting for (jobs.PDFPrinter.Run).
+func (s *Server) PDFPrinter() *jobs.PDFPrinter { return s.pdf.printer }
 
 // pdfSource is what package pdf prints v from.
 func (s *Server) pdfSource(v *revision.View) pdf.Source {

@@ -24,7 +24,7 @@ type pdfLinkOut struct {
 
 // pdfCall asks for a PDF link, checks the answer against the whole
 // reference (GET S/pdf is not in the subset) and wants status.
-func pdfCall(t *testing.T, e *env, token, path string, status int) *response {
+func pdfCall(t testing.TB, e *env, token, path string, status int) *response {
 	t.Helper()
 	res := e.call(t, token, "GET", path, nil)
 	if ref := fullReference(t); ref != nil {
@@ -37,7 +37,7 @@ func pdfCall(t *testing.T, e *env, token, path string, status int) *response {
 }
 
 // pdfLink asks for a PDF link and returns it.
-func pdfLink(t *testing.T, e *env, token, path string) string {
+func pdfLink(t testing.TB, e *env, token, path string) string {
 	t.Helper()
 	var out pdfLinkOut
 	pdfCall(t, e, token, path, http.StatusOK).Decode(t, &out)
@@ -48,7 +48,7 @@ func pdfLink(t *testing.T, e *env, token, path string) string {
 }
 
 // followPDF follows a PDF link, with no token, as a browser would.
-func followPDF(t *testing.T, e *env, link string) *response {
+func followPDF(t testing.TB, e *env, link string) *response {
 	t.Helper()
 	u, err := url.Parse(link)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/quiredocs/quire/integration"
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/internal/ratelimit"
+	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/sso"
@@ -91,7 +92,7 @@ type Server struct {
 	listRuns    *listRuns              // encoded runs of pages of page lists (pagelist.go)
 	asker       *ask.Asker             // answers questions (O/ask)
 	model       *llm.Model             // the configured model; nil when none (translations refuse to run)
-	pdf         *pdfState              // PDF links' key, PDFs printed lately (pdf.go)
+	pdf         *pdfState              // PDF links' key and the printer of PDF exports (pdf.go)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
@@ -132,7 +133,7 @@ func New(db *store.DB, cfg Config) *Server {
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),
-		pdf:         newPDFState(),
+		pdf:         &pdfState{},
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -160,6 +161,7 @@ func New(db *store.DB, cfg Config) *Server {
 	s.readTimeout, s.writeTimeout = readBodyTimeout, writeTimeout
 	s.asker = ask.New(db, s.reader, cfg.Model, s.publicURL)
 	s.model = cfg.Model
+	s.pdf.printer = &jobs.PDFPrinter{DB: db, Blobs: cfg.Blobs, Print: s.printExport, Log: s.log}
 	s.routes()
 	s.mux.HandleFunc("/", s.noRoute)
 	s.handler = s.withDeadlines(s.withRequestID(s.withLog(s.withRecover(s.mux))))

@@ -3,6 +3,7 @@
 package blob
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -53,34 +54,71 @@ func (d Dir) path(key string) string { return filepath.Join(d.Path, key[:2], key
 // leaves it alone for its grace period (see Sweep).
 func (d Dir) Put(_ context.Context, data []byte) (string, error) {
 	key := Key(data)
+	return key, d.put(key, bytes.NewReader(data))
+}
+
+// put stores what r reads under key, its hex SHA-256.
+func (d Dir) put(key string, r io.Reader) error {
 	dst := d.path(key)
 	now := time.Now()
 	if err := os.Chtimes(dst, now, now); err == nil {
-		return key, nil
+		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return "", fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("blob: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
 	if err != nil {
-		return "", fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("blob: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
-	if _, err := tmp.Write(data); err != nil {
+	if _, err := io.Copy(tmp, r); err != nil {
 		tmp.Close()
-		return "", fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("blob: %w", err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return "", fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("blob: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("blob: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return "", fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("blob: %w", err)
 	}
-	return key, nil
+	return nil
+}
+
+// PutFile stores the bytes of f, read from its start, and returns their
+// key and size. Dir and S3 copy them as they read them, so a large file
+// (a PDF) is never held in memory; other stores get them whole.
+func PutFile(ctx context.Context, s Store, f *os.File) (key string, size int64, err error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", 0, fmt.Errorf("blob: %w", err)
+	}
+	h := sha256.New()
+	if size, err = io.Copy(h, f); err != nil {
+		return "", 0, fmt.Errorf("blob: %w", err)
+	}
+	key = hex.EncodeToString(h.Sum(nil))
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", 0, fmt.Errorf("blob: %w", err)
+	}
+	// The file is read again as it was hashed: a change meanwhile would
+	// store bytes under another's key.
+	r := io.LimitReader(f, size)
+	switch st := s.(type) {
+	case Dir:
+		err = st.put(key, r)
+	case *S3:
+		err = st.put(ctx, key, r, size)
+	default:
+		var data []byte
+		if data, err = io.ReadAll(r); err == nil {
+			key, err = s.Put(ctx, data)
+		}
+	}
+	return key, size, err
 }
 
 // Open implements Store.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,6 +71,34 @@ func testStore(t *testing.T, s blob.Collectable) {
 	}
 	if seen := countBlobs(t, s); len(seen) != 1 || seen[key].IsZero() {
 		t.Fatalf("after storing the same bytes twice the store lists %v", seen)
+	}
+
+	// A file is stored as it is read, under its content's key, from its
+	// start wherever it was left; the same bytes again are one blob.
+	file, err := os.CreateTemp(t.TempDir(), "put-file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	written := randomBytes(3<<20+17, 7)
+	if _, err := file.Write(written); err != nil {
+		t.Fatal(err)
+	}
+	fileKey, size, err := blob.PutFile(ctx, s, file)
+	if err != nil || fileKey != blob.Key(written) || size != int64(len(written)) {
+		t.Fatalf("PutFile = %s, %d, %v; want %s, %d", fileKey, size, err, blob.Key(written), len(written))
+	}
+	if got := readAll(t, s, fileKey); !bytes.Equal(got, written) {
+		t.Fatalf("the file read back differs (%d bytes)", len(got))
+	}
+	if again, _, err := blob.PutFile(ctx, s, file); err != nil || again != fileKey {
+		t.Fatalf("second PutFile: %s, %v", again, err)
+	}
+	if seen := countBlobs(t, s); len(seen) != 2 {
+		t.Fatalf("after storing a file twice the store lists %d blobs, want 2", len(seen))
+	}
+	if _, err := s.RemoveOlder(fileKey, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
 	}
 
 	// Missing and malformed keys are not there, and name nothing else.

@@ -139,6 +139,11 @@ func written(info minio.ObjectInfo) time.Time {
 // alone for its grace period, as Dir does.
 func (s *S3) Put(ctx context.Context, data []byte) (string, error) {
 	key := Key(data)
+	return key, s.put(ctx, key, bytes.NewReader(data), int64(len(data)))
+}
+
+// put stores the size bytes r reads under key, their hex SHA-256.
+func (s *S3) put(ctx context.Context, key string, r io.Reader, size int64) error {
 	name := s.name(key)
 	if _, err := s.Client.StatObject(ctx, s.Bucket, name, minio.StatObjectOptions{}); err == nil {
 		_, err = s.Client.CopyObject(ctx,
@@ -146,21 +151,21 @@ func (s *S3) Put(ctx context.Context, data []byte) (string, error) {
 				UserMetadata: map[string]string{putMeta: time.Now().UTC().Format(time.RFC3339Nano)}},
 			minio.CopySrcOptions{Bucket: s.Bucket, Object: name})
 		if err == nil {
-			return key, nil
+			return nil
 		}
 		if !notFound(err) {
-			return "", fmt.Errorf("blob: %w", err)
+			return fmt.Errorf("blob: %w", err)
 		}
 		// Removed since: upload it anew.
 	} else if !notFound(err) {
-		return "", fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("blob: %w", err)
 	}
-	_, err := s.Client.PutObject(ctx, s.Bucket, name, bytes.NewReader(data), int64(len(data)),
+	_, err := s.Client.PutObject(ctx, s.Bucket, name, r, size,
 		minio.PutObjectOptions{PartSize: s.PartSize, ContentType: "application/octet-stream"})
 	if err != nil {
-		return "", fmt.Errorf("blob: %w", err)
+		return fmt.Errorf("blob: %w", err)
 	}
-	return key, nil
+	return nil
 }
 
 // Open implements Store. The reader fetches ranges as it is read and

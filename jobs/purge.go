@@ -14,9 +14,15 @@ import (
 const PurgeInterval = time.Hour
 
 // Purge removes the spaces and collections deleted more than
-// store.RestoreWindow ago, with everything that belongs to them.
+// store.RestoreWindow ago, with everything that belongs to them, and the
+// PDF exports done more than PDFKeep ago or failed more than
+// PDFFailedKeep ago.
 func Purge(ctx context.Context, db *store.DB) (int, error) {
-	return db.PurgeDeleted(ctx, db.Now().Add(-store.RestoreWindow))
+	now := db.Now()
+	if _, err := db.PurgePDFExports(ctx, now.Add(-PDFKeep), now.Add(-PDFFailedKeep)); err != nil {
+		return 0, err
+	}
+	return db.PurgeDeleted(ctx, now.Add(-store.RestoreWindow))
 }
 
 // RunPurger purges at start and then every interval until ctx ends. Purging

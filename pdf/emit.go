@@ -8,38 +8,37 @@ import (
 	"github.com/signintech/gopdf"
 )
 
-// emit draws the sheets into doc, front matter first, each page but the
-// title page with a footer: the document's title and the page's number.
-func (w *writer) emit(doc *gopdf.GoPdf, front, content []*sheet, hasTitle bool) error {
-	e := &emitter{doc: doc, w: w, holders: map[string]gopdf.ImageHolder{}}
-	all := append(append([]*sheet{}, front...), content...)
-	for i, s := range all {
-		if err := w.ctx.Err(); err != nil {
+// page draws a sheet into the document as its next page, with a footer
+// (the document's title and the page's number) but on the title page.
+func (e *emitter) page(s *sheet) error {
+	if err := e.w.ctx.Err(); err != nil {
+		return err
+	}
+	e.doc.AddPage()
+	e.n++
+	e.reset()
+	for _, o := range s.ops {
+		if err := e.op(o); err != nil {
 			return err
 		}
-		doc.AddPage()
-		e.reset()
-		for _, o := range s.ops {
-			if err := e.op(o); err != nil {
-				return err
-			}
-		}
-		if i > 0 || !hasTitle {
-			e.footer(i + 1)
-		}
+	}
+	if e.n > 1 || !e.hasTitle {
+		e.footer(e.n)
 	}
 	return nil
 }
 
 // emitter draws operations, setting fonts and colours only as they change.
 type emitter struct {
-	doc     *gopdf.GoPdf
-	w       *writer
-	font    font
-	size    float64
-	color   rgb
-	set     bool // font, size and colour are set on the page
-	holders map[string]gopdf.ImageHolder
+	doc      *gopdf.GoPdf
+	w        *writer
+	font     font
+	size     float64
+	color    rgb
+	set      bool // font, size and colour are set on the page
+	holders  map[string]gopdf.ImageHolder
+	n        int  // pages drawn
+	hasTitle bool // the first is a title page
 }
 
 func (e *emitter) reset() { e.set = false }

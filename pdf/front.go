@@ -8,26 +8,19 @@ import (
 // tocNumberWidth is the column of page numbers in the table of contents.
 const tocNumberWidth = 36.0
 
-// frontMatter lays out the title page and the table of contents of the
-// pages laid out on content, and returns their sheets. The contents list
-// each page with the number of the PDF page it starts on.
-func (w *writer) frontMatter(entries []entry, content []*sheet) []*sheet {
-	starts := map[string]int{} // anchor → index of its content sheet
-	for i, s := range content {
-		for _, o := range s.ops {
-			if o.kind == opAnchor && o.title != "" {
-				starts[o.anchor] = i
-			}
-		}
-	}
+// frontMatter lays out the title page and the table of contents, and
+// returns their sheets. The contents list each page with the number of the
+// PDF page it starts on: starts has the content sheet of each page's
+// bookmarked anchor.
+func (w *writer) frontMatter(entries []entry, starts map[string]int) []*sheet {
 	body := w.layout
 	defer func() { w.layout = body }()
 
-	w.layout = newLayout(w.ctx, w.m, w.maxSheets)
+	w.layout = newLayout(w.ctx, w.m, w.lim)
 	w.titlePage()
 	front := w.sheets
 
-	w.layout = newLayout(w.ctx, w.m, w.maxSheets)
+	w.layout = newLayout(w.ctx, w.m, w.lim)
 	w.newSheet()
 	w.paragraph([]run{{"Contents", style{bold: true, size: titleSize, color: black}}}, false)
 	w.space(12)

@@ -30,7 +30,8 @@ type imageLoader struct {
 	ctx   context.Context
 	src   Source
 	lim   Limits
-	used  int64
+	used  int64             // bytes read
+	drawn int               // pixels of the images read
 	cache map[string]*image // by file id; nil for one that cannot be shown
 }
 
@@ -64,9 +65,11 @@ func (l *imageLoader) read(id string) *image {
 	}
 	l.used += int64(len(data))
 	cfg, format, err := goimage.DecodeConfig(bytes.NewReader(data))
-	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > l.lim.MaxImagePixels {
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > l.lim.MaxImagePixels ||
+		l.drawn+cfg.Width*cfg.Height > l.lim.MaxPixels {
 		return nil
 	}
+	l.drawn += cfg.Width * cfg.Height
 	img := &image{id: id, data: data, w: cfg.Width, h: cfg.Height}
 	if format == "gif" {
 		if img.decoded, _, err = goimage.Decode(bytes.NewReader(data)); err != nil {

@@ -87,7 +87,15 @@ type layout struct {
 	marker *marker // a list item's marker, drawn with the next line
 	// maxSheets bounds the pages; past it, layout stops with errTooLarge.
 	maxSheets int
-	err       error
+	// maxOps bounds the operations drawn; past it, layout stops with
+	// errTooMuchDrawing. ops counts them.
+	maxOps, ops int
+	// flush, when set, takes each sheet as it is finished, which is then
+	// dropped: a long document is drawn as it is laid out, holding one
+	// sheet. starts notes the sheet each bookmarked anchor is on.
+	flush  func(*sheet) error
+	starts map[string]int
+	err    error
 }
 
 // marker is a list item's bullet or number, waiting for its first line.
@@ -98,8 +106,9 @@ type marker struct {
 	size float64
 }
 
-func newLayout(ctx context.Context, m *metrics, maxSheets int) *layout {
-	return &layout{ctx: ctx, m: m, left: marginX, right: pageWidth - marginX, maxSheets: maxSheets}
+func newLayout(ctx context.Context, m *metrics, lim Limits) *layout {
+	return &layout{ctx: ctx, m: m, left: marginX, right: pageWidth - marginX, maxSheets: lim.MaxPages, maxOps: lim.MaxDrawn,
+		starts: map[string]int{}}
 }
 
 // width is the width text may take.
@@ -117,7 +126,25 @@ func (l *layout) cur() *sheet {
 }
 
 // add appends an operation to the current sheet.
-func (l *layout) add(o op) { s := l.cur(); s.ops = append(s.ops, o) }
+func (l *layout) add(o op) {
+	s := l.cur()
+	s.ops = append(s.ops, o)
+	if o.kind == opAnchor && o.title != "" {
+		l.starts[o.anchor] = len(l.sheets) - 1
+	}
+	if l.ops++; l.ops > l.maxOps && l.err == nil {
+		l.err = errTooMuchDrawing
+	}
+}
+
+// finish flushes the last sheet.
+func (l *layout) finish() {
+	if l.flush != nil && len(l.sheets) > 0 && l.err == nil {
+		last := len(l.sheets) - 1
+		l.err = l.flush(l.sheets[last])
+		l.sheets[last] = nil
+	}
+}
 
 // newSheet ends the current sheet and starts another; the open boxes go on.
 func (l *layout) newSheet() {
@@ -137,6 +164,12 @@ func (l *layout) newSheet() {
 		// next check of err.
 		l.sheets[len(l.sheets)-1].ops = l.sheets[len(l.sheets)-1].ops[:0]
 	} else {
+		if last := len(l.sheets) - 1; l.flush != nil && last >= 0 {
+			if err := l.flush(l.sheets[last]); err != nil && l.err == nil {
+				l.err = err
+			}
+			l.sheets[last] = nil
+		}
 		l.sheets = append(l.sheets, &sheet{})
 	}
 	l.y = marginTop

@@ -15,6 +15,7 @@ package pdf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -52,18 +53,33 @@ type Options struct {
 	Only bool   // Page alone: no subpages, title page or contents
 }
 
-// Limits bound the work of one PDF; the context bounds its time.
+// Limits bound the work, and so the memory, of one PDF; the context bounds
+// its time. What is drawn is held until the PDF is written (gopdf keeps
+// each page's content), so MaxDrawn bounds memory whatever the content:
+// a table of a hundred narrow columns draws a line per character or two.
 type Limits struct {
 	MaxPages       int   // PDF pages
+	MaxDrawn       int   // operations drawn (runs of text, lines, boxes, links), in all
+	MaxPageCells   int   // cells of the tables of one page
+	MaxCells       int   // cells of tables, in all
 	MaxImageBytes  int64 // bytes of images read, in all
 	MaxImagePixels int   // pixels of one image
+	MaxPixels      int   // pixels of images, in all: an image is decoded to embed it, and a GIF is kept decoded
 }
 
-// DefaultLimits are the limits Quire prints with.
-var DefaultLimits = Limits{MaxPages: 3000, MaxImageBytes: 64 << 20, MaxImagePixels: 40_000_000}
+// DefaultLimits are the limits Quire prints with: within them a PDF takes
+// some 150 MB at most while printed (what is drawn is held by gopdf at
+// some 300 bytes an operation, and as much again is garbage); README, "PDF
+// export", has the figures.
+var DefaultLimits = Limits{MaxPages: 5000, MaxDrawn: 150_000, MaxPageCells: 5000, MaxCells: 20_000,
+	MaxImageBytes: 32 << 20, MaxImagePixels: 8_300_000, MaxPixels: 34_000_000}
 
 // errTooLarge stops a document of more pages than its limit.
 var errTooLarge = quire.Errorf(quire.CodeTooLarge, "the PDF would be longer than it may be; print a page and its subpages (page) instead")
+
+// errTooMuchDrawing stops a document that draws more than its limit; the
+// writer says on which page (tooMuchOn).
+var errTooMuchDrawing = errors.New("too much to draw")
 
 // ErrNoPage is Write's answer to an Options.Page not in the tree.
 var ErrNoPage = quire.Errorf(quire.CodeNotFound, "page not found")
@@ -72,8 +88,6 @@ var ErrNoPage = quire.Errorf(quire.CodeNotFound, "page not found")
 type entry struct {
 	page  *content.Page
 	depth int
-	doc   ast.Node
-	md    []byte
 }
 
 // writer lays out one document.
@@ -100,6 +114,9 @@ func Write(ctx context.Context, out io.Writer, src Source, opt Options, lim Limi
 }
 
 // draw lays out and draws the document; what is left is to write it.
+// The pages are laid out twice, holding one sheet at a time: once to
+// count the sheets and learn where each page starts, which the contents
+// before them list, then to draw each sheet as it is finished.
 func draw(ctx context.Context, src Source, opt Options, lim Limits) (*gopdf.GoPdf, error) {
 	entries, err := selectPages(src.Tree, opt)
 	if err != nil {
@@ -113,37 +130,52 @@ func draw(ctx context.Context, src Source, opt Options, lim Limits) (*gopdf.GoPd
 	}
 	m := &metrics{doc: doc, widths: map[measureKey]float64{}}
 	w := &writer{
-		layout: newLayout(ctx, m, lim.MaxPages), src: src, lim: lim,
-		anchors: map[string]bool{}, included: map[string]bool{},
+		src: src, lim: lim, anchors: map[string]bool{}, included: map[string]bool{},
 		images: newImageLoader(ctx, src, lim),
 	}
+	cells := 0
 	for i := range entries {
 		e := &entries[i]
-		e.doc, e.md = render.Parse(e.page.Markdown)
 		w.included[e.page.ID] = true
 		w.anchors[pageAnchor(e.page.ID)] = true
-		w.collectAnchors(e)
+		n, err := w.collectAnchors(e, lim, cells)
+		if err != nil {
+			return nil, err
+		}
+		cells += n
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
+	w.layout = newLayout(ctx, m, lim)
+	w.flush = func(*sheet) error { return nil }
 	w.pages(entries, opt.Only)
 	if w.err != nil {
 		return nil, w.err
 	}
-	content := w.sheets
+	count := len(w.sheets)
 	var front []*sheet
 	if !opt.Only {
-		front = w.frontMatter(entries, content)
+		front = w.frontMatter(entries, w.starts)
 		if w.err != nil {
 			return nil, w.err
 		}
 	}
-	if len(front)+len(content) > lim.MaxPages {
+	if len(front)+count > lim.MaxPages {
 		return nil, errTooLarge
 	}
-	if err := w.emit(doc, front, content, !opt.Only); err != nil {
-		return nil, err
+	e := &emitter{doc: doc, w: w, holders: map[string]gopdf.ImageHolder{}, hasTitle: !opt.Only}
+	for _, s := range front {
+		if err := e.page(s); err != nil {
+			return nil, err
+		}
+	}
+	w.layout = newLayout(ctx, m, lim)
+	w.flush = e.page
+	w.pages(entries, opt.Only)
+	w.finish()
+	if w.err != nil {
+		return nil, w.err
 	}
 	return doc, ctx.Err()
 }
@@ -181,25 +213,39 @@ func selectPages(t *content.Tree, opt Options) ([]entry, error) {
 }
 
 // collectAnchors records the anchors of a page's headings and footnotes,
-// so that links to them, wherever they are, can be made.
-func (w *writer) collectAnchors(e *entry) {
-	_ = ast.Walk(e.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+// so that links to them, wherever they are, can be made, and counts the
+// cells of its tables: a page over the bounds is refused before any
+// layout, naming it. cells are those of the pages before.
+func (w *writer) collectAnchors(e *entry, lim Limits, before int) (cells int, err error) {
+	doc, _ := render.Parse(e.page.Markdown)
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
-		switch n := n.(type) {
+		switch nd := n.(type) {
 		case *ast.Heading:
-			if id, ok := n.AttributeString("id"); ok {
+			if id, ok := nd.AttributeString("id"); ok {
 				if id, ok := id.(string); ok {
 					w.anchors[headingAnchor(e.page.ID, id)] = true
 				}
 			}
 			return ast.WalkSkipChildren, nil
 		case *east.Footnote:
-			w.anchors[footnoteAnchor(e.page.ID, n.Index)] = true
+			w.anchors[footnoteAnchor(e.page.ID, nd.Index)] = true
+		case *east.TableCell:
+			cells++
+			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})
+	switch {
+	case cells > lim.MaxPageCells:
+		return cells, quire.Errorf(quire.CodeTooLarge, "page %q: its tables hold %d cells; a PDF prints at most %d of one page", titleOf(e.page.Title), cells, lim.MaxPageCells)
+	case before+cells > lim.MaxCells:
+		return cells, quire.Errorf(quire.CodeTooLarge, "page %q: with it the tables printed hold %d cells; a PDF prints at most %d; print fewer pages (page)",
+			titleOf(e.page.Title), before+cells, lim.MaxCells)
+	}
+	return cells, nil
 }
 
 // Anchor names: a page's start, a heading in it, a footnote of it.
@@ -216,12 +262,17 @@ func (w *writer) pages(entries []entry, only bool) {
 		if !afterGroup {
 			w.pageBreak()
 		}
-		w.page, w.md, w.highlight = e.page.ID, e.md, render.HighlightBudget
+		doc, md := render.Parse(e.page.Markdown)
+		w.page, w.md, w.highlight = e.page.ID, md, render.HighlightBudget
 		w.pageTitle(e)
 		if e.page.Kind != content.KindGroup {
-			w.blocks(e.doc)
+			w.blocks(doc)
 		}
 		afterGroup = e.page.Kind == content.KindGroup
+		if errors.Is(w.err, errTooMuchDrawing) {
+			w.err = quire.Errorf(quire.CodeTooLarge, "page %q: the PDF would draw more than %d lines and shapes by the end of it; a PDF draws at most that: print fewer pages (page), or split the page's tables",
+				titleOf(e.page.Title), w.lim.MaxDrawn)
+		}
 		if w.err != nil {
 			return
 		}

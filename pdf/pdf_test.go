@@ -282,3 +282,84 @@ func TestLimits(t *testing.T) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 }
+
+// TestBounds: a PDF whose tables hold more cells than it may, on one page
+// or in all, or that would draw more than it may, is refused, naming the
+// page; cells are counted before anything is laid out.
+func TestBounds(t *testing.T) {
+	table := func(cols, rows int) string {
+		return "|" + strings.Repeat(" h |", cols) + "\n|" + strings.Repeat("---|", cols) + "\n" +
+			strings.Repeat("|"+strings.Repeat(" c |", cols)+"\n", rows-1)
+	}
+	tree := func(bodies ...string) *content.Tree {
+		t := &content.Tree{Pages: map[string]*content.Page{}, Files: map[string]*content.File{}}
+		for i, md := range bodies {
+			id := fmt.Sprintf("p%d", i)
+			t.Pages[id] = &content.Page{ID: id, Title: fmt.Sprintf("Page %d", i), Slug: id, Kind: content.KindDocument, Markdown: md}
+			t.Root = append(t.Root, id)
+		}
+		return t
+	}
+	for _, c := range []struct {
+		name  string
+		tree  *content.Tree
+		edit  func(*pdf.Limits)
+		wants []string // parts of the error; none: printed
+	}{
+		{"cells of a page", tree("Fine.\n", table(3, 3)), func(l *pdf.Limits) { l.MaxPageCells = 8 },
+			[]string{`page "Page 1"`, "9 cells", "at most 8"}},
+		{"cells at the page bound", tree(table(3, 3)), func(l *pdf.Limits) { l.MaxPageCells = 9 }, nil},
+		{"cells in all", tree(table(2, 3), table(2, 3), table(2, 3)), func(l *pdf.Limits) { l.MaxCells = 15 },
+			[]string{`page "Page 2"`, "18 cells", "at most 15"}},
+		{"drawn", tree("Fine.\n", strings.Repeat("word ", 2000)+"\n"), func(l *pdf.Limits) { l.MaxDrawn = 100 },
+			[]string{`page "Page 1"`, "more than 100"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lim := pdf.DefaultLimits
+			c.edit(&lim)
+			err := pdf.Write(t.Context(), io.Discard, source(c.tree, nil), pdf.Options{}, lim)
+			if len(c.wants) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if quire.ErrorCode(err) != quire.CodeTooLarge {
+				t.Fatalf("err = %v, want too large", err)
+			}
+			for _, w := range c.wants {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestImageBounds: images past the bounds of bytes or pixels, in all,
+// print as their alt text: they are never decoded.
+func TestImageBounds(t *testing.T) {
+	tree, blobs := sampleTree(t)
+	for name, edit := range map[string]func(*pdf.Limits){
+		"within": func(*pdf.Limits) {},
+		"bytes":  func(l *pdf.Limits) { l.MaxImageBytes = 10 },
+		"pixels": func(l *pdf.Limits) { l.MaxPixels = 80*60 - 1 },
+		"of one": func(l *pdf.Limits) { l.MaxImagePixels = 80*60 - 1 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			lim := pdf.DefaultLimits
+			edit(&lim)
+			var b bytes.Buffer
+			if err := pdf.Write(t.Context(), &b, source(tree, blobs), pdf.Options{}, lim); err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			if name == "within" {
+				want = 1
+			}
+			if n := bytes.Count(b.Bytes(), []byte("/Subtype /Image")); n != want {
+				t.Errorf("%d images, want %d", n, want)
+			}
+		})
+	}
+}

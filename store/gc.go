@@ -104,7 +104,7 @@ func (tx *Tx) watermarkNow(ctx context.Context) (int64, error) {
 }
 
 // catchUp marks what the revisions written since the watermark reach, and
-// the integrations' blobs; call it holding the content lock alone.
+// the blobs of integrations, fonts and PDF exports; call it holding the content lock alone.
 func (r *Reachable) catchUp(ctx context.Context, tx *Tx) error {
 	query := "SELECT DISTINCT root FROM revisions WHERE created_at >= ?"
 	if tx.q.d.name() == "postgres" {
@@ -123,6 +123,9 @@ func (r *Reachable) catchUp(ctx context.Context, tx *Tx) error {
 	}
 	r.watermark = next
 	if err := r.markFonts(ctx, tx.q); err != nil {
+		return err
+	}
+	if err := r.markPDFExports(ctx, tx.q); err != nil {
 		return err
 	}
 	return r.markIntegrations(ctx, tx.q)

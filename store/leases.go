@@ -6,7 +6,7 @@ import (
 )
 
 // leasedRuns describes a table of durable runs that workers claim with a
-// lease (import runs, translations): a row waits in one state, is held in
+// lease (import runs, translations, PDF exports): a row waits in one state, is held in
 // another under a claim id until claimed_until, and is claimed again by
 // any worker once that time has passed.
 type leasedRuns struct {
@@ -18,6 +18,7 @@ type leasedRuns struct {
 var (
 	importLeases      = leasedRuns{"import_runs", "status", ImportPending, ImportInProgress, ErrImportRunLost}
 	translationLeases = leasedRuns{"translations", "state", TranslationQueued, TranslationRunning, ErrTranslationRunLost}
+	pdfLeases         = leasedRuns{"pdf_exports", "state", PDFPending, PDFPrinting, ErrPDFExportLost}
 )
 
 // due is what a run due to be claimed satisfies, with now as its one

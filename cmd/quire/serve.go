@@ -156,7 +156,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		}
 	}()
 	// Background jobs stop, and are waited for, before the store closes.
-	defer startJobs(ctx, db, cfg, git, blobs, model, log)()
+	defer startJobs(ctx, db, cfg, git, blobs, model, apiSrv.PDFPrinter(), log)()
 	defer shareRateLimits(ctx, db, limiter, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
@@ -173,7 +173,8 @@ func appHost(publicURL string) string {
 
 // startJobs runs the background jobs until the returned function stops them
 // and waits for them to end.
-func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, blobs blob.Collectable, model *llm.Model, log *slog.Logger) (stop func()) {
+func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, blobs blob.Collectable, model *llm.Model,
+	pdfs *jobs.PDFPrinter, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
 	running.Go(func() { webhookDeliverer(db, cfg, log).Run(jobsCtx) })
@@ -195,6 +196,9 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Synce
 		w.Run(jobsCtx, jobs.TranslationPollInterval, log)
 	})
 	running.Go(func() { git.Run(jobsCtx, gitsync.RunInterval) })
+	// PDFs are printed when a link's request asks; this prints those whose
+	// printer died while nobody waits.
+	running.Go(func() { pdfs.Run(jobsCtx, jobs.PDFPollInterval) })
 	running.Go(func() { jobs.RunCollector(jobsCtx, collector(db, cfg, blobs), jobs.GCFirstDelay, jobs.GCInterval, log) })
 	return func() { stopJobs(); running.Wait() }
 }
