@@ -15,7 +15,10 @@ import (
 // organization only: no other organization can add it, and no other
 // organization's identity provider can sign it in. An identity provider
 // never signs in an account it does not manage unless that account is a
-// member of its organization and of no other. So whatever an organization's
+// member of its organization and of no other. And it signs in only
+// addresses at e-mail domains its organization proved it owns
+// (verifieddomains.go); a managed mark counts only there, so one set for
+// an address elsewhere (before that rule) locks nobody out. So whatever an organization's
 // admins or identity provider control, the tokens it yields work in that
 // organization alone.
 
@@ -41,7 +44,7 @@ func (tx *Tx) lockAccount(ctx context.Context, orgID, userID string) (account, e
 		return a, err
 	}
 	var managedBy sql.NullString
-	if err := tx.q.queryRow(ctx, "SELECT managed_by FROM users WHERE id = ?", userID).Scan(&managedBy); err != nil {
+	if err := tx.q.queryRow(ctx, "SELECT "+managedByVerified+" FROM users u WHERE u.id = ?", userID).Scan(&managedBy); err != nil {
 		return a, err
 	}
 	a.managedBy = managedBy.String
