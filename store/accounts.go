@@ -17,9 +17,12 @@ import (
 // never signs in an account it does not manage unless that account is a
 // member of its organization and of no other. And it signs in only
 // addresses at e-mail domains its organization proved it owns
-// (verifieddomains.go); a managed mark counts only there, so one set for
-// an address elsewhere (before that rule) locks nobody out. So whatever an organization's
-// admins or identity provider control, the tokens it yields work in that
+// (verifieddomains.go). A managed mark counts only where the managing
+// organization proved the domain: an account marked elsewhere (squatted
+// before that rule, or whose domain's proof was removed) locks nobody out,
+// and is freed of what that organization made of it when another takes it
+// in (releaseUnprovedAccount). So whatever an organization's admins or
+// identity provider control, the tokens it yields work in that
 // organization alone.
 
 // errManagedElsewhere refuses to add an account another organization manages.
@@ -32,6 +35,7 @@ func errManagedElsewhere(email string) error {
 type account struct {
 	managedBy string // the managing organization, "" for none
 	otherOrgs int    // organizations other than this one it belongs to
+	released  bool   // freed just now from an unproved mark (releaseUnprovedAccount)
 }
 
 // lockAccount reads userID's standing towards orgID. It writes the user's
@@ -43,11 +47,17 @@ func (tx *Tx) lockAccount(ctx context.Context, orgID, userID string) (account, e
 	if _, err := tx.q.exec(ctx, "UPDATE users SET managed_by = managed_by WHERE id = ?", userID); err != nil {
 		return a, err
 	}
-	var managedBy sql.NullString
-	if err := tx.q.queryRow(ctx, "SELECT "+managedByVerified+" FROM users u WHERE u.id = ?", userID).Scan(&managedBy); err != nil {
+	var marked, managedBy sql.NullString
+	if err := tx.q.queryRow(ctx, "SELECT u.managed_by, "+managedByVerified+" FROM users u WHERE u.id = ?", userID).Scan(&marked, &managedBy); err != nil {
 		return a, err
 	}
 	a.managedBy = managedBy.String
+	if marked.Valid && !managedBy.Valid {
+		if err := tx.releaseUnprovedAccount(ctx, userID, marked.String); err != nil {
+			return a, err
+		}
+		a.released = true
+	}
 	err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM members WHERE user_id = ? AND org_id <> ?", userID, orgID).Scan(&a.otherOrgs)
 	return a, err
 }
@@ -79,8 +89,9 @@ func (tx *Tx) adminAccount(ctx context.Context, orgID, email, name string) (u *q
 
 // ssoAccount returns the account that orgID's identity provider may sign in
 // for this e-mail address: a new one, managed by orgID; one orgID manages
-// (which may have created organizations of its own since); or a member of
-// orgID alone, which orgID then manages. Any other account
+// (which may have created organizations of its own since); a member of
+// orgID alone, or one just freed from an unproved mark and in no other
+// organization, which orgID then manages. Any other account
 // is refused, with one message whatever the reason, so that an identity
 // provider learns nothing of accounts outside its organization.
 func (tx *Tx) ssoAccount(ctx context.Context, orgID, email, name string) (*quire.User, error) {
@@ -105,9 +116,11 @@ func (tx *Tx) ssoAccount(ctx context.Context, orgID, email, name string) (*quire
 		if a.otherOrgs > 0 {
 			return nil, refused
 		}
-		if _, err := tx.Membership(ctx, orgID, u.ID); quire.ErrorCode(err) == quire.CodeNotFound {
+		// An account just freed from an unproved mark is as good as new: the
+		// provider of the organization that proved its domain takes it.
+		if _, err := tx.Membership(ctx, orgID, u.ID); quire.ErrorCode(err) == quire.CodeNotFound && !a.released {
 			return nil, refused
-		} else if err != nil {
+		} else if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
 			return nil, err
 		}
 		if _, err := tx.q.exec(ctx, "UPDATE users SET managed_by = ? WHERE id = ?", orgID, u.ID); err != nil {
@@ -117,6 +130,29 @@ func (tx *Tx) ssoAccount(ctx context.Context, orgID, email, name string) (*quire
 		return nil, refused
 	}
 	return u, nil
+}
+
+// releaseUnprovedAccount frees an account marked managed by markedBy, an
+// organization that has not proved the domain of its address, as it is
+// being taken into an organization. What markedBy's identity provider made
+// of it goes, as it need not be its owner's doing: the mark, its membership
+// of markedBy, and every way in to it (API tokens, app sessions, sign-in
+// links).
+func (tx *Tx) releaseUnprovedAccount(ctx context.Context, userID, markedBy string) error {
+	if err := tx.removeMember(ctx, markedBy, userID, ""); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		"UPDATE users SET managed_by = NULL WHERE id = ?",
+		"DELETE FROM api_tokens WHERE user_id = ?",
+		"DELETE FROM app_sessions WHERE user_id = ?",
+		"DELETE FROM login_links WHERE user_id = ?",
+	} {
+		if _, err := tx.q.exec(ctx, q, userID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // createUser inserts an account, managed by managedBy unless that is "".

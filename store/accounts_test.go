@@ -90,6 +90,10 @@ func TestRogueIdentityProvider(t *testing.T) {
 		if _, err := db.AddUser(ctx, a.Organization.ID, "ceo@acme.example", "CEO", quire.RoleRead); err != nil {
 			t.Errorf("A adds the account B no longer manages: %v", err)
 		}
+		// The token B's provider issued does not follow the account into A.
+		if _, err := db.UserByToken(ctx, s.Token); quire.ErrorCode(err) != quire.CodeUnauthorized && quire.ErrorCode(err) != quire.CodeNotFound {
+			t.Errorf("B's token for the account still works: %v", err)
+		}
 		if !memberOfA(s.Member.User.ID) {
 			t.Error("not a member of A")
 		}
