@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -48,6 +49,45 @@ type hostnameDNSJSON struct {
 type hostnameCNAMEJSON struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
+}
+
+// hostnameClaim is a site's claim of a hostname another site holds without
+// having proved it: the claimant takes it if its organization proves it,
+// else the conflict says how to.
+type hostnameClaim struct {
+	hostname, record string
+	proved           bool
+}
+
+// claimHostname looks at who holds hostname, for site about to take it:
+// nil when no other site does, or one that proved it (a plain conflict).
+func (s *Server) claimHostname(ctx context.Context, site *quire.Site, hostname string) (*hostnameClaim, error) {
+	other, err := s.db.SiteIDWithHostname(ctx, hostname)
+	if quire.ErrorCode(err) == quire.CodeNotFound {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if at, err := s.db.HostnameVerifiedAt(ctx, other); err != nil || !at.IsZero() {
+		return nil, err
+	}
+	token, err := s.db.VerificationToken(ctx, site.OrgID, hostname)
+	if err != nil {
+		return nil, err
+	}
+	c := &hostnameClaim{hostname: hostname, record: fmt.Sprintf("%s. TXT %q", dnscheck.RecordName(hostname), dnscheck.RecordValue(token))}
+	res, err := s.dns.Verify(ctx, hostname, token)
+	c.proved = err == nil && res.Verified // no answer is no proof: the conflict stands
+	return c, nil
+}
+
+// conflict tells the claimant of a hostname held but not proved by another
+// site how to take it.
+func (c *hostnameClaim) conflict(err error) error {
+	if c == nil || c.proved || quire.ErrorCode(err) != quire.CodeConflict || !strings.HasPrefix(err.Error(), "hostname:") {
+		return err
+	}
+	return errorf(quire.CodeConflict, "hostname: %q is already used by another site, which has not proved it its own; if it is yours, add the DNS record %s and send again", c.hostname, c.record)
 }
 
 // customHostnameSite is the site whose hostname the path names, for a

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -115,4 +116,55 @@ func TestCustomHostnames(t *testing.T) {
 	if log.Count != 1 || log.Items[0].Target.ID != "docs.example.com" {
 		t.Errorf("audit of the removal: %+v", log)
 	}
+}
+
+// TestCustomHostnameSquatted: another organization's site claims a
+// hostname first. It is not served; the owner's PATCH is a conflict that
+// says which record proves it theirs, and with that record it takes the
+// hostname, served at once. A claim that was proved is not taken.
+func TestCustomHostnameSquatted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	zone := dnstest.Start(t)
+	e.srv = api.New(e.db, api.Config{PublicURL: testPublicURL, DNS: dnscheck.New(zone.Addr)})
+	squatter := e.outsider(t)
+	var theirOrg string
+	for _, o := range e.call(t, squatter.token, "GET", "/v1/orgs", nil).want(t, http.StatusOK).JSON(t)["items"].([]any) {
+		theirOrg = o.(map[string]any)["id"].(string)
+	}
+	newSite := func(token, org string) string {
+		t.Helper()
+		var s struct{ ID string }
+		e.call(t, token, "POST", "/v1/orgs/"+org+"/sites", map[string]any{"title": "Docs"}).want(t, http.StatusCreated).Decode(t, &s)
+		return "/v1/orgs/" + org + "/sites/" + s.ID
+	}
+	theirs, mine := newSite(squatter.token, theirOrg), newSite(e.admin.token, e.org)
+	e.call(t, squatter.token, "PATCH", theirs, map[string]any{"hostname": "docs.acme.example", "published": true}).want(t, http.StatusOK)
+	var h struct {
+		IsActive bool
+		DNS      struct{ Verified bool }
+	}
+	urlCall(t, e, squatter.token, "PATCH", "/v1/custom-hostnames/docs.acme.example", nil, http.StatusNoContent)
+	urlCall(t, e, squatter.token, "GET", "/v1/custom-hostnames/docs.acme.example", nil, http.StatusOK).Decode(t, &h)
+	if h.IsActive || h.DNS.Verified {
+		t.Fatalf("the squatter's claim is served: %+v", h)
+	}
+
+	res := e.call(t, e.admin.token, "PATCH", mine, map[string]any{"hostname": "docs.acme.example"})
+	res.wantError(t, http.StatusConflict, "hostname:", "has not proved it", `_quire.docs.acme.example. TXT "quire-verification=`)
+	record := regexp.MustCompile(`quire-verification=[0-9a-f]+`).FindString(string(res.Body))
+	zone.SetTXT("_quire.docs.acme.example", record)
+	e.call(t, e.admin.token, "PATCH", mine, map[string]any{"hostname": "docs.acme.example"}).want(t, http.StatusOK)
+	urlCall(t, e, e.admin.token, "GET", "/v1/custom-hostnames/docs.acme.example", nil, http.StatusOK).Decode(t, &h)
+	if !h.DNS.Verified {
+		t.Errorf("the owner's claim is not proved: %+v", h)
+	}
+	var site struct{ Hostname string }
+	e.call(t, squatter.token, "GET", theirs, nil).want(t, http.StatusOK).Decode(t, &site)
+	if site.Hostname != "" {
+		t.Errorf("the squatter's site keeps %q", site.Hostname)
+	}
+	// Now proved, the hostname is not taken back, whatever the record.
+	zone.SetTXT("_quire.docs.acme.example", record, "quire-verification=anything")
+	e.call(t, squatter.token, "PATCH", theirs, map[string]any{"hostname": "docs.acme.example"}).wantError(t, http.StatusConflict, "already used by another site")
 }

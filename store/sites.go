@@ -185,6 +185,9 @@ type SiteUpdate struct {
 	DefaultSiteSpace   *string // a site space at the root, or in the default section
 	DefaultSiteSection *string
 	Actor              string // user id of who changes it, for webhooks
+	// TakeHostname says the site's organization proved Hostname its own
+	// just now: another site's claim of it, not proved, gives way.
+	TakeHostname bool
 }
 
 // UpdateSite applies u to a site.
@@ -210,6 +213,11 @@ func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (*quire.S
 			if f.col == "hostname" {
 				if err := tx.hostnameChanging(ctx, id, *f.v, set); err != nil {
 					return err
+				}
+				if u.TakeHostname {
+					if err := tx.takeHostname(ctx, id, *f.v); err != nil {
+						return err
+					}
 				}
 			}
 			if *f.v != "" {
@@ -347,5 +355,18 @@ func (tx *Tx) hostnameChanging(ctx context.Context, id, hostname string, set map
 	}
 	set["hostname_verified_at"] = nil
 	_, err := tx.q.exec(ctx, "DELETE FROM custom_hostname_checks WHERE hostname = ?", old.String)
+	return err
+}
+
+// takeHostname takes hostname off any other site that has not proved it,
+// for site id, whose organization has: claiming a name first does not make
+// it one's own.
+func (tx *Tx) takeHostname(ctx context.Context, id, hostname string) error {
+	n, err := tx.q.affected(ctx, `UPDATE sites SET hostname = NULL, hostname_verified_at = NULL, version = version + 1, updated_at = ?
+		WHERE hostname = ? AND id <> ? AND hostname_verified_at IS NULL`, micros(tx.Now), hostname, id)
+	if err != nil || n == 0 {
+		return err
+	}
+	_, err = tx.q.exec(ctx, "DELETE FROM custom_hostname_checks WHERE hostname = ?", hostname)
 	return err
 }
