@@ -74,6 +74,14 @@ func (c *Checker) Verify(ctx context.Context, name, token string) (Result, error
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
 		txts, err = nil, nil
 	}
+	if dnsErr != nil && err != nil {
+		// Its text names the resolver's address, which is not for clients.
+		reason := "the DNS server did not answer"
+		if dnsErr.IsTimeout {
+			reason = "timed out"
+		}
+		return Result{}, fmt.Errorf("looking up %s TXT: %s", RecordName(name), reason)
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("looking up %s TXT: %w", RecordName(name), err)
 	}
