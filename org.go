@@ -158,9 +158,17 @@ func CheckEmailDomains(field string, domains []string) error {
 		return Errorf(CodeInvalid, "%s: must have at most 100 entries", field)
 	}
 	for i, d := range domains {
-		if !domainPattern.MatchString(d) {
-			return Errorf(CodeInvalid, "%s[%d]: must be a lower-case domain name such as example.com", field, i)
+		if err := CheckEmailDomain(fmt.Sprintf("%s[%d]", field, i), d); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// CheckEmailDomain validates one e-mail domain.
+func CheckEmailDomain(field, d string) error {
+	if !domainPattern.MatchString(d) {
+		return Errorf(CodeInvalid, "%s: must be a lower-case domain name such as example.com", field)
 	}
 	return nil
 }

@@ -3,63 +3,22 @@ package api
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/dnscheck"
+	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/store"
 )
 
 // Custom hostnames (issue 19): a site's hostname (PATCH SITE hostname), as
-// the published sites serve it (site.siteAtHost), with a DNS check that
-// tells the operator what record to add: a CNAME to this server's own host.
-// The check asks the system resolver only, with a timeout; it sends nothing
-// to the hostname or anywhere else.
-
-// Resolver looks names up; *net.Resolver is one.
-type Resolver interface {
-	LookupCNAME(ctx context.Context, host string) (string, error)
-	LookupHost(ctx context.Context, host string) ([]string, error)
-}
-
-// dnsCheckTimeout bounds one DNS check, all its lookups together.
-const dnsCheckTimeout = 3 * time.Second
-
-// DNS statuses of the reference (CustomHostnameDnsStatus).
-const (
-	dnsPassed     = "dns_passed"
-	dnsWrongCNAME = "dns_wrong_cname"
-	dnsNoCNAME    = "dns_no_cname"
-)
-
-// checkDNS checks that hostname leads to target (this server's host): a
-// CNAME to it, or, without a CNAME, an address of target's. The detail
-// says what to change when it does not.
-func checkDNS(ctx context.Context, res Resolver, hostname, target string) (status, detail string) {
-	ctx, cancel := context.WithTimeout(ctx, dnsCheckTimeout)
-	defer cancel()
-	add := fmt.Sprintf("add a DNS record %s. CNAME %s.", hostname, target)
-	cname, err := res.LookupCNAME(ctx, hostname)
-	cname = strings.ToLower(strings.TrimSuffix(cname, "."))
-	if err == nil && cname != "" && cname != hostname {
-		if cname == target {
-			return dnsPassed, fmt.Sprintf("%s is a CNAME of %s", hostname, target)
-		}
-		return dnsWrongCNAME, fmt.Sprintf("%s is a CNAME of %s, not of this server: change the record to %s. CNAME %s.", hostname, cname, hostname, target)
-	}
-	have, err := res.LookupHost(ctx, hostname)
-	if err != nil || len(have) == 0 {
-		return dnsNoCNAME, fmt.Sprintf("%s has no DNS record: %s", hostname, add)
-	}
-	want, err := res.LookupHost(ctx, target)
-	if err == nil && slices.ContainsFunc(have, func(a string) bool { return slices.Contains(want, a) }) {
-		return dnsPassed, fmt.Sprintf("%s has an address of %s", hostname, target)
-	}
-	return dnsNoCNAME, fmt.Sprintf("%s does not lead to this server: %s", hostname, add)
-}
+// the published sites serve it (site.siteAtHost) once its DNS proves it the
+// organization's: a TXT record at _quire.<hostname> with the organization's
+// token for it (jobs.CheckHostname). A CNAME to this server would prove
+// nothing: every organization's hostnames point here. The answer says which
+// records to add; an unproved hostname is pending: isActive false and a
+// status other than dns_passed.
 
 // customHostnameJSON is a CustomHostname of the reference, with what the
 // operator needs to do besides (dns).
@@ -73,12 +32,62 @@ type customHostnameJSON struct {
 	DNS      hostnameDNSJSON   `json:"dns"`
 }
 
+// hostnameDNSJSON is the record that proves the hostname (type, name,
+// value), whether the sites serve it (verified, since verifiedAt), the last
+// check, and the CNAME that brings its visitors here.
 type hostnameDNSJSON struct {
-	Type      string `json:"type"`
-	Name      string `json:"name"`
-	Value     string `json:"value"`
-	Message   string `json:"message"`
-	CheckedAt string `json:"checkedAt"`
+	Type       string            `json:"type"`
+	Name       string            `json:"name"`
+	Value      string            `json:"value"`
+	Verified   bool              `json:"verified"`
+	VerifiedAt string            `json:"verifiedAt,omitempty"`
+	Message    string            `json:"message"`
+	CheckedAt  string            `json:"checkedAt"`
+	CNAME      hostnameCNAMEJSON `json:"cname"`
+}
+
+type hostnameCNAMEJSON struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// hostnameClaim is a site's claim of a hostname another site holds without
+// having proved it: the claimant takes it if its organization proves it,
+// else the conflict says how to.
+type hostnameClaim struct {
+	hostname, record string
+	proved           bool
+}
+
+// claimHostname looks at who holds hostname, for site about to take it:
+// nil when no other site does, or one that proved it (a plain conflict).
+func (s *Server) claimHostname(ctx context.Context, site *quire.Site, hostname string) (*hostnameClaim, error) {
+	other, err := s.db.SiteIDWithHostname(ctx, hostname)
+	if quire.ErrorCode(err) == quire.CodeNotFound {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if at, err := s.db.HostnameVerifiedAt(ctx, other); err != nil || !at.IsZero() {
+		return nil, err
+	}
+	token, err := s.db.VerificationToken(ctx, site.OrgID, hostname)
+	if err != nil {
+		return nil, err
+	}
+	c := &hostnameClaim{hostname: hostname, record: fmt.Sprintf("%s. TXT %q", dnscheck.RecordName(hostname), dnscheck.RecordValue(token))}
+	res, err := s.dns.Verify(ctx, hostname, token)
+	c.proved = err == nil && res.Verified // no answer is no proof: the conflict stands
+	return c, nil
+}
+
+// conflict tells the claimant of a hostname held but not proved by another
+// site how to take it.
+func (c *hostnameClaim) conflict(err error) error {
+	if c == nil || c.proved || quire.ErrorCode(err) != quire.CodeConflict || !strings.HasPrefix(err.Error(), "hostname:") {
+		return err
+	}
+	return errorf(quire.CodeConflict, "hostname: %q is already used by another site, which has not proved it its own; if it is yours, add the DNS record %s and send again", c.hostname, c.record)
 }
 
 // customHostnameSite is the site whose hostname the path names, for a
@@ -89,7 +98,7 @@ func (s *Server) customHostnameSite(r *http.Request, need quire.Role) (*quire.Si
 	if quire.CheckHostname("hostname", hostname) != nil {
 		return nil, hostname, notFound
 	}
-	id, err := s.db.SiteIDByHostname(r.Context(), hostname)
+	id, err := s.db.SiteIDWithHostname(r.Context(), hostname)
 	if err != nil {
 		if quire.ErrorCode(err) == quire.CodeNotFound {
 			return nil, hostname, notFound
@@ -118,9 +127,8 @@ func (s *Server) customHostnameSite(r *http.Request, need quire.Role) (*quire.Si
 // dnsTarget is the host a custom hostname should lead to: this server's.
 func (s *Server) dnsTarget() string { return strings.ToLower(hostOnly(s.appHost())) }
 
-func (s *Server) recheckHostname(ctx context.Context, hostname string) (*store.HostnameCheck, error) {
-	status, detail := checkDNS(ctx, s.resolver, hostname, s.dnsTarget())
-	return s.db.SaveHostnameCheck(context.WithoutCancel(ctx), hostname, status, detail)
+func (s *Server) recheckHostname(ctx context.Context, site *quire.Site, hostname string) (*store.HostnameCheck, error) {
+	return jobs.CheckHostname(ctx, s.db, s.dns, store.SiteHostname{SiteID: site.ID, OrgID: site.OrgID, Hostname: hostname}, jobs.HostnameGrace)
 }
 
 func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error {
@@ -130,23 +138,38 @@ func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error
 	}
 	check, err := s.db.HostnameCheck(r.Context(), hostname)
 	if err == nil && check == nil { // never checked: check once now
-		check, err = s.recheckHostname(r.Context(), hostname)
+		check, err = s.recheckHostname(r.Context(), site, hostname)
 	}
 	if err != nil {
 		return err
 	}
+	token, err := s.db.VerificationToken(r.Context(), site.OrgID, hostname)
+	if err != nil {
+		return err
+	}
+	verifiedAt, err := s.db.HostnameVerifiedAt(r.Context(), site.ID)
+	if err != nil {
+		return err
+	}
+	dns := hostnameDNSJSON{Type: "TXT", Name: dnscheck.RecordName(hostname), Value: dnscheck.RecordValue(token),
+		Verified: !verifiedAt.IsZero(), Message: check.Detail, CheckedAt: timeJSON(check.CheckedAt),
+		CNAME: hostnameCNAMEJSON{Name: hostname, Value: s.dnsTarget()}}
+	if dns.Verified {
+		dns.VerifiedAt = timeJSON(verifiedAt)
+	}
 	return writeJSON(w, http.StatusOK, customHostnameJSON{
 		Object: "custom-hostname", Hostname: hostname, Target: map[string]string{"type": "site", "site": site.ID},
-		IsActive: site.Published, Status: check.Status, URLs: map[string]string{"location": s.url("/custom-hostnames/" + hostname)},
-		DNS: hostnameDNSJSON{Type: "CNAME", Name: hostname, Value: s.dnsTarget(), Message: check.Detail, CheckedAt: timeJSON(check.CheckedAt)},
+		IsActive: site.Published && dns.Verified, Status: check.Status, URLs: map[string]string{"location": s.url("/custom-hostnames/" + hostname)},
+		DNS: dns,
 	})
 }
 
-// dnsRevalidateCustomHostname checks the hostname's DNS again.
+// dnsRevalidateCustomHostname checks the hostname's DNS again: the site is
+// served at it as soon as its record is there.
 func (s *Server) dnsRevalidateCustomHostname(w http.ResponseWriter, r *http.Request) error {
-	if _, hostname, err := s.customHostnameSite(r, quire.RoleCreate); err != nil {
+	if site, hostname, err := s.customHostnameSite(r, quire.RoleCreate); err != nil {
 		return err
-	} else if _, err := s.recheckHostname(r.Context(), hostname); err != nil {
+	} else if _, err := s.recheckHostname(r.Context(), site, hostname); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -171,5 +194,3 @@ func (s *Server) removeCustomHostname(w http.ResponseWriter, r *http.Request) er
 	w.WriteHeader(http.StatusResetContent)
 	return nil
 }
-
-var _ Resolver = (*net.Resolver)(nil)

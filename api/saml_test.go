@@ -24,7 +24,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	dsig "github.com/russellhaering/goxmldsig"
 
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
+	"github.com/quiredocs/quire/store"
 )
 
 // testKey is an RSA key and a self-signed certificate for it.
@@ -324,7 +326,17 @@ func newFlow(t *testing.T, e *env, signer testKey) *flow {
 		"label": "Corporate IdP", "entityID": idpEntityID, "ssoURL": idpSSOURL, "certificate": testKeys()[0].certPEM,
 		"defaultTeam": team, "defaultRole": "edit",
 	})
+	proveDomain(t, e, e.org, "example.com") // of uniqueEmail's addresses
 	return &flow{e: e, p: p, idp: newTestIdP(t, e, signer)}
+}
+
+// proveDomain records that org proved it owns an e-mail domain, as the
+// operator's quire admin verify-domain does.
+func proveDomain(t *testing.T, e *env, org, domain string) {
+	t.Helper()
+	if err := e.db.VerifyEmailDomain(t.Context(), org, domain, store.VerifiedByOperator); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // start follows startURL to the identity provider and returns the URL the
@@ -615,8 +627,12 @@ func TestSAMLKeyKept(t *testing.T) {
 }
 
 // TestSAMLRogueIdentityProvider: org B's admin connects an identity provider
-// of her own and has it sign for org A's addresses. Nothing it yields works
-// in A, and A cannot be made to take in an account B's provider made.
+// of her own and has it sign for org A's addresses, at a domain B has not
+// proved it owns. It is refused, saying why; it makes no account and locks
+// nobody out. An account B's provider made while B proved the domain (as
+// accounts squatted before domains were proved) is B's no more once the
+// proof goes: A's admin and A's own provider take it in, and the token B's
+// provider issued for it does not follow it into A.
 func TestSAMLRogueIdentityProvider(t *testing.T) {
 	t.Parallel()
 	a := newEnv(t)
@@ -627,28 +643,46 @@ func TestSAMLRogueIdentityProvider(t *testing.T) {
 	}
 	b := &env{db: a.db, srv: a.srv, org: orgB, admin: mallory}
 	rogue := newFlow(t, b, testKeys()[0])
+	unprove := func() {
+		t.Helper()
+		if removed, err := a.db.RemoveVerifiedEmailDomain(t.Context(), orgB, "example.com"); err != nil || !removed {
+			t.Fatalf("B's proof of example.com: %v, %v", removed, err)
+		}
+	}
+	unprove() // B never proved example.com: newFlow did, for the test
 	space := a.call(t, a.admin.token, "POST", "/v1/orgs/"+a.org+"/spaces", map[string]any{"title": "Acme secrets"}).want(t, http.StatusCreated).JSON(t)["id"].(string)
 
-	// A new hire's address: B's provider makes the account, and its token
-	// is B's alone.
+	// A new hire's address, A's admin's, a member who left A: refused.
 	newhire := uniqueEmail("newhire")
-	token := signedIn(t, rogue.post(t, nil, rogue.respond(t, rogue.start(t), newhire, nil)))
-	if _, err := a.db.AddUser(t.Context(), a.org, newhire, "New Hire", "edit"); err == nil || !strings.Contains(err.Error(), "managed by another organization") {
-		t.Fatalf("A's admin adds the account B's provider made: %v", err)
-	}
-	a.call(t, token, "GET", "/v1/orgs/"+a.org+"/spaces", nil).wantError(t, http.StatusNotFound)
-	a.call(t, token, "GET", "/v1/spaces/"+space, nil).wantError(t, http.StatusNotFound)
-
-	// A's admin, and a member who left A, are not B's provider's to sign in.
 	leaver := a.addUser(t, "edit", "Lee Leaver")
 	a.call(t, a.admin.token, "DELETE", "/v1/orgs/"+a.org+"/members/"+leaver.id, nil).want(t, http.StatusNoContent)
-	for _, email := range []string{a.admin.email, leaver.email} {
-		rogue.post(t, nil, rogue.respond(t, rogue.start(t), email, nil)).wantError(t, http.StatusForbidden, "cannot sign in through this organization's single sign-on")
+	for _, email := range []string{newhire, a.admin.email, leaver.email} {
+		rogue.post(t, nil, rogue.respond(t, rogue.start(t), email, nil)).wantError(t, http.StatusForbidden,
+			"cannot sign in through this organization's single sign-on", `has not verified that it owns the e-mail domain "example.com"`)
+	}
+	if _, err := a.db.UserByEmail(t.Context(), newhire); quire.ErrorCode(err) != quire.CodeNotFound {
+		t.Errorf("the refused sign-in made an account: %v", err)
 	}
 	a.call(t, a.admin.token, "GET", "/v1/orgs/"+b.org+"/members", nil).wantError(t, http.StatusNotFound)
 	if _, err := a.db.AddUser(t.Context(), a.org, leaver.email, "", "edit"); err != nil {
 		t.Errorf("A takes its leaver back: %v", err)
 	}
+
+	// A squatted account: made by B's provider while B proved the domain.
+	proveDomain(t, b, orgB, "example.com")
+	ceo := uniqueEmail("ceo")
+	token := signedIn(t, rogue.post(t, nil, rogue.respond(t, rogue.start(t), ceo, nil)))
+	if _, err := a.db.AddUser(t.Context(), a.org, ceo, "CEO", "edit"); err == nil || !strings.Contains(err.Error(), "managed by another organization") {
+		t.Fatalf("A's admin adds the account B's provider manages: %v", err)
+	}
+	unprove()
+	rogue.post(t, nil, rogue.respond(t, rogue.start(t), ceo, nil)).wantError(t, http.StatusForbidden, "has not verified")
+	// A's own provider signs the real person in, and makes the account A's.
+	own := newFlow(t, a, testKeys()[0])
+	mine := signedIn(t, own.post(t, nil, own.respond(t, own.start(t), ceo, nil)))
+	a.call(t, mine, "GET", "/v1/spaces/"+space, nil).want(t, http.StatusOK)
+	a.call(t, token, "GET", "/v1/spaces/"+space, nil).wantError(t, http.StatusUnauthorized)
+	a.call(t, token, "GET", "/v1/user", nil).wantError(t, http.StatusUnauthorized)
 }
 
 // TestSAMLStartCannotLockOut: starting a sign-in stores nothing on the

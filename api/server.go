@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/integration"
 	"github.com/quiredocs/quire/internal/llm"
@@ -69,9 +69,9 @@ type Config struct {
 	// Sites tells what the published sites show a visitor without claims,
 	// for search and ask over a site (sitesearch.go); without it, they fail.
 	Sites PublishedSites
-	// Resolver checks custom hostnames' DNS records (customhostnames.go);
-	// nil is the system resolver.
-	Resolver Resolver
+	// DNS proves custom hostnames (customhostnames.go); nil asks the
+	// system resolver.
+	DNS *dnscheck.Checker
 }
 
 // Server is the HTTP API.
@@ -110,7 +110,7 @@ type Server struct {
 	limits RateLimits // per token and per client address (ratelimits.go)
 	sites  PublishedSites
 
-	resolver Resolver // checks custom hostnames' DNS (customhostnames.go)
+	dns *dnscheck.Checker // proves custom hostnames (customhostnames.go)
 
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
@@ -143,9 +143,9 @@ func New(db *store.DB, cfg Config) *Server {
 	s.webhookSealer, s.allowPrivate = &webhook.Sealer{DB: db, Key: cfg.SecretKey}, cfg.Fetcher.AllowPrivate
 	s.limits = cfg.RateLimits
 	s.sites = cfg.Sites
-	s.resolver = cfg.Resolver
-	if s.resolver == nil {
-		s.resolver = net.DefaultResolver
+	s.dns = cfg.DNS
+	if s.dns == nil {
+		s.dns = dnscheck.New("")
 	}
 	if s.limits.Limiter == nil {
 		s.limits.Limiter = ratelimit.NewLimiter()

@@ -21,6 +21,7 @@ import (
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
@@ -44,6 +45,9 @@ type Config struct {
 	// API's shapes (api.Server.MergeRulesEnv), so the app judges them as
 	// POST CR/merge does; nil counts custom rules unmet.
 	MergeRulesEnv func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error)
+	// DNS proves e-mail domains and custom hostnames (dnscheck); nil asks
+	// the system resolver.
+	DNS *dnscheck.Checker
 }
 
 // Server serves the app; it is safe for concurrent use.
@@ -63,6 +67,9 @@ func New(db *store.DB, cfg Config) *Server {
 	}
 	if cfg.Reader == nil {
 		cfg.Reader = revision.New(db, "")
+	}
+	if cfg.DNS == nil {
+		cfg.DNS = dnscheck.New("")
 	}
 	if cfg.Author == nil {
 		cfg.Author = &authoring.Author{DB: db, Blobs: cfg.Blobs, AppHost: hostOf(cfg.PublicURL)}

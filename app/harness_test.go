@@ -16,6 +16,8 @@ import (
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/app"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/dnscheck"
+	"github.com/quiredocs/quire/dnscheck/dnstest"
 	"github.com/quiredocs/quire/internal/apitest"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
@@ -30,6 +32,7 @@ import (
 type env struct {
 	db    *store.DB
 	srv   *httptest.Server
+	dns   *dnstest.Server // the DNS that proves domains and hostnames
 	org   string
 	token string
 	admin string // the admin's e-mail address
@@ -49,12 +52,13 @@ func newEnv(t testing.TB) *env {
 	reader := revision.New(db, strings.TrimPrefix(e.srv.URL, "http://"))
 	blobs := blob.Dir{Path: t.TempDir()}
 	var apiSrv *api.Server
-	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs,
+	e.dns = dnstest.Start(t)
+	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs, DNS: dnscheck.New(e.dns.Addr),
 		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
 			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
 		}})
 	apiSrv = api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true},
-		Reader: reader, StartSession: web.StartSession})
+		Reader: reader, StartSession: web.StartSession, DNS: dnscheck.New(e.dns.Addr)})
 	sites := site.New(db, site.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs})
 	mux.Handle("/", sites.Wrap(web.Wrap(apiSrv)))
 	b, err := db.InitOrganization(t.Context(), "Test Org", e.admin, "Ada Admin")

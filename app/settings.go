@@ -38,6 +38,7 @@ func (s *Server) settingsRoutes() {
 	s.handleSignedIn("POST "+quire.AppSitePath+"/spaces", s.addSiteSpace)
 	s.handleSignedIn("POST "+quire.AppSitePath+"/sections", s.addSiteSection)
 	s.handleSignedIn("POST "+quire.AppSitePath+"/publish", s.publishSite)
+	s.handleSignedIn("POST "+quire.AppSitePath+"/hostname-check", s.checkSiteHostname)
 
 	s.handleSignedIn("GET "+quire.AppOrgPath+"/ask", s.askPage)
 }

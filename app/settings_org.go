@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -23,6 +24,7 @@ type orgSettingsData struct {
 	Members []*quire.Member
 	Teams   []teamView
 	SSO     []samlView
+	Domains domainsView
 }
 
 func (s *Server) orgSettingsPage(w http.ResponseWriter, r *http.Request) error {
@@ -64,6 +66,9 @@ func (s *Server) showOrgSettings(w http.ResponseWriter, r *http.Request, made in
 	}
 	for _, p := range providers {
 		d.SSO = append(d.SSO, s.samlView(p))
+	}
+	if d.Domains, err = s.domainsView(ctx, d.Org, strings.ToLower(r.URL.Query().Get("domain"))); err != nil {
+		return err
 	}
 	return s.render(w, r, http.StatusOK, "settings-org", "Settings · "+d.Org.Title, d)
 }

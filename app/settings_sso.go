@@ -20,6 +20,8 @@ func (s *Server) ssoSettingsRoutes() {
 	s.handleSignedIn("GET "+ssoProviderPath, s.samlProviderPage)
 	s.handleSignedIn("POST "+ssoProviderPath, s.updateSAMLProvider)
 	s.handleSignedIn("POST "+ssoProviderPath+"/delete", s.deleteSAMLProvider)
+	s.handleSignedIn("POST "+ssoDomainsPath, s.verifyEmailDomain)
+	s.handleSignedIn("POST "+ssoDomainsPath+"/remove", s.removeEmailDomain)
 }
 
 const (

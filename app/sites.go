@@ -1,9 +1,14 @@
 package app
 
 import (
+	"context"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/dnscheck"
+	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -105,6 +110,7 @@ type siteData struct {
 	Site      *quire.Site
 	OrgURL    string
 	URL       string // where it is (or would be) published
+	Hostname  *hostnameView
 	CanManage bool
 	Root      []*quire.SiteSpace // site spaces outside sections
 	Sections  []*quire.SiteSection
@@ -120,6 +126,9 @@ func (s *Server) sitePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, all := r.Context(), store.Page{Limit: maxListed}
 	d := siteData{Site: site, OrgURL: quire.AppOrgURL("", site.OrgID), URL: s.siteURL(site), CanManage: v.RoleOnSite(site.ID).AtLeast(quire.RoleCreate)}
+	if d.Hostname, err = s.hostnameView(ctx, site); err != nil {
+		return err
+	}
 	if d.Sections, err = listAll(s.db.ListSiteSections(ctx, site.ID, all)); err != nil {
 		return err
 	}
@@ -187,6 +196,53 @@ func (s *Server) publishSite(w http.ResponseWriter, r *http.Request) error {
 	}
 	published := r.PostForm.Get("published") == "true"
 	if _, err := s.db.UpdateSite(r.Context(), site.ID, store.SiteUpdate{Published: &published, Actor: v.UserID}); err != nil {
+		return err
+	}
+	return backTo(w, r, quire.AppSiteURL("", site.OrgID, site.ID))
+}
+
+// hostnameView is a site's custom hostname: pending until its DNS proves
+// it the organization's (api/customhostnames.go), with the records to add
+// and the last check.
+type hostnameView struct {
+	Hostname, RecordName, RecordValue, CNAMETarget string
+	Verified                                       bool
+	Check                                          *store.HostnameCheck
+}
+
+func (s *Server) hostnameView(ctx context.Context, site *quire.Site) (*hostnameView, error) {
+	if site.Hostname == "" {
+		return nil, nil
+	}
+	verifiedAt, err := s.db.HostnameVerifiedAt(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	token, err := s.db.VerificationToken(ctx, site.OrgID, site.Hostname)
+	if err != nil {
+		return nil, err
+	}
+	h := &hostnameView{Hostname: site.Hostname, RecordName: dnscheck.RecordName(site.Hostname), RecordValue: dnscheck.RecordValue(token),
+		Verified: !verifiedAt.IsZero()}
+	if u, err := url.Parse(s.cfg.PublicURL); err == nil {
+		h.CNAMETarget = strings.ToLower(u.Hostname())
+	}
+	h.Check, err = s.db.HostnameCheck(ctx, site.Hostname)
+	return h, err
+}
+
+// checkSiteHostname checks the site's custom hostname's DNS now, as PATCH
+// /custom-hostnames/{hostname} does: it is served once proved.
+func (s *Server) checkSiteHostname(w http.ResponseWriter, r *http.Request) error {
+	site, _, err := s.site(r, quire.RoleCreate)
+	if err != nil {
+		return err
+	}
+	if site.Hostname == "" {
+		return quire.Errorf(quire.CodeInvalid, "hostname: the site has no custom hostname")
+	}
+	h := store.SiteHostname{SiteID: site.ID, OrgID: site.OrgID, Hostname: site.Hostname}
+	if _, err := jobs.CheckHostname(r.Context(), s.db, s.cfg.DNS, h, jobs.HostnameGrace); err != nil {
 		return err
 	}
 	return backTo(w, r, quire.AppSiteURL("", site.OrgID, site.ID))

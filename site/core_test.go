@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/quiredocs/quire/dnscheck"
+	"github.com/quiredocs/quire/jobs"
 )
 
 // docs is a published site of two sections: the default one ("Docs")
@@ -90,6 +93,11 @@ func TestRoutesByHostnameAndBasename(t *testing.T) {
 		t.Fatalf("published URL %q", s.URLs.Published)
 	}
 	host := []string{"Host", "docs.example.com"}
+	// Not served until its DNS proves it the organization's.
+	if a := fetch(t, nil, "GET", d.e.srv.URL+"/install/on-linux", host...); a.status != http.StatusNotFound || strings.Contains(a.body, "On Linux") {
+		t.Fatalf("by a hostname not proved: %d %q", a.status, a.body)
+	}
+	d.e.proveHostname(t, "docs.example.com")
 	a := fetch(t, nil, "GET", d.e.srv.URL+"/install/on-linux", host...)
 	if a.status != http.StatusOK || text(parse(t, a.body).one("h1")) != "On Linux" {
 		t.Fatalf("by hostname: %d %q", a.status, a.body)
@@ -121,5 +129,18 @@ func TestRoutesByHostnameAndBasename(t *testing.T) {
 	// The main address still serves it under /sites/.
 	if a := fetch(t, nil, "GET", d.e.srv.URL+"/sites/"+d.id+"/install"); a.status != http.StatusOK {
 		t.Errorf("under /sites/: %d", a.status)
+	}
+
+	// Its record gone, the hostname is served until the check that finds
+	// it gone past the grace (none here).
+	d.e.dns.SetTXT("_quire.docs.example.com")
+	if a := fetch(t, nil, "GET", d.e.srv.URL+"/docs/install", host...); a.status != http.StatusOK {
+		t.Errorf("before checking again: %d", a.status)
+	}
+	if failed, err := jobs.CheckHostnames(t.Context(), d.e.db, dnscheck.New(d.e.dns.Addr), 0); err != nil || failed != 1 {
+		t.Fatalf("checking again: %d failed, %v", failed, err)
+	}
+	if a := fetch(t, nil, "GET", d.e.srv.URL+"/docs/install", host...); a.status != http.StatusNotFound {
+		t.Errorf("after the record went: %d, want 404", a.status)
 	}
 }

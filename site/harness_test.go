@@ -9,6 +9,8 @@ import (
 
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/dnscheck"
+	"github.com/quiredocs/quire/dnscheck/dnstest"
 	"github.com/quiredocs/quire/internal/apitest"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/revision"
@@ -22,6 +24,7 @@ import (
 type env struct {
 	db    *store.DB
 	srv   *httptest.Server
+	dns   *dnstest.Server // the DNS that proves custom hostnames
 	org   string
 	token string
 }
@@ -36,13 +39,14 @@ func newEnv(t testing.TB) *env {
 func newEnvWith(t testing.TB, cfg site.Config) *env {
 	t.Helper()
 	db := storetest.Open(t)
-	e := &env{db: db}
+	e := &env{db: db, dns: dnstest.Start(t)}
 	mux := http.NewServeMux()
 	e.srv = httptest.NewServer(mux)
 	t.Cleanup(e.srv.Close)
 	reader := revision.New(db, strings.TrimPrefix(e.srv.URL, "http://"))
 	blobs := blob.Dir{Path: t.TempDir()}
-	apiSrv := api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true}, Reader: reader})
+	apiSrv := api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true}, Reader: reader,
+		DNS: dnscheck.New(e.dns.Addr)})
 	cfg.PublicURL, cfg.Reader, cfg.Blobs = e.srv.URL, reader, blobs
 	sites := site.New(db, cfg)
 	mux.Handle("/", sites.Wrap(apiSrv))
@@ -59,6 +63,16 @@ func newEnvWith(t testing.TB, cfg site.Config) *env {
 func (e *env) api(t testing.TB, method, path string, body any, want int, out any) {
 	t.Helper()
 	apitest.Call(t, e.srv.URL, e.token, method, path, body, want, out)
+}
+
+// proveHostname adds the TXT record that proves hostname the site's and has
+// the API check it, as its admin would.
+func (e *env) proveHostname(t testing.TB, hostname string) {
+	t.Helper()
+	var h struct{ DNS struct{ Name, Value string } }
+	e.api(t, "GET", "/v1/custom-hostnames/"+hostname, nil, http.StatusOK, &h)
+	e.dns.SetTXT(h.DNS.Name, h.DNS.Value)
+	e.api(t, "PATCH", "/v1/custom-hostnames/"+hostname, nil, http.StatusNoContent, nil)
 }
 
 // page is a page to write: its title, markdown and, for a nested page, the

@@ -29,6 +29,13 @@ func TestRogueIdentityProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	verify := func(org, domain string) {
+		t.Helper()
+		if err := db.VerifyEmailDomain(ctx, org, domain, store.VerifiedByDNS); err != nil {
+			t.Fatal(err)
+		}
+	}
+	verify(b.Organization.ID, "rogue.example")
 	n := 0
 	signIn := func(email string) (*store.SAMLSession, error) {
 		n++
@@ -47,19 +54,49 @@ func TestRogueIdentityProvider(t *testing.T) {
 		return err == nil
 	}
 
-	t.Run("a new hire the rogue provider created cannot be added to A", func(t *testing.T) {
-		s, err := signIn("newhire@acme.example")
+	t.Run("an address at a domain B has not proved is refused", func(t *testing.T) {
+		_, err := signIn("newhire@acme.example")
+		wantCode(t, err, quire.CodeForbidden)
+		if _, err := db.UserByEmail(ctx, "newhire@acme.example"); quire.ErrorCode(err) != quire.CodeNotFound {
+			t.Errorf("the refused sign-in made an account: %v", err)
+		}
+		if _, err := db.AddUser(ctx, a.Organization.ID, "newhire@acme.example", "New Hire", quire.RoleEdit); err != nil {
+			t.Errorf("A adds its new hire: %v", err)
+		}
+	})
+
+	t.Run("an account B managed while it had proved A's domain is B's no more", func(t *testing.T) {
+		// As an account squatted before domains were proved: B's mark
+		// stays on it but counts only where B proved the domain.
+		verify(b.Organization.ID, "acme.example")
+		s, err := signIn("ceo@acme.example")
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = db.AddUser(ctx, a.Organization.ID, "NewHire@acme.example", "New Hire", quire.RoleEdit)
-		wantCode(t, err, quire.CodeConflict)
-		if memberOfA(s.Member.User.ID) {
-			t.Error("the rogue provider's account joined A")
+		_, err = db.AddUser(ctx, a.Organization.ID, "ceo@acme.example", "CEO", quire.RoleRead)
+		wantCode(t, err, quire.CodeConflict) // B manages it while B proves acme.example
+		if tokens, err := db.ListManagedTokens(ctx, b.Organization.ID, store.Page{Limit: 10}); err != nil || tokens.Count != 1 {
+			t.Errorf("B's managed tokens: %+v, %v", tokens, err)
 		}
-		// Nor can it own a new organization, which would be another it reaches.
-		_, err = db.InitOrganization(ctx, "Other", "newhire@acme.example", "New Hire")
-		wantCode(t, err, quire.CodeConflict)
+		if removed, err := db.RemoveVerifiedEmailDomain(ctx, b.Organization.ID, "acme.example"); err != nil || !removed {
+			t.Fatalf("removing the domain: %v, %v", removed, err)
+		}
+		if _, err := signIn("ceo@acme.example"); quire.ErrorCode(err) != quire.CodeForbidden {
+			t.Errorf("B signs in an address it no longer proves: %v", err)
+		}
+		if tokens, err := db.ListManagedTokens(ctx, b.Organization.ID, store.Page{Limit: 10}); err != nil || tokens.Count != 0 {
+			t.Errorf("B still sees tokens of the account: %+v, %v", tokens, err)
+		}
+		if _, err := db.AddUser(ctx, a.Organization.ID, "ceo@acme.example", "CEO", quire.RoleRead); err != nil {
+			t.Errorf("A adds the account B no longer manages: %v", err)
+		}
+		// The token B's provider issued does not follow the account into A.
+		if _, err := db.UserByToken(ctx, s.Token); quire.ErrorCode(err) != quire.CodeUnauthorized && quire.ErrorCode(err) != quire.CodeNotFound {
+			t.Errorf("B's token for the account still works: %v", err)
+		}
+		if !memberOfA(s.Member.User.ID) {
+			t.Error("not a member of A")
+		}
 	})
 
 	t.Run("an account that left every organization is not claimed", func(t *testing.T) {

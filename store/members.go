@@ -222,19 +222,24 @@ func (db *DB) RemoveMember(ctx context.Context, orgID, userID, actorID string) e
 		if err := tx.keepAnAdmin(ctx, orgID, userID); err != nil {
 			return err
 		}
-		if err := tx.emit(ctx, memberEvent(quire.EventMemberLeft, orgID, userID, "", actorID)); err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, "DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)", userID, orgID); err != nil {
-			return err
-		}
-		// Grants are for members: one added again starts without them.
-		if _, err := tx.q.exec(ctx, "DELETE FROM content_grants WHERE org_id = ? AND principal_kind = 'user' AND principal_id = ?", orgID, userID); err != nil {
-			return err
-		}
-		_, err := tx.q.exec(ctx, "DELETE FROM members WHERE org_id = ? AND user_id = ?", orgID, userID)
-		return err
+		return tx.removeMember(ctx, orgID, userID, actorID)
 	})
+}
+
+// removeMember takes userID out of orgID, with its teams and grants there.
+func (tx *Tx) removeMember(ctx context.Context, orgID, userID, actorID string) error {
+	if err := tx.emit(ctx, memberEvent(quire.EventMemberLeft, orgID, userID, "", actorID)); err != nil {
+		return err
+	}
+	if _, err := tx.q.exec(ctx, "DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)", userID, orgID); err != nil {
+		return err
+	}
+	// Grants are for members: one added again starts without them.
+	if _, err := tx.q.exec(ctx, "DELETE FROM content_grants WHERE org_id = ? AND principal_kind = 'user' AND principal_id = ?", orgID, userID); err != nil {
+		return err
+	}
+	_, err := tx.q.exec(ctx, "DELETE FROM members WHERE org_id = ? AND user_id = ?", orgID, userID)
+	return err
 }
 
 // TouchMember records that a member was seen now.

@@ -265,7 +265,8 @@ var errAssertionUsed = quire.Errorf(quire.CodeUnauthorized, "SAML response refus
 // on first sign-in (with the provider's default role and team), marks the
 // member sso and issues them an API token.
 //
-// The provider signs in only accounts its organization may vouch for (see
+// The provider signs in only addresses at domains its organization proved
+// (checkSSODomain) and accounts its organization may vouch for (see
 // ssoAccount): an organization's identity provider must never hand out API
 // tokens good in organizations that do not trust it.
 func (db *DB) SignInWithSAML(ctx context.Context, in SAMLSignIn) (out *SAMLSession, err error) {
@@ -296,6 +297,9 @@ func (db *DB) SignInWithSAML(ctx context.Context, in SAMLSignIn) (out *SAMLSessi
 			return quire.Errorf(quire.CodeUnauthorized, "SAML response refused: the sign-in it answers was already used; start again")
 		}
 		if err != nil {
+			return err
+		}
+		if err := tx.checkSSODomain(ctx, in.OrgID, in.Email); err != nil {
 			return err
 		}
 		u, err := tx.ssoAccount(ctx, in.OrgID, in.Email, in.DisplayName)
@@ -333,4 +337,17 @@ func (db *DB) SignInWithSAML(ctx context.Context, in SAMLSignIn) (out *SAMLSessi
 		return err
 	})
 	return out, err
+}
+
+// checkSSODomain refuses an address at an e-mail domain orgID has not
+// proved it owns: an identity provider may assert any address, and one
+// that signed in someone else's would take their account over.
+func (tx *Tx) checkSSODomain(ctx context.Context, orgID, email string) error {
+	domain := EmailDomain(email)
+	ok, err := tx.hasVerifiedEmailDomain(ctx, orgID, domain)
+	if err != nil || ok {
+		return err
+	}
+	return quire.Errorf(quire.CodeForbidden,
+		"%s cannot sign in through this organization's single sign-on: the organization has not verified that it owns the e-mail domain %q; an admin verifies it in the organization's single sign-on settings", email, domain)
 }

@@ -68,6 +68,9 @@ func TestSignInWithSAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := db.VerifyEmailDomain(ctx, org, "example.com", store.VerifiedByOperator); err != nil {
+		t.Fatal(err)
+	}
 	signIn := func(requestID, assertionID string, requestTTL time.Duration) (*store.SAMLSession, error) {
 		return db.SignInWithSAML(ctx, store.SAMLSignIn{
 			OrgID: org, ProviderID: p.ID, RequestID: requestID, RequestExpires: now.Add(requestTTL), AssertionID: assertionID,

@@ -185,6 +185,9 @@ type SiteUpdate struct {
 	DefaultSiteSpace   *string // a site space at the root, or in the default section
 	DefaultSiteSection *string
 	Actor              string // user id of who changes it, for webhooks
+	// TakeHostname says the site's organization proved Hostname its own
+	// just now: another site's claim of it, not proved, gives way.
+	TakeHostname bool
 }
 
 // UpdateSite applies u to a site.
@@ -206,6 +209,16 @@ func (db *DB) UpdateSite(ctx context.Context, id string, u SiteUpdate) (*quire.S
 		}{{"hostname", "hostname", u.Hostname}, {"basename", "basename", u.Basename}, {"proxy", "proxy", u.Proxy}} {
 			if f.v == nil {
 				continue
+			}
+			if f.col == "hostname" {
+				if err := tx.hostnameChanging(ctx, id, *f.v, set); err != nil {
+					return err
+				}
+				if u.TakeHostname {
+					if err := tx.takeHostname(ctx, id, *f.v); err != nil {
+						return err
+					}
+				}
 			}
 			if *f.v != "" {
 				var n int
@@ -307,12 +320,53 @@ func (db *DB) SetAdaptiveSchema(ctx context.Context, siteID string, schema json.
 	return updated, err
 }
 
-// SiteIDByHostname returns the id of the site served at hostname.
+// SiteIDByHostname returns the id of the site served at hostname: the
+// site whose hostname it is, once its DNS proved it the site's own
+// (customhostnames.go).
 func (r reader) SiteIDByHostname(ctx context.Context, hostname string) (string, error) {
+	return r.siteIDWithHostname(ctx, hostname, " AND hostname_verified_at IS NOT NULL")
+}
+
+// SiteIDWithHostname returns the id of the site whose hostname it is,
+// proved or not.
+func (r reader) SiteIDWithHostname(ctx context.Context, hostname string) (string, error) {
+	return r.siteIDWithHostname(ctx, hostname, "")
+}
+
+func (r reader) siteIDWithHostname(ctx context.Context, hostname, and string) (string, error) {
 	var id string
-	err := r.q.queryRow(ctx, "SELECT id FROM sites WHERE hostname = ?", hostname).Scan(&id)
+	err := r.q.queryRow(ctx, "SELECT id FROM sites WHERE hostname = ?"+and, hostname).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", quire.Errorf(quire.CodeNotFound, "site not found")
 	}
 	return id, err
+}
+
+// hostnameChanging unproves a site's hostname that changes: the new one
+// is served once its DNS proves it (customhostnames.go), and the old one's
+// last check goes.
+func (tx *Tx) hostnameChanging(ctx context.Context, id, hostname string, set map[string]any) error {
+	var old sql.NullString
+	if err := tx.q.queryRow(ctx, "SELECT hostname FROM sites WHERE id = ?", id).Scan(&old); err != nil {
+		return err
+	}
+	if old.String == hostname {
+		return nil
+	}
+	set["hostname_verified_at"] = nil
+	_, err := tx.q.exec(ctx, "DELETE FROM custom_hostname_checks WHERE hostname = ?", old.String)
+	return err
+}
+
+// takeHostname takes hostname off any other site that has not proved it,
+// for site id, whose organization has: claiming a name first does not make
+// it one's own.
+func (tx *Tx) takeHostname(ctx context.Context, id, hostname string) error {
+	n, err := tx.q.affected(ctx, `UPDATE sites SET hostname = NULL, hostname_verified_at = NULL, version = version + 1, updated_at = ?
+		WHERE hostname = ? AND id <> ? AND hostname_verified_at IS NULL`, micros(tx.Now), hostname, id)
+	if err != nil || n == 0 {
+		return err
+	}
+	_, err = tx.q.exec(ctx, "DELETE FROM custom_hostname_checks WHERE hostname = ?", hostname)
+	return err
 }

@@ -89,16 +89,16 @@ func (r reader) ListUserTokens(ctx context.Context, userID string, p Page) (*Lis
 }
 
 // ListManagedTokens pages the API tokens of the accounts the organization
-// manages (users.managed_by), newest first.
+// manages (users.managed_by, where it proved the domain), newest first.
 func (r reader) ListManagedTokens(ctx context.Context, orgID string, p Page) (*List[OwnedToken], error) {
 	return listKeyset(ctx, r.q, "SELECT COUNT(*) FROM api_tokens t JOIN users u ON u.id = t.user_id", ownedTokenColumns,
-		" WHERE u.managed_by = ?", []any{orgID}, tokenOrder, p, scanOwnedToken)
+		" WHERE "+managedByVerified+" = ?", []any{orgID}, tokenOrder, p, scanOwnedToken)
 }
 
 // RevokeManagedToken deletes the API token of hash if it belongs to an
 // account the organization manages; any other is CodeNotFound.
 func (db *DB) RevokeManagedToken(ctx context.Context, orgID, hash string) error {
-	deleted, err := db.deleteSome(ctx, "DELETE FROM api_tokens WHERE hash = ? AND user_id IN (SELECT id FROM users WHERE managed_by = ?)", hash, orgID)
+	deleted, err := db.deleteSome(ctx, "DELETE FROM api_tokens WHERE hash = ? AND user_id IN (SELECT u.id FROM users u WHERE "+managedByVerified+" = ?)", hash, orgID)
 	if err != nil {
 		return err
 	}

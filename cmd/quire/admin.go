@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -18,6 +19,7 @@ const adminUsage = `Usage:
   quire admin add-user --org ORG_ID --email E --name N --role ROLE
   quire admin token create --email E
   quire admin login-link --email E [--public-url URL]
+  quire admin verify-domain --org ORG_ID --domain D [--remove]
   quire admin backup FILE
   quire admin restore FILE [--force]
   quire admin gc [--gc-grace DURATION]
@@ -37,6 +39,8 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return adminAddUser(ctx, args[1:], stdout, stderr)
 	case args[0] == "login-link":
 		return adminLoginLink(ctx, args[1:], stdout, stderr)
+	case args[0] == "verify-domain":
+		return adminVerifyDomain(ctx, args[1:], stdout, stderr)
 	case args[0] == "backup":
 		return adminBackup(ctx, args[1:], stdout, stderr)
 	case args[0] == "restore":
@@ -193,5 +197,45 @@ func adminLoginLink(ctx context.Context, args []string, stdout, stderr io.Writer
 			"url":       cfg.publicURL() + "/signin/link?token=" + url.QueryEscape(token),
 			"expiresAt": expires.UTC().Format(time.RFC3339),
 		}, nil
+	}, stdout)
+}
+
+// adminVerifyDomain records, on the operator's word, that an organization
+// owns an e-mail domain, as its TXT record would prove (dnscheck): its
+// identity providers then sign in addresses there. --remove forgets the
+// domain, however it was proved.
+func adminVerifyDomain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := defaultConfig()
+	fs := newFlagSet("admin verify-domain", "quire admin verify-domain --org ORG_ID --domain D [--remove] [--data DIR] [--db URL]", stderr)
+	org := fs.String("org", "", "id of the organization")
+	domain := fs.String("domain", "", "the e-mail domain it owns, such as example.com")
+	remove := fs.Bool("remove", false, "forget the domain instead: the organization's identity providers no longer sign in addresses there")
+	if helped, err := parseAdmin(fs, &cfg, args, stdout, "org", "domain"); helped || err != nil {
+		return err
+	}
+	*domain = strings.ToLower(strings.TrimSpace(*domain))
+	if err := quire.CheckEmailDomain("--domain", *domain); err != nil {
+		return usageError(fs, err)
+	}
+	return withStore(ctx, cfg, func(db *store.DB) (any, error) {
+		if *remove {
+			if _, err := db.RemoveVerifiedEmailDomain(ctx, *org, *domain); err != nil {
+				return nil, err
+			}
+		} else if err := db.VerifyEmailDomain(ctx, *org, *domain, store.VerifiedByOperator); err != nil {
+			return nil, err
+		}
+		verified, err := db.VerifiedEmailDomains(ctx, *org)
+		if err != nil {
+			return nil, err
+		}
+		domains := []string{}
+		for _, d := range verified {
+			domains = append(domains, d.Domain)
+		}
+		return struct {
+			Organization    idJSON   `json:"organization"`
+			VerifiedDomains []string `json:"verifiedDomains"`
+		}{idJSON{*org}, domains}, nil
 	}, stdout)
 }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -207,6 +208,8 @@ func TestUsageErrors(t *testing.T) {
 		{"serve wrong flag", []string{"serve", "--bogus"}, "flag provided but not defined: -bogus"},
 		{"serve argument", []string{"serve", "now"}, `unexpected argument "now"`},
 		{"serve negative in-flight", []string{"serve", "--max-in-flight", "-1"}, "-max-in-flight: must be a whole number"},
+		{"serve DNS server without port", []string{"serve", "--dns-server", "127.0.0.1"}, "--dns-server (env QUIRE_DNS_SERVER): must be host:port"},
+		{"verify-domain missing domain", []string{"admin", "verify-domain", "--org", "x"}, "--domain is required"},
 		{"admin alone", []string{"admin"}, "quire admin init"},
 		{"admin unknown", []string{"admin", "frob"}, `unknown admin command "frob"`},
 		{"admin token alone", []string{"admin", "token"}, "quire admin token create"},
@@ -349,6 +352,42 @@ func TestAdminAddUserGuest(t *testing.T) {
 	}
 	if me := get(t, base+"/v1/user", guest.Token); me["id"] != guest.User.ID {
 		t.Errorf("guest token: GET /v1/user = %v", me)
+	}
+}
+
+// TestAdminVerifyDomain: the operator vouches for an organization's e-mail
+// domain and can take it back; a bad domain or organization changes nothing.
+func TestAdminVerifyDomain(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	var acme initOut
+	s.admin(t, &acme, "init", "--org", "Acme", "--email", "alice@example.com", "--name", "Alice")
+	type out struct {
+		Organization    struct{ ID string }
+		VerifiedDomains []string
+	}
+	var got out
+	s.admin(t, &got, "verify-domain", "--org", acme.Organization.ID, "--domain", "Example.com")
+	s.admin(t, &got, "verify-domain", "--org", acme.Organization.ID, "--domain", "acme.example")
+	if got.Organization.ID != acme.Organization.ID || !slices.Equal(got.VerifiedDomains, []string{"acme.example", "example.com"}) {
+		t.Errorf("after verifying two: %+v", got)
+	}
+	db := s.open(t)
+	if d, err := db.VerifiedEmailDomains(t.Context(), acme.Organization.ID); err != nil || len(d) != 2 || d[1].Method != store.VerifiedByOperator {
+		t.Errorf("stored: %+v, %v", d, err)
+	}
+	s.admin(t, &got, "verify-domain", "--org", acme.Organization.ID, "--domain", "acme.example", "--remove")
+	if !slices.Equal(got.VerifiedDomains, []string{"example.com"}) {
+		t.Errorf("after removing one: %+v", got)
+	}
+	if _, _, err := runCLI(t, s.args("admin", "verify-domain", "--org", acme.Organization.ID, "--domain", "not a domain")...); !errors.Is(err, errUsage) {
+		t.Errorf("bad domain: %v, want a usage error", err)
+	}
+	if _, _, err := runCLI(t, s.args("admin", "verify-domain", "--org", "nosuchorg", "--domain", "example.org")...); err == nil || !strings.Contains(err.Error(), "organization not found") {
+		t.Errorf("unknown organization: %v", err)
+	}
+	if d, err := db.VerifiedEmailDomains(t.Context(), acme.Organization.ID); err != nil || len(d) != 1 {
+		t.Errorf("after refusals: %+v, %v", d, err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/internal/llm"
 )
@@ -65,6 +67,10 @@ type Config struct {
 	// Blobs is where file bytes go (QUIRE_BLOBS, --blobs): a folder, or an
 	// s3:// URL (see blob.ParseS3URL); empty is the data folder's blobs.
 	Blobs string
+	// DNSServer is the DNS server (host:port) asked for the records that
+	// prove e-mail domains and custom hostnames (QUIRE_DNS_SERVER,
+	// --dns-server); empty is the system's resolver.
+	DNSServer string
 }
 
 func defaultConfig() Config {
@@ -80,6 +86,7 @@ func defaultConfig() Config {
 	c.OrgCreation = os.Getenv("QUIRE_ORG_CREATION")
 	c.RateLimits = defaultRateLimits()
 	c.Blobs = os.Getenv("QUIRE_BLOBS")
+	c.DNSServer = os.Getenv("QUIRE_DNS_SERVER")
 	if d, err := gcGraceDefault(); err == nil {
 		c.GCGrace = d
 	} else {
@@ -99,6 +106,22 @@ func (c *Config) gitFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.GitAllowFile, "git-allow-file", c.GitAllowFile, "let Git sync use file:// repositories on this server's disk (env QUIRE_GIT_ALLOW_FILE=1)")
 	fs.StringVar(&c.GitKnownHosts, "git-known-hosts", c.GitKnownHosts, "a known_hosts file, the only trust of Git sync's ssh host keys (env QUIRE_GIT_KNOWN_HOSTS; default: trust on first use)")
 	fs.DurationVar(&c.GitPoll, "git-poll", c.GitPoll, "how often Git sync polls connected branches for new commits (env QUIRE_GIT_POLL)")
+}
+
+// dnsFlag adds --dns-server.
+func (c *Config) dnsFlag(fs *flag.FlagSet) {
+	fs.StringVar(&c.DNSServer, "dns-server", c.DNSServer,
+		"DNS server (host:port) asked for the TXT records that prove e-mail domains and custom hostnames; default the system's resolver (env QUIRE_DNS_SERVER)")
+}
+
+// dns is the checker of the records that prove names (dnscheck).
+func (c *Config) dns() (*dnscheck.Checker, error) {
+	if c.DNSServer != "" {
+		if _, port, err := net.SplitHostPort(c.DNSServer); err != nil || port == "" {
+			return nil, fmt.Errorf("--dns-server (env QUIRE_DNS_SERVER): must be host:port, such as 127.0.0.1:53, not %q", c.DNSServer)
+		}
+	}
+	return dnscheck.New(c.DNSServer), nil
 }
 
 // orgCreationFlag adds --org-creation.

@@ -52,6 +52,11 @@ func (m *multi) checkSAMLReplay(t *testing.T, org, token string) {
 		"label": "Corporate IdP", "entityID": multiIdPEntityID, "ssoURL": multiIdPSSOURL, "defaultRole": "read",
 		"certificate": string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
 	}, http.StatusCreated)
+	// Its identity provider signs in addresses at a domain the operator
+	// vouched it owns.
+	if _, _, err := runCLI(t, "admin", "verify-domain", "--org", org, "--domain", "example.com", "--data", m.data, "--db="+m.db); err != nil {
+		t.Fatalf("verify-domain: %v", err)
+	}
 	svc := p["service"].(map[string]any)
 	path := func(u any) string { return strings.TrimPrefix(u.(string), multiPublicURL) }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/internal/ratelimit"
@@ -42,6 +43,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "URL clients reach this server at; default http://ADDR (env QUIRE_PUBLIC_URL)")
 	cfg.orgCreationFlag(fs)
 	cfg.gitFlags(fs)
+	cfg.dnsFlag(fs)
 	cfg.rateLimitFlags(fs)
 	cfg.gcGraceFlag(fs, "gc-grace")
 	conns := limitFlags(fs)
@@ -56,6 +58,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError(fs, errGCGrace)
 	}
 	if _, err := cfg.RateLimits.parse(); err != nil {
+		return usageError(fs, err)
+	}
+	if _, err := cfg.dns(); err != nil {
 		return usageError(fs, err)
 	}
 	return serveStore(ctx, cfg, orgCreation, conns, stdout, stderr, firstStart)
@@ -87,6 +92,10 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		return err
 	}
 	limiter := ratelimit.NewLimiter()
+	dns, err := cfg.dns()
+	if err != nil {
+		return err
+	}
 
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
 	if err != nil {
@@ -113,7 +122,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	// below, starts the app's sessions: each holds the other.
 	var apiSrv *api.Server
 	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log,
-		Asker: ask.New(db, reader, model, ""),
+		Asker: ask.New(db, reader, model, ""), DNS: dns,
 		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
 			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
 		}})
@@ -137,6 +146,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		Git:          git,
 		RateLimits:   rates.api(limiter),
 		Sites:        sites,
+		DNS:          dns,
 	})
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
@@ -156,7 +166,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		}
 	}()
 	// Background jobs stop, and are waited for, before the store closes.
-	defer startJobs(ctx, db, cfg, git, blobs, model, apiSrv.PDFPrinter(), log)()
+	defer startJobs(ctx, db, cfg, git, blobs, model, apiSrv.PDFPrinter(), dns, log)()
 	defer shareRateLimits(ctx, db, limiter, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
@@ -174,11 +184,12 @@ func appHost(publicURL string) string {
 // startJobs runs the background jobs until the returned function stops them
 // and waits for them to end.
 func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, blobs blob.Collectable, model *llm.Model,
-	pdfs *jobs.PDFPrinter, log *slog.Logger) (stop func()) {
+	pdfs *jobs.PDFPrinter, dns *dnscheck.Checker, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
 	running.Go(func() { webhookDeliverer(db, cfg, log).Run(jobsCtx) })
 	running.Go(func() { jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log) })
+	running.Go(func() { jobs.RunHostnameChecker(jobsCtx, db, dns, jobs.HostnameCheckInterval, jobs.HostnameGrace, log) })
 	running.Go(func() {
 		jobs.RunSpecProcessor(jobsCtx, db, outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, jobs.SpecPollInterval, log)
 	})

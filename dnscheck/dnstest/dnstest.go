@@ -1,0 +1,93 @@
+// Package dnstest runs a real DNS server on 127.0.0.1 for tests, answering
+// TXT and CNAME questions from records the test sets.
+package dnstest
+
+import (
+	"net"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/miekg/dns"
+)
+
+// Server is an authoritative DNS server for whatever names a test sets.
+type Server struct {
+	Addr string // host:port, for dnscheck.New
+
+	mu    sync.Mutex
+	txt   map[string][]string
+	cname map[string]string
+}
+
+// Start runs a server on UDP and TCP until the test ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	s := &Server{txt: map[string][]string{}, cname: map[string]string{}}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Addr = pc.LocalAddr().String()
+	l, err := net.Listen("tcp", s.Addr)
+	if err != nil {
+		pc.Close()
+		t.Fatal(err)
+	}
+	for _, srv := range []*dns.Server{{PacketConn: pc, Handler: s}, {Listener: l, Handler: s}} {
+		started := make(chan struct{})
+		srv.NotifyStartedFunc = func() { close(started) }
+		go srv.ActivateAndServe()
+		<-started
+		t.Cleanup(func() { srv.Shutdown() })
+	}
+	return s
+}
+
+func fqdn(name string) string { return dns.Fqdn(strings.ToLower(name)) }
+
+// SetTXT makes name answer with these TXT values; none removes them.
+func (s *Server) SetTXT(name string, values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.txt[fqdn(name)] = values
+}
+
+// SetCNAME makes name a CNAME of target; "" removes it.
+func (s *Server) SetCNAME(name, target string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if target == "" {
+		delete(s.cname, fqdn(name))
+	} else {
+		s.cname[fqdn(name)] = fqdn(target)
+	}
+}
+
+// ServeDNS answers from the records set: NXDOMAIN for a name with none.
+func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+	m := new(dns.Msg)
+	m.SetReply(req)
+	m.Authoritative = true
+	s.mu.Lock()
+	for _, q := range req.Question {
+		name := strings.ToLower(q.Name)
+		hdr := func(t uint16) dns.RR_Header {
+			return dns.RR_Header{Name: q.Name, Rrtype: t, Class: dns.ClassINET, Ttl: 1}
+		}
+		target, isCNAME := s.cname[name]
+		txts, hasTXT := s.txt[name]
+		switch {
+		case isCNAME:
+			m.Answer = append(m.Answer, &dns.CNAME{Hdr: hdr(dns.TypeCNAME), Target: target})
+		case q.Qtype == dns.TypeTXT && len(txts) > 0:
+			for _, v := range txts {
+				m.Answer = append(m.Answer, &dns.TXT{Hdr: hdr(dns.TypeTXT), Txt: []string{v}})
+			}
+		case !hasTXT || len(txts) == 0:
+			m.Rcode = dns.RcodeNameError
+		}
+	}
+	s.mu.Unlock()
+	w.WriteMsg(m)
+}
