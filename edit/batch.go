@@ -29,7 +29,7 @@ const (
 	MaxSlug         = quire.MaxSlug
 	MaxTitle        = 256
 	MaxURL          = 2048
-	MaxMarkdownSize = 1 << 20
+	MaxMarkdownSize = render.MaxMarkdownSize
 )
 
 // Operations of a change.
@@ -113,6 +113,9 @@ type rawFile struct {
 // Parse reads a batch body: {"changes": [...]}. Every error names the field
 // at fault, and one bad change rejects the whole batch.
 func Parse(body []byte) ([]Change, error) {
+	if err := checkDocuments(body); err != nil {
+		return nil, err
+	}
 	var raw struct {
 		Changes []json.RawMessage `json:"changes"`
 	}
