@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
 )
 
 // MaxBodyBytes bounds every request body.
@@ -75,6 +76,24 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 // decodeJSON unmarshals one JSON value, turning decoder errors into 400s that
 // name the place at fault (quire.DecodeJSON).
 func decodeJSON(body []byte, dst any) error { return quire.DecodeJSON(body, dst) }
+
+// jsonDocument decodes raw, a JSON document given in field, once
+// render.CheckDocumentJSON has counted it within a page's bounds (decoded
+// first, a document of many small nodes took gigabytes); nil when raw is
+// absent or null. Refusals name field.
+func jsonDocument(field string, raw json.RawMessage) (map[string]any, error) {
+	if quire.IsNull(raw) {
+		return nil, nil
+	}
+	if err := render.CheckDocumentJSON(raw); err != nil {
+		return nil, errorf(quire.CodeInvalid, "%s: %s", field, quire.ErrorMessage(err))
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, errorf(quire.CodeInvalid, "%s: must be an object", field)
+	}
+	return doc, nil
+}
 
 // optionalString validates a PATCH string field that may be absent (nil) but
 // not null, and whose length is bounded: one line (quire.CheckLen).
