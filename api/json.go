@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -53,14 +54,14 @@ func readJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 
 // readBody reads a JSON request body of at most limit bytes; nil when empty.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := readAll(http.MaxBytesReader(w, r.Body, limit), min(r.ContentLength, limit))
 	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, errorf(quire.CodeTooLarge, "body: must be at most %d bytes", limit)
 		}
 		return nil, errorf(quire.CodeInvalid, "body: could not be read")
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 { // bytes: a string would copy the body
 		return nil, nil
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
@@ -71,6 +72,24 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 		return nil, errorf(quire.CodeUnsupportedType, "body: Content-Type must be application/json")
 	}
 	return body, nil
+}
+
+// readAll is io.ReadAll into a buffer of the size the request gives: one
+// grown step by step allocated twice a body's length, and held half as much
+// again while it grew.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, size)
+	n, err := io.ReadFull(r, b)
+	if err == io.EOF || err == io.ErrUnexpectedEOF { // shorter than it said
+		return b[:n], nil
+	} else if err != nil {
+		return nil, err
+	}
+	rest, err := io.ReadAll(r) // nothing, or past the limit
+	return append(b, rest...), err
 }
 
 // decodeJSON unmarshals one JSON value, turning decoder errors into 400s that
