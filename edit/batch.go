@@ -5,7 +5,6 @@ package edit
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,24 +81,24 @@ type FileInfo struct {
 // rawChange is the wire form of a change; unknown fields are refused so a
 // misspelt field is an error rather than silently ignored.
 type rawChange struct {
-	Operation     string            `json:"operation"`
-	Page          *string           `json:"page"`
-	Ref           *string           `json:"ref"`
-	Into          json.RawMessage   `json:"into"`
-	At            *int              `json:"at"`
-	Title         *string           `json:"title"`
-	Slug          *string           `json:"slug"`
-	Emoji         *string           `json:"emoji"`
-	Icon          *string           `json:"icon"`
-	Description   *string           `json:"description"`
-	Condition     *string           `json:"condition"`
-	Hidden        *bool             `json:"hidden"`
-	NoIndex       *bool             `json:"noIndex"`
-	NoRobotsIndex *bool             `json:"noRobotsIndex"`
-	Document      json.RawMessage   `json:"document"`
-	Revision      *string           `json:"revision"`
-	Block         []string          `json:"block"`
-	Files         []json.RawMessage `json:"files"` // each a rawFile, decoded by parseFiles
+	Operation     string          `json:"operation"`
+	Page          *string         `json:"page"`
+	Ref           *string         `json:"ref"`
+	Into          json.RawMessage `json:"into"`
+	At            *int            `json:"at"`
+	Title         *string         `json:"title"`
+	Slug          *string         `json:"slug"`
+	Emoji         *string         `json:"emoji"`
+	Icon          *string         `json:"icon"`
+	Description   *string         `json:"description"`
+	Condition     *string         `json:"condition"`
+	Hidden        *bool           `json:"hidden"`
+	NoIndex       *bool           `json:"noIndex"`
+	NoRobotsIndex *bool           `json:"noRobotsIndex"`
+	Document      inPlace         `json:"document"`
+	Revision      *string         `json:"revision"`
+	Block         []string        `json:"block"`
+	Files         inPlace         `json:"files"` // rawFiles, decoded by parseFiles
 }
 
 type rawFile struct {
@@ -107,7 +106,7 @@ type rawFile struct {
 	Name        string  `json:"name"`
 	ContentType *string `json:"contentType"`
 	URL         *string `json:"url"`
-	Base64      *string `json:"base64"`
+	Base64      inPlace `json:"base64"` // decoded by parseFiles in place
 }
 
 // Parse reads a batch body: {"changes": [...]}. Every error names the field
@@ -117,7 +116,7 @@ func Parse(body []byte) ([]Change, error) {
 		return nil, err
 	}
 	var raw struct {
-		Changes []json.RawMessage `json:"changes"`
+		Changes []inPlace `json:"changes"`
 	}
 	if err := strictUnmarshal(body, &raw); err != nil {
 		if field, problem, ok := decodeProblem(err); ok {
@@ -137,7 +136,7 @@ func Parse(body []byte) ([]Change, error) {
 		return nil, invalid("changes: at most %d changes per batch, got %d", MaxChanges, len(raw.Changes))
 	}
 	out := make([]Change, len(raw.Changes))
-	for i, rc := range raw.Changes {
+	for i, rc := range items(lastMember(members(body), "changes")) {
 		c, err := parseChange(rc)
 		if err != nil {
 			msg := err.Error()
@@ -268,10 +267,17 @@ func jsonKind(t reflect.Type) string {
 }
 
 // parseChange checks one change; its errors start with the field name.
-func parseChange(b json.RawMessage) (Change, error) {
+func parseChange(b []byte) (Change, error) {
 	var r rawChange
 	if err := strictUnmarshal(b, &r); err != nil {
 		return Change{}, fieldError("", err)
+	}
+	if r.Document != nil || r.Files != nil {
+		ms := members(b)
+		r.Document = lastMember(ms, "document")
+		if r.Files = lastMember(ms, "files"); string(r.Files) == "null" {
+			r.Files = nil // as json.RawMessage had it
+		}
 	}
 	c := Change{Op: r.Operation, At: r.At, Title: r.Title, Slug: r.Slug, Emoji: r.Emoji, Icon: r.Icon,
 		Description: r.Description, Condition: r.Condition, Hidden: r.Hidden, NoIndex: r.NoIndex, NoRobotsIndex: r.NoRobotsIndex}
@@ -390,7 +396,11 @@ func parseContent(r *rawChange, c *Change) error {
 		return fmt.Errorf("block: reverting single blocks is not supported; revert the whole page")
 	}
 	if r.Operation == OpInsertFiles {
-		files, err := parseFiles(r.Files)
+		list := items(r.Files)
+		if r.Files != nil && list == nil {
+			return fmt.Errorf("files: must be an array")
+		}
+		files, err := parseFiles(list)
 		if err != nil {
 			return err
 		}
@@ -456,10 +466,14 @@ func checkChars(field string, v *string, multiline bool) error {
 
 // parseDocument accepts {"markdown": "…"}, a JSON document {"document":
 // {…}} (written as markdown) and the empty document {}.
-func parseDocument(b json.RawMessage) (*string, error) {
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(b, &doc); err != nil || doc == nil {
+func parseDocument(b []byte) (*string, error) {
+	ms := members(b)
+	if ms == nil {
 		return nil, fmt.Errorf("must be an object with markdown")
+	}
+	doc := map[string][]byte{}
+	for _, m := range ms {
+		doc[m.name] = m.value
 	}
 	if len(doc) == 0 {
 		empty := ""
@@ -539,7 +553,7 @@ func Markdown(field, md string) (string, error) {
 	return md, nil
 }
 
-func parseFiles(raw []json.RawMessage) ([]FileInput, error) {
+func parseFiles(raw [][]byte) ([]FileInput, error) {
 	switch {
 	case raw == nil:
 		return nil, fmt.Errorf("files: required")
@@ -554,6 +568,11 @@ func parseFiles(raw []json.RawMessage) ([]FileInput, error) {
 		var f rawFile
 		if err := strictUnmarshal(rf, &f); err != nil {
 			return nil, fieldError(field, err)
+		}
+		if f.Base64 != nil {
+			if f.Base64 = lastMember(members(rf), "base64"); string(f.Base64) == "null" {
+				f.Base64 = nil // as for a *string
+			}
 		}
 		in := FileInput{Name: f.Name}
 		switch n := utf8.RuneCountInString(f.Name); {
@@ -583,7 +602,10 @@ func parseFiles(raw []json.RawMessage) ([]FileInput, error) {
 			if in.ContentType == "" {
 				return nil, fmt.Errorf("%s.contentType: required with base64", field)
 			}
-			data, err := base64.StdEncoding.DecodeString(*f.Base64)
+			if f.Base64[0] != '"' {
+				return nil, fmt.Errorf("%s.base64: must be a string", field)
+			}
+			data, err := decodeBase64(f.Base64)
 			if err != nil {
 				return nil, fmt.Errorf("%s.base64: not valid base64", field)
 			}

@@ -500,3 +500,23 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestParseBase64InPlace: base64 is decoded from the body's bytes, escapes
+// and all.
+func TestParseBase64InPlace(t *testing.T) {
+	changes := mustParse(t, `{"changes":[{"operation":"insert_files","files":[`+
+		`{"name":"a","contentType":"text/plain","base64":"aGk="},`+
+		`{"name":"b","contentType":"text/plain","base64":"\u0061Gk\u003d"},`+
+		`{"name":"c","contentType":"text/plain","base64":"\/\/8="}]}]}`)
+	for i, want := range []string{"hi", "hi", "\xff\xff"} {
+		if got := string(changes[0].Files[i].Data); got != want {
+			t.Errorf("file %d: %q, want %q", i, got, want)
+		}
+	}
+	file := func(b64 string) string {
+		return `{"changes":[{"operation":"insert_files","files":[{"name":"a","contentType":"text/plain","base64":` + b64 + `}]}]}`
+	}
+	parseErr(t, file(`3`), "changes[0].files[0].base64: must be a string")
+	parseErr(t, file(`null`), "changes[0].files[0]: set exactly one of url and base64")
+	parseErr(t, file(`"\u0061"`), "changes[0].files[0].base64: not valid base64")
+}

