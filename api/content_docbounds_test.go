@@ -71,6 +71,7 @@ func TestContentJSONDocumentBounds(t *testing.T) {
 			}
 		}
 	}
+	reviewer := e.addUser(t, "review", "Rae Reviewer")
 	elements := []string{"changes[0].document.document: more than 100000 elements", "a page holds at most 100000"}
 	deep := "nested more than 416 JSON levels deep"
 	deepData := `{"object":"document","data":{"x":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `},"nodes":[]}`
@@ -88,6 +89,8 @@ func TestContentJSONDocumentBounds(t *testing.T) {
 			status: http.StatusBadRequest, errs: []string{"changes[0].document.document: more than 800000 JSON values"}, want: []check{unchanged}},
 		{name: "a comment nested deep", method: "POST", path: cr + "/comments", body: `{"body":{"document":` + deepData + `}}`,
 			status: http.StatusBadRequest, errs: []string{"body.document: " + deep}},
+		{name: "a review's comment nested deep", as: reviewer, method: "POST", path: cr + "/reviews", body: `{"status":"approved","comment":` + deepData + `}`,
+			status: http.StatusBadRequest, errs: []string{"comment: " + deep}},
 		{name: "a description nested deep", method: "PATCH", path: cr, body: `{"description":` + deepData + `}`,
 			status: http.StatusBadRequest, errs: []string{"description: " + deep}},
 		{name: "a description within", method: "PATCH", path: cr, body: `{"description":` + deepDocument(3) + `}`}, // deeper, the contract check takes long
