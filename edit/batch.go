@@ -135,8 +135,12 @@ func Parse(body []byte) ([]Change, error) {
 	case len(raw.Changes) > MaxChanges:
 		return nil, invalid("changes: at most %d changes per batch, got %d", MaxChanges, len(raw.Changes))
 	}
+	changes := items(lastMember(members(body), "changes"))
+	if len(changes) != len(raw.Changes) { // as decoded: never seen, but a change must not go missing
+		return nil, invalid("body: malformed JSON")
+	}
 	out := make([]Change, len(raw.Changes))
-	for i, rc := range items(lastMember(members(body), "changes")) {
+	for i, rc := range changes {
 		c, err := parseChange(rc)
 		if err != nil {
 			msg := err.Error()
