@@ -25,7 +25,8 @@ const (
 	// item holds.
 	MaxJSONDepth = 4*MaxNesting + 16
 	// MaxJSONValues bounds a document's JSON values of every kind, data
-	// included: Document writes some six to an element.
+	// included, each of which decoding allocates: Document writes six or
+	// seven to an element.
 	MaxJSONValues = 8 * MaxDocumentNodes
 	// MaxJSONText bounds the bytes of a document's strings: the text of a
 	// page's markdown, and some names (types, marks) for each element.
