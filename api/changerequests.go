@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -185,9 +186,12 @@ func checkSubjectAndDescription(subject *string, description json.RawMessage) (*
 // naming description. The reference does not allow null; a document with
 // no nodes clears the description.
 func descriptionMarkdown(raw json.RawMessage) (string, error) {
-	var doc map[string]any
-	if quire.IsNull(raw) || json.Unmarshal(raw, &doc) != nil {
+	if !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) { // null included
 		return "", errorf(quire.CodeInvalid, "description: must be a JSON document (one with no nodes clears it)")
+	}
+	doc, err := jsonDocument("description", raw)
+	if err != nil {
+		return "", err
 	}
 	return edit.DocumentMarkdown("description", doc)
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -79,8 +80,8 @@ func (s *Server) commentReply(r *http.Request, need quire.Role) (*commentPlace, 
 // commentBodyIn is a body as clients send it: the reference's Document,
 // markdown or a JSON document (kept as the markdown it writes).
 type commentBodyIn struct {
-	Markdown *string        `json:"markdown"`
-	Document map[string]any `json:"document"`
+	Markdown *string         `json:"markdown"`
+	Document json.RawMessage `json:"document"` // decoded by markdownOf within bounds
 }
 
 // markdownOf validates a body and returns its markdown.
@@ -88,8 +89,12 @@ func markdownOf(b *commentBodyIn) (string, error) {
 	switch {
 	case b == nil:
 		return "", errorf(quire.CodeInvalid, "body: is required")
-	case b.Markdown == nil && b.Document != nil:
-		md, err := render.Markdown(b.Document)
+	case b.Markdown == nil && !quire.IsNull(b.Document):
+		doc, err := jsonDocument("body.document", b.Document)
+		if err != nil {
+			return "", err
+		}
+		md, err := render.Markdown(doc)
 		if err != nil {
 			return "", errorf(quire.CodeInvalid, "body.%s", err.Error())
 		}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/render"
 )
 
 // MaxBodyBytes bounds every request body.
@@ -53,14 +55,14 @@ func readJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 // readBody reads a JSON request body of at most limit bytes; nil when empty.
 // Every body is UTF-8 (quire.CheckUTF8), so no text is stored as U+FFFD.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := readAll(http.MaxBytesReader(w, r.Body, limit), min(r.ContentLength, limit))
 	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, errorf(quire.CodeTooLarge, "body: must be at most %d bytes", limit)
 		}
 		return nil, errorf(quire.CodeInvalid, "body: could not be read")
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 { // bytes: a string would copy the body
 		return nil, nil
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
@@ -73,9 +75,45 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	return body, quire.CheckUTF8(body)
 }
 
+// readAll is io.ReadAll into a buffer of the size the request gives: one
+// grown step by step allocated twice a body's length, and held half as much
+// again while it grew.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, size)
+	n, err := io.ReadFull(r, b)
+	if err == io.EOF || err == io.ErrUnexpectedEOF { // shorter than it said
+		return b[:n], nil
+	} else if err != nil {
+		return nil, err
+	}
+	rest, err := io.ReadAll(r) // nothing, or past the limit
+	return append(b, rest...), err
+}
+
 // decodeJSON unmarshals one JSON value, turning decoder errors into 400s that
 // name the place at fault (quire.DecodeJSON).
 func decodeJSON(body []byte, dst any) error { return quire.DecodeJSON(body, dst) }
+
+// jsonDocument decodes raw, a JSON document given in field, once
+// render.CheckDocumentJSON has counted it within a page's bounds (decoded
+// first, a document of many small nodes took gigabytes); nil when raw is
+// absent or null. Refusals name field.
+func jsonDocument(field string, raw json.RawMessage) (map[string]any, error) {
+	if quire.IsNull(raw) {
+		return nil, nil
+	}
+	if err := render.CheckDocumentJSON(raw); err != nil {
+		return nil, errorf(quire.CodeInvalid, "%s: %s", field, quire.ErrorMessage(err))
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, errorf(quire.CodeInvalid, "%s: must be an object", field)
+	}
+	return doc, nil
+}
 
 // optionalString validates a PATCH string field that may be absent (nil) but
 // not null, and whose length is bounded: one line (quire.CheckLen).

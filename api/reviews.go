@@ -137,8 +137,8 @@ func (s *Server) getReview(w http.ResponseWriter, r *http.Request) error {
 
 // reviewRequest is the body of POST CR/reviews.
 type reviewRequest struct {
-	Status  *string        `json:"status"`
-	Comment map[string]any `json:"comment"`
+	Status  *string         `json:"status"`
+	Comment json.RawMessage `json:"comment"` // decoded by validate within bounds
 
 	status   quire.ReviewStatus
 	markdown string
@@ -153,14 +153,15 @@ func (b *reviewRequest) validate() (err error) {
 	if b.status, err = quire.ParseReviewStatus("status", *b.Status); err != nil {
 		return err
 	}
-	if b.Comment == nil {
-		return nil
+	comment, err := jsonDocument("comment", b.Comment)
+	if err != nil || comment == nil {
+		return err
 	}
-	if md, ok := b.Comment["markdown"].(string); ok {
+	if md, ok := comment["markdown"].(string); ok {
 		b.markdown = render.NormalizeLineEndings(md)
 		return quire.CheckCommentBody("comment.markdown", b.markdown)
 	}
-	if b.markdown, err = render.Markdown(b.Comment); err != nil {
+	if b.markdown, err = render.Markdown(comment); err != nil {
 		return errorf(quire.CodeInvalid, "comment.%s", err.Error())
 	}
 	return quire.CheckCommentBody("comment", b.markdown)

@@ -5,7 +5,6 @@ package edit
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,7 +28,7 @@ const (
 	MaxSlug         = quire.MaxSlug
 	MaxTitle        = 256
 	MaxURL          = 2048
-	MaxMarkdownSize = 1 << 20
+	MaxMarkdownSize = render.MaxMarkdownSize
 )
 
 // Operations of a change.
@@ -82,24 +81,24 @@ type FileInfo struct {
 // rawChange is the wire form of a change; unknown fields are refused so a
 // misspelt field is an error rather than silently ignored.
 type rawChange struct {
-	Operation     string            `json:"operation"`
-	Page          *string           `json:"page"`
-	Ref           *string           `json:"ref"`
-	Into          json.RawMessage   `json:"into"`
-	At            *int              `json:"at"`
-	Title         *string           `json:"title"`
-	Slug          *string           `json:"slug"`
-	Emoji         *string           `json:"emoji"`
-	Icon          *string           `json:"icon"`
-	Description   *string           `json:"description"`
-	Condition     *string           `json:"condition"`
-	Hidden        *bool             `json:"hidden"`
-	NoIndex       *bool             `json:"noIndex"`
-	NoRobotsIndex *bool             `json:"noRobotsIndex"`
-	Document      json.RawMessage   `json:"document"`
-	Revision      *string           `json:"revision"`
-	Block         []string          `json:"block"`
-	Files         []json.RawMessage `json:"files"` // each a rawFile, decoded by parseFiles
+	Operation     string          `json:"operation"`
+	Page          *string         `json:"page"`
+	Ref           *string         `json:"ref"`
+	Into          json.RawMessage `json:"into"`
+	At            *int            `json:"at"`
+	Title         *string         `json:"title"`
+	Slug          *string         `json:"slug"`
+	Emoji         *string         `json:"emoji"`
+	Icon          *string         `json:"icon"`
+	Description   *string         `json:"description"`
+	Condition     *string         `json:"condition"`
+	Hidden        *bool           `json:"hidden"`
+	NoIndex       *bool           `json:"noIndex"`
+	NoRobotsIndex *bool           `json:"noRobotsIndex"`
+	Document      inPlace         `json:"document"`
+	Revision      *string         `json:"revision"`
+	Block         []string        `json:"block"`
+	Files         inPlace         `json:"files"` // rawFiles, decoded by parseFiles
 }
 
 type rawFile struct {
@@ -107,14 +106,17 @@ type rawFile struct {
 	Name        string  `json:"name"`
 	ContentType *string `json:"contentType"`
 	URL         *string `json:"url"`
-	Base64      *string `json:"base64"`
+	Base64      inPlace `json:"base64"` // decoded by parseFiles in place
 }
 
 // Parse reads a batch body: {"changes": [...]}. Every error names the field
 // at fault, and one bad change rejects the whole batch.
 func Parse(body []byte) ([]Change, error) {
+	if err := checkDocuments(body); err != nil {
+		return nil, err
+	}
 	var raw struct {
-		Changes []json.RawMessage `json:"changes"`
+		Changes []inPlace `json:"changes"`
 	}
 	if err := strictUnmarshal(body, &raw); err != nil {
 		if field, problem, ok := decodeProblem(err); ok {
@@ -133,8 +135,12 @@ func Parse(body []byte) ([]Change, error) {
 	case len(raw.Changes) > MaxChanges:
 		return nil, invalid("changes: at most %d changes per batch, got %d", MaxChanges, len(raw.Changes))
 	}
+	changes := items(lastMember(members(body), "changes"))
+	if len(changes) != len(raw.Changes) { // as decoded: never seen, but a change must not go missing
+		return nil, invalid("body: malformed JSON")
+	}
 	out := make([]Change, len(raw.Changes))
-	for i, rc := range raw.Changes {
+	for i, rc := range changes {
 		c, err := parseChange(rc)
 		if err != nil {
 			msg := err.Error()
@@ -152,16 +158,67 @@ func invalid(format string, args ...any) error {
 	return quire.Errorf(quire.CodeInvalid, format, args...)
 }
 
+// strictUnmarshal decodes b, one JSON value, into v, a pointer to a
+// struct, refusing a name v has no field for. It decodes b in place, as
+// json.Unmarshal does: a json.Decoder would first copy b into its buffer
+// (for a batch of 32 MiB, some 200 MB in all).
 func strictUnmarshal(b []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if _, err := d.Token(); err != io.EOF { // d.More is false before a stray ']' or '}'
+	unknown, err := unknownName(b, reflect.TypeOf(v).Elem())
+	switch {
+	case err == errTrailing:
 		return fmt.Errorf("trailing data after the JSON value")
+	case err != nil:
+		return json.Unmarshal(b, v) // its error says what is malformed
+	case unknown != "":
+		return fmt.Errorf("json: unknown field %q", unknown)
 	}
-	return nil
+	return json.Unmarshal(b, v)
+}
+
+var errTrailing = errors.New("trailing data")
+
+// unknownName reads b and returns the first name of its object that struct
+// t has no field for, as encoding/json matches them; "" when none, or b is
+// no object. The error is errTrailing when more follows the value.
+func unknownName(b []byte, t reflect.Type) (string, error) {
+	d := render.NewDecoder(bytes.NewBuffer(b)) // reads b in place
+	unknown := ""
+	if d.PeekKind() == '{' {
+		for tok, err := d.ReadToken(); tok.Kind() != '}'; tok, err = d.ReadToken() {
+			if err != nil {
+				return "", err
+			}
+			if tok.Kind() != '{' {
+				if name := tok.String(); unknown == "" && !hasField(t, name) {
+					unknown = name
+				}
+				if err := d.SkipValue(); err != nil {
+					return "", err
+				}
+			}
+		}
+	} else if err := d.SkipValue(); err != nil {
+		return "", err
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		return "", errTrailing
+	}
+	return unknown, nil
+}
+
+// hasField reports whether struct t has a field encoding/json decodes name
+// into.
+func hasField(t reflect.Type, name string) bool {
+	for f := range t.Fields() {
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == "" {
+			tag = f.Name
+		}
+		if f.IsExported() && tag != "-" && strings.EqualFold(tag, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeProblem names the field a strict decode failed on ("" for the value
@@ -214,10 +271,17 @@ func jsonKind(t reflect.Type) string {
 }
 
 // parseChange checks one change; its errors start with the field name.
-func parseChange(b json.RawMessage) (Change, error) {
+func parseChange(b []byte) (Change, error) {
 	var r rawChange
 	if err := strictUnmarshal(b, &r); err != nil {
 		return Change{}, fieldError("", err)
+	}
+	if r.Document != nil || r.Files != nil {
+		ms := members(b)
+		r.Document = lastMember(ms, "document")
+		if r.Files = lastMember(ms, "files"); string(r.Files) == "null" {
+			r.Files = nil // as json.RawMessage had it
+		}
 	}
 	c := Change{Op: r.Operation, At: r.At, Title: r.Title, Slug: r.Slug, Emoji: r.Emoji, Icon: r.Icon,
 		Description: r.Description, Condition: r.Condition, Hidden: r.Hidden, NoIndex: r.NoIndex, NoRobotsIndex: r.NoRobotsIndex}
@@ -336,7 +400,11 @@ func parseContent(r *rawChange, c *Change) error {
 		return fmt.Errorf("block: reverting single blocks is not supported; revert the whole page")
 	}
 	if r.Operation == OpInsertFiles {
-		files, err := parseFiles(r.Files)
+		list := items(r.Files)
+		if r.Files != nil && list == nil {
+			return fmt.Errorf("files: must be an array")
+		}
+		files, err := parseFiles(list)
 		if err != nil {
 			return err
 		}
@@ -402,10 +470,14 @@ func checkChars(field string, v *string, multiline bool) error {
 
 // parseDocument accepts {"markdown": "…"}, a JSON document {"document":
 // {…}} (written as markdown) and the empty document {}.
-func parseDocument(b json.RawMessage) (*string, error) {
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(b, &doc); err != nil || doc == nil {
+func parseDocument(b []byte) (*string, error) {
+	ms := members(b)
+	if ms == nil {
 		return nil, fmt.Errorf("must be an object with markdown")
+	}
+	doc := map[string][]byte{}
+	for _, m := range ms {
+		doc[m.name] = m.value
 	}
 	if len(doc) == 0 {
 		empty := ""
@@ -485,7 +557,7 @@ func Markdown(field, md string) (string, error) {
 	return md, nil
 }
 
-func parseFiles(raw []json.RawMessage) ([]FileInput, error) {
+func parseFiles(raw [][]byte) ([]FileInput, error) {
 	switch {
 	case raw == nil:
 		return nil, fmt.Errorf("files: required")
@@ -500,6 +572,11 @@ func parseFiles(raw []json.RawMessage) ([]FileInput, error) {
 		var f rawFile
 		if err := strictUnmarshal(rf, &f); err != nil {
 			return nil, fieldError(field, err)
+		}
+		if f.Base64 != nil {
+			if f.Base64 = lastMember(members(rf), "base64"); string(f.Base64) == "null" {
+				f.Base64 = nil // as for a *string
+			}
 		}
 		in := FileInput{Name: f.Name}
 		switch n := utf8.RuneCountInString(f.Name); {
@@ -529,7 +606,10 @@ func parseFiles(raw []json.RawMessage) ([]FileInput, error) {
 			if in.ContentType == "" {
 				return nil, fmt.Errorf("%s.contentType: required with base64", field)
 			}
-			data, err := base64.StdEncoding.DecodeString(*f.Base64)
+			if f.Base64[0] != '"' {
+				return nil, fmt.Errorf("%s.base64: must be a string", field)
+			}
+			data, err := decodeBase64(f.Base64)
 			if err != nil {
 				return nil, fmt.Errorf("%s.base64: not valid base64", field)
 			}

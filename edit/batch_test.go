@@ -10,6 +10,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
 )
 
 // parseErr wants Parse(body) to fail as invalid with want in its message.
@@ -470,4 +471,52 @@ func TestParseDocumentBounds(t *testing.T) {
 	}
 	parseErr(t, ins(M{"document": M{"object": "document", "nodes": []any{doc}}}), "changes[0].document: document: blockquotes and lists may be nested")
 	mustParse(t, ins(md(strings.Repeat(">", 100)+" x\n")))
+}
+
+// TestParseJSONDocumentBounds: a JSON document past the bounds is refused
+// while it is read, naming the change, wherever it is in the batch and
+// however its names are spelt; the bounds themselves are tested in render.
+func TestParseJSONDocumentBounds(t *testing.T) {
+	leaves := func(n int) M {
+		ls := repeat(n, M{"object": "leaf", "text": "word ", "marks": []any{}})
+		return M{"object": "document", "data": M{}, "nodes": []any{M{"object": "block", "type": "paragraph", "nodes": []any{M{"object": "text", "leaves": ls}}}}}
+	}
+	over := leaves(render.MaxDocumentNodes)
+	first := M{"operation": "insert_page", "title": "A", "document": md("# A\n")}
+	parseErr(t, batch(first, M{"operation": "insert_page", "document": M{"document": over}}), "changes[1].document.document: more than 100000 elements")
+	parseErr(t, `{"Changes":[{"Document":{"Document":`+string(must(json.Marshal(over)))+`}, "operation":"insert_page"}]}`, "changes[0].document.document: more than 100000 elements")
+	parseErr(t, batch(M{"operation": "insert_page", "document": M{"document": M{"object": "document", "data": M{"x": slices.Repeat([]int{0}, render.MaxJSONValues)}}}}), "changes[0].document.document: more than 800000 JSON values")
+	if _, err := Parse([]byte(batch(first, M{"operation": "insert_page", "document": M{"document": leaves(render.MaxDocumentNodes - 1)}}))); err != nil {
+		t.Errorf("100,000 elements: %v", err)
+	}
+	// Not a document where one may be: left to the decoding.
+	parseErr(t, `{"changes":[{"operation":"insert_page","document":{"document":[1,`, "body: ")
+	parseErr(t, `{"changes":[{"operation":"insert_page","document":{"document":{"object":"document","nodes":[]},"markdown":"x"}}]}`, "changes[0].document: must be")
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestParseBase64InPlace: base64 is decoded from the body's bytes, escapes
+// and all.
+func TestParseBase64InPlace(t *testing.T) {
+	changes := mustParse(t, `{"changes":[{"operation":"insert_files","files":[`+
+		`{"name":"a","contentType":"text/plain","base64":"aGk="},`+
+		`{"name":"b","contentType":"text/plain","base64":"\u0061Gk\u003d"},`+
+		`{"name":"c","contentType":"text/plain","base64":"\/\/8="}]}]}`)
+	for i, want := range []string{"hi", "hi", "\xff\xff"} {
+		if got := string(changes[0].Files[i].Data); got != want {
+			t.Errorf("file %d: %q, want %q", i, got, want)
+		}
+	}
+	file := func(b64 string) string {
+		return `{"changes":[{"operation":"insert_files","files":[{"name":"a","contentType":"text/plain","base64":` + b64 + `}]}]}`
+	}
+	parseErr(t, file(`3`), "changes[0].files[0].base64: must be a string")
+	parseErr(t, file(`null`), "changes[0].files[0]: set exactly one of url and base64")
+	parseErr(t, file(`"\u0061"`), "changes[0].files[0].base64: not valid base64")
 }

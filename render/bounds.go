@@ -17,8 +17,9 @@ import (
 // grows a hundredfold or more as a document: a table row pads its missing
 // cells, each a JSON fragment of some 200 bytes, a code line becomes a
 // block, and each ">" a level of JSON. Pages are checked against these
-// bounds when written (CheckDocument), and the document form is built only
-// within them, whatever is stored.
+// bounds when written (CheckDocument), JSON documents also as they are read
+// (CheckDocumentJSON), and the document form is built only within them,
+// whatever is stored.
 const (
 	// MaxNesting bounds blockquotes and lists within one another. The
 	// document holds four JSON levels per list level, and encoding/json
