@@ -13,7 +13,10 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/docs"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -66,14 +69,14 @@ func checkDemoFolder(dir string) error {
 // seedDemo fills an empty store with the demo (a store it seeded before is
 // kept as it is) and prints where to look, with a fresh token and sign-in
 // link.
-func seedDemo(ctx context.Context, db *store.DB, cfg Config, stdout io.Writer) error {
+func seedDemo(ctx context.Context, db *store.DB, blobs blob.Store, cfg Config, stdout io.Writer) error {
 	b, err := db.InitIfEmpty(ctx, "Quire Demo", demoOwnerEmail, "Ada Lovelace")
 	if err != nil {
 		return err
 	}
 	var orgID, siteID string
 	if b != nil {
-		if orgID, siteID, err = fillDemo(ctx, db, b); err != nil {
+		if orgID, siteID, err = fillDemo(ctx, db, blobs, b); err != nil {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(cfg.Data, demoMarker), []byte(orgID+"\n"+siteID+"\n"), 0o600); err != nil {
@@ -118,73 +121,34 @@ Try it:
 	return nil
 }
 
-// demoSpaces splits the README into spaces: each second-level section is a
-// page of the space its title falls in, by order.
-var demoSpaces = []struct {
-	title, emoji string
-	from         string // the first section of the space
-}{
-	{"Getting started", "🚀", ""},
-	{"Writing and reviewing", "✍️", "App"},
-	{"Running Quire", "🛠️", "Security"},
-}
-
-// fillDemo writes the demo's content into the organization b made.
-func fillDemo(ctx context.Context, db *store.DB, b *store.Bootstrap) (orgID, siteID string, err error) {
+// fillDemo writes the demo's content into the organization b made: Quire's
+// manual (docs/), imported as a space as any folder in GitBook's Git layout
+// is, with an open change request under discussion, published as a site.
+func fillDemo(ctx context.Context, db *store.DB, blobs blob.Store, b *store.Bootstrap) (orgID, siteID string, err error) {
 	orgID = b.Organization.ID
 	owner := b.User.ID
 	reviewer, err := db.AddUser(ctx, orgID, demoReviewerEmail, "Grace Hopper", quire.RoleReview)
 	if err != nil {
 		return "", "", err
 	}
-	sections := readmeSections(quire.README)
-	var spaceIDs []string
-	spaceOf := 0
-	pagesBySpace := make([][]readmeSection, len(demoSpaces))
-	for _, sec := range sections {
-		if spaceOf+1 < len(demoSpaces) && sec.title == demoSpaces[spaceOf+1].from {
-			spaceOf++
-		}
-		pagesBySpace[spaceOf] = append(pagesBySpace[spaceOf], sec)
-	}
-	for i, sp := range demoSpaces {
-		space, err := db.CreateSpace(ctx, orgID, store.NewSpace{Title: sp.title, Emoji: sp.emoji})
-		if err != nil {
-			return "", "", err
-		}
-		spaceIDs = append(spaceIDs, space.ID)
-		c, err := db.CreateChangeRequest(ctx, space.ID, "Import the README", owner)
-		if err != nil {
-			return "", "", err
-		}
-		pages := pagesBySpace[i]
-		_, err = db.EditChangeRequest(ctx, space.ID, c.ID, owner, func(now time.Time, t *content.Tree) (*content.Tree, error) {
-			for _, sec := range pages {
-				id := store.NewID()
-				t.Pages[id] = &content.Page{ID: id, Title: sec.title, Slug: quire.PageSlug(sec.title), Kind: content.KindDocument,
-					Markdown: sec.body, CreatedAt: now.UnixMicro(), UpdatedAt: now.UnixMicro()}
-				t.Root = append(t.Root, id)
-			}
-			return t, nil
-		})
-		if err != nil {
-			return "", "", err
-		}
-		if _, err := db.MergeChangeRequest(ctx, space.ID, c.ID, owner); err != nil {
-			return "", "", err
-		}
-	}
-	if err := demoChangeRequest(ctx, db, spaceIDs[0], owner, reviewer.User.ID); err != nil {
-		return "", "", err
-	}
-	site, err := db.CreateSite(ctx, orgID, store.NewSite{Type: quire.SiteBasic, Title: "Quire Docs", Visibility: quire.VisibilityPublic, SpaceIDs: spaceIDs[:1]})
+	manual, err := docs.Files()
 	if err != nil {
 		return "", "", err
 	}
-	for _, id := range spaceIDs[1:] {
-		if _, err := db.CreateSiteSpace(ctx, site, store.NewSiteSpace{SpaceID: id}); err != nil {
-			return "", "", err
-		}
+	space, err := db.CreateSpace(ctx, orgID, store.NewSpace{Title: "Quire manual", Emoji: "📘"})
+	if err != nil {
+		return "", "", err
+	}
+	a := &authoring.Author{DB: db, Blobs: blobs}
+	if _, err := a.ImportFolder(ctx, space, nil, owner, manual); err != nil {
+		return "", "", fmt.Errorf("import the manual: %w", err)
+	}
+	if err := demoChangeRequest(ctx, db, space.ID, owner, reviewer.User.ID); err != nil {
+		return "", "", err
+	}
+	site, err := db.CreateSite(ctx, orgID, store.NewSite{Type: quire.SiteBasic, Title: "Quire Docs", Visibility: quire.VisibilityPublic, SpaceIDs: []string{space.ID}})
+	if err != nil {
+		return "", "", err
 	}
 	published := true
 	if _, err := db.UpdateSite(ctx, site.ID, store.SiteUpdate{Published: &published}); err != nil {
@@ -228,41 +192,4 @@ func demoChangeRequest(ctx context.Context, db *store.DB, spaceID, owner, review
 	_, err = db.CreateComment(ctx, store.NewComment{CommentScope: scope, UserID: reviewer,
 		Markdown: "Otherwise this reads well. Approving once that is in."})
 	return err
-}
-
-// readmeSection is a second-level section of a markdown document.
-type readmeSection struct{ title, body string }
-
-// readmeSections splits markdown at its "## " headings (outside code
-// fences); what comes before the first is the section "Introduction".
-func readmeSections(md string) []readmeSection {
-	var out []readmeSection
-	cur := readmeSection{title: "Introduction"}
-	var body strings.Builder
-	fence := ""
-	flush := func() {
-		cur.body = strings.TrimSpace(body.String()) + "\n"
-		if strings.TrimSpace(cur.body) != "" {
-			out = append(out, cur)
-		}
-		body.Reset()
-	}
-	for _, line := range strings.SplitAfter(md, "\n") {
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case fence != "" && strings.HasPrefix(trimmed, fence):
-			fence = ""
-		case fence == "" && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
-			fence = trimmed[:3]
-		case fence == "" && strings.HasPrefix(line, "## "):
-			flush()
-			cur = readmeSection{title: strings.TrimSpace(strings.TrimPrefix(line, "## "))}
-			continue
-		case fence == "" && strings.HasPrefix(line, "# ") && len(out) == 0 && body.Len() == 0:
-			continue // the document's title
-		}
-		body.WriteString(line)
-	}
-	flush()
-	return out
 }

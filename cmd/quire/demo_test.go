@@ -65,8 +65,8 @@ func getBody(t *testing.T, url, token string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// TestDemo: quire demo seeds an organization with spaces made of the
-// README, an open change request with comments and a published site, and
+// TestDemo: quire demo seeds an organization with a space made of the
+// manual (docs/), an open change request with comments and a published site, and
 // prints app, sign-in, site and API addresses that answer, with a token.
 // Run again on its folder it serves the same content with a new token; it
 // refuses a folder it did not make.
@@ -97,7 +97,7 @@ func TestDemo(t *testing.T) {
 	orgID := regexp.MustCompile(`/v1/orgs/(\w+)/spaces`).FindStringSubmatch(printed)[1]
 	spaces := get(t, api+"/orgs/"+orgID+"/spaces", token)
 	items, _ := spaces["items"].([]any)
-	if len(items) != 3 {
+	if len(items) != 1 {
 		t.Fatalf("spaces: %v", spaces)
 	}
 	first := items[0].(map[string]any)["id"].(string)
@@ -122,7 +122,7 @@ func TestDemo(t *testing.T) {
 	if token2 == "" || token2 == token {
 		t.Fatalf("second run's token %q", token2)
 	}
-	if spaces := get(t, demoURL(t, again, "API")+"/orgs/"+orgID+"/spaces", token2); len(spaces["items"].([]any)) != 3 {
+	if spaces := get(t, demoURL(t, again, "API")+"/orgs/"+orgID+"/spaces", token2); len(spaces["items"].([]any)) != 1 {
 		t.Errorf("second run: %v", spaces)
 	}
 
@@ -132,16 +132,5 @@ func TestDemo(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "demo", "--data", other, "--addr", "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), "did not make") {
 		t.Errorf("demo in a folder with other data: %v", err)
-	}
-}
-
-// TestReadmeSections: the README splits at its second-level headings, not
-// at lines of code blocks.
-func TestReadmeSections(t *testing.T) {
-	md := "# Title\n\nIntro.\n\n## One\n\nText.\n\n```sh\n## not a heading\n```\n\n## Two\n\nMore.\n"
-	got := readmeSections(md)
-	if len(got) != 3 || got[0].title != "Introduction" || got[1].title != "One" || got[2].title != "Two" ||
-		!strings.Contains(got[1].body, "## not a heading") || strings.Contains(got[0].body, "# Title") {
-		t.Errorf("sections: %+v", got)
 	}
 }

@@ -68,7 +68,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // startFunc prepares a store before serve answers: the first start, or the
 // demo's content. cfg.Addr is the address taken by then.
-type startFunc func(ctx context.Context, db *store.DB, cfg Config, stdout io.Writer) error
+type startFunc func(ctx context.Context, db *store.DB, blobs blob.Store, cfg Config, stdout io.Writer) error
 
 // serveStore serves cfg's store until ctx is done, after start.
 func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, conns *limits, stdout, stderr io.Writer, start startFunc) error {
@@ -110,7 +110,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	if cfg.Addr != ln.Addr().String() && cfg.PublicURL == "" {
 		cfg.Addr = ln.Addr().String() // port 0 was asked for: say which port was taken
 	}
-	if err := start(ctx, db, cfg, stdout); err != nil {
+	if err := start(ctx, db, blobs, cfg, stdout); err != nil {
 		ln.Close()
 		return err
 	}
@@ -238,7 +238,7 @@ func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, log 
 
 // firstStart creates "My Organization", its owner and a token when the store
 // is empty, prints the token once and writes it to <data>/initial-token.
-func firstStart(ctx context.Context, db *store.DB, cfg Config, stdout io.Writer) error {
+func firstStart(ctx context.Context, db *store.DB, _ blob.Store, cfg Config, stdout io.Writer) error {
 	b, err := db.InitIfEmpty(ctx, "My Organization", "owner@localhost", "Owner")
 	if err != nil || b == nil {
 		return err
