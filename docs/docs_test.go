@@ -102,8 +102,11 @@ func headingIDs(markdown string) map[string]bool {
 	ids := map[string]bool{}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if h, ok := n.(*ast.Heading); ok && entering {
-			if id, ok := h.AttributeString("id"); ok {
-				ids[string(id.([]byte))] = true
+			switch id, _ := h.AttributeString("id"); id := id.(type) {
+			case string:
+				ids[id] = true
+			case []byte:
+				ids[string(id)] = true
 			}
 		}
 		return ast.WalkContinue, nil
