@@ -138,7 +138,7 @@ func adminBackup(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintf(stderr, "quire: warning: %d files the database names are missing from %s\n", rep.Missing, filepath.Join(cfg.Data, "blobs"))
 	}
 	if postgres {
-		fmt.Fprintf(stderr, "quire: %s holds the files only: back up the database with pg_dump (see the README's Backups)\n", file)
+		fmt.Fprintf(stderr, "quire: %s holds the files only: back up the database with pg_dump (see docs/running/backups.md)\n", file)
 	}
 	return json.NewEncoder(stdout).Encode(rep)
 }

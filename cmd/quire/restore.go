@@ -48,7 +48,7 @@ func adminRestore(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	case m.Database == "sqlite" && postgres:
 		return errors.New("this backup holds a SQLite database: restore it without --db (or with sqlite:PATH)")
 	case m.Database == "postgres" && !postgres:
-		return errors.New("this backup holds the files of a PostgreSQL installation: restore the database with pg_restore (see the README's Backups), then run this again with its --db")
+		return errors.New("this backup holds the files of a PostgreSQL installation: restore the database with pg_restore (see docs/running/backups.md), then run this again with its --db")
 	case m.Database != "sqlite" && m.Database != "postgres":
 		return fmt.Errorf("backup of an unknown database %q", m.Database)
 	}
