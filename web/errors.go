@@ -19,7 +19,12 @@ type ErrorDetail struct {
 
 // WriteJSONError answers status with message in the API's error shape.
 func WriteJSONError(w http.ResponseWriter, status int, message string) error {
-	b, err := json.Marshal(ErrorJSON{ErrorDetail{Code: status, Message: message}})
+	return WriteJSON(w, status, ErrorJSON{ErrorDetail{Code: status, Message: message}})
+}
+
+// WriteJSON answers v as JSON, and a newline, with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
