@@ -5,9 +5,10 @@ package quire
 import (
 	"errors"
 	"fmt"
+	"net/http"
 )
 
-// Code classifies an error; each code maps to one HTTP status in package api.
+// Code classifies an error; each code has one HTTP status (HTTPStatus).
 type Code string
 
 // Error codes. Anything that is not an *Error is internal.
@@ -25,6 +26,35 @@ const (
 	CodeInternal           Code = "internal"            // 500
 	CodeBadGateway         Code = "bad_gateway"         // 502: a service Quire relies on failed
 )
+
+// statuses is the one table from error codes to HTTP statuses, by which
+// the API, the app and the published sites answer errors.
+var statuses = map[Code]int{
+	CodeInvalid:            http.StatusBadRequest,
+	CodeUnauthorized:       http.StatusUnauthorized,
+	CodeForbidden:          http.StatusForbidden,
+	CodeNotFound:           http.StatusNotFound,
+	CodeMethodNotAllowed:   http.StatusMethodNotAllowed,
+	CodeConflict:           http.StatusConflict,
+	CodePreconditionFailed: http.StatusPreconditionFailed,
+	CodeTooLarge:           http.StatusRequestEntityTooLarge,
+	CodeUnsupportedType:    http.StatusUnsupportedMediaType,
+	CodeTooManyRequests:    http.StatusTooManyRequests,
+	CodeInternal:           http.StatusInternalServerError,
+	CodeBadGateway:         http.StatusBadGateway,
+}
+
+// HTTPStatus is the HTTP status of code; 500 for a code it does not know.
+func HTTPStatus(code Code) int {
+	if status, ok := statuses[code]; ok {
+		return status
+	}
+	return http.StatusInternalServerError
+}
+
+// ErrorStatus is the HTTP status err is answered with: that of its code
+// (ErrorCode), so 500 for anything that is not an *Error.
+func ErrorStatus(err error) int { return HTTPStatus(ErrorCode(err)) }
 
 // Error is the one domain error. Message is shown to clients; Err, the cause,
 // only to the log.

@@ -11,6 +11,7 @@ import (
 	"github.com/quiredocs/quire/internal/sse"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/search"
+	"github.com/quiredocs/quire/web"
 )
 
 // AI questions (contract §4.19): a question is answered from the sections
@@ -190,6 +191,6 @@ func (s *Server) endEvents(events *sse.Stream, r *http.Request, err error) error
 		return nil
 	}
 	s.log.Error("event stream failed", "path", r.URL.Path, "err", err)
-	events.Close("error", map[string]any{"error": map[string]any{"code": statusFor(err), "message": quire.ErrorMessage(err)}})
+	events.Close("error", web.ErrorJSON{Error: web.ErrorDetail{Code: quire.ErrorStatus(err), Message: quire.ErrorMessage(err)}})
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/quiredocs/quire/web"
 )
 
 // LimitInFlight lets at most max requests be worked on at once; one that
@@ -50,9 +52,6 @@ func exemptFromInFlight(r *http.Request) bool {
 
 // busy answers a request the server has no room for.
 func busy(w http.ResponseWriter) {
-	var body errorBody
-	body.Error.Code = http.StatusServiceUnavailable
-	body.Error.Message = "the server is busy: try again in a second"
 	w.Header().Set("Retry-After", "1")
-	writeJSON(w, http.StatusServiceUnavailable, body)
+	_ = web.WriteJSONError(w, http.StatusServiceUnavailable, "the server is busy: try again in a second")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/web"
 )
 
 // MaxBodyBytes bounds every request body.
@@ -23,16 +24,7 @@ func writeCreated(w http.ResponseWriter, location string, v any) error {
 }
 
 // writeJSON writes v with status.
-func writeJSON(w http.ResponseWriter, status int, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
+func writeJSON(w http.ResponseWriter, status int, v any) error { return web.WriteJSON(w, status, v) }
 
 // noContent answers 204 with no body.
 func noContent(w http.ResponseWriter) error {

@@ -21,6 +21,7 @@ import (
 	"github.com/quiredocs/quire/pdf"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/web"
 )
 
 // GET S/pdf and GET CR/pdf answer a link, valid for an hour, to the PDF of
@@ -210,9 +211,7 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	}
 	if errors.Is(err, errPDFWait) {
 		w.Header().Set("Retry-After", "10")
-		var body errorBody
-		body.Error.Code, body.Error.Message = http.StatusServiceUnavailable, "the PDF is still being printed; try again in a moment"
-		return writeJSON(w, http.StatusServiceUnavailable, body)
+		return web.WriteJSONError(w, http.StatusServiceUnavailable, "the PDF is still being printed; try again in a moment")
 	}
 	if err != nil {
 		return err

@@ -56,15 +56,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 // jsonError answers err to the editor's script as {"error": message}, with
 // the status writeError would give it; more adds fields.
 func (s *Server) jsonError(w http.ResponseWriter, r *http.Request, err error, more map[string]any) error {
-	status, msg := http.StatusInternalServerError, "Something went wrong on our side. Please try again in a moment."
-	if e, ok := errors.AsType[*quire.Error](err); ok {
-		if st, known := statuses[e.Code]; known {
-			status, msg = st, e.Message
-		}
-	}
-	if status == http.StatusInternalServerError {
-		s.cfg.Logger.Error("app: internal error", "method", r.Method, "path", r.URL.Path, "error", err)
-	}
+	status, msg := s.errorAnswer(r, err)
 	body := map[string]any{"error": msg}
 	for k, v := range more {
 		body[k] = v

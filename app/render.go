@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"embed"
-	"errors"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -106,25 +105,25 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	return err
 }
 
-// statuses maps error codes to statuses, as the API's do.
-var statuses = map[quire.Code]int{
-	quire.CodeInvalid: http.StatusBadRequest, quire.CodeUnauthorized: http.StatusUnauthorized,
-	quire.CodeForbidden: http.StatusForbidden, quire.CodeNotFound: http.StatusNotFound,
-	quire.CodeConflict: http.StatusConflict, quire.CodeTooLarge: http.StatusRequestEntityTooLarge,
-}
+// somethingWrong is what the app tells of a 500: never its cause.
+const somethingWrong = "Something went wrong on our side. Please try again in a moment."
 
-// writeError answers err with the error page: its message for the errors
-// of package quire, "Something went wrong" (and a log line) for others.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	status, msg := http.StatusInternalServerError, "Something went wrong on our side. Please try again in a moment."
-	if e, ok := errors.AsType[*quire.Error](err); ok {
-		if st, known := statuses[e.Code]; known {
-			status, msg = st, e.Message
-		}
-	}
+// errorAnswer is the status and message err is answered with: its code's
+// status (quire.HTTPStatus) and its message, or for a 500 a message that
+// tells nothing, the cause going to the log.
+func (s *Server) errorAnswer(r *http.Request, err error) (int, string) {
+	status := quire.ErrorStatus(err)
 	if status == http.StatusInternalServerError {
 		s.cfg.Logger.Error("app: internal error", "method", r.Method, "path", r.URL.Path, "error", err)
+		return status, somethingWrong
 	}
+	return status, quire.ErrorMessage(err)
+}
+
+// writeError answers err with the error page (see errorAnswer); a visitor
+// not signed in who is refused a page for that is sent to sign in.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := s.errorAnswer(r, err)
 	if status == http.StatusUnauthorized && user(r.Context()) == nil && r.Method == http.MethodGet {
 		s.toSignIn(w, r)
 		return

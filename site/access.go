@@ -417,19 +417,16 @@ const logoutPath = "/~logout"
 // share-link site, a request without the key (nor a member's token) is
 // answered the 404 of anyone refused, cookies cleared all the same, so
 // that the path tells a stranger nothing.
-func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request, rq *request) {
-	if r.Method != http.MethodGet {
-		w.Header().Set("Allow", "GET")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
+func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request, rq *request) error {
+	if err := allowMethods(w, r, http.MethodGet); err != nil {
+		return err
 	}
 	site := rq.site
 	for _, prefix := range []string{shareCookie, visitorCookie, claimsCookie} {
 		clearCookie(w, r, site, prefix)
 	}
 	if site.Visibility == quire.VisibilityShareLink && !hasShareCookie(r, site) && !s.access.isMember(r, site) {
-		s.fail(w, r, nil, quire.Errorf(quire.CodeNotFound, "site not found"))
-		return
+		return quire.Errorf(quire.CodeNotFound, "site not found")
 	}
 	to := site.PublishingAuth.LogoutURL
 	if to == "" {
@@ -437,6 +434,7 @@ func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request, rq *request
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, to, http.StatusFound)
+	return nil
 }
 
 // hasShareCookie reports whether r keeps the key of one of site's active

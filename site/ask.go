@@ -46,23 +46,22 @@ type askAnswer struct {
 }
 
 // serveAsk answers GET {site}/~ask?q=: JSON {"answer", "html", "sources"}.
-func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request, rq *request) {
-	if !allowGetJSON(w, r) {
-		return
+func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request, rq *request) error {
+	if err := allowMethods(w, r, http.MethodGet, http.MethodHead); err != nil {
+		return err
 	}
 	q, err := requiredParam(r, "q", maxSiteQuestion)
 	if err != nil {
-		s.failJSON(w, r, err)
-		return
+		return err
 	}
 	s.countEvent(r, rq, "ask_question", "site", location{}, "", "")
 	a, err := s.ask(r.Context(), rq, q)
 	if err != nil {
-		s.failJSON(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Cache-Control", "private, no-cache")
 	answerJSON(w, http.StatusOK, a)
+	return nil
 }
 
 // ask answers question from what the visitor sees of the site.

@@ -65,13 +65,12 @@ func (rq *request) structureKey() string {
 
 // serveCached answers the cached answer named key, building it first when
 // missing; build returns the body and its content type.
-func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, rq *request, key string, build func() ([]byte, string, error)) {
+func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, rq *request, key string, build func() ([]byte, string, error)) error {
 	c, ok := s.answers.Get(key)
 	if !ok {
 		body, ctype, err := build()
 		if err != nil {
-			s.fail(w, r, rq, err)
-			return
+			return err
 		}
 		sum := sha256.Sum256(body)
 		c = &cachedAnswer{contentType: ctype, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:15]) + `"`, body: body}
@@ -89,6 +88,7 @@ func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, rq *request
 		gz = c.gzipped()
 	}
 	web.WriteBody(w, r, c.etag, c.body, gz)
+	return nil
 }
 
 // cacheHeaders: what anyone may read is cached briefly by browsers and

@@ -14,37 +14,33 @@ import (
 // current revision of a site space the visitor sees, from the blob store.
 // Types a browser shows safely are served inline; anything else, HTML
 // and scripts above all, is an attachment, and SVG is sandboxed.
-func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, rq *request, rest string) {
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, rq *request, rest string) error {
 	ssID, rest, _ := strings.Cut(rest, "/")
 	fileID, _, _ := strings.Cut(rest, "/")
 	var sec *quire.SiteSection
 	ss := rq.siteSpaceByID(ssID, &sec)
 	if ss == nil {
-		s.fail(w, r, rq, errNotFound)
-		return
+		return errNotFound
 	}
 	v, err := s.cfg.Reader.Open(r.Context(), ss.Space, ss.Space.RevisionID, nil)
 	if err != nil {
-		s.fail(w, r, rq, err)
-		return
+		return err
 	}
 	f := v.Tree.Files[fileID]
 	if f == nil || s.cfg.Blobs == nil {
-		s.fail(w, r, rq, errNotFound)
-		return
+		return errNotFound
 	}
 	body, err := s.cfg.Blobs.Open(r.Context(), f.Blob)
 	if errors.Is(err, fs.ErrNotExist) {
-		s.fail(w, r, rq, errNotFound)
-		return
+		return errNotFound
 	}
 	if err != nil {
-		s.fail(w, r, rq, err)
-		return
+		return err
 	}
 	defer body.Close()
 	rq.cacheHeaders(w.Header())
 	web.ServeFile(w, r, f, body)
+	return nil
 }
 
 // siteSpaceByID finds a site space the visitor sees, and its section.

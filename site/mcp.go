@@ -30,7 +30,7 @@ const (
 )
 
 // serveMCP serves the site's MCP server.
-func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, rq *request) {
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, rq *request) error {
 	if r.Method == http.MethodPost {
 		s.countEvent(r, rq, "mcp_request", "mcp", location{}, "", "")
 	}
@@ -46,7 +46,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request, rq *request) {
 		Logger:                     s.cfg.Logger,
 	})
 	w.Header().Set("Cache-Control", "no-store")
-	h.ServeHTTP(w, r)
+	h.ServeHTTP(w, r) // answers its errors itself, in JSON-RPC
+	return nil
 }
 
 // mcpSchemas caches the JSON schemas of the tools' inputs and outputs,

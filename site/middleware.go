@@ -23,8 +23,8 @@ func (s *Server) observe(w http.ResponseWriter, r *http.Request, serve func(w ht
 			s.cfg.Logger.Error("published site: panic", "method", r.Method, "path", r.URL.Path,
 				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if sw.Status == 0 {
-				s.writeError(sw, r, nil, "Something went wrong", errorInfo{Status: http.StatusInternalServerError,
-					Message: "Something went wrong on our side. Please try again in a moment."})
+				title, info := errorPage(http.StatusInternalServerError, nil)
+				s.writeError(sw, r, nil, title, info)
 			}
 		}
 		s.cfg.Logger.Info("site request", "method", r.Method, "host", r.Host, "path", r.URL.Path,

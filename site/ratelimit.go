@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/internal/ratelimit"
 )
 
@@ -31,11 +32,11 @@ func (s *Server) allowRate(w http.ResponseWriter, r *http.Request) bool {
 		if d.SetHeaders(w.Header(), s.cfg.Limiter.Clock()) {
 			continue
 		}
-		const msg = "Too many requests from your address: please wait a moment and try again."
+		err := quire.Errorf(quire.CodeTooManyRequests, "Too many requests from your address: please wait a moment and try again.")
 		if isAsk(r) {
-			answerJSON(w, http.StatusTooManyRequests, jsonError(http.StatusTooManyRequests, msg))
+			s.failJSON(w, r, err)
 		} else {
-			s.writeError(w, r, nil, "Too many requests", errorInfo{Status: http.StatusTooManyRequests, Message: msg})
+			s.fail(w, r, nil, err)
 		}
 		return false
 	}

@@ -22,56 +22,70 @@ type request struct {
 }
 
 // serveSite serves a request to site id, reached under prefix ("" when
-// reached at its hostname).
+// reached at its hostname): the sites' handler adapter, which answers the
+// error of any step with the error page.
 func (s *Server) serveSite(w http.ResponseWriter, r *http.Request, id, prefix string) {
+	rq, err := s.open(w, r, id, prefix)
+	if err == nil && rq != nil {
+		err = s.dispatch(w, r, rq)
+	}
+	if err != nil {
+		s.fail(w, r, rq, err)
+	}
+}
+
+// open reads site id and admits the request to it. A nil request without
+// error means open answered it itself: a redirect, an asset, a sign-out.
+// With an error, the request is what the error page may show of the site:
+// nil for nothing, when the site is unknown or refuses this visitor with
+// a 404.
+func (s *Server) open(w http.ResponseWriter, r *http.Request, id, prefix string) (*request, error) {
 	ctx := r.Context()
 	commits := s.db.Commits()
 	site, err := s.cfg.Reader.PublishedSite(ctx, id, commits)
-	if err != nil || !site.Published {
-		s.fail(w, r, nil, err)
-		return
+	if err != nil {
+		return nil, err
+	}
+	if !site.Published {
+		return nil, errNotFound
 	}
 	if prefix == "" && site.Basename != "" {
 		prefix = "/" + site.Basename
 		if r.URL.Path == "/" {
 			http.Redirect(w, r, prefix+"/", http.StatusFound)
-			return
+			return nil, nil
 		}
 	}
 	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
 	if !ok || (rest != "" && rest[0] != '/') {
-		s.fail(w, r, nil, quire.Errorf(quire.CodeNotFound, "page not found"))
-		return
+		return nil, errNotFound
 	}
 	if rest == "" { // the site's root always ends with a slash
 		http.Redirect(w, r, prefix+"/", http.StatusMovedPermanently)
-		return
+		return nil, nil
 	}
 	if asset, ok := strings.CutPrefix(rest, "/~assets/"); ok && s.assets.Serve(w, r, asset) {
-		return // the same for every site and visitor: error pages need them too
+		return nil, nil // the same for every site and visitor: error pages need them too
 	}
 	rq := &request{site: site, commits: commits, base: prefix, rest: rest[1:], address: site.Address(s.cfg.PublicURL)}
 	if rest == logoutPath {
-		s.serveLogout(w, r, rq)
-		return
+		return nil, s.serveLogout(w, r, rq)
 	}
 	if rq.visitor, err = s.access.admit(w, r, site); err != nil {
 		if to := redirectURL(err); to != "" { // a key or token taken from the URL
 			w.Header().Set("Cache-Control", "no-store")
 			http.Redirect(w, r, to, http.StatusFound)
-			return
+			return nil, nil
 		}
 		if quire.ErrorCode(err) == quire.CodeNotFound {
-			rq = nil // the plain 404 of no site: not even the site's title
+			return nil, err // the plain 404 of no site: not even the site's title
 		}
-		s.fail(w, r, rq, err)
-		return
+		return rq, err
 	}
 	if rq.st, err = s.cfg.Reader.PublishedStructure(ctx, site, commits); err != nil {
-		s.fail(w, r, rq, err)
-		return
+		return rq, err
 	}
-	s.dispatch(w, r, rq)
+	return rq, nil
 }
 
 // location is where a page path of a site leads.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"slices"
 	"time"
@@ -43,25 +42,24 @@ type searchResult struct {
 }
 
 // serveSearch answers GET {site}/~search?q=: JSON {"results": [...]}.
-func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request, rq *request) {
-	if !allowGetJSON(w, r) {
-		return
+func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request, rq *request) error {
+	if err := allowMethods(w, r, http.MethodGet, http.MethodHead); err != nil {
+		return err
 	}
 	q, err := requiredParam(r, "q", maxSiteQuery)
 	if err != nil {
-		s.failJSON(w, r, err)
-		return
+		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lookupTimeout)
 	defer cancel()
 	s.countEvent(r, rq, "search_type_query", "site", location{}, "", q)
 	results, err := s.search(ctx, rq, q, searchResults)
 	if err != nil {
-		s.failJSON(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Cache-Control", "private, no-cache")
 	answerJSON(w, http.StatusOK, map[string]any{"results": results})
+	return nil
 }
 
 // search finds up to limit pages of the visible site spaces that hold every
@@ -137,52 +135,6 @@ func requiredParam(r *http.Request, name string, max int) (string, error) {
 		return "", quire.Errorf(quire.CodeInvalid, "%s: must be at most %d characters", name, max)
 	}
 	return v, nil
-}
-
-// allowGetJSON answers 405 to a request that is not GET or HEAD, and reports
-// whether it is.
-func allowGetJSON(w http.ResponseWriter, r *http.Request) bool {
-	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		return true
-	}
-	w.Header().Set("Allow", "GET, HEAD")
-	answerJSON(w, http.StatusMethodNotAllowed, jsonError(http.StatusMethodNotAllowed, "method not allowed"))
-	return false
-}
-
-// jsonStatus maps the codes the site's JSON endpoints answer to statuses;
-// anything else is internal.
-var jsonStatus = map[quire.Code]int{
-	quire.CodeInvalid:         http.StatusBadRequest,
-	quire.CodeUnauthorized:    http.StatusUnauthorized,
-	quire.CodeNotFound:        http.StatusNotFound,
-	quire.CodeTooLarge:        http.StatusRequestEntityTooLarge,
-	quire.CodeTooManyRequests: http.StatusTooManyRequests,
-	quire.CodeBadGateway:      http.StatusBadGateway,
-}
-
-// failJSON answers err in the API's error shape; a 500 is logged and tells
-// the client only "internal error". Work that ran out of its time is 503.
-func (s *Server) failJSON(w http.ResponseWriter, r *http.Request, err error) {
-	status, ok := jsonStatus[quire.ErrorCode(err)]
-	if !ok {
-		switch {
-		case r.Context().Err() != nil: // the client left: nobody reads the answer
-			return
-		case errors.Is(err, context.DeadlineExceeded):
-			w.Header().Set("Retry-After", "1")
-			answerJSON(w, http.StatusServiceUnavailable, jsonError(http.StatusServiceUnavailable, "took too long; try again"))
-			return
-		}
-		status = http.StatusInternalServerError
-		s.cfg.Logger.Error("published site", "path", r.URL.Path, "err", err)
-	}
-	answerJSON(w, status, jsonError(status, quire.ErrorMessage(err)))
-}
-
-// jsonError is the API's error shape.
-func jsonError(status int, message string) map[string]any {
-	return map[string]any{"error": map[string]any{"code": status, "message": message}}
 }
 
 // answerJSON answers v as JSON with status.

@@ -18,9 +18,9 @@ import (
 
 // serveRobots lets robots in on public sites and keeps them out of all
 // others, whose pages carry noindex too.
-func (s *Server) serveRobots(w http.ResponseWriter, r *http.Request, rq *request) {
+func (s *Server) serveRobots(w http.ResponseWriter, r *http.Request, rq *request) error {
 	key := rq.answerKey("robots", "")
-	s.serveCached(w, r, rq, key, func() ([]byte, string, error) {
+	return s.serveCached(w, r, rq, key, func() ([]byte, string, error) {
 		body := "User-agent: *\nDisallow: /\n"
 		if rq.site.Visibility == quire.VisibilityPublic {
 			body = "User-agent: *\nAllow: /\n\nSitemap: " + rq.address + "sitemap.xml\n"
@@ -31,12 +31,11 @@ func (s *Server) serveRobots(w http.ResponseWriter, r *http.Request, rq *request
 
 // serveSitemap lists the listed pages of a public site that allow
 // indexing, at their canonical URLs.
-func (s *Server) serveSitemap(w http.ResponseWriter, r *http.Request, rq *request) {
+func (s *Server) serveSitemap(w http.ResponseWriter, r *http.Request, rq *request) error {
 	if rq.site.Visibility != quire.VisibilityPublic {
-		s.fail(w, r, rq, errNotFound)
-		return
+		return errNotFound
 	}
-	s.serveAll(w, r, rq, "sitemap", func(navs []*spaceNav) ([]byte, string, error) {
+	return s.serveAll(w, r, rq, "sitemap", func(navs []*spaceNav) ([]byte, string, error) {
 		var b bytes.Buffer
 		b.WriteString(xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 		for _, n := range navs {
@@ -62,10 +61,10 @@ func (s *Server) serveSitemap(w http.ResponseWriter, r *http.Request, rq *reques
 // serveLLMs answers llms.txt (the site's title, then each listed page's
 // markdown link and description by section and site space) or, when full,
 // llms-full.txt (every listed page's markdown).
-func (s *Server) serveLLMs(w http.ResponseWriter, r *http.Request, rq *request, full bool) {
+func (s *Server) serveLLMs(w http.ResponseWriter, r *http.Request, rq *request, full bool) error {
 	kind := map[bool]string{false: "llms", true: "llms-full"}[full]
 	s.countEvent(r, rq, "llms_request", "server", location{}, "", "")
-	s.serveAll(w, r, rq, kind, func(navs []*spaceNav) ([]byte, string, error) {
+	return s.serveAll(w, r, rq, kind, func(navs []*spaceNav) ([]byte, string, error) {
 		var b strings.Builder
 		b.WriteString("# " + rq.site.Title + "\n")
 		for _, n := range navs {
@@ -90,9 +89,9 @@ func (s *Server) serveLLMs(w http.ResponseWriter, r *http.Request, rq *request, 
 }
 
 // serveMarkdown answers page id of n as markdown.
-func (s *Server) serveMarkdown(w http.ResponseWriter, r *http.Request, rq *request, n *spaceNav, id string) {
+func (s *Server) serveMarkdown(w http.ResponseWriter, r *http.Request, rq *request, n *spaceNav, id string) error {
 	key := rq.answerKey("md", rq.visKey(n.conditions()), n.ss.ID, n.v.Revision.ID, id)
-	s.serveCached(w, r, rq, key, func() ([]byte, string, error) {
+	return s.serveCached(w, r, rq, key, func() ([]byte, string, error) {
 		p := n.v.Page(id)
 		return []byte(pageMarkdown(p.Title, p.Description, n.markdown(id), "")), "text/markdown; charset=utf-8", nil
 	})
@@ -158,17 +157,16 @@ func (n *spaceNav) heading() string {
 
 // serveAll answers a cached answer of kind built from every site space
 // the visitor sees.
-func (s *Server) serveAll(w http.ResponseWriter, r *http.Request, rq *request, kind string, build func([]*spaceNav) ([]byte, string, error)) {
+func (s *Server) serveAll(w http.ResponseWriter, r *http.Request, rq *request, kind string, build func([]*spaceNav) ([]byte, string, error)) error {
 	navs, err := s.navs(r.Context(), rq)
 	if err != nil {
-		s.fail(w, r, rq, err)
-		return
+		return err
 	}
 	var conds []string
 	for _, n := range navs {
 		conds = append(conds, n.conditions()...)
 	}
-	s.serveCached(w, r, rq, rq.answerKey(kind, rq.visKey(conds)), func() ([]byte, string, error) { return build(navs) })
+	return s.serveCached(w, r, rq, rq.answerKey(kind, rq.visKey(conds)), func() ([]byte, string, error) { return build(navs) })
 }
 
 // navs opens every site space the visitor sees, in structure order.
