@@ -30,16 +30,11 @@ import (
 // authorized before the cache is consulted (the view's load), so cached
 // bytes never reach someone who may not read them.
 
-// maxAnswerCacheBytes bounds the answer cache; an entry costs twice its
-// body (room for its gzipped form).
-const maxAnswerCacheBytes = 128 << 20
-
-// maxListCacheBytes bounds the cache of page lists, kept apart: each merge
+// Answers cost twice their body (room for the gzipped form) in the cache
+// "api.answers". Page lists are kept apart, in "api.lists": each merge
 // makes a new list of megabytes, which would push every page read out of
 // the answer cache within a second. A list costs its bytes plain and
-// gzipped (shared with the runs it is made of, but they may outlive them),
-// so a 10,000-page list (27.7 MB) fits.
-const maxListCacheBytes = 64 << 20
+// gzipped (shared with the runs it is made of, but they may outlive them).
 
 // encodedAnswer is one encoded answer, gzipped on first demand. Its bytes
 // may be in parts: a page list is written from its runs as they are
@@ -131,8 +126,9 @@ type answerBuild struct {
 	err    error
 }
 
-func newAnswerCache(maxBytes int) *answerCache {
-	return &answerCache{answers: lru.New[string, *encodedAnswer](maxBytes), building: map[string]*answerBuild{}}
+// newAnswerCache returns an answer cache named name in the cache budget.
+func newAnswerCache(name string) *answerCache {
+	return &answerCache{answers: lru.New[string, *encodedAnswer](name), building: map[string]*answerBuild{}}
 }
 
 // get is the answer named key, built by build when missing. Errors are

@@ -31,23 +31,20 @@ import (
 // other runs as they were.
 const listRunPages = 32
 
-// maxListRunBytes bounds the cache of runs; an entry costs its encoded
-// and deflated bytes.
-const maxListRunBytes = 64 << 20
-
 // listRun is a run of top-level pages of a list, encoded.
 type listRun struct {
 	json []byte // the pages' JSON objects, comma-separated
 	z    []byte // json deflated, ending with a sync flush
 }
 
-// listRuns keeps encoded runs by listRunKey.
+// listRuns keeps encoded runs by listRunKey; a run costs its encoded and
+// deflated bytes.
 type listRuns struct {
 	runs *lru.Cache[[sha256.Size]byte, *listRun]
 }
 
 func newListRuns() *listRuns {
-	return &listRuns{runs: lru.New[[sha256.Size]byte, *listRun](maxListRunBytes)}
+	return &listRuns{runs: lru.New[[sha256.Size]byte, *listRun]("api.listruns")}
 }
 
 // Deflated forms of the list's fixed parts; the close is the stream's final

@@ -182,7 +182,7 @@ type cachedBody struct {
 }
 
 func newPublishedCache() *publishedCache {
-	return &publishedCache{bodies: lru.New[string, cachedBody](64 << 20), now: time.Now}
+	return &publishedCache{bodies: lru.New[string, cachedBody]("api.published"), now: time.Now}
 }
 
 func (c *publishedCache) body(key string) ([]byte, bool) {

@@ -56,17 +56,17 @@ func New(db *store.DB, appHost string) *Reader {
 	return &Reader{
 		db:        db,
 		appHost:   appHost,
-		infos:     lru.New[string, *treeInfo](64 << 20),
-		documents: lru.New[string, json.RawMessage](64 << 20),
-		sections:  lru.New[sectionsKey, []search.WordSection](32 << 20),
-		ranked:    lru.New[string, []search.RankedPage](16 << 20),
-		matched:   lru.New[string, matched](32 << 20),
-		snippets:  lru.New[snippetKey, string](16 << 20),
-		scores:    lru.New[scoreKey, []float64](32 << 20),
-		words:     lru.New[string, *indexedWords](64 << 20),
+		infos:     lru.New[string, *treeInfo]("revision.infos"),
+		documents: lru.New[string, json.RawMessage]("revision.documents"),
+		sections:  lru.New[sectionsKey, []search.WordSection]("revision.sections"),
+		ranked:    lru.New[string, []search.RankedPage]("revision.ranked"),
+		matched:   lru.New[string, matched]("revision.matched"),
+		snippets:  lru.New[snippetKey, string]("revision.snippets"),
+		scores:    lru.New[scoreKey, []float64]("revision.scores"),
+		words:     lru.New[string, *indexedWords]("revision.words"),
 
-		sites:      lru.New[string, cachedSite](1 << 20),
-		structures: lru.New[string, cachedStructure](16 << 20),
+		sites:      lru.New[string, cachedSite]("revision.sites"),
+		structures: lru.New[string, cachedStructure]("revision.structures"),
 		now:        time.Now,
 	}
 }

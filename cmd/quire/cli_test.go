@@ -208,6 +208,7 @@ func TestUsageErrors(t *testing.T) {
 		{"serve wrong flag", []string{"serve", "--bogus"}, "flag provided but not defined: -bogus"},
 		{"serve argument", []string{"serve", "now"}, `unexpected argument "now"`},
 		{"serve negative in-flight", []string{"serve", "--max-in-flight", "-1"}, "-max-in-flight: must be a whole number"},
+		{"serve bad cache budget", []string{"serve", "--cache-budget", "lots"}, `-cache-budget: must be a size such as 512MiB or 2GiB, not "lots"`},
 		{"serve DNS server without port", []string{"serve", "--dns-server", "127.0.0.1"}, "--dns-server (env QUIRE_DNS_SERVER): must be host:port"},
 		{"verify-domain missing domain", []string{"admin", "verify-domain", "--org", "x"}, "--domain is required"},
 		{"admin alone", []string{"admin"}, "quire admin init"},
