@@ -8,10 +8,12 @@
 // here is keyed by a root or by the text it was derived from and never goes
 // stale: a commit makes a new root rather than invalidating an old one, and
 // the least recently used entries make room. The one exception is what a
-// published site shows (PublishedSite, PublishedStructure): keyed by the
-// store's commit count and kept at most PublishedTTL. What is not content
-// (the API's published-site answers, shaped for its transport; a model's
-// suggested questions, kept by package ask) is cached by its owner, not here.
+// published site shows (PublishedSite, PublishedStructure, and answers
+// about it): keyed by the store's commit count and kept at most
+// PublishedTTL. Encoded answers of reads are kept here too (answers.go), so
+// that the API keeps no cache of its own. What is not derived from stored
+// data (a model's suggested questions, kept by package ask) is cached by its
+// owner, not here.
 package revision
 
 import (
@@ -46,7 +48,12 @@ type Reader struct {
 
 	sites      *lru.Cache[string, cachedSite]      // published site headers, by id
 	structures *lru.Cache[string, cachedStructure] // published site structures, by site id
-	now        func() time.Time
+	published  *lru.Cache[string, publishedAnswer] // encoded answers about published sites (published.go)
+
+	answers, lists *Answers                            // encoded answers of reads (answers.go)
+	runs           *lru.Cache[[sha256.Size]byte, *Run] // encoded runs of pages of page lists
+
+	now func() time.Time
 }
 
 // New returns a Reader of db. appHost is the host of the app itself
@@ -67,7 +74,13 @@ func New(db *store.DB, appHost string) *Reader {
 
 		sites:      lru.New[string, cachedSite]("revision.sites"),
 		structures: lru.New[string, cachedStructure]("revision.structures"),
-		now:        time.Now,
+		published:  lru.New[string, publishedAnswer]("revision.published"),
+
+		answers: newAnswers("revision.answers"),
+		lists:   newAnswers("revision.lists"),
+		runs:    lru.New[[sha256.Size]byte, *Run]("revision.runs"),
+
+		now: time.Now,
 	}
 }
 

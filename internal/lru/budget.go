@@ -22,16 +22,20 @@ import (
 // another.
 var Shares = map[string]int{
 	// revision: what reads derive from immutable content
-	"revision.infos":      64, // indexes and resolvers of trees
-	"revision.documents":  64, // JSON documents of pages and comment bodies
-	"revision.sections":   32, // search sections of pages
-	"revision.ranked":     16, // search results
-	"revision.matched":    32, // what the search index found
-	"revision.snippets":   16, // search result snippets
-	"revision.scores":     32, // scores of pages' sections
-	"revision.words":      64, // the words scores are counted on
-	"revision.sites":      1,  // published site headers
-	"revision.structures": 16, // published site structures
+	"revision.infos":      64,  // indexes and resolvers of trees
+	"revision.documents":  64,  // JSON documents of pages and comment bodies
+	"revision.sections":   32,  // search sections of pages
+	"revision.ranked":     16,  // search results
+	"revision.matched":    32,  // what the search index found
+	"revision.snippets":   16,  // search result snippets
+	"revision.scores":     32,  // scores of pages' sections
+	"revision.words":      64,  // the words scores are counted on
+	"revision.sites":      1,   // published site headers
+	"revision.structures": 16,  // published site structures
+	"revision.published":  64,  // encoded answers about published sites (the API's GET SITE/published)
+	"revision.answers":    128, // encoded page answers
+	"revision.lists":      64,  // encoded page lists, apart from the page answers
+	"revision.runs":       64,  // encoded runs of pages of page lists
 
 	// store: decoded rows that never change
 	"store.trees":     256, // decoded trees of revisions
@@ -54,12 +58,6 @@ var Shares = map[string]int{
 	"site.moved":      32,  // former page paths of spaces
 	"site.members":    1,   // whether API tokens are members'
 	"site.programs":   4,   // compiled conditions
-
-	// api: encoded answers
-	"api.answers":   128, // encoded page answers
-	"api.lists":     64,  // encoded page lists, apart from the answers
-	"api.listruns":  64,  // encoded runs of pages of page lists
-	"api.published": 64,  // answers of GET SITE/published
 
 	// ask: a model's suggested questions
 	"ask.recommended": 1,
