@@ -72,8 +72,8 @@ type Config struct {
 	// --dns-server); empty is the system's resolver.
 	DNSServer string
 	// CacheBudget is the bytes all in-memory caches may hold together
-	// (QUIRE_CACHE_BUDGET, --cache-budget); default sized to the machine,
-	// negative when QUIRE_CACHE_BUDGET does not parse.
+	// (QUIRE_CACHE_BUDGET, --cache-budget); 0 for the default, sized to the
+	// machine; negative when QUIRE_CACHE_BUDGET does not parse.
 	CacheBudget int64
 }
 

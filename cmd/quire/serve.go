@@ -101,7 +101,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	if err != nil {
 		return err
 	}
-	if cfg.CacheBudget >= 0 { // set before anything caches
+	if cfg.CacheBudget > 0 { // set before anything caches
 		lru.Default.SetTotal(cfg.CacheBudget)
 	}
 
