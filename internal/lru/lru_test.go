@@ -2,6 +2,7 @@ package lru
 
 import (
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 )
@@ -34,6 +35,26 @@ func TestBudgetBoundsTotal(t *testing.T) {
 	}
 	if _, ok := bc.Get(0); ok {
 		t.Error("the oldest entry was kept")
+	}
+}
+
+// TestBudgetBoundsConcurrentAdds: caches of one name filled at once by
+// several goroutines end within their share.
+func TestBudgetBoundsConcurrentAdds(t *testing.T) {
+	b := NewBudget(1000, map[string]int{"a": 1})
+	var wg sync.WaitGroup
+	for range 4 {
+		c := NewIn[int, int](b, "a")
+		wg.Go(func() {
+			for i := range 2000 {
+				c.Add(i, i, 1+i%13)
+				c.Get(i - 1)
+			}
+		})
+	}
+	wg.Wait()
+	if s := b.Stats()[0]; s.Bytes > 1000 || s.Hits+s.Misses != 8000 {
+		t.Errorf("after concurrent adds: %+v, want at most 1000 bytes and 8000 lookups", s)
 	}
 }
 
