@@ -131,3 +131,18 @@ func TestMachineBudget(t *testing.T) {
 		t.Errorf("MachineBudget() = %d, outside [%d, %d]", n, minBudget, maxBudget)
 	}
 }
+
+// BenchmarkGetParallel is a hit from every core on one cache.
+func BenchmarkGetParallel(b *testing.B) {
+	c := NewIn[int, int](NewBudget(1<<20, map[string]int{"a": 1}), "a")
+	for i := range 100 {
+		c.Add(i, i, 8)
+	}
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			c.Get(i % 100)
+			i++
+		}
+	})
+}
