@@ -2,15 +2,12 @@ package api
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 	"sync"
 
-	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/web"
 )
@@ -30,154 +27,29 @@ import (
 // authorized before the cache is consulted (the view's load), so cached
 // bytes never reach someone who may not read them.
 
-// maxAnswerCacheBytes bounds the answer cache; an entry costs twice its
-// body (room for its gzipped form).
-const maxAnswerCacheBytes = 128 << 20
-
-// maxListCacheBytes bounds the cache of page lists, kept apart: each merge
-// makes a new list of megabytes, which would push every page read out of
-// the answer cache within a second. A list costs its bytes plain and
-// gzipped (shared with the runs it is made of, but they may outlive them),
-// so a 10,000-page list (27.7 MB) fits.
-const maxListCacheBytes = 64 << 20
-
-// encodedAnswer is one encoded answer, gzipped on first demand. Its bytes
-// may be in parts: a page list is written from its runs as they are
-// cached (pagelist.go), rather than copied into one buffer for each
-// revision.
-type encodedAnswer struct {
-	body   [][]byte
-	size   int      // of body
-	length []string // Content-Length of body, as a header value
-	gzOnce sync.Once
-	gz     [][]byte // nil when gzip saves nothing
-	gzLen  []string // Content-Length of gz
-}
-
-func newEncodedAnswer(body []byte) *encodedAnswer {
-	return newEncodedAnswerParts([][]byte{body})
-}
-
-func newEncodedAnswerParts(body [][]byte) *encodedAnswer {
-	a := &encodedAnswer{body: body}
-	for _, b := range body {
-		a.size += len(b)
-	}
-	a.length = []string{strconv.Itoa(a.size)}
-	return a
-}
-
-// newEncodedAnswerGzipped is an answer whose gzipped form is made already.
-func newEncodedAnswerGzipped(body, gz [][]byte) *encodedAnswer {
-	a := newEncodedAnswerParts(body)
-	a.gzOnce.Do(func() {
-		if n := partsSize(gz); n < a.size {
-			a.gz, a.gzLen = gz, []string{strconv.Itoa(n)}
-		}
-	})
-	return a
-}
-
-func partsSize(parts [][]byte) int {
-	n := 0
-	for _, b := range parts {
-		n += len(b)
-	}
-	return n
-}
+// The answers are kept by the reader (revision.Answers): page lists apart
+// from the rest (Reader.Lists). A list costs its bytes plain and gzipped
+// (shared with the runs it is made of, but they may outlive them).
 
 // encoded wraps a build of an answer's bytes as a build of the answer.
-func encoded(build func() ([]byte, error)) func() (*encodedAnswer, error) {
-	return func() (*encodedAnswer, error) {
+func encoded(build func() ([]byte, error)) func() (*revision.Answer, error) {
+	return func() (*revision.Answer, error) {
 		body, err := build()
 		if err != nil {
 			return nil, err
 		}
-		return newEncodedAnswer(body), nil
+		return revision.NewAnswer(body), nil
 	}
 }
 
-func (a *encodedAnswer) gzipped() [][]byte {
-	a.gzOnce.Do(func() {
-		if gz := web.GzipFast(bytes.Join(a.body, nil)); gz != nil {
-			a.gz, a.gzLen = [][]byte{gz}, []string{strconv.Itoa(len(gz))}
-		}
-	})
-	return a.gz
-}
-
-// cost is what the answer counts against the cache: its body and room for
-// its gzipped form. Parts shared with other answers count in each.
-func (a *encodedAnswer) cost() int {
-	if a.gz != nil && len(a.body) > 1 {
-		return a.size + partsSize(a.gz)
-	}
-	return 2 * a.size
-}
-
-// answerCache holds encoded answers and builds each missing one once,
-// however many requests ask for it meanwhile.
-type answerCache struct {
-	answers *lru.Cache[string, *encodedAnswer]
-
-	mu       sync.Mutex
-	building map[string]*answerBuild
-}
-
-// answerBuild is a build under way; done closes when answer or err is set.
-type answerBuild struct {
-	done   chan struct{}
-	answer *encodedAnswer
-	err    error
-}
-
-func newAnswerCache(maxBytes int) *answerCache {
-	return &answerCache{answers: lru.New[string, *encodedAnswer](maxBytes), building: map[string]*answerBuild{}}
-}
-
-// get is the answer named key, built by build when missing. Errors are
-// not kept: the next request builds again.
-func (c *answerCache) get(ctx context.Context, key string, build func() (*encodedAnswer, error)) (*encodedAnswer, error) {
-	if a, ok := c.answers.Get(key); ok {
-		return a, nil
-	}
-	c.mu.Lock()
-	if b, ok := c.building[key]; ok {
-		c.mu.Unlock()
-		select {
-		case <-b.done:
-			return b.answer, b.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	b := &answerBuild{done: make(chan struct{}), err: errors.New("answer build failed")}
-	c.building[key] = b
-	c.mu.Unlock()
-	defer func() { // also when build panics, so that waiters wake
-		c.mu.Lock()
-		delete(c.building, key)
-		c.mu.Unlock()
-		close(b.done)
-	}()
-	a, err := build()
-	if err != nil {
-		b.err = err
-		return nil, err
-	}
-	b.answer, b.err = a, nil
-	c.answers.Add(key, a, a.cost()+len(key)+128)
-	return a, nil
-}
-
-// serve answers 200 with the answer named key, gzipped when the client
-// takes it.
-func (c *answerCache) serve(w http.ResponseWriter, r *http.Request, key string, build func() (*encodedAnswer, error)) error {
-	a, err := c.get(r.Context(), key, build)
+// serveAnswer answers 200 with the answer named key in c, gzipped when the
+// client takes it.
+func serveAnswer(w http.ResponseWriter, r *http.Request, c *revision.Answers, key string, build func() (*revision.Answer, error)) error {
+	a, err := c.Get(r.Context(), key, build)
 	if err != nil {
 		return err
 	}
-	body, length := a.body, a.length
+	body, length := a.Body, a.Length
 	h := w.Header()
 	if _, ok := h["Vary"]; ok {
 		h.Add("Vary", "Accept-Encoding")
@@ -185,9 +57,9 @@ func (c *answerCache) serve(w http.ResponseWriter, r *http.Request, key string, 
 		h["Vary"] = headerVaryEncoding
 	}
 	if web.AcceptsGzip(r) {
-		if gz := a.gzipped(); gz != nil {
+		if gz, gzLen := a.Gzipped(); gz != nil {
 			h["Content-Encoding"] = web.HeaderGzip
-			body, length = gz, a.gzLen
+			body, length = gz, gzLen
 		}
 	}
 	// Shared, never changed header values: these answers are the API's most
@@ -241,12 +113,12 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	return s.lists.serve(w, r, revisionKey(v, f, "pages"), s.pageListOf(r.Context(), v, f))
+	return serveAnswer(w, r, s.reader.Lists(), revisionKey(v, f, "pages"), s.pageListOf(r.Context(), v, f))
 }
 
 // pageListOf builds the page list of v in format f, as listPages answers it.
-func (s *Server) pageListOf(ctx context.Context, v *revision.View, f format) func() (*encodedAnswer, error) {
-	return func() (*encodedAnswer, error) {
+func (s *Server) pageListOf(ctx context.Context, v *revision.View, f format) func() (*revision.Answer, error) {
+	return func() (*revision.Answer, error) {
 		if !f.document {
 			if a, ok, err := s.pageListRuns(ctx, v, f); ok {
 				return a, err
@@ -260,20 +132,20 @@ func (s *Server) pageListOf(ctx context.Context, v *revision.View, f format) fun
 		if err != nil {
 			return nil, err
 		}
-		return newEncodedAnswer(body), nil
+		return revision.NewAnswer(body), nil
 	}
 }
 
 // writePage answers the page id of v, in full, in format f.
 func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v *revision.View, id string, f format) error {
 	key, build := s.pageAnswer(v, id, f)
-	return s.answers.serve(w, r, key, build)
+	return serveAnswer(w, r, s.reader.Answers(), key, build)
 }
 
 // pageAnswer is the key and the build of the answer of page id of v, in
 // full, in format f: what a page read answers, and, without its final
 // newline, what a page list holds of a top-level page.
-func (s *Server) pageAnswer(v *revision.View, id string, f format) (string, func() (*encodedAnswer, error)) {
+func (s *Server) pageAnswer(v *revision.View, id string, f format) (string, func() (*revision.Answer, error)) {
 	key, ok := pageKey(v, f, id)
 	if !ok {
 		key = revisionKey(v, f, id)

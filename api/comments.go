@@ -193,7 +193,7 @@ func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commen
 	}
 	key := "comments\x00" + r.URL.Path + "\x00" + r.URL.RawQuery + "\x00" + caller(r.Context()).ID + "\x00" + string(p.role) +
 		"\x00" + strconv.FormatUint(changes, 10)
-	return s.answers.serve(w, r, key, encoded(build))
+	return serveAnswer(w, r, s.reader.Answers(), key, encoded(build))
 }
 
 // commentRequest is the body of POST …/comments. Whether page is in the

@@ -98,7 +98,7 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 	}
 	// The pages, the bulk of the answer, are the page list's, encoded once
 	// per revision (answers.go); the rest is small and written each time.
-	list, err := s.lists.get(r.Context(), revisionKey(v, f, "pages"), s.pageListOf(r.Context(), v, f))
+	list, err := s.reader.Lists().Get(r.Context(), revisionKey(v, f, "pages"), s.pageListOf(r.Context(), v, f))
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 		return err
 	}
 	at := bytes.Index(head, []byte(emptyPages))
-	pages, ok := trimParts(list.body, []byte(`{"pages":`), []byte("}\n"))
+	pages, ok := trimParts(list.Body, []byte(`{"pages":`), []byte("}\n"))
 	if at < 0 || !ok {
 		return fmt.Errorf("revision answer: no room for the pages") // unreachable: both are ours
 	}

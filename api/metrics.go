@@ -6,13 +6,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quiredocs/quire/internal/lru"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // metrics are what GET /metrics shows Prometheus: requests by route and
-// status, their durations, those in flight, and the Go runtime and process.
+// status, their durations, those in flight, the caches (of the process, in
+// lru.Default), and the Go runtime and process.
 // Each Server has its own registry, so that servers in one process (tests)
 // count apart.
 type metrics struct {
@@ -50,7 +53,7 @@ func newMetrics() *metrics {
 			Name: "quire_http_requests_in_flight", Help: "HTTP requests being answered.",
 		}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.inFlight,
+	m.registry.MustRegister(m.requests, m.duration, m.inFlight, cacheCollector{lru.Default},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -77,4 +80,34 @@ func (m *metrics) observe(route string, status int, took time.Duration) {
 	series := v.(routeSeries)
 	series.requests.Inc()
 	series.duration.Observe(took.Seconds())
+}
+
+// cacheCollector shows each cache of a budget, by its name: its entries,
+// bytes and bound, and its lookups' hits and misses; and the budget.
+type cacheCollector struct{ budget *lru.Budget }
+
+var (
+	cacheBudgetDesc  = prometheus.NewDesc("quire_cache_budget_bytes", "Bytes all in-memory caches may hold together (--cache-budget).", nil, nil)
+	cacheEntriesDesc = prometheus.NewDesc("quire_cache_entries", "Entries held, by cache.", []string{"cache"}, nil)
+	cacheBytesDesc   = prometheus.NewDesc("quire_cache_bytes", "Estimated bytes held, by cache.", []string{"cache"}, nil)
+	cacheMaxDesc     = prometheus.NewDesc("quire_cache_max_bytes", "Bytes a cache may hold: its share of the budget.", []string{"cache"}, nil)
+	cacheHitsDesc    = prometheus.NewDesc("quire_cache_hits_total", "Lookups that found their key, by cache.", []string{"cache"}, nil)
+	cacheMissesDesc  = prometheus.NewDesc("quire_cache_misses_total", "Lookups that did not find their key, by cache.", []string{"cache"}, nil)
+)
+
+func (c cacheCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{cacheBudgetDesc, cacheEntriesDesc, cacheBytesDesc, cacheMaxDesc, cacheHitsDesc, cacheMissesDesc} {
+		ch <- d
+	}
+}
+
+func (c cacheCollector) Collect(ch chan<- prometheus.Metric) {
+	ch <- prometheus.MustNewConstMetric(cacheBudgetDesc, prometheus.GaugeValue, float64(c.budget.Total()))
+	for _, s := range c.budget.Stats() {
+		ch <- prometheus.MustNewConstMetric(cacheEntriesDesc, prometheus.GaugeValue, float64(s.Entries), s.Name)
+		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(s.Bytes), s.Name)
+		ch <- prometheus.MustNewConstMetric(cacheMaxDesc, prometheus.GaugeValue, float64(s.Max), s.Name)
+		ch <- prometheus.MustNewConstMetric(cacheHitsDesc, prometheus.CounterValue, float64(s.Hits), s.Name)
+		ch <- prometheus.MustNewConstMetric(cacheMissesDesc, prometheus.CounterValue, float64(s.Misses), s.Name)
+	}
 }

@@ -10,15 +10,14 @@ import (
 	"hash/crc32"
 	"sync"
 
-	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/revision"
 )
 
 // The page list of a new revision is mostly the list of the revision
 // before: a merge that edits one page changes one top-level section of a
 // thousand-page list. So a markdown-format list is put together from runs
-// of top-level pages (listRun), each kept encoded and deflated by what its
-// bytes are made of, and only the runs a commit changed are encoded and
+// of top-level pages (revision.Run), each kept encoded and deflated by what
+// its bytes are made of, and only the runs a commit changed are encoded and
 // compressed again. The gzipped answer is the deflated runs end to end in
 // one gzip member: each run is compressed on its own and ends with a sync
 // flush, so it is whole bytes that refer to nothing before it.
@@ -30,25 +29,6 @@ import (
 // top-level page that brings them to this many, so that an edit leaves the
 // other runs as they were.
 const listRunPages = 32
-
-// maxListRunBytes bounds the cache of runs; an entry costs its encoded
-// and deflated bytes.
-const maxListRunBytes = 64 << 20
-
-// listRun is a run of top-level pages of a list, encoded.
-type listRun struct {
-	json []byte // the pages' JSON objects, comma-separated
-	z    []byte // json deflated, ending with a sync flush
-}
-
-// listRuns keeps encoded runs by listRunKey.
-type listRuns struct {
-	runs *lru.Cache[[sha256.Size]byte, *listRun]
-}
-
-func newListRuns() *listRuns {
-	return &listRuns{runs: lru.New[[sha256.Size]byte, *listRun](maxListRunBytes)}
-}
 
 // Deflated forms of the list's fixed parts; the close is the stream's final
 // block.
@@ -83,20 +63,20 @@ func deflated(b []byte, last bool) []byte {
 // pageListRuns builds the markdown-format page list of v from its runs,
 // plain and gzipped; ok is false when v's tree is not a stored one, whose
 // pages have no hash to key runs by.
-func (s *Server) pageListRuns(ctx context.Context, v *revision.View, f format) (_ *encodedAnswer, ok bool, err error) {
+func (s *Server) pageListRuns(ctx context.Context, v *revision.View, f format) (_ *revision.Answer, ok bool, err error) {
 	ids := v.Tree.Root
-	var runs []*listRun
+	var runs []*revision.Run
 	for start := 0; start < len(ids); {
 		end, key, ok := s.listRunAt(v, f, ids, start)
 		if !ok {
 			return nil, false, nil
 		}
-		run, hit := s.listRuns.runs.Get(key)
+		run, hit := s.reader.Run(key)
 		if !hit {
 			if run, err = s.encodeListRun(ctx, v, f, ids[start:end]); err != nil {
 				return nil, true, err
 			}
-			s.listRuns.runs.Add(key, run, len(run.json)+len(run.z)+64)
+			s.reader.KeepRun(key, run)
 		}
 		runs = append(runs, run)
 		start = end
@@ -113,15 +93,15 @@ func (s *Server) pageListRuns(ctx context.Context, v *revision.View, f format) (
 			body, z = append(body, listComma), append(z, listCommaZ)
 			crc = crc32.Update(crc, crc32.IEEETable, listComma)
 		}
-		body, z = append(body, run.json), append(z, run.z)
-		crc = crc32.Update(crc, crc32.IEEETable, run.json)
+		body, z = append(body, run.JSON), append(z, run.Z)
+		crc = crc32.Update(crc, crc32.IEEETable, run.JSON)
 	}
 	body = append(body, listClose)
 	crc = crc32.Update(crc, crc32.IEEETable, listClose)
 	trailer := binary.LittleEndian.AppendUint32(nil, crc)
-	trailer = binary.LittleEndian.AppendUint32(trailer, uint32(partsSize(body)))
+	trailer = binary.LittleEndian.AppendUint32(trailer, uint32(revision.PartsSize(body)))
 	z = append(z, listCloseZ, trailer)
-	return newEncodedAnswerGzipped(body, z), true, nil
+	return revision.NewAnswerGzipped(body, z), true, nil
 }
 
 // gzipHeader starts a gzip member (RFC 1952) with no name, time or extra
@@ -202,26 +182,26 @@ func boolByte(b bool) byte {
 }
 
 // encodeListRun encodes the top-level pages ids of v as the list holds
-// them: as they are read one by one, each kept in the answer cache by what
+// them: as they are read one by one, each kept in the reader's answers by what
 // it is made of (pageAnswer), so that a merge that edits one page encodes
 // that page again, not its run.
-func (s *Server) encodeListRun(ctx context.Context, v *revision.View, f format, ids []string) (*listRun, error) {
+func (s *Server) encodeListRun(ctx context.Context, v *revision.View, f format, ids []string) (*revision.Run, error) {
 	var b []byte
 	for i, id := range ids {
 		key, build := s.pageAnswer(v, id, f)
-		a, err := s.answers.get(ctx, key, build)
+		a, err := s.reader.Answers().Get(ctx, key, build)
 		if err != nil {
 			return nil, err
 		}
 		if i > 0 {
 			b = append(b, ',')
 		}
-		for _, part := range a.body {
+		for _, part := range a.Body {
 			b = append(b, part...)
 		}
 		b = bytes.TrimSuffix(b, []byte("\n"))
 	}
 	// Kept at their exact size: grown by appending, they held up to twice
 	// what the cache counts.
-	return &listRun{json: bytes.Clone(b), z: bytes.Clone(deflated(b, false))}, nil
+	return &revision.Run{JSON: bytes.Clone(b), Z: bytes.Clone(deflated(b, false))}, nil
 }

@@ -60,7 +60,7 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	// The answer depends on the content and the query, not on the caller
 	// (already allowed to read the space): encoded once, like page reads.
 	key := revisionKey(v, format{}, "search\x00"+text+"\x00"+q.Get("limit")+"\x00"+q.Get("page"))
-	return s.answers.serve(w, r, key, encoded(func() ([]byte, error) {
+	return serveAnswer(w, r, s.reader.Answers(), key, encoded(func() ([]byte, error) {
 		terms := search.Terms(text)
 		ranked, err := v.Search(r.Context(), terms)
 		if err != nil {

@@ -52,8 +52,10 @@ type Config struct {
 	// OrgCreation says who may create organizations with POST /v1/orgs:
 	// anyone ("" too), members (not guests) of some organization, or none.
 	OrgCreation OrgCreation
-	// Reader reads revisions; the published sites share it so that both
-	// share its caches. When nil, New makes one.
+	// Reader reads revisions and keeps the API's encoded answers; the
+	// published sites share it so that both share its caches. Servers
+	// sharing one must have the same PublicURL, which answers hold. When
+	// nil, New makes one.
 	Reader *revision.Reader
 	// StartSession, when set, starts a web app session of the user in the
 	// browser of r (setting its cookie): SAML sign-ins started for the app
@@ -85,11 +87,7 @@ type Server struct {
 	publisher   *integration.Publisher // publishes integrations: their images, script and sealed secrets
 	author      *authoring.Author      // authoring batches and imports, and the count of those fetching (limits.go)
 	orgCreation *orgCreation           // who may create organizations, and how many lately (orgcreation.go)
-	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them
-	published   *publishedCache        // answers of GET SITE/published: wire answers, so cached here
-	answers     *answerCache           // encoded page answers of revisions (answers.go)
-	lists       *answerCache           // encoded page lists of revisions (answers.go)
-	listRuns    *listRuns              // encoded runs of pages of page lists (pagelist.go)
+	reader      *revision.Reader       // reads revisions, with the caches of what is derived from them and of encoded answers
 	asker       *ask.Asker             // answers questions (O/ask)
 	model       *llm.Model             // the configured model; nil when none (translations refuse to run)
 	pdf         *pdfState              // PDF links' key and the printer of PDF exports (pdf.go)
@@ -126,10 +124,6 @@ func New(db *store.DB, cfg Config) *Server {
 		blobs:       cfg.Blobs,
 		publisher:   &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},
 		orgCreation: newOrgCreation(cfg.OrgCreation),
-		published:   newPublishedCache(),
-		answers:     newAnswerCache(maxAnswerCacheBytes),
-		lists:       newAnswerCache(maxListCacheBytes),
-		listRuns:    newListRuns(),
 		metrics:     newMetrics(),
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),

@@ -7,16 +7,14 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/internal/lru"
-	"github.com/quiredocs/quire/revision"
 )
 
 // GET SITE/published (Contract §4.8): the site, its structure and its
 // customizations, for the renderer of published sites. It is read far more
-// than anything in it changes, so its answers are cached (publishedCache).
+// than anything in it changes, so its answers are cached by the reader
+// (revision.Reader.PublishedAnswer).
 
 type publishedSiteJSON struct {
 	Object         string             `json:"object"`
@@ -154,47 +152,18 @@ func (s *Server) getPublishedSite(w http.ResponseWriter, r *http.Request) error 
 	siteWithCounts.SiteSpaces, siteWithCounts.Sections = len(st.AllSiteSpaces()), len(st.Sections())
 	site = &siteWithCounts
 	key := publishedKey(site, v, st, commits)
-	body, ok := s.published.body(key)
+	body, ok := s.reader.PublishedAnswer(key)
 	if !ok {
 		if body, err = json.Marshal(s.publishedJSON(site, v, st)); err != nil {
 			return err
 		}
 		body = append(body, '\n')
-		s.published.putBody(key, body)
+		s.reader.KeepPublishedAnswer(key, body)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	_, err = w.Write(body)
 	return err
-}
-
-// publishedCache keeps the answers built from a site's structure for each
-// combination of the caller's roles, keyed by publishedKey; the site and its
-// structure are cached by revision.Reader.
-type publishedCache struct {
-	bodies *lru.Cache[string, cachedBody]
-	now    func() time.Time
-}
-
-type cachedBody struct {
-	body  []byte
-	built time.Time
-}
-
-func newPublishedCache() *publishedCache {
-	return &publishedCache{bodies: lru.New[string, cachedBody](64 << 20), now: time.Now}
-}
-
-func (c *publishedCache) body(key string) ([]byte, bool) {
-	e, ok := c.bodies.Get(key)
-	if !ok || c.now().Sub(e.built) >= revision.PublishedTTL {
-		return nil, false
-	}
-	return e.body, true
-}
-
-func (c *publishedCache) putBody(key string, body []byte) {
-	c.bodies.Add(key, cachedBody{body: body, built: c.now()}, len(body)+len(key))
 }
 
 // publishedKey names one answer: the site at its version, the store at its

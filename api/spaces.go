@@ -171,7 +171,7 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 		return writeJSON(w, http.StatusOK, out)
 	}
 	key := "space\x00" + sp.ID + "\x00" + string(role) + "\x00" + strconv.FormatUint(changes, 10)
-	return s.answers.serve(w, r, key, encoded(func() ([]byte, error) {
+	return serveAnswer(w, r, s.reader.Answers(), key, encoded(func() ([]byte, error) {
 		out, err := answer()
 		if err != nil {
 			return nil, err

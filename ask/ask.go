@@ -48,7 +48,7 @@ type Asker struct {
 // writes answers and suggests questions; publicURL is the main address,
 // where the app shows the pages answers draw on.
 func New(db *store.DB, reader *revision.Reader, model *llm.Model, publicURL string) *Asker {
-	return &Asker{db: db, reader: reader, model: model, publicURL: publicURL, recommended: lru.New[string, []string](1 << 20)}
+	return &Asker{db: db, reader: reader, model: model, publicURL: publicURL, recommended: lru.New[string, []string]("ask.recommended")}
 }
 
 // Cites reports whether answers cite the sources they draw on (a model

@@ -371,10 +371,10 @@ func decodePage(t *Tree, o *pageObject, h string, parent *Page) (*Page, error) {
 // of the work of reading a new revision's tree. Objects never change, so
 // what is kept stays right; read only.
 var (
-	pageObjects = lru.New[string, *pageObject](32 << 20)
-	bodyTexts   = lru.New[string, string](64 << 20)
-	listChunks  = lru.New[string, []string](8 << 20)
-	fileObjects = lru.New[string, fileObject](8 << 20)
+	pageObjects = lru.New[string, *pageObject]("content.pages")
+	bodyTexts   = lru.New[string, string]("content.bodies")
+	listChunks  = lru.New[string, []string]("content.lists")
+	fileObjects = lru.New[string, fileObject]("content.files")
 )
 
 // kept returns the decoded objects of hashes: those kept in cache, and the

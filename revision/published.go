@@ -64,3 +64,27 @@ func (r *Reader) PublishedStructure(ctx context.Context, site *quire.Site, commi
 	r.structures.Add(site.ID, cachedStructure{key: key, st: st, built: now}, 2048+1024*len(st.AllSiteSpaces()))
 	return st, nil
 }
+
+// publishedAnswer is an encoded answer about a published site, and when it
+// was built.
+type publishedAnswer struct {
+	body  []byte
+	built time.Time
+}
+
+// PublishedAnswer is the answer kept under key by KeepPublishedAnswer, if
+// built less than PublishedTTL ago. The key names the site at its version,
+// the store at its commit count and whatever else the answer depends on
+// (the API's: the caller's roles).
+func (r *Reader) PublishedAnswer(key string) ([]byte, bool) {
+	e, ok := r.published.Get(key)
+	if !ok || r.now().Sub(e.built) >= PublishedTTL {
+		return nil, false
+	}
+	return e.body, true
+}
+
+// KeepPublishedAnswer keeps body under key; read only.
+func (r *Reader) KeepPublishedAnswer(key string, body []byte) {
+	r.published.Add(key, publishedAnswer{body: body, built: r.now()}, len(body)+len(key))
+}

@@ -24,6 +24,7 @@ func TestPublishedCache(t *testing.T) {
 	}
 	r := New(db, "")
 	clock := time.Unix(1000, 0)
+	answer := []byte(`{"object":"published-content-site"}`)
 	r.now = func() time.Time { return clock }
 
 	commits := db.Commits()
@@ -31,6 +32,7 @@ func TestPublishedCache(t *testing.T) {
 	if err != nil || got.Title != "Docs" {
 		t.Fatalf("PublishedSite = %+v, %v", got, err)
 	}
+	r.KeepPublishedAnswer("key", answer)
 	got.Title = "changed by the caller"
 	st, err := r.PublishedStructure(ctx, got, commits)
 	if err != nil || len(st.AllSiteSpaces()) != 1 {
@@ -48,11 +50,17 @@ func TestPublishedCache(t *testing.T) {
 	if again, _ := r.PublishedStructure(ctx, site, commits); again != st {
 		t.Error("a fresh structure was read anew")
 	}
+	if b, ok := r.PublishedAnswer("key"); !ok || string(b) != string(answer) {
+		t.Errorf("fresh answer = %q, %v; want it kept", b, ok)
+	}
 	clock = clock.Add(PublishedTTL)
 	if got, err := r.PublishedSite(ctx, site.ID, commits); err != nil || got.Title != title {
 		t.Errorf("stale cached site = %+v, %v; want it read anew", got, err)
 	}
 	if again, _ := r.PublishedStructure(ctx, site, commits); again == st {
 		t.Error("a stale structure was kept")
+	}
+	if b, ok := r.PublishedAnswer("key"); ok {
+		t.Errorf("stale answer %q was kept", b)
 	}
 }

@@ -8,10 +8,12 @@
 // here is keyed by a root or by the text it was derived from and never goes
 // stale: a commit makes a new root rather than invalidating an old one, and
 // the least recently used entries make room. The one exception is what a
-// published site shows (PublishedSite, PublishedStructure): keyed by the
-// store's commit count and kept at most PublishedTTL. What is not content
-// (the API's published-site answers, shaped for its transport; a model's
-// suggested questions, kept by package ask) is cached by its owner, not here.
+// published site shows (PublishedSite, PublishedStructure, and answers
+// about it): keyed by the store's commit count and kept at most
+// PublishedTTL. Encoded answers of reads are kept here too (answers.go), so
+// that the API keeps no cache of its own. What is not derived from stored
+// data (a model's suggested questions, kept by package ask) is cached by its
+// owner, not here.
 package revision
 
 import (
@@ -46,7 +48,12 @@ type Reader struct {
 
 	sites      *lru.Cache[string, cachedSite]      // published site headers, by id
 	structures *lru.Cache[string, cachedStructure] // published site structures, by site id
-	now        func() time.Time
+	published  *lru.Cache[string, publishedAnswer] // encoded answers about published sites (published.go)
+
+	answers, lists *Answers                            // encoded answers of reads (answers.go)
+	runs           *lru.Cache[[sha256.Size]byte, *Run] // encoded runs of pages of page lists
+
+	now func() time.Time
 }
 
 // New returns a Reader of db. appHost is the host of the app itself
@@ -56,18 +63,24 @@ func New(db *store.DB, appHost string) *Reader {
 	return &Reader{
 		db:        db,
 		appHost:   appHost,
-		infos:     lru.New[string, *treeInfo](64 << 20),
-		documents: lru.New[string, json.RawMessage](64 << 20),
-		sections:  lru.New[sectionsKey, []search.WordSection](32 << 20),
-		ranked:    lru.New[string, []search.RankedPage](16 << 20),
-		matched:   lru.New[string, matched](32 << 20),
-		snippets:  lru.New[snippetKey, string](16 << 20),
-		scores:    lru.New[scoreKey, []float64](32 << 20),
-		words:     lru.New[string, *indexedWords](64 << 20),
+		infos:     lru.New[string, *treeInfo]("revision.infos"),
+		documents: lru.New[string, json.RawMessage]("revision.documents"),
+		sections:  lru.New[sectionsKey, []search.WordSection]("revision.sections"),
+		ranked:    lru.New[string, []search.RankedPage]("revision.ranked"),
+		matched:   lru.New[string, matched]("revision.matched"),
+		snippets:  lru.New[snippetKey, string]("revision.snippets"),
+		scores:    lru.New[scoreKey, []float64]("revision.scores"),
+		words:     lru.New[string, *indexedWords]("revision.words"),
 
-		sites:      lru.New[string, cachedSite](1 << 20),
-		structures: lru.New[string, cachedStructure](16 << 20),
-		now:        time.Now,
+		sites:      lru.New[string, cachedSite]("revision.sites"),
+		structures: lru.New[string, cachedStructure]("revision.structures"),
+		published:  lru.New[string, publishedAnswer]("revision.published"),
+
+		answers: newAnswers("revision.answers"),
+		lists:   newAnswers("revision.lists"),
+		runs:    lru.New[[sha256.Size]byte, *Run]("revision.runs"),
+
+		now: time.Now,
 	}
 }
 

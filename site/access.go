@@ -81,7 +81,7 @@ type cachedMember struct {
 }
 
 func newAccess(db *store.DB) *access {
-	return &access{db: db, conds: newConditions(), members: lru.New[[sha256.Size]byte, cachedMember](1 << 20), now: time.Now}
+	return &access{db: db, conds: newConditions(), members: lru.New[[sha256.Size]byte, cachedMember]("site.members"), now: time.Now}
 }
 
 // signIn is the cause of a visitor-auth refusal: where to sign in.

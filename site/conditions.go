@@ -16,11 +16,8 @@ type conditions struct {
 // guards.
 type compiled struct{ p *condition.Program }
 
-// conditionsCost bounds the cache: about 4 MB of programs.
-const conditionsCost = 4 << 20
-
 func newConditions() *conditions {
-	return &conditions{programs: lru.New[string, compiled](conditionsCost)}
+	return &conditions{programs: lru.New[string, compiled]("site.programs")}
 }
 
 // program returns the compiled src, nil when it does not compile; c may be

@@ -6,5 +6,5 @@ import "github.com/quiredocs/quire/internal/lru"
 // request renders its page: the benchmarks' "uncached render". Not safe
 // while s serves requests.
 func ForgetRendered(s *Server) {
-	s.answers = lru.New[string, *cachedAnswer](128 << 20) // as New makes it
+	s.answers = lru.New[string, *cachedAnswer]("site.answers") // as New makes it
 }

@@ -80,12 +80,12 @@ func New(db *store.DB, cfg Config) *Server {
 		cfg.Reader = revision.New(db, "")
 	}
 	s := &Server{
-		db: db, cfg: cfg, hosts: lru.New[string, cachedHost](1 << 20), access: newAccess(db), now: time.Now,
+		db: db, cfg: cfg, hosts: lru.New[string, cachedHost]("site.hosts"), access: newAccess(db), now: time.Now,
 		assets:    loadAssets(),
-		answers:   lru.New[string, *cachedAnswer](128 << 20),
-		redirects: lru.New[string, string](1 << 20),
-		conds:     lru.New[string, []string](4 << 20),
-		moved:     lru.New[string, map[string]string](32 << 20),
+		answers:   lru.New[string, *cachedAnswer]("site.answers"),
+		redirects: lru.New[string, string]("site.redirects"),
+		conds:     lru.New[string, []string]("site.conditions"),
+		moved:     lru.New[string, map[string]string]("site.moved"),
 		walking:   map[string]*formerWalk{},
 	}
 	s.insights = newInsights(db, func() time.Time { return s.now() }, func(err error) {

@@ -26,9 +26,19 @@ type contentCache struct {
 }
 
 func newContentCache() *contentCache {
-	return &contentCache{trees: lru.New[string, *content.Tree](256 << 20), objects: lru.New[string, []byte](64 << 20),
-		revisions: lru.New[string, *Revision](100_000), comments: lru.New[string, cachedComment](64 << 20),
-		indexed: lru.New[string, []*content.Page](16 << 20)}
+	return &contentCache{trees: lru.New[string, *content.Tree]("store.trees"), objects: lru.New[string, []byte]("store.objects"),
+		revisions: lru.New[string, *Revision]("store.revisions"), comments: lru.New[string, cachedComment]("store.comments"),
+		indexed: lru.New[string, []*content.Page]("store.indexed")}
+}
+
+// revisionCost estimates the memory a revision row holds: its strings and
+// the struct around them.
+func revisionCost(rev *Revision) int {
+	n := 160 + len(rev.ID) + len(rev.SpaceID) + len(rev.Type) + len(rev.Root) + len(rev.MergedFrom) + len(rev.CreatedBy)
+	for _, p := range rev.Parents {
+		n += 16 + len(p)
+	}
+	return n
 }
 
 // treeCost estimates the memory a decoded tree holds.
@@ -78,7 +88,7 @@ func (r reader) Revision(ctx context.Context, spaceID, id string) (*Revision, er
 		rev.Type = RevisionEdits // a space's first revision counts as edits
 	}
 	rev.CreatedAt, rev.MergedFrom, rev.CreatedBy = fromMicros(created), mergedFrom.String, createdBy.String
-	r.content.revisions.Add(id, &rev, 1)
+	r.content.revisions.Add(id, &rev, revisionCost(&rev))
 	return &rev, nil
 }
 

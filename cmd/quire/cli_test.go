@@ -208,6 +208,7 @@ func TestUsageErrors(t *testing.T) {
 		{"serve wrong flag", []string{"serve", "--bogus"}, "flag provided but not defined: -bogus"},
 		{"serve argument", []string{"serve", "now"}, `unexpected argument "now"`},
 		{"serve negative in-flight", []string{"serve", "--max-in-flight", "-1"}, "-max-in-flight: must be a whole number"},
+		{"serve bad cache budget", []string{"serve", "--cache-budget", "lots"}, `-cache-budget: must be a size such as 512MiB or 2GiB, not "lots"`},
 		{"serve DNS server without port", []string{"serve", "--dns-server", "127.0.0.1"}, "--dns-server (env QUIRE_DNS_SERVER): must be host:port"},
 		{"verify-domain missing domain", []string{"admin", "verify-domain", "--org", "x"}, "--domain is required"},
 		{"admin alone", []string{"admin"}, "quire admin init"},
@@ -436,7 +437,8 @@ func TestServe(t *testing.T) {
 	done := make(chan struct{}) // closed when serve has returned serveErr
 	go func() {
 		defer close(done)
-		serveErr = run(ctx, s.args("serve", "--addr", "127.0.0.1:0"), &stdout, &stderr)
+		// The only test that sets the cache budget: it is the process's.
+		serveErr = run(ctx, s.args("serve", "--addr", "127.0.0.1:0", "--cache-budget", "1536MiB"), &stdout, &stderr)
 	}()
 
 	serving := stderr.waitJSON(t, done, func(m map[string]any) bool { return m["msg"] == "quire serving" })
@@ -455,6 +457,12 @@ func TestServe(t *testing.T) {
 		t.Errorf("GET /v1/orgs without a token: %d, want 401", resp.StatusCode)
 	}
 	requestLine(t, &stderr, done, resp, "/v1/orgs", http.StatusUnauthorized)
+	metrics := getText(t, base+"/metrics")
+	for _, want := range []string{"quire_cache_budget_bytes 1.610612736e+09", `quire_cache_entries{cache="store.trees"}`} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("GET /metrics lacks %q", want)
+		}
+	}
 
 	cancel()
 	select {
@@ -465,6 +473,21 @@ func TestServe(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop after cancel")
 	}
+}
+
+// getText is the body of a GET of url that answers 200.
+func getText(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d, %v", url, res.StatusCode, err)
+	}
+	return string(b)
 }
 
 // firstStartToken checks what the first start of a server prints and writes,

@@ -71,6 +71,10 @@ type Config struct {
 	// prove e-mail domains and custom hostnames (QUIRE_DNS_SERVER,
 	// --dns-server); empty is the system's resolver.
 	DNSServer string
+	// CacheBudget is the bytes all in-memory caches may hold together
+	// (QUIRE_CACHE_BUDGET, --cache-budget); 0 for the default, sized to the
+	// machine; negative when QUIRE_CACHE_BUDGET does not parse.
+	CacheBudget int64
 }
 
 func defaultConfig() Config {
@@ -91,6 +95,11 @@ func defaultConfig() Config {
 		c.GCGrace = d
 	} else {
 		c.GCGrace = -1
+	}
+	if n, err := cacheBudgetDefault(); err == nil {
+		c.CacheBudget = n
+	} else {
+		c.CacheBudget = -1
 	}
 	c.GitAllowFile = os.Getenv("QUIRE_GIT_ALLOW_FILE") == "1"
 	c.GitKnownHosts = os.Getenv("QUIRE_GIT_KNOWN_HOSTS")

@@ -23,6 +23,7 @@ import (
 	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/internal/llm"
+	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/internal/ratelimit"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
@@ -46,6 +47,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg.dnsFlag(fs)
 	cfg.rateLimitFlags(fs)
 	cfg.gcGraceFlag(fs, "gc-grace")
+	cfg.cacheBudgetFlag(fs)
 	conns := limitFlags(fs)
 	if helped, err := parse(fs, args, stdout); helped || err != nil {
 		return err
@@ -56,6 +58,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if cfg.GCGrace < 0 {
 		return usageError(fs, errGCGrace)
+	}
+	if cfg.CacheBudget < 0 {
+		return usageError(fs, errCacheBudget)
 	}
 	if _, err := cfg.RateLimits.parse(); err != nil {
 		return usageError(fs, err)
@@ -95,6 +100,9 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	dns, err := cfg.dns()
 	if err != nil {
 		return err
+	}
+	if cfg.CacheBudget > 0 { // set before anything caches
+		lru.Default.SetTotal(cfg.CacheBudget)
 	}
 
 	db, err := store.Open(ctx, cfg.DB, cfg.Data)
