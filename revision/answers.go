@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/quiredocs/quire/internal/gz"
 	"github.com/quiredocs/quire/internal/lru"
-	"github.com/quiredocs/quire/web"
 )
 
 // Encoded answers of reads (the API's pages and page lists, by a key that
@@ -66,10 +66,10 @@ func PartsSize(parts [][]byte) int {
 
 // Gzipped is the answer gzipped and its Content-Length, made on first
 // demand; nil when gzip saves nothing.
-func (a *Answer) Gzipped() (gz [][]byte, length []string) {
+func (a *Answer) Gzipped() (body [][]byte, length []string) {
 	a.gzOnce.Do(func() {
-		if gz := web.GzipFast(bytes.Join(a.Body, nil)); gz != nil {
-			a.gz, a.gzLen = [][]byte{gz}, []string{strconv.Itoa(len(gz))}
+		if z := gz.Fast(bytes.Join(a.Body, nil)); z != nil {
+			a.gz, a.gzLen = [][]byte{z}, []string{strconv.Itoa(len(z))}
 		}
 	})
 	return a.gz, a.gzLen

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/internal/gz"
 	"github.com/quiredocs/quire/web"
 )
 
@@ -32,7 +33,7 @@ type cachedAnswer struct {
 }
 
 func (c *cachedAnswer) gzipped() []byte {
-	c.gzOnce.Do(func() { c.gz = web.GzipFast(c.body) })
+	c.gzOnce.Do(func() { c.gz = gz.Fast(c.body) })
 	return c.gz
 }
 

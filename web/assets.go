@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"mime"
@@ -10,7 +8,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/quiredocs/quire/internal/gz"
 )
 
 // Asset is an embedded file, hashed and compressed once.
@@ -129,40 +128,5 @@ func AcceptsGzip(r *http.Request) bool {
 var HeaderGzip = []string{"gzip"}
 
 // Gzip compresses b as tightly as gzip can, for assets compressed once,
-// or is nil when that saves nothing worth having.
-func Gzip(b []byte) []byte { return gzipLevel(b, gzip.BestCompression) }
-
-// GzipFast compresses an answer built while a reader waits: the fastest
-// level is about eight times quicker than the tightest on a 2 MB page list
-// and a third larger, the trade web servers make for dynamic answers.
-func GzipFast(b []byte) []byte { return gzipLevel(b, gzip.BestSpeed) }
-
-// gzipWriters keep writers of each level for reuse: a new one allocates
-// about a megabyte of compressor state, more than most answers it makes.
-var gzipWriters = map[int]*sync.Pool{gzip.BestSpeed: newGzipPool(gzip.BestSpeed), gzip.BestCompression: newGzipPool(gzip.BestCompression)}
-
-func newGzipPool(level int) *sync.Pool {
-	return &sync.Pool{New: func() any {
-		zw, _ := gzip.NewWriterLevel(nil, level)
-		return zw
-	}}
-}
-
-func gzipLevel(b []byte, level int) []byte {
-	if len(b) < 256 {
-		return nil
-	}
-	var out bytes.Buffer
-	out.Grow(len(b) / 3)
-	pool := gzipWriters[level]
-	zw := pool.Get().(*gzip.Writer)
-	zw.Reset(&out)
-	_, _ = zw.Write(b)
-	_ = zw.Close()
-	zw.Reset(nil)
-	pool.Put(zw)
-	if out.Len() >= len(b) {
-		return nil
-	}
-	return out.Bytes()
-}
+// or is nil when that saves nothing worth having (gz.Tight).
+func Gzip(b []byte) []byte { return gz.Tight(b) }
