@@ -8,6 +8,16 @@ import (
 	"github.com/quiredocs/quire/store"
 )
 
+// Grants give users and teams a role on a space, a collection or a site.
+// The handlers are the same for all three (grantSubject tells them apart),
+// but for removal: a site's answers whether there was a grant, as the
+// reference says (removeSiteGrant).
+
+// grantSubject loads what the path names as the subject of grants,
+// requiring the caller's role on it to be at least need: s.content for a
+// space or a collection, s.siteContent for a site.
+type grantSubject func(r *http.Request, need quire.Role) (store.Content, error)
+
 // content loads the space or collection named in the path as the subject of
 // grants, requiring the caller's role on it to be at least need.
 func (s *Server) content(r *http.Request, need quire.Role) (store.Content, error) {
@@ -71,21 +81,23 @@ func (b *inviteRequest) validate() error {
 	return nil
 }
 
-// inviteToContent grants a role to users and teams. Contract: reference
+// invite grants a role to users and teams. Contract: reference
 // InviteUsersAndTeams; null removes their grants.
-func (s *Server) inviteToContent(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.content(r, quire.RoleAdmin)
-	if err != nil {
-		return err
+func (s *Server) invite(on grantSubject) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		c, err := on(r, quire.RoleAdmin)
+		if err != nil {
+			return err
+		}
+		var body inviteRequest
+		if err := readRequest(w, r, &body); err != nil {
+			return err
+		}
+		if err := s.db.GrantRoles(r.Context(), c, body.Users, body.Teams, body.role()); err != nil {
+			return err
+		}
+		return noContent(w)
 	}
-	var body inviteRequest
-	if err := readRequest(w, r, &body); err != nil {
-		return err
-	}
-	if err := s.db.GrantRoles(r.Context(), c, body.Users, body.Teams, body.role()); err != nil {
-		return err
-	}
-	return noContent(w)
 }
 
 type userPermissionJSON struct {
@@ -98,38 +110,42 @@ type teamPermissionJSON struct {
 	Team       teamJSON   `json:"team"`
 }
 
-func (s *Server) listUserGrants(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.content(r, quire.RoleRead)
-	if err != nil {
-		return err
+func (s *Server) listUserGrants(on grantSubject) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		c, err := on(r, quire.RoleRead)
+		if err != nil {
+			return err
+		}
+		return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.UserGrant], error) {
+			return s.db.ListUserGrants(ctx, c.ID, p)
+		}, func(g *store.UserGrant) userPermissionJSON {
+			return userPermissionJSON{Permission: g.Role, User: s.userJSON(&g.User)}
+		})
 	}
-	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.UserGrant], error) {
-		return s.db.ListUserGrants(ctx, c.ID, p)
-	}, func(g *store.UserGrant) userPermissionJSON {
-		return userPermissionJSON{Permission: g.Role, User: s.userJSON(&g.User)}
-	})
 }
 
-func (s *Server) listTeamGrants(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.content(r, quire.RoleRead)
-	if err != nil {
-		return err
+func (s *Server) listTeamGrants(on grantSubject) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		c, err := on(r, quire.RoleRead)
+		if err != nil {
+			return err
+		}
+		var team func(*quire.Team) teamJSON
+		return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.TeamGrant], error) {
+			list, err := s.db.ListTeamGrants(ctx, c.ID, p)
+			if err != nil {
+				return nil, err
+			}
+			me, err := s.db.Membership(ctx, c.OrgID, caller(ctx).ID)
+			if err != nil {
+				return nil, err
+			}
+			team, err = s.teamsJSON(ctx, me)
+			return list, err
+		}, func(g *store.TeamGrant) teamPermissionJSON {
+			return teamPermissionJSON{Permission: g.Role, Team: team(&g.Team)}
+		})
 	}
-	var team func(*quire.Team) teamJSON
-	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.TeamGrant], error) {
-		list, err := s.db.ListTeamGrants(ctx, c.ID, p)
-		if err != nil {
-			return nil, err
-		}
-		me, err := s.db.Membership(ctx, c.OrgID, caller(ctx).ID)
-		if err != nil {
-			return nil, err
-		}
-		team, err = s.teamsJSON(ctx, me)
-		return list, err
-	}, func(g *store.TeamGrant) teamPermissionJSON {
-		return teamPermissionJSON{Permission: g.Role, Team: team(&g.Team)}
-	})
 }
 
 // listContentAccess lists everyone who can access the content, with their
@@ -139,6 +155,15 @@ func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	return listAccess(w, r, s.db, c, func(a *store.Access) userPermissionJSON {
+		return userPermissionJSON{Permission: a.Role, User: s.userJSON(&a.User)}
+	})
+}
+
+// listAccess writes the page of those who can access c, with their
+// effective role, as toJSON makes each; the query's role filters to one
+// role.
+func listAccess[J any](w http.ResponseWriter, r *http.Request, db *store.DB, c store.Content, toJSON func(*store.Access) J) error {
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.Access], error) {
 		var only *quire.Role
 		if q := query(r); q.Has("role") {
@@ -148,53 +173,50 @@ func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error
 			}
 			only = &role
 		}
-		return s.db.ListContentAccess(ctx, c, only, p)
-	}, func(a *store.Access) userPermissionJSON {
-		return userPermissionJSON{Permission: a.Role, User: s.userJSON(&a.User)}
-	})
+		return db.ListContentAccess(ctx, c, only, p)
+	}, toJSON)
 }
 
 // updateGrant sets (or, with null, removes) one user's or team's role.
-func (s *Server) updateGrant(principalKind string) handlerFunc {
+func (s *Server) updateGrant(on grantSubject, principalKind string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.content(r, quire.RoleAdmin)
+		c, err := on(r, quire.RoleAdmin)
 		if err != nil {
 			return err
 		}
-		return s.setGrant(w, r, c, principalKind)
+		var body grantRequest
+		if err := readRequest(w, r, &body); err != nil {
+			return err
+		}
+		users, teams := []string{principalID(r, principalKind)}, []string(nil)
+		if principalKind == "team" {
+			users, teams = nil, users
+		}
+		if err := s.db.GrantRoles(r.Context(), c, users, teams, body.role()); err != nil {
+			return err
+		}
+		return noContent(w)
 	}
 }
 
-// setGrant sets on c the role of the user or team the path names, from the
-// body (null removes the grant).
-func (s *Server) setGrant(w http.ResponseWriter, r *http.Request, c store.Content, principalKind string) error {
-	var body grantRequest
-	if err := readRequest(w, r, &body); err != nil {
-		return err
-	}
-	users, teams := []string{r.PathValue("userId")}, []string(nil)
-	if principalKind == "team" {
-		users, teams = nil, []string{r.PathValue("teamId")}
-	}
-	if err := s.db.GrantRoles(r.Context(), c, users, teams, body.role()); err != nil {
-		return err
-	}
-	return noContent(w)
-}
-
+// removeGrant removes one user's or team's role on a space or collection.
 func (s *Server) removeGrant(principalKind string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		c, err := s.content(r, quire.RoleAdmin)
 		if err != nil {
 			return err
 		}
-		id := r.PathValue("userId")
-		if principalKind == "team" {
-			id = r.PathValue("teamId")
-		}
-		if err := s.db.RemoveGrant(r.Context(), c, principalKind, id); err != nil {
+		if err := s.db.RemoveGrant(r.Context(), c, principalKind, principalID(r, principalKind)); err != nil {
 			return err
 		}
 		return noContent(w)
 	}
+}
+
+// principalID is the user or team the path names, by principalKind.
+func principalID(r *http.Request, principalKind string) string {
+	if principalKind == "team" {
+		return r.PathValue("teamId")
+	}
+	return r.PathValue("userId")
 }

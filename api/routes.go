@@ -186,13 +186,13 @@ func (s *Server) routes() {
 	s.handle("POST "+site+"/share-links", s.createSiteShareLink)
 	s.handle("PATCH "+site+"/share-links/{shareLinkId}", s.updateSiteShareLink)
 	s.handle("DELETE "+site+"/share-links/{shareLinkId}", s.deleteSiteShareLink)
-	s.handle("POST "+site+"/permissions", s.inviteToSite)
+	s.handle("POST "+site+"/permissions", s.invite(s.siteContent))
 	s.handle("GET "+site+"/permissions/aggregate", s.listSiteAccess)
-	s.handle("GET "+site+"/permissions/users", s.listSiteUserGrants)
-	s.handle("PATCH "+site+"/permissions/users/{userId}", s.updateSiteGrant("user"))
+	s.handle("GET "+site+"/permissions/users", s.listUserGrants(s.siteContent))
+	s.handle("PATCH "+site+"/permissions/users/{userId}", s.updateGrant(s.siteContent, "user"))
 	s.handle("DELETE "+site+"/permissions/users/{userId}", s.removeSiteGrant("user"))
-	s.handle("GET "+site+"/permissions/teams", s.listSiteTeamGrants)
-	s.handle("PATCH "+site+"/permissions/teams/{teamId}", s.updateSiteGrant("team"))
+	s.handle("GET "+site+"/permissions/teams", s.listTeamGrants(s.siteContent))
+	s.handle("PATCH "+site+"/permissions/teams/{teamId}", s.updateGrant(s.siteContent, "team"))
 	s.handle("DELETE "+site+"/permissions/teams/{teamId}", s.removeSiteGrant("team"))
 	s.handle("GET "+site+"/customization", s.getSiteCustomization)
 	s.handle("PUT "+site+"/customization", s.putSiteCustomization)
@@ -253,13 +253,13 @@ func (s *Server) routes() {
 
 	// Space and collection grants (extras, shapes from the reference).
 	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {
-		s.handle("POST "+prefix+"/permissions", s.inviteToContent)
+		s.handle("POST "+prefix+"/permissions", s.invite(s.content))
 		s.handle("GET "+prefix+"/permissions/aggregate", s.listContentAccess)
-		s.handle("GET "+prefix+"/permissions/users", s.listUserGrants)
-		s.handle("PATCH "+prefix+"/permissions/users/{userId}", s.updateGrant("user"))
+		s.handle("GET "+prefix+"/permissions/users", s.listUserGrants(s.content))
+		s.handle("PATCH "+prefix+"/permissions/users/{userId}", s.updateGrant(s.content, "user"))
 		s.handle("DELETE "+prefix+"/permissions/users/{userId}", s.removeGrant("user"))
-		s.handle("GET "+prefix+"/permissions/teams", s.listTeamGrants)
-		s.handle("PATCH "+prefix+"/permissions/teams/{teamId}", s.updateGrant("team"))
+		s.handle("GET "+prefix+"/permissions/teams", s.listTeamGrants(s.content))
+		s.handle("PATCH "+prefix+"/permissions/teams/{teamId}", s.updateGrant(s.content, "team"))
 		s.handle("DELETE "+prefix+"/permissions/teams/{teamId}", s.removeGrant("team"))
 	}
 

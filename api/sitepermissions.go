@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -18,52 +17,23 @@ import (
 
 // siteContent is the site named in the path as the subject of grants,
 // requiring the caller's role on it to be at least need.
-func (s *Server) siteContent(r *http.Request, need quire.Role) (*quire.Site, store.Content, error) {
+func (s *Server) siteContent(r *http.Request, need quire.Role) (store.Content, error) {
 	site, _, err := s.site(r, need)
 	if err != nil {
-		return nil, store.Content{}, err
+		return store.Content{}, err
 	}
-	return site, store.Content{Kind: "site", ID: site.ID, OrgID: site.OrgID, Level: quire.LevelInherit}, nil
-}
-
-func (s *Server) inviteToSite(w http.ResponseWriter, r *http.Request) error {
-	_, c, err := s.siteContent(r, quire.RoleAdmin)
-	if err != nil {
-		return err
-	}
-	var body inviteRequest
-	if err := readRequest(w, r, &body); err != nil {
-		return err
-	}
-	if err := s.db.GrantRoles(r.Context(), c, body.Users, body.Teams, body.role()); err != nil {
-		return err
-	}
-	return noContent(w)
-}
-
-func (s *Server) updateSiteGrant(principalKind string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		_, c, err := s.siteContent(r, quire.RoleAdmin)
-		if err != nil {
-			return err
-		}
-		return s.setGrant(w, r, c, principalKind) // null removes the grant, as on spaces
-	}
+	return store.Content{Kind: "site", ID: site.ID, OrgID: site.OrgID, Level: quire.LevelInherit}, nil
 }
 
 // removeSiteGrant answers 205 when it removed a grant, 204 when there was
 // none, as the reference says.
 func (s *Server) removeSiteGrant(principalKind string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		_, c, err := s.siteContent(r, quire.RoleAdmin)
+		c, err := s.siteContent(r, quire.RoleAdmin)
 		if err != nil {
 			return err
 		}
-		id := r.PathValue("userId")
-		if principalKind == "team" {
-			id = r.PathValue("teamId")
-		}
-		revoked, err := s.db.RevokeGrant(r.Context(), c, principalKind, id)
+		revoked, err := s.db.RevokeGrant(r.Context(), c, principalKind, principalID(r, principalKind))
 		if err != nil {
 			return err
 		}
@@ -73,40 +43,6 @@ func (s *Server) removeSiteGrant(principalKind string) handlerFunc {
 		w.WriteHeader(http.StatusResetContent)
 		return nil
 	}
-}
-
-func (s *Server) listSiteUserGrants(w http.ResponseWriter, r *http.Request) error {
-	_, c, err := s.siteContent(r, quire.RoleRead)
-	if err != nil {
-		return err
-	}
-	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.UserGrant], error) {
-		return s.db.ListUserGrants(ctx, c.ID, p)
-	}, func(g *store.UserGrant) userPermissionJSON {
-		return userPermissionJSON{Permission: g.Role, User: s.userJSON(&g.User)}
-	})
-}
-
-func (s *Server) listSiteTeamGrants(w http.ResponseWriter, r *http.Request) error {
-	_, c, err := s.siteContent(r, quire.RoleRead)
-	if err != nil {
-		return err
-	}
-	var team func(*quire.Team) teamJSON
-	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.TeamGrant], error) {
-		list, err := s.db.ListTeamGrants(ctx, c.ID, p)
-		if err != nil {
-			return nil, err
-		}
-		me, err := s.db.Membership(ctx, c.OrgID, caller(ctx).ID)
-		if err != nil {
-			return nil, err
-		}
-		team, err = s.teamsJSON(ctx, me)
-		return list, err
-	}, func(g *store.TeamGrant) teamPermissionJSON {
-		return teamPermissionJSON{Permission: g.Role, Team: team(&g.Team)}
-	})
 }
 
 // siteAccessJSON is the reference's UserSitePermission.
@@ -129,24 +65,14 @@ type siteOriginJSON struct {
 // listSiteAccess lists every member who reads the site, with their role on
 // it and where it comes from; role filters to one role, as on spaces.
 func (s *Server) listSiteAccess(w http.ResponseWriter, r *http.Request) error {
-	site, c, err := s.siteContent(r, quire.RoleRead)
+	c, err := s.siteContent(r, quire.RoleRead)
 	if err != nil {
 		return err
 	}
-	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.Access], error) {
-		var only *quire.Role
-		if q := query(r); q.Has("role") {
-			role, ok := quire.ParseRole(q.Get("role"))
-			if !ok {
-				return nil, errorf(quire.CodeInvalid, "role: must be one of admin, create, review, edit, comment, read")
-			}
-			only = &role
-		}
-		return s.db.ListContentAccess(ctx, c, only, p)
-	}, func(a *store.Access) siteAccessJSON {
-		origin := siteOriginJSON{Type: "organization", Organization: site.OrgID}
+	return listAccess(w, r, s.db, c, func(a *store.Access) siteAccessJSON {
+		origin := siteOriginJSON{Type: "organization", Organization: c.OrgID}
 		if a.Granted {
-			origin = siteOriginJSON{Type: "site", Site: site.ID, Reason: "team"}
+			origin = siteOriginJSON{Type: "site", Site: c.ID, Reason: "team"}
 			if a.Direct {
 				origin.Reason = "member"
 			}

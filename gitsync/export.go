@@ -72,7 +72,7 @@ func exportPage(t *content.Tree, r *render.Resolver, id, p string, paths, assets
 	pg := t.Pages[id]
 	dir := path.Dir(p)
 	body := hintsToGitBook(pg.Markdown)
-	body = rewriteTargets(body, func(target string) (string, bool) {
+	body = render.RewriteTargets(body, func(target string) (string, bool) {
 		if strings.HasPrefix(target, "#") {
 			return "", false
 		}

@@ -399,7 +399,7 @@ func (im *importer) file(p string) string {
 // /files/<id>.
 func (im *importer) links(p, body string) string {
 	dir := path.Dir(p)
-	return rewriteTargets(body, func(target string) (string, bool) {
+	return render.RewriteTargets(body, func(target string) (string, bool) {
 		t := strings.TrimSpace(target)
 		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") || strings.Contains(t, ":") && render.HasScheme(t) {
 			return "", false

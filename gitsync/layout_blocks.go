@@ -154,3 +154,11 @@ func unquote(line string) string {
 	}
 	return s
 }
+
+// lineStart is the offset where the line holding off starts.
+func lineStart(src []byte, off int) int {
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
+}

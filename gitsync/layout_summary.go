@@ -1,15 +1,13 @@
 package gitsync
 
 import (
-	"bufio"
-	"bytes"
 	"html"
 	"regexp"
 	"strings"
 
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
 	"github.com/yuin/goldmark/ast"
-	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -157,7 +155,7 @@ func listEntries(l *ast.List, src []byte, dir string) []*summaryEntry {
 					continue
 				}
 				if link := firstLink(c); link != nil {
-					e = &summaryEntry{title: plainText(link, src), path: linkPath(dir, decodeDest(link.Destination))}
+					e = &summaryEntry{title: plainText(link, src), path: linkPath(dir, render.DecodeText(link.Destination))}
 				} else {
 					title, slug := labelOf(c, src)
 					e = &summaryEntry{title: title, slug: slug, group: true}
@@ -225,7 +223,8 @@ func labelOf(n ast.Node, src []byte) (string, *string) {
 }
 
 // plainText is the text of inline markdown, escapes and references
-// decoded, without raw HTML.
+// decoded, without raw HTML. It is render.InlineText but for autolinks,
+// whose text it drops: using that would change the titles Import reads.
 func plainText(n ast.Node, src []byte) string {
 	var b strings.Builder
 	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -234,7 +233,7 @@ func plainText(n ast.Node, src []byte) string {
 		}
 		switch n := n.(type) {
 		case *ast.Text:
-			b.Write(decodeText(n.Segment.Value(src)))
+			b.WriteString(render.DecodeText(n.Segment.Value(src)))
 			if n.SoftLineBreak() || n.HardLineBreak() {
 				b.WriteByte(' ')
 			}
@@ -254,17 +253,3 @@ func plainText(n ast.Node, src []byte) string {
 	})
 	return b.String()
 }
-
-// decodeText resolves backslash escapes and character references in one
-// pass, as CommonMark does ("\\&amp;" is "&amp;"): goldmark's HTML writer
-// does that pass and escapes what it writes, which html.UnescapeString
-// undoes (as render does for link destinations).
-func decodeText(v []byte) []byte {
-	var buf bytes.Buffer
-	w := bufio.NewWriter(&buf)
-	ghtml.DefaultWriter.Write(w, v)
-	_ = w.Flush()
-	return []byte(html.UnescapeString(buf.String()))
-}
-
-func decodeDest(v []byte) string { return string(decodeText(v)) }

@@ -25,6 +25,34 @@ func TestRewriteLinks(t *testing.T) {
 	}
 }
 
+func TestRewriteTargets(t *testing.T) {
+	to := func(target string) (string, bool) {
+		switch target {
+		case "a b.md":
+			return "/pages/p1", true
+		case "/files/f1":
+			return "img/logo & co.png", true
+		}
+		return "", false
+	}
+	cases := []struct{ in, want string }{
+		{"[a](<a b.md>)\n", "[a](</pages/p1>)\n"},
+		{"[a](other.md)\n", "[a](other.md)\n"},
+		{`{% file src="/files/f1" %}` + "\n", `{% file src="img/logo &amp; co.png" %}` + "\n"},
+		{`{% content-ref url="a b.md" %}` + "\n", `{% content-ref url="/pages/p1" %}` + "\n"},
+		{`<img src="/files/f1" alt="x">` + "\n", `<img src="img/logo &amp; co.png" alt="x">` + "\n"},
+		{`<a href="a&#32;b.md">x</a>` + "\n", `<a href="/pages/p1">x</a>` + "\n"},
+		{"`<img src=\"/files/f1\">`\n", "`<img src=\"/files/f1\">`\n"},
+		{"```html title=\"<img src=\\\"/files/f1\\\">\"\n<img src=\"/files/f1\">\n```\n", "```html title=\"<img src=\\\"/files/f1\\\">\"\n<img src=\"/files/f1\">\n```\n"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := RewriteTargets(c.in, to); got != c.want {
+			t.Errorf("RewriteTargets(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func FuzzRewriteLinks(f *testing.F) {
 	f.Add("[a](./install.md) `x` ```\n[b](./install.md)\n```")
 	f.Fuzz(func(t *testing.T, md string) {
@@ -33,6 +61,9 @@ func FuzzRewriteLinks(f *testing.F) {
 			t.Fatal("no replacements changed the text")
 		}
 		_ = out
+		if RewriteTargets(md, func(string) (string, bool) { return "", false }) != md {
+			t.Fatal("no rewritten target changed the text")
+		}
 	})
 }
 

@@ -251,6 +251,36 @@ func scanFound(ctx context.Context, q querier, what string, dest []any, query st
 	return err
 }
 
+// scanRow returns what scan reads from the one row that query selects; no
+// row is a not found error naming what.
+func scanRow[T any](ctx context.Context, q querier, what string, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) (T, error) {
+	v, err := scan(q.queryRow(ctx, query, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		var zero T
+		return zero, quire.Errorf(quire.CodeNotFound, "%s not found", what)
+	}
+	return v, err
+}
+
+// scanRows returns what scan reads from each row that query selects, in
+// order.
+func scanRows[T any](ctx context.Context, q querier, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // affected runs a write and reports how many rows it changed.
 func (q querier) affected(ctx context.Context, query string, args ...any) (int64, error) {
 	res, err := q.exec(ctx, query, args...)

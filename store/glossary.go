@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -48,29 +46,12 @@ func scanGlossaryEntry(row interface{ Scan(...any) error }) (*GlossaryEntry, err
 
 // GlossaryEntry is one entry of an organization's glossary.
 func (r reader) GlossaryEntry(ctx context.Context, orgID, id string) (*GlossaryEntry, error) {
-	g, err := scanGlossaryEntry(r.q.queryRow(ctx, "SELECT "+glossaryColumns+" FROM glossary_entries WHERE org_id = ? AND id = ?", orgID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "glossary entry not found")
-	}
-	return g, err
+	return scanRow(ctx, r.q, "glossary entry", scanGlossaryEntry, "SELECT "+glossaryColumns+" FROM glossary_entries WHERE org_id = ? AND id = ?", orgID, id)
 }
 
 // GlossaryEntries are the whole glossary of an organization, oldest first.
 func (r reader) GlossaryEntries(ctx context.Context, orgID string) ([]*GlossaryEntry, error) {
-	rows, err := r.q.query(ctx, "SELECT "+glossaryColumns+" FROM glossary_entries WHERE org_id = ? ORDER BY created_at, id", orgID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*GlossaryEntry
-	for rows.Next() {
-		g, err := scanGlossaryEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return scanRows(ctx, r.q, scanGlossaryEntry, "SELECT "+glossaryColumns+" FROM glossary_entries WHERE org_id = ? ORDER BY created_at, id", orgID)
 }
 
 // UpdateGlossary applies a batch of operations in one transaction: all of

@@ -105,11 +105,7 @@ func (db *DB) StartImportRun(ctx context.Context, in NewImportRun) (run *ImportR
 
 // ImportRun is one run of an organization.
 func (r reader) ImportRun(ctx context.Context, orgID, id string) (*ImportRun, error) {
-	run, err := scanImportRun(r.q.queryRow(ctx, "SELECT "+importRunColumns+" FROM import_runs WHERE org_id = ? AND id = ?", orgID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "import run not found")
-	}
-	return run, err
+	return scanRow(ctx, r.q, "import run", scanImportRun, "SELECT "+importRunColumns+" FROM import_runs WHERE org_id = ? AND id = ?", orgID, id)
 }
 
 // ImportRunFilter narrows a list of runs; "" matches all. Status "active"
@@ -135,20 +131,7 @@ func (r reader) ImportRuns(ctx context.Context, orgID string, f ImportRunFilter)
 	default:
 		where, args = where+" AND status = ?", append(args, f.Status)
 	}
-	rows, err := r.q.query(ctx, "SELECT "+importRunColumns+" FROM import_runs"+where+" ORDER BY created_at DESC, id", args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*ImportRun
-	for rows.Next() {
-		run, err := scanImportRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, run)
-	}
-	return out, rows.Err()
+	return scanRows(ctx, r.q, scanImportRun, "SELECT "+importRunColumns+" FROM import_runs"+where+" ORDER BY created_at DESC, id", args...)
 }
 
 // CancelImportRun cancels a pending or in-progress run; a run that has
@@ -178,29 +161,15 @@ func (db *DB) ImportRunsDue(ctx context.Context) (bool, error) { return importLe
 
 // ClaimImportRun claims, for lease, the oldest pending run or in-progress
 // run whose lease ran out; nil when there is none. The run is in-progress.
-func (db *DB) ClaimImportRun(ctx context.Context, lease time.Duration) (run *ImportRun, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		run = nil
-		query := importLeases.claimQuery(tx, importRunColumns, "created_at, id")
-		r, err := scanImportRun(tx.q.queryRow(ctx, query, micros(tx.Now)))
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+func (db *DB) ClaimImportRun(ctx context.Context, lease time.Duration) (*ImportRun, error) {
+	return claimNext(ctx, db, importLeases, importRunColumns, "created_at, id", scanImportRun, func(tx *Tx, r *ImportRun) error {
 		if r.StartedAt.IsZero() {
 			r.StartedAt = tx.Now
 		}
 		r.Status, r.Claim, r.Attempts, r.UpdatedAt = ImportInProgress, newID(), r.Attempts+1, tx.Now
-		if _, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, claim = ?, claimed_until = ?, attempts = ?, started_at = ?, updated_at = ?
-			WHERE id = ?`, r.Status, r.Claim, micros(tx.Now.Add(lease)), r.Attempts, micros(r.StartedAt), micros(tx.Now), r.ID); err != nil {
-			return err
-		}
-		run = r
-		return nil
+		return importLeases.take(ctx, tx, r.ID, r.Claim, r.Attempts, tx.Now.Add(lease), "started_at = ?, updated_at = ?",
+			micros(r.StartedAt), micros(tx.Now))
 	})
-	return run, err
 }
 
 // ErrImportRunLost reports a claimed run that was cancelled, deleted, or

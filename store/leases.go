@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 )
 
@@ -43,6 +45,40 @@ func (l leasedRuns) claimQuery(tx *Tx, columns, order string) string {
 		query += " FOR UPDATE SKIP LOCKED"
 	}
 	return query
+}
+
+// claimNext claims the first due run in order, in a transaction of its
+// own: scan reads the columns of the run, and take marks it claimed and
+// writes that (with l.take); nil when no run is due.
+func claimNext[R any](ctx context.Context, db *DB, l leasedRuns, columns, order string,
+	scan func(interface{ Scan(...any) error }) (*R, error), take func(tx *Tx, run *R) error) (run *R, err error) {
+	err = db.Tx(ctx, func(tx *Tx) error {
+		run = nil
+		r, err := scan(tx.q.queryRow(ctx, l.claimQuery(tx, columns, order), micros(tx.Now)))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := take(tx, r); err != nil {
+			return err
+		}
+		run = r
+		return nil
+	})
+	return run, err
+}
+
+// take writes run id held under claim until until, for its attempts-th
+// time, with the further columns set ("col = ?, …") to args.
+func (l leasedRuns) take(ctx context.Context, tx *Tx, id, claim string, attempts int, until time.Time, set string, args ...any) error {
+	query := "UPDATE " + l.table + " SET " + l.state + " = ?, claim = ?, claimed_until = ?, attempts = ?"
+	if set != "" {
+		query += ", " + set
+	}
+	_, err := tx.q.exec(ctx, query+" WHERE id = ?", append(append([]any{l.running, claim, micros(until), attempts}, args...), id)...)
+	return err
 }
 
 // held is the condition on a row (by id and claim, its two arguments) that

@@ -96,11 +96,7 @@ func (db *DB) EnsurePDFExport(ctx context.Context, k PDFExportKey) (x *PDFExport
 
 // PDFExport is the export id.
 func (r reader) PDFExport(ctx context.Context, id string) (*PDFExport, error) {
-	x, err := scanPDFExport(r.q.queryRow(ctx, "SELECT "+pdfExportColumns+" FROM pdf_exports WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "PDF export not found")
-	}
-	return x, err
+	return scanRow(ctx, r.q, "PDF export", scanPDFExport, "SELECT "+pdfExportColumns+" FROM pdf_exports WHERE id = ?", id)
 }
 
 // PDFExportsDue reports, with a plain read, whether an export waits to be
@@ -116,26 +112,12 @@ func (db *DB) PDFExportDue(x *PDFExport) bool {
 
 // ClaimPDFExport claims, for lease, the export due longest; nil when none
 // is.
-func (db *DB) ClaimPDFExport(ctx context.Context, lease time.Duration) (x *PDFExport, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		x = nil
-		r, err := scanPDFExport(tx.q.queryRow(ctx, pdfLeases.claimQuery(tx, pdfExportColumns, "updated_at, id"), micros(tx.Now)))
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+func (db *DB) ClaimPDFExport(ctx context.Context, lease time.Duration) (*PDFExport, error) {
+	return claimNext(ctx, db, pdfLeases, pdfExportColumns, "updated_at, id", scanPDFExport, func(tx *Tx, r *PDFExport) error {
 		r.State, r.Claim, r.Attempts = PDFPrinting, newID(), r.Attempts+1
 		r.ClaimedUntil = tx.Now.Add(lease)
-		if _, err := tx.q.exec(ctx, "UPDATE pdf_exports SET state = ?, claim = ?, claimed_until = ?, attempts = ? WHERE id = ?",
-			r.State, r.Claim, micros(r.ClaimedUntil), r.Attempts, r.ID); err != nil {
-			return err
-		}
-		x = r
-		return nil
+		return pdfLeases.take(ctx, tx, r.ID, r.Claim, r.Attempts, r.ClaimedUntil, "")
 	})
-	return x, err
 }
 
 // ErrPDFExportLost reports a claimed export whose lease ran out and was

@@ -152,30 +152,13 @@ func (db *DB) CreateTranslation(ctx context.Context, n NewTranslation) (t *Trans
 
 // Translation is one translation of an organization.
 func (r reader) Translation(ctx context.Context, orgID, id string) (*Translation, error) {
-	t, err := scanTranslation(r.q.queryRow(ctx, "SELECT "+translationRowColumns+" FROM translations WHERE org_id = ? AND id = ?", orgID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quire.Errorf(quire.CodeNotFound, "translation not found")
-	}
-	return t, err
+	return scanRow(ctx, r.q, "translation", scanTranslation, "SELECT "+translationRowColumns+" FROM translations WHERE org_id = ? AND id = ?", orgID, id)
 }
 
 // Translations are an organization's translations, oldest first (at most
 // MaxTranslations, so read whole).
 func (r reader) Translations(ctx context.Context, orgID string) ([]*Translation, error) {
-	rows, err := r.q.query(ctx, "SELECT "+translationRowColumns+" FROM translations WHERE org_id = ? ORDER BY created_at, id", orgID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Translation
-	for rows.Next() {
-		t, err := scanTranslation(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return scanRows(ctx, r.q, scanTranslation, "SELECT "+translationRowColumns+" FROM translations WHERE org_id = ? ORDER BY created_at, id", orgID)
 }
 
 // UpdateTranslation replaces a translation's instructions; the next run
@@ -247,29 +230,14 @@ func (db *DB) TranslationRunsDue(ctx context.Context) (bool, error) {
 
 // ClaimTranslationRun claims, for lease, the translation queued longest, or
 // a running one whose lease ran out; nil when there is none.
-func (db *DB) ClaimTranslationRun(ctx context.Context, lease time.Duration) (t *Translation, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		t = nil
-		query := translationLeases.claimQuery(tx, translationRowColumns, "updated_at, id")
-		r, err := scanTranslation(tx.q.queryRow(ctx, query, micros(tx.Now)))
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+func (db *DB) ClaimTranslationRun(ctx context.Context, lease time.Duration) (*Translation, error) {
+	return claimNext(ctx, db, translationLeases, translationRowColumns, "updated_at, id", scanTranslation, func(tx *Tx, r *Translation) error {
 		if r.State == TranslationQueued {
 			r.LastStartedAt = tx.Now
 		}
 		r.State, r.Claim, r.Attempts = TranslationRunning, newID(), r.Attempts+1
-		if _, err := tx.q.exec(ctx, `UPDATE translations SET state = ?, claim = ?, claimed_until = ?, attempts = ?, last_started_at = ?
-			WHERE id = ?`, r.State, r.Claim, micros(tx.Now.Add(lease)), r.Attempts, micros(r.LastStartedAt), r.ID); err != nil {
-			return err
-		}
-		t = r
-		return nil
+		return translationLeases.take(ctx, tx, r.ID, r.Claim, r.Attempts, tx.Now.Add(lease), "last_started_at = ?", micros(r.LastStartedAt))
 	})
-	return t, err
 }
 
 // ErrTranslationRunLost reports a claimed run whose translation was deleted
