@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/edit"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
@@ -236,7 +237,7 @@ func (s *Server) mergeCR(w http.ResponseWriter, r *http.Request) error {
 // conflictOr answers a merge conflict with the page showing the pages in
 // conflict (409), and any other error as such.
 func (s *Server) conflictOr(w http.ResponseWriter, r *http.Request, p *crPlace, err error) error {
-	ce, ok := errors.AsType[*store.ConflictError](err)
+	ce, ok := errors.AsType[*content.ConflictError](err)
 	if !ok {
 		return err
 	}
