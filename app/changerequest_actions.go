@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/edit"
 	"github.com/quiredocs/quire/render"
@@ -208,7 +209,7 @@ func (s *Server) updateCRFromMain(w http.ResponseWriter, r *http.Request) error 
 	if err := quire.CheckEditable(p.sp); err != nil {
 		return err
 	}
-	if _, err := s.db.UpdateChangeRequestFromSpace(r.Context(), p.sp.ID, p.cr.ID, p.me.ID); err != nil {
+	if _, err := s.cfg.Author.Update(r.Context(), p.sp, p.cr, p.me.ID); err != nil {
 		return s.conflictOr(w, r, p, err)
 	}
 	return back(w, r, p, "updated", "")
@@ -221,14 +222,10 @@ func (s *Server) mergeCR(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	unmet, err := s.unmetMergeRules(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	if len(unmet) > 0 {
-		return s.refused(w, r, p, http.StatusForbidden, "Merge refused: merge rules not met: "+strings.Join(unmet, "; ")+".", nil)
-	}
-	if _, err := s.db.MergeChangeRequest(r.Context(), p.sp.ID, p.cr.ID, p.me.ID); err != nil {
+	if _, err := s.cfg.Author.Merge(r.Context(), p.sp, p.cr, p.me.ID, s.mergeEnv(p)); err != nil {
+		if re, ok := errors.AsType[*authoring.RulesError](err); ok {
+			return s.refused(w, r, p, http.StatusForbidden, "Merge refused: merge rules not met: "+strings.Join(re.Unmet, "; ")+".", nil)
+		}
 		return s.conflictOr(w, r, p, err)
 	}
 	return back(w, r, p, "merged", "")

@@ -105,7 +105,7 @@ func (s *Server) resolveCRConflicts(w http.ResponseWriter, r *http.Request) erro
 		return s.resolveRefused(w, r, p, http.StatusBadRequest, err.Error()+".")
 	}
 	opts := store.UpdateOptions{Resolve: resolve, SpaceRevision: r.PostForm.Get("space-revision")}
-	if _, err := s.db.UpdateChangeRequestResolving(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, opts); err != nil {
+	if _, err := s.cfg.Author.Resolve(r.Context(), p.sp, p.cr, p.me.ID, opts); err != nil {
 		ce, ok := errors.AsType[*content.ConflictError](err)
 		if !ok {
 			return err

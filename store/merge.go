@@ -126,10 +126,22 @@ func (tx *Tx) revisionTree(ctx context.Context, spaceID, id string) (*content.Tr
 // merge only checks that neither head moved meanwhile and writes, so that
 // other writers to the space (merges, new change requests) wait for writes,
 // not for trees to be read and merged.
-func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
+func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (*quire.ChangeRequest, error) {
+	return db.MergeChangeRequestChecked(ctx, spaceID, ref, userID, nil)
+}
+
+// MergeCheck judges a merge within its transaction, given the space and the
+// request as read under their locks; an error refuses the merge, which then
+// writes nothing. It may run again (a retried transaction): no side effects.
+type MergeCheck func(tx *Tx, sp *quire.Space, c *quire.ChangeRequest) error
+
+// MergeChangeRequestChecked is MergeChangeRequest with check asked, once
+// the space is known to be editable and the request unmerged and before
+// the trees are merged, whether the merge may go on.
+func (db *DB) MergeChangeRequestChecked(ctx context.Context, spaceID, ref, userID string, check MergeCheck) (c *quire.ChangeRequest, err error) {
 	pre := db.premerge(ctx, spaceID, ref)
 	err = db.Tx(ctx, func(tx *Tx) error {
-		c, err = tx.mergeChangeRequest(ctx, spaceID, ref, userID, pre)
+		c, err = tx.mergeChangeRequest(ctx, spaceID, ref, userID, pre, check)
 		return err
 	})
 	return c, err
@@ -162,12 +174,13 @@ func (db *DB) premerge(ctx context.Context, spaceID, ref string) *premerged {
 
 // MergeChangeRequest is DB.MergeChangeRequest within tx.
 func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (*quire.ChangeRequest, error) {
-	return tx.mergeChangeRequest(ctx, spaceID, ref, userID, nil)
+	return tx.mergeChangeRequest(ctx, spaceID, ref, userID, nil, nil)
 }
 
 // mergeChangeRequest merges, with the trees merged beforehand when pre
-// merged the revisions found under the locks.
-func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID string, pre *premerged) (*quire.ChangeRequest, error) {
+// merged the revisions found under the locks, and check asked first when
+// not nil.
+func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID string, pre *premerged, check MergeCheck) (*quire.ChangeRequest, error) {
 	// The space's row first: merges into one space apply one at a time.
 	var head, mode string
 	if err := tx.q.queryRow(ctx, "UPDATE spaces SET updated_at = ? WHERE id = ? RETURNING revision_id, edit_mode",
@@ -183,6 +196,15 @@ func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 	}
 	if err := checkUnmerged(c); err != nil {
 		return nil, err
+	}
+	if check != nil {
+		sp, err := tx.Space(ctx, spaceID)
+		if err != nil {
+			return nil, err
+		}
+		if err := check(tx, sp, c); err != nil {
+			return nil, err
+		}
 	}
 	var merged *content.Tree
 	if pre != nil && pre.base == c.Base() && pre.ours == head && pre.theirs == c.RevisionID {
