@@ -190,7 +190,7 @@ func (s *Server) requestCRReviewer(w http.ResponseWriter, r *http.Request) error
 	if err := quire.CheckLen("user", u, 1, 128); err != nil {
 		return err
 	}
-	if err := s.db.CheckReviewer(r.Context(), p.sp, p.cr, "user", u); err != nil {
+	if err := s.cfg.Author.CheckReviewer(r.Context(), p.sp, p.cr, "user", u); err != nil {
 		return err
 	}
 	if _, err := s.db.RequestReviewers(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, []string{u}, nil, nil); err != nil {

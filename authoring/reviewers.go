@@ -1,4 +1,4 @@
-package store
+package authoring
 
 import (
 	"context"
@@ -8,11 +8,11 @@ import (
 
 // CheckReviewer refuses (400, naming field) a user who cannot be asked to
 // review c: not a member who reads the space sp, or the request's author.
-func (db *DB) CheckReviewer(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, field, userID string) error {
+func (a *Author) CheckReviewer(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, field, userID string) error {
 	if userID == c.CreatedBy.ID {
 		return quire.Errorf(quire.CodeInvalid, "%s: the author of a change request cannot review it", field)
 	}
-	v, err := db.Viewer(ctx, sp.OrgID, userID, append(append([]string{}, sp.Ancestors...), sp.ID))
+	v, err := a.DB.Viewer(ctx, sp.OrgID, userID, append(append([]string{}, sp.Ancestors...), sp.ID))
 	if err != nil {
 		return err
 	}
