@@ -91,9 +91,9 @@ type mergeResultJSON struct {
 }
 
 // mergeChangeRequest merges a request into its space; it needs the review
-// role (the reference's merge permission). The store finds the request
-// (404), then checks that the space is not locked and the request not
-// merged, all in the merge's transaction, which reads each row once.
+// role (the reference's merge permission). authoring.Author.Merge finds
+// the request (404), checks that the space is not locked, the request not
+// merged and the merge rules met, all in the merge's transaction.
 func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) error {
 	sp, role, err := s.space(r, quire.RoleReview)
 	if err != nil {
@@ -103,10 +103,8 @@ func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	if err := s.checkMergeRules(r, sp, role, c); err != nil {
-		return err
-	}
-	c, err = s.db.MergeChangeRequest(r.Context(), sp.ID, c.ID, caller(r.Context()).ID)
+	me := caller(r.Context())
+	c, err = s.author.Merge(r.Context(), sp, c, me.ID, s.mergeEnv(role, me))
 	if err != nil {
 		return err
 	}
@@ -119,7 +117,7 @@ func (s *Server) updateChangeRequestFromSpace(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	if c, err = s.db.UpdateChangeRequestFromSpace(r.Context(), sp.ID, c.ID, caller(r.Context()).ID); err != nil {
+	if c, err = s.author.Update(r.Context(), sp, c, caller(r.Context()).ID); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, mergeResultJSON{Revision: c.RevisionID, Result: "update"})

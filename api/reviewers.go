@@ -86,7 +86,7 @@ func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) error 
 			continue
 		}
 		seen[u] = true
-		if err := s.db.CheckReviewer(r.Context(), sp, c, fmt.Sprintf("users[%d]", i), u); err != nil {
+		if err := s.author.CheckReviewer(r.Context(), sp, c, fmt.Sprintf("users[%d]", i), u); err != nil {
 			return err
 		}
 		users = append(users, u)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
@@ -171,15 +172,19 @@ func descriptionHTML(markdown string) template.HTML {
 }
 
 // unmetMergeRules are the merge rules a merge of p by its caller would not
-// meet: the store's judgement, the API's too.
+// meet: authoring's judgement, the API's too.
 func (s *Server) unmetMergeRules(ctx context.Context, p *crPlace) ([]string, error) {
-	var env store.MergeEnv
-	if s.cfg.MergeRulesEnv != nil {
-		env = func(reviews []*quire.Review) (map[string]any, error) {
-			return s.cfg.MergeRulesEnv(p.sp, p.role, p.cr, reviews, p.me)
-		}
+	return s.cfg.Author.UnmetMergeRules(ctx, p.sp, p.cr, p.me.ID, s.mergeEnv(p))
+}
+
+// mergeEnv is what custom merge rules see for p's caller (Config.MergeRulesEnv).
+func (s *Server) mergeEnv(p *crPlace) authoring.MergeEnv {
+	if s.cfg.MergeRulesEnv == nil {
+		return nil
 	}
-	return s.db.UnmetMergeRules(ctx, p.sp, p.cr, p.me.ID, env)
+	return func(sp *quire.Space, c *quire.ChangeRequest, reviews []*quire.Review) (map[string]any, error) {
+		return s.cfg.MergeRulesEnv(sp, p.role, c, reviews, p.me)
+	}
 }
 
 // views opens the two sides of p's changes: its base and its revision.

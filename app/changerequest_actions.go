@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/edit"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
@@ -188,7 +190,7 @@ func (s *Server) requestCRReviewer(w http.ResponseWriter, r *http.Request) error
 	if err := quire.CheckLen("user", u, 1, 128); err != nil {
 		return err
 	}
-	if err := s.db.CheckReviewer(r.Context(), p.sp, p.cr, "user", u); err != nil {
+	if err := s.cfg.Author.CheckReviewer(r.Context(), p.sp, p.cr, "user", u); err != nil {
 		return err
 	}
 	if _, err := s.db.RequestReviewers(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, []string{u}, nil, nil); err != nil {
@@ -207,7 +209,7 @@ func (s *Server) updateCRFromMain(w http.ResponseWriter, r *http.Request) error 
 	if err := quire.CheckEditable(p.sp); err != nil {
 		return err
 	}
-	if _, err := s.db.UpdateChangeRequestFromSpace(r.Context(), p.sp.ID, p.cr.ID, p.me.ID); err != nil {
+	if _, err := s.cfg.Author.Update(r.Context(), p.sp, p.cr, p.me.ID); err != nil {
 		return s.conflictOr(w, r, p, err)
 	}
 	return back(w, r, p, "updated", "")
@@ -220,14 +222,10 @@ func (s *Server) mergeCR(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	unmet, err := s.unmetMergeRules(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	if len(unmet) > 0 {
-		return s.refused(w, r, p, http.StatusForbidden, "Merge refused: merge rules not met: "+strings.Join(unmet, "; ")+".", nil)
-	}
-	if _, err := s.db.MergeChangeRequest(r.Context(), p.sp.ID, p.cr.ID, p.me.ID); err != nil {
+	if _, err := s.cfg.Author.Merge(r.Context(), p.sp, p.cr, p.me.ID, s.mergeEnv(p)); err != nil {
+		if re, ok := errors.AsType[*authoring.RulesError](err); ok {
+			return s.refused(w, r, p, http.StatusForbidden, "Merge refused: merge rules not met: "+strings.Join(re.Unmet, "; ")+".", nil)
+		}
 		return s.conflictOr(w, r, p, err)
 	}
 	return back(w, r, p, "merged", "")
@@ -236,7 +234,7 @@ func (s *Server) mergeCR(w http.ResponseWriter, r *http.Request) error {
 // conflictOr answers a merge conflict with the page showing the pages in
 // conflict (409), and any other error as such.
 func (s *Server) conflictOr(w http.ResponseWriter, r *http.Request, p *crPlace, err error) error {
-	ce, ok := errors.AsType[*store.ConflictError](err)
+	ce, ok := errors.AsType[*content.ConflictError](err)
 	if !ok {
 		return err
 	}

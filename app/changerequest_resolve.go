@@ -47,7 +47,7 @@ type conflictView struct {
 
 // conflictViews shows each conflict of ce with both versions of its page,
 // keeping what form (a resolve form sent back, or nil) chose and typed.
-func (s *Server) conflictViews(r *http.Request, p *crPlace, ce *store.ConflictError, form url.Values) ([]conflictView, error) {
+func (s *Server) conflictViews(r *http.Request, p *crPlace, ce *content.ConflictError, form url.Values) ([]conflictView, error) {
 	main, err := s.cfg.Reader.Open(r.Context(), p.sp, p.sp.RevisionID, nil)
 	if err != nil {
 		return nil, err
@@ -105,8 +105,8 @@ func (s *Server) resolveCRConflicts(w http.ResponseWriter, r *http.Request) erro
 		return s.resolveRefused(w, r, p, http.StatusBadRequest, err.Error()+".")
 	}
 	opts := store.UpdateOptions{Resolve: resolve, SpaceRevision: r.PostForm.Get("space-revision")}
-	if _, err := s.db.UpdateChangeRequestResolving(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, opts); err != nil {
-		ce, ok := errors.AsType[*store.ConflictError](err)
+	if _, err := s.cfg.Author.Resolve(r.Context(), p.sp, p.cr, p.me.ID, opts); err != nil {
+		ce, ok := errors.AsType[*content.ConflictError](err)
 		if !ok {
 			return err
 		}
@@ -159,7 +159,7 @@ func (s *Server) resolveRefused(w http.ResponseWriter, r *http.Request, p *crPla
 	if err != nil {
 		return err
 	}
-	views, err := s.conflictViews(r, p, &store.ConflictError{Conflicts: conflicts}, r.PostForm)
+	views, err := s.conflictViews(r, p, &content.ConflictError{Conflicts: conflicts}, r.PostForm)
 	if err != nil {
 		return err
 	}
@@ -172,14 +172,13 @@ func (s *Server) currentConflicts(r *http.Request, p *crPlace) ([]content.Confli
 	if !p.outdated() {
 		return nil, nil
 	}
-	trees := make([]*content.Tree, 3)
-	for i, id := range []string{p.cr.Base(), p.sp.RevisionID, p.cr.RevisionID} {
-		_, t, err := s.db.RevisionTree(r.Context(), p.sp.ID, id)
-		if err != nil {
-			return nil, err
-		}
-		trees[i] = t
+	h, err := s.db.Heads(r.Context(), p.sp.ID, p.cr.Base(), p.sp.RevisionID, p.cr.RevisionID)
+	if err != nil {
+		return nil, err
 	}
-	_, conflicts := content.Merge(trees[0], trees[1], trees[2])
-	return conflicts, nil
+	_, err = content.MergeHeads(h[0], h[1], h[2], nil)
+	if ce, ok := errors.AsType[*content.ConflictError](err); ok {
+		return ce.Conflicts, nil
+	}
+	return nil, err
 }

@@ -194,7 +194,7 @@ func TestMergeAndUpdate(t *testing.T) {
 	}
 	before, _ := db.Space(ctx, spaceID)
 	_, err = db.MergeChangeRequest(ctx, spaceID, c.ID, userID)
-	var conflict *store.ConflictError
+	var conflict *content.ConflictError
 	if !errors.As(err, &conflict) || quire.ErrorCode(err) != quire.CodeConflict || len(conflict.Conflicts) != 1 || conflict.Conflicts[0].PageID != "a" {
 		t.Fatalf("conflicting merge: %v", err)
 	}

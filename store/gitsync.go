@@ -515,8 +515,8 @@ type GitImport struct {
 type GitImported struct {
 	ChangeRequest *quire.ChangeRequest
 	Merged        bool
-	Conflict      *ConflictError // set when the request is left open with conflicts
-	Revision      string         // the request's revision: the commit's content
+	Conflict      *content.ConflictError // set when the request is left open with conflicts
+	Revision      string                 // the request's revision: the commit's content
 }
 
 // ImportGitCommit brings a commit's content into a space in one
@@ -550,7 +550,7 @@ func (db *DB) ImportGitCommit(ctx context.Context, c *GitSyncClaim, in GitImport
 		out.Revision = rev.ID
 		if !in.Standalone {
 			merged, err := tx.MergeChangeRequest(ctx, c.SpaceID, cr.ID, in.UserID)
-			conflict, isConflict := errors.AsType[*ConflictError](err)
+			conflict, isConflict := errors.AsType[*content.ConflictError](err)
 			switch {
 			case isConflict:
 				out.Conflict = conflict

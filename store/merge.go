@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -117,27 +115,6 @@ func (tx *Tx) revisionTree(ctx context.Context, spaceID, id string) (*content.Tr
 	return t, err
 }
 
-// ConflictError reports a three-way merge that could not be made; it
-// answers 409 and names the pages (or files) in conflict.
-type ConflictError struct{ Conflicts []content.Conflict }
-
-func (e *ConflictError) Error() string {
-	parts := make([]string, 0, len(e.Conflicts))
-	for _, c := range e.Conflicts {
-		what := fmt.Sprintf("page %q (%s)", c.Title, c.PageID)
-		if c.PageID == "" {
-			what = fmt.Sprintf("file %q", c.Title)
-		}
-		parts = append(parts, what+": "+c.Reason)
-	}
-	return "merge conflict: " + strings.Join(parts, "; ")
-}
-
-// Unwrap makes the error a quire CodeConflict for the HTTP layer.
-func (e *ConflictError) Unwrap() error {
-	return &quire.Error{Code: quire.CodeConflict, Message: e.Error()}
-}
-
 // MergeChangeRequest three-way merges a request (by id or number) into its
 // space (base, the space's revision, the request's revision). On success the
 // space moves to a merge revision whose parents are both heads and the
@@ -149,10 +126,22 @@ func (e *ConflictError) Unwrap() error {
 // merge only checks that neither head moved meanwhile and writes, so that
 // other writers to the space (merges, new change requests) wait for writes,
 // not for trees to be read and merged.
-func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (c *quire.ChangeRequest, err error) {
+func (db *DB) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (*quire.ChangeRequest, error) {
+	return db.MergeChangeRequestChecked(ctx, spaceID, ref, userID, nil)
+}
+
+// MergeCheck judges a merge within its transaction, given the space and the
+// request as read under their locks; an error refuses the merge, which then
+// writes nothing. It may run again (a retried transaction): no side effects.
+type MergeCheck func(tx *Tx, sp *quire.Space, c *quire.ChangeRequest) error
+
+// MergeChangeRequestChecked is MergeChangeRequest with check asked, once
+// the space is known to be editable and the request unmerged and before
+// the trees are merged, whether the merge may go on.
+func (db *DB) MergeChangeRequestChecked(ctx context.Context, spaceID, ref, userID string, check MergeCheck) (c *quire.ChangeRequest, err error) {
 	pre := db.premerge(ctx, spaceID, ref)
 	err = db.Tx(ctx, func(tx *Tx) error {
-		c, err = tx.mergeChangeRequest(ctx, spaceID, ref, userID, pre)
+		c, err = tx.mergeChangeRequest(ctx, spaceID, ref, userID, pre, check)
 		return err
 	})
 	return c, err
@@ -185,12 +174,13 @@ func (db *DB) premerge(ctx context.Context, spaceID, ref string) *premerged {
 
 // MergeChangeRequest is DB.MergeChangeRequest within tx.
 func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID string) (*quire.ChangeRequest, error) {
-	return tx.mergeChangeRequest(ctx, spaceID, ref, userID, nil)
+	return tx.mergeChangeRequest(ctx, spaceID, ref, userID, nil, nil)
 }
 
 // mergeChangeRequest merges, with the trees merged beforehand when pre
-// merged the revisions found under the locks.
-func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID string, pre *premerged) (*quire.ChangeRequest, error) {
+// merged the revisions found under the locks, and check asked first when
+// not nil.
+func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID string, pre *premerged, check MergeCheck) (*quire.ChangeRequest, error) {
 	// The space's row first: merges into one space apply one at a time.
 	var head, mode string
 	if err := tx.q.queryRow(ctx, "UPDATE spaces SET updated_at = ? WHERE id = ? RETURNING revision_id, edit_mode",
@@ -206,6 +196,15 @@ func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 	}
 	if err := checkUnmerged(c); err != nil {
 		return nil, err
+	}
+	if check != nil {
+		sp, err := tx.Space(ctx, spaceID)
+		if err != nil {
+			return nil, err
+		}
+		if err := check(tx, sp, c); err != nil {
+			return nil, err
+		}
 	}
 	var merged *content.Tree
 	if pre != nil && pre.base == c.Base() && pre.ours == head && pre.theirs == c.RevisionID {
@@ -264,7 +263,7 @@ type UpdateOptions struct {
 
 // UpdateChangeRequestResolving is UpdateChangeRequestFromSpace with the
 // conflicts that opts resolves decided; conflicts it leaves open still
-// answer a ConflictError and change nothing.
+// answer a content.ConflictError and change nothing.
 func (db *DB) UpdateChangeRequestResolving(ctx context.Context, spaceID, ref, userID string, opts UpdateOptions) (c *quire.ChangeRequest, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		if c, err = tx.lockChangeRequest(ctx, spaceID, ref); err != nil {
@@ -303,70 +302,25 @@ func (db *DB) UpdateChangeRequestResolving(ctx context.Context, spaceID, ref, us
 }
 
 // merge3 merges the trees of revisions ours and theirs, descended from base,
-// with the conflicts resolve decides.
+// with the conflicts resolve decides (content.MergeHeads).
 func (r reader) merge3(ctx context.Context, spaceID, base, ours, theirs string, resolve map[string]content.Resolution) (*content.Tree, error) {
-	trees := make([]*content.Tree, 3)
-	for i, id := range []string{base, ours, theirs} {
+	h, err := r.Heads(ctx, spaceID, base, ours, theirs)
+	if err != nil {
+		return nil, err
+	}
+	return content.MergeHeads(h[0], h[1], h[2], resolve)
+}
+
+// Heads returns the revisions ids of a space with their trees (shared: do
+// not modify), as content.MergeHeads takes them.
+func (r reader) Heads(ctx context.Context, spaceID string, ids ...string) ([]content.Head, error) {
+	heads := make([]content.Head, len(ids))
+	for i, id := range ids {
 		_, t, err := r.RevisionTree(ctx, spaceID, id)
 		if err != nil {
 			return nil, err
 		}
-		trees[i] = t
+		heads[i] = content.Head{ID: id, Tree: t}
 	}
-	if base == ours { // nothing happened on our side: take theirs as it is
-		return trees[2], nil
-	}
-	if base == theirs { // nothing happened on their side: keep ours
-		return trees[1], nil
-	}
-	if resolve == nil { // their pages edited in place, ours not: no walk of the tree
-		if merged, ok := content.MergeEdits(trees[0], trees[1], trees[2]); ok {
-			return merged, nil
-		}
-	}
-	merged, conflicts := content.MergeResolving(trees[0], trees[1], trees[2], resolve)
-	if len(conflicts) > 0 {
-		return nil, &ConflictError{Conflicts: conflicts}
-	}
-	freeSlugs(merged, trees[1])
-	return merged, nil
-}
-
-// freeSlugs gives every page of a merged tree whose slug a sibling already
-// has the next free "<slug>-2", "-3"…, as authoring does: pages added or
-// moved to the same place on both sides must not share a path. A page that
-// ours has at the same place under the same slug keeps it, so the space's
-// live paths do not change. t is the merge's own tree: it is modified.
-func freeSlugs(t, ours *content.Tree) {
-	oursParent := map[string]string{}
-	for _, id := range ours.Root {
-		oursParent[id] = ""
-	}
-	for pid, p := range ours.Pages {
-		for _, c := range p.Children {
-			oursParent[c] = pid
-		}
-	}
-	fix := func(parent string, kids []string) {
-		taken := map[string]bool{}
-		var others []string
-		for _, id := range kids {
-			p := t.Pages[id]
-			op, inOurs := oursParent[id]
-			if inOurs && op == parent && ours.Pages[id].Slug == p.Slug && !taken[p.Slug] {
-				taken[p.Slug] = true
-			} else {
-				others = append(others, id)
-			}
-		}
-		for _, id := range others {
-			p := t.Pages[id]
-			p.Slug = quire.FreeSlug(p.Slug, quire.MaxSlug, func(s string) bool { return taken[s] })
-			taken[p.Slug] = true
-		}
-	}
-	fix("", t.Root)
-	for id, p := range t.Pages {
-		fix(id, p.Children)
-	}
+	return heads, nil
 }

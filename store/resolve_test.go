@@ -65,7 +65,7 @@ func TestUpdateChangeRequestResolving(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var conflict *store.ConflictError
+			var conflict *content.ConflictError
 			// Without resolutions, with another page's only, or made against
 			// an older revision of the space: 409, and nothing changes.
 			for _, opts := range []store.UpdateOptions{
