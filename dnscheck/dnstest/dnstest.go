@@ -24,16 +24,8 @@ type Server struct {
 func Start(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{txt: map[string][]string{}, cname: map[string]string{}}
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pc, l := listen(t)
 	s.Addr = pc.LocalAddr().String()
-	l, err := net.Listen("tcp", s.Addr)
-	if err != nil {
-		pc.Close()
-		t.Fatal(err)
-	}
 	for _, srv := range []*dns.Server{{PacketConn: pc, Handler: s}, {Listener: l, Handler: s}} {
 		started := make(chan struct{})
 		srv.NotifyStartedFunc = func() { close(started) }
@@ -42,6 +34,27 @@ func Start(t testing.TB) *Server {
 		t.Cleanup(func() { srv.Shutdown() })
 	}
 	return s
+}
+
+// listen takes a free UDP port and the same port on TCP, as a resolver
+// expects; the TCP port may be a client's ephemeral port meanwhile, so
+// another UDP port is tried then.
+func listen(t testing.TB) (net.PacketConn, net.Listener) {
+	t.Helper()
+	var err error
+	for range 100 {
+		var pc net.PacketConn
+		if pc, err = net.ListenPacket("udp", "127.0.0.1:0"); err != nil {
+			break
+		}
+		var l net.Listener
+		if l, err = net.Listen("tcp", pc.LocalAddr().String()); err == nil {
+			return pc, l
+		}
+		pc.Close()
+	}
+	t.Fatal(err)
+	return nil, nil
 }
 
 func fqdn(name string) string { return dns.Fqdn(strings.ToLower(name)) }
