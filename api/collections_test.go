@@ -14,7 +14,7 @@ import (
 )
 
 // Contract §4.7 Collections, end to end through the real router, with the
-// rules of the README's "Spaces, collections and roles". Identifiers declared
+// rules of docs/api/spaces-collections-and-roles.md. Identifiers declared
 // here start with "col" so they cannot clash with other test files.
 
 type colPerms struct {

@@ -639,7 +639,7 @@ func TestIntegrationInstallations(t *testing.T) {
 	e.call(t, e.admin.token, "GET", "/v1/integrations/nothing/installations", nil).wantError(t, http.StatusNotFound, "integration not found")
 }
 
-// integOpen decrypts sealed secrets as the README describes them: a version
+// integOpen decrypts sealed secrets as docs/writing/integrations-and-translations.md describes them: a version
 // byte 1, a 12-byte nonce, then AES-256-GCM with the name as additional data.
 func integOpen(t *testing.T, key, sealed []byte, name string) (map[string]string, error) {
 	t.Helper()

@@ -107,7 +107,7 @@ func peakAboveIdle(fn func()) (rssMiB, heapMiB float64) {
 // memory and heap above the idle server: the space of the security review
 // (20 pages of a 100 × 200 table, refused: 413), the largest tables that
 // print, a space of 3,000 pages, and two exports at once. The first
-// iteration prints; later ones serve the PDF kept. The README's figures:
+// iteration prints; later ones serve the PDF kept. The figures in docs/writing/pdf-export.md:
 //
 //	go test ./api -run XXX -bench BenchmarkPDFExportMemory -benchtime 1x
 func BenchmarkPDFExportMemory(b *testing.B) {

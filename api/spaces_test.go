@@ -17,7 +17,7 @@ import (
 )
 
 // Contract §4.6 Spaces, POST and GET O/spaces, and the permission model of
-// spaces (README "Spaces, collections and roles"), end to end through the
+// spaces (docs/api/spaces-collections-and-roles.md), end to end through the
 // real router. Package-level names start with "sp" so they cannot clash with
 // other test files of the package.
 

@@ -68,7 +68,7 @@ func TestBrowserChangeRequest(t *testing.T) {
 	b.screenshot(t, "cr-360")
 }
 
-// viewportShot saves what the tab shows in a w×h window, for the README
+// viewportShot saves what the tab shows in a w×h window, for the manual
 // (small enough to commit), next to the other screenshots.
 func (b *tab) viewportShot(t *testing.T, name string, w, h int64) {
 	t.Helper()

@@ -110,7 +110,7 @@ func peakMemory(fn func()) (heap, sys uint64) {
 	return heap - min(heap, baseHeap), sys - min(sys, baseSys)
 }
 
-// BenchmarkPDFMemory prints the spaces of the README's figures and reports
+// BenchmarkPDFMemory prints the spaces of the figures in docs/writing/pdf-export.md and reports
 // the peak heap and system memory above idle (MiB), and the PDF's size:
 // the space the security review printed (20 pages of a 100 × 200 table,
 // refused), the largest tables that print (20,000 cells), a space of 3,000

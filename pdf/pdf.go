@@ -69,8 +69,8 @@ type Limits struct {
 
 // DefaultLimits are the limits Quire prints with: within them a PDF takes
 // some 150 MB at most while printed (what is drawn is held by gopdf at
-// some 300 bytes an operation, and as much again is garbage); README, "PDF
-// export", has the figures.
+// some 300 bytes an operation, and as much again is garbage);
+// docs/writing/pdf-export.md has the figures.
 var DefaultLimits = Limits{MaxPages: 5000, MaxDrawn: 150_000, MaxPageCells: 5000, MaxCells: 20_000,
 	MaxImageBytes: 32 << 20, MaxImagePixels: 8_300_000, MaxPixels: 34_000_000}
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks of published sites for the README: a cached page against a bare
+# Benchmarks of published sites for the manual (docs/publishing/published-sites.md): a cached page against a bare
 # net/http handler, an uncached 2 KB page, and all 1,000 pages of a site
 # rendered once by Quire against Hugo building the same 1,000 markdown files.
 #

@@ -22,7 +22,7 @@ import (
 	"github.com/quiredocs/quire/store/storetest"
 )
 
-// The benchmarks the issue measures (README "Published sites"), run with
+// The benchmarks the issue measures (docs/publishing/published-sites.md), run with
 //
 //	go test -run '^$' -bench . -benchtime 2s ./site/
 //

@@ -256,7 +256,7 @@ func (tx *Tx) removeSiteSpaces(ctx context.Context, where string, args ...any) e
 
 // unpublishSpaces removes the site spaces of spaces matching a condition on
 // spaces (alias s), when they are deleted or leave their organization: a
-// restored space is not published again. Contract §3, README "Docs sites".
+// restored space is not published again. Contract §3, docs/publishing/docs-sites.md.
 func (tx *Tx) unpublishSpaces(ctx context.Context, cond string, args ...any) error {
 	return tx.removeSiteSpaces(ctx, "space_id IN (SELECT s.id FROM spaces s WHERE "+cond+")", args...)
 }

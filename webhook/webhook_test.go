@@ -14,7 +14,7 @@ import (
 	"github.com/quiredocs/quire/webhook"
 )
 
-// TestSignAndVerify: the signature is the HMAC-SHA256 the README tells
+// TestSignAndVerify: the signature is the HMAC-SHA256 docs/api/webhooks.md tells
 // receivers to compute; Verify refuses another body, another secret, a
 // stale or future timestamp and a malformed header.
 func TestSignAndVerify(t *testing.T) {
