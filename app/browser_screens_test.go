@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"testing"
 
@@ -22,6 +23,8 @@ func TestBrowserScreens(t *testing.T) {
 	}
 	b.run(t, "sign in", chromedp.Navigate(w.srv.URL+"/signin/link?token="+url.QueryEscape(token)),
 		chromedp.Click(chromedp.CSS("#use-link")), chromedp.WaitVisible(chromedp.CSS("#q")))
+	// A custom hostname not yet proved shows its pending DNS card.
+	w.api(t, w.token, "PATCH", "/v1/orgs/"+w.org+"/sites/"+w.site, map[string]any{"hostname": "docs.example.com"}, http.StatusOK, nil)
 	pages := []struct{ name, path string }{
 		{"org", "/o/" + w.org},
 		{"space", "/s/" + w.space + "/install"},
@@ -30,6 +33,7 @@ func TestBrowserScreens(t *testing.T) {
 		{"space-settings", "/s/" + w.space + "/~settings"},
 		{"org-settings", "/o/" + w.org + "/settings"},
 		{"sites", "/o/" + w.org + "/sites"},
+		{"site", quire.AppSiteURL("", w.org, w.site)},
 	}
 	for _, width := range []int64{1280, 360} {
 		for _, theme := range []string{"light", "dark"} {
