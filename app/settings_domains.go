@@ -55,20 +55,21 @@ func (s *Server) domainsView(ctx context.Context, org *quire.Organization, asked
 	return v, nil
 }
 
-// formDomain reads the form's domain, lower case, refusing what is none.
-func formDomain(r *http.Request) (string, error) {
+// adminDomain is the organization admin posting a domain form, and the
+// form's domain, lower case, refusing what is none.
+func (s *Server) adminDomain(r *http.Request) (*quire.Member, string, error) {
+	me, err := s.requireOrgAdmin(r)
+	if err != nil {
+		return nil, "", err
+	}
 	d := strings.ToLower(strings.TrimSpace(r.PostForm.Get("domain")))
-	return d, quire.CheckEmailDomain("domain", d)
+	return me, d, quire.CheckEmailDomain("domain", d)
 }
 
 // verifyEmailDomain checks the domain's TXT record now and records the
 // domain proved when it is there; else it says which record to add.
 func (s *Server) verifyEmailDomain(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.requireOrgAdmin(r)
-	if err != nil {
-		return err
-	}
-	domain, err := formDomain(r)
+	me, domain, err := s.adminDomain(r)
 	if err != nil {
 		return err
 	}
@@ -92,11 +93,7 @@ func (s *Server) verifyEmailDomain(w http.ResponseWriter, r *http.Request) error
 // removeEmailDomain forgets a proved domain: the identity providers no
 // longer sign in addresses there.
 func (s *Server) removeEmailDomain(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.requireOrgAdmin(r)
-	if err != nil {
-		return err
-	}
-	domain, err := formDomain(r)
+	me, domain, err := s.adminDomain(r)
 	if err != nil {
 		return err
 	}
