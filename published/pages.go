@@ -1,0 +1,45 @@
+package published
+
+import "github.com/quiredocs/quire/content"
+
+// Pages is a revision's page tree as one visitor finds it. A page is
+// visible when the visitor meets its condition and its ancestors'; listed
+// (in the sidebar, previous/next, sitemaps, llms.txt, MCP's list, the
+// search index) when it is visible and neither it nor an ancestor is
+// hidden. Hidden pages are still served at their paths, as the contract's
+// hidden means "not in navigation".
+type Pages struct {
+	Tree   *content.Tree
+	Parent map[string]string // page id → its parent's, as content.Index has it
+	Sees   Sees
+}
+
+// Visible reports whether page id is there and the visitor sees it and
+// every page above it.
+func (ps Pages) Visible(id string) bool {
+	for ; id != ""; id = ps.Parent[id] {
+		p := ps.Tree.Pages[id]
+		if p == nil || !ps.Sees(p.Condition) {
+			return false
+		}
+	}
+	return true
+}
+
+// Listed reports whether page id is visible and neither it nor a page
+// above it is hidden.
+func (ps Pages) Listed(id string) bool {
+	for a := id; a != ""; a = ps.Parent[a] {
+		if p := ps.Tree.Pages[a]; p == nil || p.Hidden {
+			return false
+		}
+	}
+	return ps.Visible(id)
+}
+
+// Shows reports whether p is listed given that its parent is: the step of
+// Listed for walks down the tree from its root, which leave out a page's
+// children with it.
+func (ps Pages) Shows(p *content.Page) bool {
+	return p != nil && !p.Hidden && ps.Sees(p.Condition)
+}
