@@ -18,13 +18,16 @@ type Pages struct {
 // every page above it.
 func (ps Pages) Visible(id string) bool {
 	for ; id != ""; id = ps.Parent[id] {
-		p := ps.Tree.Pages[id]
-		if p == nil || !ps.Sees(p.Condition) {
+		if !ps.Meets(ps.Tree.Pages[id]) {
 			return false
 		}
 	}
 	return true
 }
+
+// Meets reports whether p is there and the visitor meets its condition:
+// the step of Visible for walks down the tree from its root.
+func (ps Pages) Meets(p *content.Page) bool { return p != nil && ps.Sees(p.Condition) }
 
 // Listed reports whether page id is visible and neither it nor a page
 // above it is hidden.

@@ -61,6 +61,13 @@ func TestPages(t *testing.T) {
 		if shown != tt.listed {
 			t.Errorf("Shows down to %s = %v, want %v", tt.id, shown, tt.listed)
 		}
+		met := true
+		for _, a := range append(ancestors(ps, tt.id), tt.id) {
+			met = met && ps.Meets(ps.Tree.Pages[a])
+		}
+		if met != tt.visible {
+			t.Errorf("Meets down to %s = %v, want %v", tt.id, met, tt.visible)
+		}
 	}
 }
 

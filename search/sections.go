@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/render"
 )
 
@@ -34,16 +35,18 @@ type Page struct {
 var markdown = render.NewGFMParser()
 
 // Indexed returns the pages of t that search finds, in id order:
-// documents that are not hidden or kept out of indexing (noIndex), nor
-// under a page that is. Groups have no text of their own; their children
-// are searched.
+// documents listed (published.Pages: not hidden, nor under a page that
+// is) and not kept out of indexing (noIndex), nor under a page that is.
+// Conditions are judged when a visitor searches, not here. Groups have no
+// text of their own; their children are searched.
 func Indexed(t *content.Tree) []*content.Page {
+	listed := published.Pages{Tree: t, Sees: published.IgnoreConditions}
 	var out []*content.Page
 	var walk func(ids []string)
 	walk = func(ids []string) {
 		for _, id := range ids {
 			p := t.Pages[id]
-			if p == nil || p.Hidden || p.NoIndex {
+			if !listed.Shows(p) || p.NoIndex {
 				continue
 			}
 			if p.Kind != content.KindGroup {

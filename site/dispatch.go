@@ -94,7 +94,7 @@ func (s *Server) servePath(w http.ResponseWriter, r *http.Request, rq *request) 
 func (n *spaceNav) firstBelow(ids []string) string {
 	for _, id := range ids {
 		p := n.v.Page(id)
-		if p == nil || !n.rq.sees(p.Condition) {
+		if !n.pages.Meets(p) {
 			continue
 		}
 		if p.Kind != content.KindGroup {

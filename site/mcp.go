@@ -12,6 +12,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/revision"
 )
 
@@ -232,11 +233,12 @@ func (s *Server) mcpList(ctx context.Context, rq *request, origin string) (*mcp.
 		if err != nil {
 			return nil, mcpListOutput{}, s.toolError(err)
 		}
+		pages := published.Pages{Tree: v.Tree, Parent: v.Index().Parent, Sees: rq.visitor.Sees}
 		var walk func(ids []string, depth int)
 		walk = func(ids []string, depth int) {
 			for _, id := range ids {
 				p := v.Page(id)
-				if p == nil || p.Hidden || !rq.visitor.Sees(p.Condition) {
+				if !pages.Shows(p) { // as the sidebars list them
 					continue
 				}
 				if len(out.Pages) == maxListedPages {

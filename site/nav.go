@@ -6,22 +6,22 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 )
 
-// spaceNav is a site space's pages as one visitor finds them. A page is
-// visible when the visitor sees its condition and its ancestors'; listed
-// (in the sidebar, previous/next, sitemaps, llms.txt) when it is visible
-// and neither it nor an ancestor is hidden. Hidden pages are still served
-// at their paths, as the contract's hidden means "not in navigation".
+// spaceNav is a site space's pages as one visitor finds them: visible and
+// listed by the rule of published.Pages (hidden pages are still served at
+// their paths, as the contract's hidden means "not in navigation").
 type spaceNav struct {
 	s     *Server
 	rq    *request
 	sec   *quire.SiteSection // nil on a site without sections
 	ss    *quire.SiteSpace
 	v     *revision.View
-	first string // the first listed document, served at the space's root
+	pages published.Pages // the revision's pages as rq's visitor sees them
+	first string          // the first listed document, served at the space's root
 }
 
 // nav opens the current revision of ss for rq.
@@ -30,7 +30,7 @@ func (s *Server) nav(ctx context.Context, rq *request, sec *quire.SiteSection, s
 	if err != nil {
 		return nil, err
 	}
-	n := &spaceNav{s: s, rq: rq, sec: sec, ss: ss, v: v}
+	n := &spaceNav{s: s, rq: rq, sec: sec, ss: ss, v: v, pages: published.Pages{Tree: v.Tree, Parent: v.Index().Parent, Sees: rq.sees}}
 	if docs := n.documents(1); len(docs) > 0 {
 		n.first = docs[0]
 	}
@@ -38,32 +38,10 @@ func (s *Server) nav(ctx context.Context, rq *request, sec *quire.SiteSection, s
 }
 
 // visible reports whether the visitor sees page id and its ancestors.
-func (n *spaceNav) visible(id string) bool {
-	parents := n.v.Index().Parent
-	for ; id != ""; id = parents[id] {
-		p := n.v.Page(id)
-		if p == nil || !n.rq.sees(p.Condition) {
-			return false
-		}
-	}
-	return true
-}
-
-// listed reports whether page id is visible and shown in navigation.
-func (n *spaceNav) listed(id string) bool {
-	parents := n.v.Index().Parent
-	for a := id; a != ""; a = parents[a] {
-		if p := n.v.Page(a); p == nil || p.Hidden {
-			return false
-		}
-	}
-	return n.visible(id)
-}
+func (n *spaceNav) visible(id string) bool { return n.pages.Visible(id) }
 
 // shown is whether a page is shown in navigation, its ancestors being so.
-func (n *spaceNav) shown(p *content.Page) bool {
-	return p != nil && !p.Hidden && n.rq.sees(p.Condition)
-}
+func (n *spaceNav) shown(p *content.Page) bool { return n.pages.Shows(p) }
 
 // documents lists up to max (0: all) listed document pages in tree order.
 func (n *spaceNav) documents(max int) []string {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/web"
 )
@@ -103,7 +104,7 @@ func (rq *request) tabs(current *quire.SiteSection) []tab {
 				links = append(links, link{Title: groupLinks[0].Title, URL: groupLinks[0].URL})
 				groupLinks = groupLinks[1:]
 			}
-			if rq.sees(sec.Condition) && len(rq.visibleSiteSpaces(sec.SiteSpaces)) > 0 {
+			if published.SeesSection(sec, rq.sees) {
 				links = append(links, link{Title: sec.Title, URL: rq.url(sec, nil, ""), Current: sec == current})
 			}
 		}

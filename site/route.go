@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/published"
 )
 
 // request is one request to a published site, resolved and admitted.
@@ -96,89 +97,27 @@ type location struct {
 }
 
 // locate resolves path (below the site's root, without the leading slash)
-// to a section, a site space and a page path, among what the visitor sees:
-// a first segment naming a section's path selects it (else the default
-// section), then one naming a site space's path in it (else its default).
+// to a section, a site space and a page path, among what the visitor sees,
+// by the one rule of published.Locate, which the API's URL lookups share.
 func (rq *request) locate(path string) (location, bool) {
-	path = strings.Trim(path, "/")
-	var loc location
-	spaces := rq.st.SiteSpaces
-	if len(rq.st.Items) > 0 {
-		sections := rq.visibleSections()
-		loc.section = defaultOf(sections, func(sec *quire.SiteSection) bool { return sec.Default })
-		first, after, _ := strings.Cut(path, "/")
-		for _, sec := range sections {
-			if !sec.Default && sec.Path == first {
-				loc.section, path = sec, after
-			}
-		}
-		if loc.section == nil {
-			return location{}, false
-		}
-		spaces = loc.section.SiteSpaces
-	}
-	spaces = rq.visibleSiteSpaces(spaces)
-	first, after, _ := strings.Cut(path, "/")
-	loc.siteSpace = defaultOf(spaces, func(ss *quire.SiteSpace) bool { return ss.Default })
-	for _, ss := range spaces {
-		if !ss.Default && ss.Path == first {
-			loc.siteSpace, path = ss, after
-		}
-	}
-	if loc.siteSpace == nil {
-		return location{}, false
-	}
-	loc.pagePath = path
-	return loc, true
+	loc, ok := published.Locate(rq.st, path, rq.sees)
+	return location{section: loc.Section, siteSpace: loc.SiteSpace, pagePath: loc.PagePath}, ok
 }
 
 // visibleSections lists the sections the visitor sees, in order.
 func (rq *request) visibleSections() []*quire.SiteSection {
-	var out []*quire.SiteSection
-	for _, sec := range rq.st.Sections() {
-		if rq.sees(sec.Condition) && len(rq.visibleSiteSpaces(sec.SiteSpaces)) > 0 {
-			out = append(out, sec)
-		}
-	}
-	return out
+	return published.Sections(rq.st, rq.sees)
 }
 
 // visibleSiteSpaces filters spaces to those the visitor sees.
 func (rq *request) visibleSiteSpaces(spaces []*quire.SiteSpace) []*quire.SiteSpace {
-	var out []*quire.SiteSpace
-	for _, ss := range spaces {
-		if rq.sees(ss.Condition) {
-			out = append(out, ss)
-		}
-	}
-	return out
+	return published.SiteSpaces(spaces, rq.sees)
 }
 
 // url is the path of a location's page from the site's root as reached:
 // the default section and site space left out.
 func (rq *request) url(sec *quire.SiteSection, ss *quire.SiteSpace, pagePath string) string {
-	u := rq.base + "/"
-	if sec != nil && !sec.Default {
-		u += sec.Path + "/"
-	}
-	if ss != nil && !ss.Default {
-		u += ss.Path + "/"
-	}
-	return u + pagePath
-}
-
-// defaultOf is the default item of items, or the first when the default is
-// not among them (a condition hides it from this visitor); nil for none.
-func defaultOf[T any](items []*T, isDefault func(*T) bool) *T {
-	for _, it := range items {
-		if isDefault(it) {
-			return it
-		}
-	}
-	if len(items) > 0 {
-		return items[0]
-	}
-	return nil
+	return rq.base + "/" + published.BasePath(sec, ss) + pagePath
 }
 
 // sees reports whether the visitor sees what condition guards, asking the

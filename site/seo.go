@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/render"
 )
 
@@ -186,13 +187,8 @@ func (s *Server) navs(ctx context.Context, rq *request) ([]*spaceNav, error) {
 // section (nil on a site without sections), in structure order.
 func (rq *request) visibleLocations() []location {
 	var out []location
-	for _, ss := range rq.visibleSiteSpaces(rq.st.SiteSpaces) {
-		out = append(out, location{siteSpace: ss})
-	}
-	for _, sec := range rq.visibleSections() {
-		for _, ss := range rq.visibleSiteSpaces(sec.SiteSpaces) {
-			out = append(out, location{section: sec, siteSpace: ss})
-		}
+	for _, l := range published.Locations(rq.st, rq.sees) {
+		out = append(out, location{section: l.Section, siteSpace: l.SiteSpace})
 	}
 	return out
 }

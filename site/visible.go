@@ -1,6 +1,7 @@
 package site
 
 import (
+	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/revision"
 )
 
@@ -25,18 +26,9 @@ func (rq *request) distinctSpaces() []location {
 }
 
 // seesPage reports whether the visitor sees page id of v: it and every
-// page above it have conditions the visitor meets.
+// page above it have conditions the visitor meets (published.Pages).
 func (rq *request) seesPage(v *revision.View, id string) bool {
-	p := v.Page(id)
-	if p == nil || !rq.visitor.Sees(p.Condition) {
-		return false
-	}
-	for _, a := range v.Index().Ancestors(id) {
-		if ap := v.Page(a); ap == nil || !rq.visitor.Sees(ap.Condition) {
-			return false
-		}
-	}
-	return true
+	return published.Pages{Tree: v.Tree, Parent: v.Index().Parent, Sees: rq.visitor.Sees}.Visible(id)
 }
 
 // pageURL is the path of page id of v as this request reaches it, in vs.
