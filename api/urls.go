@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/condition"
+	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/revision"
 )
 
@@ -151,14 +153,14 @@ type publishedLookup struct {
 }
 
 func (s *Server) getPublishedContentByURL(w http.ResponseWriter, r *http.Request) error {
-	return s.resolvePublished(w, r, query(r).Get("url"))
+	return s.resolvePublished(w, r, query(r).Get("url"), nil)
 }
 
 func (s *Server) postPublishedContentByURL(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		URL             *string        `json:"url"`
 		RedirectOnError bool           `json:"redirectOnError"`
-		Visitor         map[string]any `json:"visitor"`
+		Visitor         map[string]any `json:"visitor"` // the reference's SiteVisitorPayload
 	}
 	if err := readJSON(w, r, &body); err != nil {
 		return err
@@ -166,13 +168,16 @@ func (s *Server) postPublishedContentByURL(w http.ResponseWriter, r *http.Reques
 	if body.URL == nil {
 		return errorf(quire.CodeInvalid, "url: required")
 	}
-	return s.resolvePublished(w, r, *body.URL)
+	return s.resolvePublished(w, r, *body.URL, body.Visitor)
 }
 
-// resolvePublished answers what a URL of a published site shows, to
-// anyone: only what the site shows to anyone (published, public or
-// unlisted, sections and site spaces without a visitor condition).
-func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw string) error {
+// resolvePublished answers what a URL of a published site shows to a
+// visitor who is no member of its organization: only on sites anyone may
+// read (published, public or unlisted), and by the site's own rule
+// (published.Locate), among the sections and site spaces whose conditions
+// the visitor meets. The visitor is anonymous, unless POST describes them
+// (visitor, a SiteVisitorPayload).
+func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw string, visitor map[string]any) error {
 	u, err := resolvableURL(raw)
 	if err != nil {
 		return err
@@ -212,52 +217,43 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	if err != nil {
 		return err
 	}
-	rest = strings.Trim(rest, "/")
-	out := publishedLookup{Site: site.ID, Organization: site.OrgID, SiteBasePath: prefix + "/"}
-	base := prefix + "/"
-	spaces := st.SiteSpaces
-	if len(st.Items) > 0 {
-		var section *quire.SiteSection
-		first, after, _ := strings.Cut(rest, "/")
-		for _, sec := range st.Sections() {
-			if sec.Condition != "" {
-				continue
-			}
-			if section == nil && sec.Default {
-				section = sec
-			}
-			if !sec.Default && sec.Path == first {
-				section, rest, base = sec, after, base+sec.Path+"/"
-				break
-			}
-		}
-		if section == nil {
-			return notFound
-		}
-		out.SiteSection, spaces = section.ID, section.SiteSpaces
-	}
-	var siteSpace *quire.SiteSpace
-	first, after, _ := strings.Cut(rest, "/")
-	for _, ss := range spaces {
-		if ss.Condition != "" {
-			continue
-		}
-		if siteSpace == nil && ss.Default {
-			siteSpace = ss
-		}
-		if !ss.Default && ss.Path == first {
-			siteSpace, rest, base = ss, after, base+ss.Path+"/"
-			break
-		}
-	}
-	if siteSpace == nil || siteSpace.Space == nil {
+	loc, ok := published.Locate(st, rest, s.visitorSees(site, visitor))
+	if !ok || loc.SiteSpace.Space == nil {
 		return notFound
 	}
-	out.SiteSpace, out.Space, out.Revision = siteSpace.ID, siteSpace.Space.ID, siteSpace.Space.RevisionID
-	out.Pathname, out.BasePath, out.Complete = rest, base, true
-	address := strings.TrimSuffix(site.Address(s.publicURL), "/")
-	out.CanonicalURL = address + strings.TrimPrefix(base, prefix) + rest
+	out := publishedLookup{Site: site.ID, Organization: site.OrgID, SiteBasePath: prefix + "/", Complete: true}
+	if loc.Section != nil {
+		out.SiteSection = loc.Section.ID
+	}
+	out.SiteSpace, out.Space, out.Revision = loc.SiteSpace.ID, loc.SiteSpace.Space.ID, loc.SiteSpace.Space.RevisionID
+	out.Pathname, out.BasePath = loc.PagePath, prefix+"/"+loc.BasePath()
+	out.CanonicalURL = site.Address(s.publicURL) + loc.BasePath() + loc.PagePath
 	return writeJSON(w, http.StatusOK, out)
+}
+
+// visitorSees is how the visitor of a URL lookup judges conditions, as
+// site would for a visitor who is no member (site.access.admit): on a site
+// with adaptive content, by the claims of the payload's jwtToken when it
+// verifies with the site's key (a bad one goes unheeded) and by its
+// unsignedClaims.
+func (s *Server) visitorSees(site *quire.Site, visitor map[string]any) published.Sees {
+	var signed, unsigned map[string]any
+	if site.AdaptiveContent {
+		if token, _ := visitor["jwtToken"].(string); token != "" {
+			signed, _, _ = published.VerifyToken(site.PublishingAuth, token, s.db.Now())
+		}
+		unsigned, _ = visitor["unsignedClaims"].(map[string]any)
+	}
+	env := condition.VisitorEnv(signed, unsigned)
+	seen := map[string]bool{}
+	return func(cond string) bool {
+		ok, asked := seen[cond]
+		if !asked {
+			ok = condition.Holds(cond, env)
+			seen[cond] = ok
+		}
+		return ok
+	}
 }
 
 // hostOnly is host without its port.

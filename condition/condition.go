@@ -10,6 +10,7 @@
 package condition
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -104,4 +105,30 @@ func EvalExpression(src string, env map[string]any) (bool, error) {
 	}
 	b, _ := out.(bool)
 	return b, nil
+}
+
+// VisitorEnv is the environment a condition runs in for a visitor of a
+// published site: the claims of their verified token, with "unsigned"
+// holding those they state themselves (empty when none). The unsigned
+// never mix with the signed ones, so a visitor cannot pose as what a token
+// says.
+func VisitorEnv(signed, unsigned map[string]any) map[string]any {
+	claims := make(map[string]any, len(signed)+1)
+	maps.Copy(claims, signed)
+	if unsigned == nil {
+		unsigned = map[string]any{}
+	}
+	claims["unsigned"] = unsigned
+	return Env(claims)
+}
+
+// Holds reports whether condition src holds in env (see VisitorEnv): always
+// for "", never for one that does not compile or fails. It compiles src
+// each time; package site keeps compiled conditions for its many visitors.
+func Holds(src string, env map[string]any) bool {
+	if src == "" {
+		return true
+	}
+	p, err := Compile(src)
+	return err == nil && p.Eval(env)
 }

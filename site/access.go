@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -15,10 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/internal/lru"
+	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -52,15 +51,10 @@ const (
 
 // Bounds of what a visitor sends.
 const (
-	maxToken         = 8 << 10 // bytes of a visitor token (browsers keep cookies to 4 KB)
-	maxUnsigned      = 32      // unsigned claims
+	maxUnsigned      = 32 // unsigned claims
 	maxUnsignedName  = 64
 	maxUnsignedValue = 256
 )
-
-// tokenLeeway allows for clocks a little apart between a site's backend,
-// which signs tokens, and Quire, which checks their exp and nbf.
-const tokenLeeway = 30 * time.Second
 
 // memberTTL is how long access remembers whether an API token is a member's
 // of an organization, as the API remembers tokens' users (api.tokenTTL).
@@ -266,28 +260,9 @@ func (a *access) visitorToken(w http.ResponseWriter, r *http.Request, site *quir
 	return claims, false, err
 }
 
-// verify checks a visitor token: an HS256 JWT signed with site's key, with
-// an exp not past, an nbf (if any) reached and, when the site names an
-// issuer, that iss. It returns the token's claims and when it expires.
+// verify checks a visitor token of site, as published.VerifyToken does.
 func (a *access) verify(site *quire.Site, token string) (map[string]any, time.Time, error) {
-	key := site.PublishingAuth.Key
-	if key == "" || len(token) > maxToken {
-		return nil, time.Time{}, errors.New("no key, or token too long")
-	}
-	opts := []jwt.ParserOption{jwt.WithValidMethods([]string{"HS256"}), jwt.WithExpirationRequired(),
-		jwt.WithLeeway(tokenLeeway), jwt.WithTimeFunc(a.now)}
-	if site.PublishingAuth.Issuer != "" {
-		opts = append(opts, jwt.WithIssuer(site.PublishingAuth.Issuer))
-	}
-	claims := jwt.MapClaims{}
-	if _, err := jwt.NewParser(opts...).ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return []byte(key), nil }); err != nil {
-		return nil, time.Time{}, err
-	}
-	exp, err := claims.GetExpirationTime()
-	if err != nil || exp == nil {
-		return nil, time.Time{}, errors.New("no exp")
-	}
-	return claims, exp.Time, nil
+	return published.VerifyToken(site.PublishingAuth, token, a.now())
 }
 
 // unsignedName is what an unsigned claim may be called.
@@ -395,16 +370,7 @@ func fallbackURL(r *http.Request, site *quire.Site) string {
 // buildEnv is what conditions see of v: {"visitor": {"claims": its signed
 // claims, with "unsigned": its unsigned ones}}. The unsigned claims never
 // mix with the signed ones, so a visitor cannot pose as what a token says.
-func (v *Visitor) buildEnv() map[string]any {
-	claims := make(map[string]any, len(v.Claims)+1)
-	maps.Copy(claims, v.Claims)
-	unsigned := v.Unsigned
-	if unsigned == nil {
-		unsigned = map[string]any{}
-	}
-	claims["unsigned"] = unsigned
-	return condition.Env(claims)
-}
+func (v *Visitor) buildEnv() map[string]any { return condition.VisitorEnv(v.Claims, v.Unsigned) }
 
 // logoutPath, below a site's root, signs a visitor out.
 const logoutPath = "/~logout"
