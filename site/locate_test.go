@@ -8,6 +8,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 )
 
 // Conditions of the locate sites: beta and staff are what visitors state
@@ -17,6 +20,9 @@ const (
 	betaCondition  = `visitor.claims.unsigned.beta == true`
 	staffCondition = `visitor.claims.unsigned.staff == true`
 	openCondition  = `visitor.claims.unsigned.beta != true`
+	// signedCondition is met by visitors whose token, signed with the
+	// site's key, says beta.
+	signedCondition = `visitor.claims.beta == true`
 )
 
 // locateSites publishes two public sites with adaptive content, whose
@@ -25,13 +31,14 @@ const (
 //   - at /sites/{id}/: the default section Guide, with the site space
 //     "guide-v2" for beta visitors; the section "beta" for beta visitors;
 //     the section "ops" whose default site space is for staff, beside
-//     "extra"; the section "open" for anyone without beta.
+//     "extra"; the section "open" for anyone without beta; the section
+//     "signed" (Beta again) for visitors whose token says beta.
 //   - at the hostname locate.example.com under the basename "docs": the
 //     default section Members for beta visitors, and the section "public".
 //
-// It returns the first site's URL, the second's host, and the id of each
-// space by title.
-func locateSites(t *testing.T, e *env) (first, host string, spaces map[string]string) {
+// It returns the first site's id and URL, the second's host, and the id of
+// each space by title.
+func locateSites(t *testing.T, e *env) (firstID, first, host string, spaces map[string]string) {
 	t.Helper()
 	spaces = map[string]string{
 		"Guide": e.space(t, "Guide",
@@ -77,6 +84,7 @@ func locateSites(t *testing.T, e *env) (first, host string, spaces map[string]st
 	e.api(t, "POST", e.sitePath(id, "/site-spaces"), map[string]any{"spaceId": spaces["Extra"], "sectionId": ops.ID}, http.StatusCreated, &extra)
 	siteSpace(id, map[string]any{"path": "extra"}, extra.ID)
 	section(id, "Open", map[string]any{"path": "open", "condition": openCondition})
+	section(id, "Beta", map[string]any{"path": "signed", "condition": signedCondition})
 
 	host = "locate.example.com"
 	second, _ := e.site(t, "Members", "public", spaces["Members"])
@@ -91,11 +99,10 @@ func locateSites(t *testing.T, e *env) (first, host string, spaces map[string]st
 	}
 	e.api(t, "PATCH", e.sitePath(second, ""), map[string]any{"hostname": host, "basename": "docs"}, http.StatusOK, nil)
 	e.proveHostname(t, host)
-	return first, host, spaces
+	return id, first, host, spaces
 }
 
-// lookup is what the API's urls/published answers of a URL, for a visitor
-// with unsigned claims (nil: anonymous, by GET; else by POST).
+// lookup is what the API's urls/published answers of a URL.
 type lookup struct {
 	status       int
 	Space        string
@@ -105,13 +112,15 @@ type lookup struct {
 	CanonicalURL string
 }
 
-func lookupURL(t *testing.T, e *env, u string, claims map[string]any) lookup {
+// lookupURL asks urls/published about u for a visitor, a SiteVisitorPayload
+// (nil: anonymous, by GET; else by POST).
+func lookupURL(t *testing.T, e *env, u string, visitor map[string]any) lookup {
 	t.Helper()
 	var req *http.Request
-	if claims == nil {
+	if visitor == nil {
 		req, _ = http.NewRequestWithContext(t.Context(), "GET", e.srv.URL+"/v1/urls/published?url="+url.QueryEscape(u), nil)
 	} else {
-		b, _ := json.Marshal(map[string]any{"url": u, "visitor": map[string]any{"unsignedClaims": claims}})
+		b, _ := json.Marshal(map[string]any{"url": u, "visitor": visitor})
 		req, _ = http.NewRequestWithContext(t.Context(), "POST", e.srv.URL+"/v1/urls/published", bytes.NewReader(b))
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -140,7 +149,7 @@ func lookupURL(t *testing.T, e *env, u string, claims map[string]any) lookup {
 func TestLocateOneAnswer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	first, host, spaces := locateSites(t, e)
+	firstID, first, host, spaces := locateSites(t, e)
 	anyone := map[string]any(nil)
 	beta := map[string]any{"beta": true}
 	staff := map[string]any{"staff": true}
@@ -181,7 +190,11 @@ func TestLocateOneAnswer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := tc.root + tc.path
-			got := lookupURL(t, e, u, tc.claims)
+			var visitor map[string]any
+			if tc.claims != nil {
+				visitor = map[string]any{"unsignedClaims": tc.claims}
+			}
+			got := lookupURL(t, e, u, visitor)
 			if tc.space == "" {
 				if got.status != http.StatusNotFound {
 					t.Errorf("urls/published %s: %d, want 404", u, got.status)
@@ -217,6 +230,35 @@ func TestLocateOneAnswer(t *testing.T) {
 				t.Errorf("site %s: %d, want 404", target, a.status)
 			case tc.title != "" && (a.status != http.StatusOK || text(parse(t, a.body).one("h1")) != tc.title):
 				t.Errorf("site %s: %d %q, want 200 %q", target, a.status, text(parse(t, a.body).one("h1")), tc.title)
+			}
+		})
+	}
+
+	// A visitor's token, signed with the site's key, as the payload's
+	// jwtToken and as the site takes it from programs (Authorization):
+	// heeded when it verifies, unheeded when not.
+	key := e.visitorKey(t, firstID)
+	exp := time.Now().Add(time.Hour).Unix()
+	for _, tc := range []struct {
+		name, token, space, pagePath, base, title string
+	}{
+		{"signed claim", sign(t, key, jwt.MapClaims{"exp": exp, "beta": true}), "Beta", "", "signed/", "Beta features"},
+		{"signed without the claim", sign(t, key, jwt.MapClaims{"exp": exp}), "Guide", "signed", "", ""},
+		{"signed with another key", sign(t, "not the key", jwt.MapClaims{"exp": exp, "beta": true}), "Guide", "signed", "", ""},
+		{"expired", sign(t, key, jwt.MapClaims{"exp": time.Now().Add(-time.Hour).Unix(), "beta": true}), "Guide", "signed", "", ""},
+	} {
+		t.Run("token: "+tc.name, func(t *testing.T) {
+			u := first + "signed/"
+			got := lookupURL(t, e, u, map[string]any{"jwtToken": tc.token})
+			if got.Space != spaces[tc.space] || got.Pathname != tc.pagePath || got.CanonicalURL != first+tc.base+tc.pagePath {
+				t.Errorf("urls/published %s: %+v, want %s at %q", u, got, tc.space, tc.base+tc.pagePath)
+			}
+			a := fetch(t, nil, "GET", u, "Authorization", "Bearer "+tc.token)
+			switch {
+			case tc.title == "" && a.status != http.StatusNotFound:
+				t.Errorf("site %s: %d, want 404", u, a.status)
+			case tc.title != "" && (a.status != http.StatusOK || text(parse(t, a.body).one("h1")) != tc.title):
+				t.Errorf("site %s: %d, want 200 %q", u, a.status, tc.title)
 			}
 		})
 	}
