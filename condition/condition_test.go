@@ -82,3 +82,26 @@ func TestEval(t *testing.T) {
 		}
 	}
 }
+
+func TestVisitorEnvAndHolds(t *testing.T) {
+	env := condition.VisitorEnv(map[string]any{"plan": "pro"}, map[string]any{"lang": "fr"})
+	anonymous := condition.VisitorEnv(nil, nil)
+	for _, tc := range []struct {
+		name string
+		env  map[string]any
+		src  string
+		want bool
+	}{
+		{"no condition", anonymous, "", true},
+		{"signed claim", env, `visitor.claims.plan == "pro"`, true},
+		{"unsigned claim", env, `visitor.claims.unsigned.lang == "fr"`, true},
+		{"unsigned is not signed", env, `visitor.claims.lang == "fr"`, false},
+		{"anonymous, a claim", anonymous, `visitor.claims.plan == "pro"`, false},
+		{"anonymous, negation of an unsigned claim", anonymous, `visitor.claims.unsigned.beta != true`, true},
+		{"does not compile", env, `visitor.claims.plan ==`, false},
+	} {
+		if got := condition.Holds(tc.src, tc.env); got != tc.want {
+			t.Errorf("%s: Holds(%q) = %v, want %v", tc.name, tc.src, got, tc.want)
+		}
+	}
+}
