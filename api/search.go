@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -50,7 +49,7 @@ type searchPageJSON struct {
 func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	q := query(r)
 	text := q.Get("query")
-	if err := search.CheckQuery("query", text); err != nil {
+	if err := revision.CheckQuery("query", text); err != nil {
 		return err
 	}
 	p, err := pageParams(r)
@@ -61,13 +60,13 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	// (already allowed to read the space): encoded once, like page reads.
 	key := revisionKey(v, format{}, "search\x00"+text+"\x00"+q.Get("limit")+"\x00"+q.Get("page"))
 	return serveAnswer(w, r, s.reader.Answers(), key, encoded(func() ([]byte, error) {
-		terms := search.Terms(text)
+		terms := revision.Terms(text)
 		ranked, err := v.Search(r.Context(), terms)
 		if err != nil {
 			return nil, err
 		}
-		list, rank := store.PageInOrder(ranked, p, func(rp search.RankedPage) string { return rp.PageID })
-		return encodeJSON(listOf(list, func(rp search.RankedPage) searchPageJSON {
+		list, rank := store.PageInOrder(ranked, p, func(rp revision.Ranked) string { return rp.PageID })
+		return encodeJSON(listOf(list, func(rp revision.Ranked) searchPageJSON {
 			rank++
 			return s.pageResultJSON(v, rp, rank, terms)
 		}))
@@ -76,7 +75,7 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 
 // pageResultJSON shows a ranked page with up to sectionsPerPage of its
 // sections (revision.View.Result).
-func (s *Server) pageResultJSON(v *revision.View, rp search.RankedPage, rank int, terms []string) searchPageJSON {
+func (s *Server) pageResultJSON(v *revision.View, rp revision.Ranked, rank int, terms []string) searchPageJSON {
 	res := v.Result(rp, terms, sectionsPerPage, snippetRunes)
 	out := searchPageJSON{
 		ID: res.Page.ID, Title: pageTitle(res.Page), Description: res.Page.Description, Path: res.Path, Score: res.Score,
