@@ -18,14 +18,6 @@ import (
 // tree order, as ask does.
 const maxSearchedSpaces = 1000
 
-type searchSpaceJSON struct {
-	Type  string           `json:"type"`
-	ID    string           `json:"id"`
-	Title string           `json:"title"`
-	Score float64          `json:"score"`
-	Pages []searchPageJSON `json:"pages"`
-}
-
 // searchOrg answers GET O/search: the pages of every space the caller can
 // read holding every word of query, ranked together, best first. Pages are
 // what is paged (and what count counts); each page of results groups its
@@ -54,22 +46,7 @@ func (s *Server) searchOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	list, start := store.PageInOrder(hits, p, revision.Found.Key)
-	out := listJSON[*searchSpaceJSON]{Items: []*searchSpaceJSON{}, Count: list.Count}
-	if list.Next != nil {
-		out.Next = &nextJSON{Page: list.Next.Encode()}
-	}
-	bySpace := map[string]*searchSpaceJSON{}
-	for i, h := range list.Items {
-		sp := h.View.Space
-		group := bySpace[sp.ID]
-		if group == nil {
-			group = &searchSpaceJSON{Type: "space", ID: sp.ID, Title: sp.Title, Score: h.Score, Pages: []searchPageJSON{}}
-			bySpace[sp.ID] = group
-			out.Items = append(out.Items, group)
-		}
-		group.Pages = append(group.Pages, s.pageResultJSON(h.View, h.Ranked, start+i+1, terms))
-	}
-	return writeJSON(w, http.StatusOK, out)
+	return writeJSON(w, http.StatusOK, s.spaceResultsJSON(list, start, terms))
 }
 
 // orgChangeRequestFilter reads the reference's filters of

@@ -44,6 +44,38 @@ type searchPageJSON struct {
 	URLs        pageURLsJSON         `json:"urls"`
 }
 
+// searchSpaceJSON is the reference's SearchSpaceResult: pages found in one
+// space, among those of several.
+type searchSpaceJSON struct {
+	Type  string           `json:"type"`
+	ID    string           `json:"id"`
+	Title string           `json:"title"`
+	Score float64          `json:"score"`
+	Pages []searchPageJSON `json:"pages"`
+}
+
+// spaceResultsJSON shows a page of the pages found across spaces, the
+// first of them ranked start+1: grouped by space, in the order of their
+// best page, each page keeping its rank in the whole ranking.
+func (s *Server) spaceResultsJSON(list *store.List[revision.Found], start int, terms []string) listJSON[*searchSpaceJSON] {
+	out := listJSON[*searchSpaceJSON]{Items: []*searchSpaceJSON{}, Count: list.Count}
+	if list.Next != nil {
+		out.Next = &nextJSON{Page: list.Next.Encode()}
+	}
+	bySpace := map[string]*searchSpaceJSON{}
+	for i, f := range list.Items {
+		sp := f.View.Space
+		group := bySpace[sp.ID]
+		if group == nil {
+			group = &searchSpaceJSON{Type: "space", ID: sp.ID, Title: sp.Title, Score: f.Score, Pages: []searchPageJSON{}}
+			bySpace[sp.ID] = group
+			out.Items = append(out.Items, group)
+		}
+		group.Pages = append(group.Pages, s.pageResultJSON(f.View, f.Ranked, start+i+1, terms))
+	}
+	return out
+}
+
 // searchSpace answers GET S/search: pages of the space's current content
 // holding every word of query, best first, each with its best sections.
 func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision.View) error {

@@ -121,15 +121,6 @@ func (b *siteSearchBody) validate() error {
 	return b.scope.validate("scope")
 }
 
-// siteSpaceResultJSON is the reference's SearchSpaceResult.
-type siteSpaceResultJSON struct {
-	Type  string           `json:"type"`
-	ID    string           `json:"id"`
-	Title string           `json:"title"`
-	Score float64          `json:"score"`
-	Pages []searchPageJSON `json:"pages"`
-}
-
 // visibleSiteSpaces is what a visitor without claims sees of the site, in
 // scope.
 func (s *Server) visibleSiteSpaces(ctx context.Context, site *quire.Site, scope *siteSearchScope) ([]*quire.SiteSpace, func(*revision.View, string) bool, error) {
@@ -176,25 +167,8 @@ func (s *Server) searchSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, rank := store.PageInOrder(hits, p, revision.Found.Key)
-	out := listJSON[siteSpaceResultJSON]{Items: []siteSpaceResultJSON{}, Count: list.Count}
-	if list.Next != nil {
-		out.Next = &nextJSON{Page: list.Next.Encode()}
-	}
-	at := map[string]int{}
-	for _, h := range list.Items {
-		rank++
-		sp := h.View.Space
-		i, ok := at[sp.ID]
-		if !ok {
-			i = len(out.Items)
-			at[sp.ID] = i
-			out.Items = append(out.Items, siteSpaceResultJSON{Type: "space", ID: sp.ID, Title: sp.Title,
-				Score: h.Score, Pages: []searchPageJSON{}})
-		}
-		out.Items[i].Pages = append(out.Items[i].Pages, s.pageResultJSON(h.View, h.Ranked, rank, terms))
-	}
-	return writeJSON(w, http.StatusOK, out)
+	list, start := store.PageInOrder(hits, p, revision.Found.Key)
+	return writeJSON(w, http.StatusOK, s.spaceResultsJSON(list, start, terms))
 }
 
 // siteAskBody is the body of POST SITE/ask.
