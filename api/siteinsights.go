@@ -259,7 +259,7 @@ func (s *Server) trackSiteEvents(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		if e.Type == "search_type_query" {
-			k.Query = truncateRunes(strings.ToLower(strings.Join(strings.Fields(e.Query), " ")), 128)
+			k.Query = insights.SearchText(e.Query)
 		}
 		counts[k]++
 	}
