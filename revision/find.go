@@ -111,9 +111,10 @@ type ShownSection struct {
 // those that match by their own words or, when none does, the best one,
 // which matched by the page's title or description (search.ShowSections).
 func (v *View) Shown(rp Ranked, terms []string, n int) []ShownSection {
-	var out []ShownSection
-	for _, sec := range search.ShowSections(rp.Hits, v.r.Sections(v.Tree.Pages[rp.PageID]), terms, n) {
-		out = append(out, ShownSection{ID: sec.ID, Title: sec.Title, Body: sec.Body, Score: sec.Score, Own: sec.Own})
+	shown := search.ShowSections(rp.Hits, v.r.Sections(v.Tree.Pages[rp.PageID]), terms, n)
+	out := make([]ShownSection, len(shown))
+	for i, sec := range shown {
+		out[i] = ShownSection{ID: sec.ID, Title: sec.Title, Body: sec.Body, Score: sec.Score, Own: sec.Own}
 	}
 	return out
 }

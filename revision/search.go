@@ -479,7 +479,7 @@ func (v *View) Result(rp Ranked, terms []string, n, snippet int) PageResult {
 		res.Ancestors = append(res.Ancestors, PageTitle(v.Tree.Pages[id]))
 	}
 	joined := strings.Join(terms, "\x00")
-	for _, sec := range v.Shown(rp, terms, n) {
+	for _, sec := range search.ShowSections(rp.Hits, v.r.Sections(pg), terms, n) {
 		sr := SectionResult{ID: sec.ID, Title: sec.Title, Path: res.Path, Score: sec.Score, Own: sec.Own,
 			Snippet: v.r.snippet(sec.Body, terms, joined, snippet)}
 		if sr.Title == "" {
