@@ -10,7 +10,6 @@ import (
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/internal/sse"
 	"github.com/quiredocs/quire/render"
-	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/web"
 )
 
@@ -76,7 +75,7 @@ func (b *askBody) validate() error {
 
 // askedSources reads an ask operation's caller, format and details, then
 // its question (read), and finds the sources that answer it.
-func (s *Server) askedSources(r *http.Request, read func() (askRequest, error)) (askRequest, []search.Source, error) {
+func (s *Server) askedSources(r *http.Request, read func() (askRequest, error)) (askRequest, []ask.Source, error) {
 	v, err := s.orgViewer(r)
 	if err != nil {
 		return askRequest{}, nil, err
@@ -136,12 +135,12 @@ func (s *Server) askStream(w http.ResponseWriter, r *http.Request) error {
 
 // answer writes the answer to a question from its sources (ask.Asker):
 // progress, when not nil, is told of a model's answer as it grows.
-func (s *Server) answer(ctx context.Context, req askRequest, sources []search.Source, progress func(*askAnswerJSON) error) (*askAnswerJSON, error) {
-	var grow func(search.Answer) error
+func (s *Server) answer(ctx context.Context, req askRequest, sources []ask.Source, progress func(*askAnswerJSON) error) (*askAnswerJSON, error) {
+	var grow func(ask.Answer) error
 	if progress != nil {
-		grow = func(a search.Answer) error { return progress(s.answerJSON(req, a, sources)) }
+		grow = func(a ask.Answer) error { return progress(s.answerJSON(req, a, sources)) }
 	}
-	a, err := s.asker.Answer(ctx, search.Question{Text: req.question, Previous: req.previous}, sources, grow)
+	a, err := s.asker.Answer(ctx, ask.Question{Text: req.question, Previous: req.previous}, sources, grow)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +149,7 @@ func (s *Server) answer(ctx context.Context, req askRequest, sources []search.So
 
 // answerJSON shapes an answer: its markdown as the format asks, and the
 // sources it used.
-func (s *Server) answerJSON(req askRequest, a search.Answer, sources []search.Source) *askAnswerJSON {
+func (s *Server) answerJSON(req askRequest, a ask.Answer, sources []ask.Source) *askAnswerJSON {
 	out := &askAnswerJSON{Answer: map[string]any{"markdown": a.Markdown}, FollowupQuestions: []string{}, Sources: []askSourceJSON{}}
 	if req.document {
 		out.Answer = map[string]any{"document": render.Document(a.Markdown, func(target string) render.Resolution {

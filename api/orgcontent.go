@@ -1,15 +1,12 @@
 package api
 
 import (
-	"cmp"
 	"context"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -20,22 +17,6 @@ import (
 // maxSearchedSpaces bounds the spaces one organization search reads, in
 // tree order, as ask does.
 const maxSearchedSpaces = 1000
-
-type searchSpaceJSON struct {
-	Type  string           `json:"type"`
-	ID    string           `json:"id"`
-	Title string           `json:"title"`
-	Score float64          `json:"score"`
-	Pages []searchPageJSON `json:"pages"`
-}
-
-// orgHit is a page found in one of the organization's spaces.
-type orgHit struct {
-	view *revision.View
-	page search.RankedPage
-}
-
-func (h orgHit) score() float64 { return h.page.Hits[0].Score }
 
 // searchOrg answers GET O/search: the pages of every space the caller can
 // read holding every word of query, ranked together, best first. Pages are
@@ -48,60 +29,24 @@ func (s *Server) searchOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	query := query(r).Get("query")
-	if err := search.CheckQuery("query", query); err != nil {
+	if err := revision.CheckQuery("query", query); err != nil {
 		return err
 	}
 	p, err := pageParams(r)
 	if err != nil {
 		return err
 	}
-	terms := search.Terms(query)
-	hits, err := s.searchSpaces(r.Context(), r.PathValue("organizationId"), v, terms)
+	terms := revision.Terms(query)
+	spaces, err := s.db.ListSpaces(r.Context(), r.PathValue("organizationId"), store.SpaceFilter{VisibleTo: v}, store.Page{Limit: maxSearchedSpaces})
 	if err != nil {
 		return err
 	}
-	list, start := store.PageInOrder(hits, p, func(h orgHit) string { return h.view.Space.ID + "/" + h.page.PageID })
-	out := listJSON[*searchSpaceJSON]{Items: []*searchSpaceJSON{}, Count: list.Count}
-	if list.Next != nil {
-		out.Next = &nextJSON{Page: list.Next.Encode()}
-	}
-	bySpace := map[string]*searchSpaceJSON{}
-	for i, h := range list.Items {
-		sp := h.view.Space
-		group := bySpace[sp.ID]
-		if group == nil {
-			group = &searchSpaceJSON{Type: "space", ID: sp.ID, Title: sp.Title, Score: h.score(), Pages: []searchPageJSON{}}
-			bySpace[sp.ID] = group
-			out.Items = append(out.Items, group)
-		}
-		group.Pages = append(group.Pages, s.pageResultJSON(h.view, h.page, start+i+1, terms))
-	}
-	return writeJSON(w, http.StatusOK, out)
-}
-
-// searchSpaces searches each space of orgID that v can read and ranks the pages found,
-// best first; pages of equal score keep the spaces' tree order.
-func (s *Server) searchSpaces(ctx context.Context, orgID string, v *quire.Viewer, terms []string) ([]orgHit, error) {
-	spaces, err := s.db.ListSpaces(ctx, orgID, store.SpaceFilter{VisibleTo: v}, store.Page{Limit: maxSearchedSpaces})
+	hits, err := s.reader.SearchSpaces(r.Context(), spaces.Items, terms, revision.SearchLimits{})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var hits []orgHit
-	for _, sp := range spaces.Items {
-		view, err := s.reader.Open(ctx, sp, sp.RevisionID, nil)
-		if err != nil {
-			return nil, err
-		}
-		ranked, err := view.Search(ctx, terms)
-		if err != nil {
-			return nil, err
-		}
-		for _, rp := range ranked {
-			hits = append(hits, orgHit{view: view, page: rp})
-		}
-	}
-	slices.SortStableFunc(hits, func(a, b orgHit) int { return cmp.Compare(b.score(), a.score()) })
-	return hits, nil
+	list, start := store.PageInOrder(hits, p, revision.Found.Key)
+	return writeJSON(w, http.StatusOK, s.spaceResultsJSON(list, start, terms))
 }
 
 // orgChangeRequestFilter reads the reference's filters of

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -45,12 +44,44 @@ type searchPageJSON struct {
 	URLs        pageURLsJSON         `json:"urls"`
 }
 
+// searchSpaceJSON is the reference's SearchSpaceResult: pages found in one
+// space, among those of several.
+type searchSpaceJSON struct {
+	Type  string           `json:"type"`
+	ID    string           `json:"id"`
+	Title string           `json:"title"`
+	Score float64          `json:"score"`
+	Pages []searchPageJSON `json:"pages"`
+}
+
+// spaceResultsJSON shows a page of the pages found across spaces, the
+// first of them ranked start+1: grouped by space, in the order of their
+// best page, each page keeping its rank in the whole ranking.
+func (s *Server) spaceResultsJSON(list *store.List[revision.Found], start int, terms []string) listJSON[*searchSpaceJSON] {
+	out := listJSON[*searchSpaceJSON]{Items: []*searchSpaceJSON{}, Count: list.Count}
+	if list.Next != nil {
+		out.Next = &nextJSON{Page: list.Next.Encode()}
+	}
+	bySpace := map[string]*searchSpaceJSON{}
+	for i, f := range list.Items {
+		sp := f.View.Space
+		group := bySpace[sp.ID]
+		if group == nil {
+			group = &searchSpaceJSON{Type: "space", ID: sp.ID, Title: sp.Title, Score: f.Score, Pages: []searchPageJSON{}}
+			bySpace[sp.ID] = group
+			out.Items = append(out.Items, group)
+		}
+		group.Pages = append(group.Pages, s.pageResultJSON(f.View, f.Ranked, start+i+1, terms))
+	}
+	return out
+}
+
 // searchSpace answers GET S/search: pages of the space's current content
 // holding every word of query, best first, each with its best sections.
 func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	q := query(r)
 	text := q.Get("query")
-	if err := search.CheckQuery("query", text); err != nil {
+	if err := revision.CheckQuery("query", text); err != nil {
 		return err
 	}
 	p, err := pageParams(r)
@@ -61,13 +92,13 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	// (already allowed to read the space): encoded once, like page reads.
 	key := revisionKey(v, format{}, "search\x00"+text+"\x00"+q.Get("limit")+"\x00"+q.Get("page"))
 	return serveAnswer(w, r, s.reader.Answers(), key, encoded(func() ([]byte, error) {
-		terms := search.Terms(text)
+		terms := revision.Terms(text)
 		ranked, err := v.Search(r.Context(), terms)
 		if err != nil {
 			return nil, err
 		}
-		list, rank := store.PageInOrder(ranked, p, func(rp search.RankedPage) string { return rp.PageID })
-		return encodeJSON(listOf(list, func(rp search.RankedPage) searchPageJSON {
+		list, rank := store.PageInOrder(ranked, p, func(rp revision.Ranked) string { return rp.PageID })
+		return encodeJSON(listOf(list, func(rp revision.Ranked) searchPageJSON {
 			rank++
 			return s.pageResultJSON(v, rp, rank, terms)
 		}))
@@ -76,7 +107,7 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 
 // pageResultJSON shows a ranked page with up to sectionsPerPage of its
 // sections (revision.View.Result).
-func (s *Server) pageResultJSON(v *revision.View, rp search.RankedPage, rank int, terms []string) searchPageJSON {
+func (s *Server) pageResultJSON(v *revision.View, rp revision.Ranked, rank int, terms []string) searchPageJSON {
 	res := v.Result(rp, terms, sectionsPerPage, snippetRunes)
 	out := searchPageJSON{
 		ID: res.Page.ID, Title: pageTitle(res.Page), Description: res.Page.Description, Path: res.Path, Score: res.Score,

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -9,8 +8,8 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -31,9 +30,6 @@ const (
 	siteLookupTimeout  = 5 * time.Second  // what a search, or finding sources, may take
 	maxSiteSearchSpace = 50               // site spaces searched, as the published site does
 	siteSearchPerSpace = MaxLimit         // pages ranked of one space
-	siteAskHits        = 50               // sections ranked for a question
-	siteAskSources     = 5                // sections an answer draws on
-	siteAskPerPage     = 2                // of one page
 	prewarmTimeout     = 10 * time.Second // what warming the site's views may take
 )
 
@@ -125,15 +121,6 @@ func (b *siteSearchBody) validate() error {
 	return b.scope.validate("scope")
 }
 
-// siteSpaceResultJSON is the reference's SearchSpaceResult.
-type siteSpaceResultJSON struct {
-	Type  string           `json:"type"`
-	ID    string           `json:"id"`
-	Title string           `json:"title"`
-	Score float64          `json:"score"`
-	Pages []searchPageJSON `json:"pages"`
-}
-
 // visibleSiteSpaces is what a visitor without claims sees of the site, in
 // scope.
 func (s *Server) visibleSiteSpaces(ctx context.Context, site *quire.Site, scope *siteSearchScope) ([]*quire.SiteSpace, func(*revision.View, string) bool, error) {
@@ -152,14 +139,6 @@ func (s *Server) visibleSiteSpaces(ctx context.Context, site *quire.Site, scope 
 	}
 	return out, sees, nil
 }
-
-// sitePageHit is a page found by a site search.
-type sitePageHit struct {
-	v  *revision.View
-	rp search.RankedPage
-}
-
-func (h sitePageHit) key() string { return h.v.Space.ID + "/" + h.rp.PageID }
 
 // searchSite answers POST SITE/search: the pages found, best first across
 // the site's spaces (scores of one index compare), paged, and grouped by
@@ -183,50 +162,13 @@ func (s *Server) searchSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	terms := search.Terms(body.Query)
-	var hits []sitePageHit
-	for _, ss := range spaces {
-		if len(terms) == 0 {
-			break
-		}
-		v, err := s.reader.Open(ctx, ss.Space, ss.Space.RevisionID, nil)
-		if err != nil {
-			return err
-		}
-		ranked, err := v.Search(ctx, terms)
-		if err != nil {
-			return err
-		}
-		found := 0
-		for _, rp := range ranked {
-			if found == siteSearchPerSpace {
-				break
-			}
-			if sees(v, rp.PageID) {
-				hits = append(hits, sitePageHit{v: v, rp: rp})
-				found++
-			}
-		}
+	terms := revision.Terms(body.Query)
+	hits, err := s.reader.SearchSpaces(ctx, siteSpacesOf(spaces), terms, revision.SearchLimits{PerSpace: siteSearchPerSpace, Keep: sees})
+	if err != nil {
+		return err
 	}
-	slices.SortStableFunc(hits, func(a, b sitePageHit) int { return cmp.Compare(b.rp.Hits[0].Score, a.rp.Hits[0].Score) })
-	list, rank := store.PageInOrder(hits, p, sitePageHit.key)
-	out := listJSON[siteSpaceResultJSON]{Items: []siteSpaceResultJSON{}, Count: list.Count}
-	if list.Next != nil {
-		out.Next = &nextJSON{Page: list.Next.Encode()}
-	}
-	at := map[string]int{}
-	for _, h := range list.Items {
-		rank++
-		i, ok := at[h.v.Space.ID]
-		if !ok {
-			i = len(out.Items)
-			at[h.v.Space.ID] = i
-			out.Items = append(out.Items, siteSpaceResultJSON{Type: "space", ID: h.v.Space.ID, Title: h.v.Space.Title,
-				Score: h.rp.Hits[0].Score, Pages: []searchPageJSON{}})
-		}
-		out.Items[i].Pages = append(out.Items[i].Pages, s.pageResultJSON(h.v, h.rp, rank, terms))
-	}
-	return writeJSON(w, http.StatusOK, out)
+	list, start := store.PageInOrder(hits, p, revision.Found.Key)
+	return writeJSON(w, http.StatusOK, s.spaceResultsJSON(list, start, terms))
 }
 
 // siteAskBody is the body of POST SITE/ask.
@@ -287,29 +229,23 @@ func (s *Server) askSite(w http.ResponseWriter, r *http.Request) error {
 
 // siteAskSources finds the sections of the site's visible pages that best
 // hold the words of question, as the published site's ask does.
-func (s *Server) siteAskSources(ctx context.Context, site *quire.Site, scope *siteSearchScope, question string) ([]search.Source, error) {
+func (s *Server) siteAskSources(ctx context.Context, site *quire.Site, scope *siteSearchScope, question string) ([]ask.Source, error) {
 	ctx, cancel := context.WithTimeout(ctx, siteLookupTimeout) // the model has its own bound
 	defer cancel()
 	siteSpaces, sees, err := s.visibleSiteSpaces(ctx, site, scope)
 	if err != nil {
 		return nil, err
 	}
-	spaces := make([]*quire.Space, len(siteSpaces))
+	return s.asker.ScopeSources(ctx, ask.Scope{Spaces: siteSpacesOf(siteSpaces), Keep: sees}, question)
+}
+
+// siteSpacesOf are the spaces of site spaces, in order.
+func siteSpacesOf(siteSpaces []*quire.SiteSpace) []*quire.Space {
+	out := make([]*quire.Space, len(siteSpaces))
 	for i, ss := range siteSpaces {
-		spaces[i] = ss.Space
+		out[i] = ss.Space
 	}
-	found, err := s.reader.Sources(ctx, spaces, question, revision.SourceLimits{
-		Hits: siteAskHits, Sources: siteAskSources, PerPage: siteAskPerPage, Keep: sees,
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]search.Source, len(found))
-	for i, f := range found {
-		out[i] = search.Source{SpaceID: f.View.Space.ID, PageID: f.Page.ID, RevisionID: f.View.Revision.ID,
-			PageTitle: revision.PageTitle(f.Page), Section: f.Section}
-	}
-	return out, nil
+	return out
 }
 
 // prewarmSiteSearch answers POST SITE/search/prewarm: it opens the views of

@@ -9,7 +9,6 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/render"
-	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -95,7 +94,7 @@ func (s *Server) askAnswer(r *http.Request, d *askData) error {
 	if err != nil {
 		return err
 	}
-	answer, err := a.Answer(ctx, search.Question{Text: d.Question}, sources, nil)
+	answer, err := a.Answer(ctx, ask.Question{Text: d.Question}, sources, nil)
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,9 @@ package app
 
 import (
 	"net/http"
-	"sort"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/search"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -39,7 +37,7 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) error {
 	d.Query = r.URL.Query().Get("q")
 	sd := searchData{orgData: d}
 	if d.Query != "" {
-		if err := search.CheckQuery("q", d.Query); err != nil {
+		if err := revision.CheckQuery("q", d.Query); err != nil {
 			return err
 		}
 		if sd.Hits, sd.Truncated, err = s.search(r, d.Org.ID, d.Query); err != nil {
@@ -61,31 +59,16 @@ func (s *Server) search(r *http.Request, orgID, query string) ([]searchHit, bool
 	if err != nil {
 		return nil, false, err
 	}
-	terms := search.Terms(query)
-	type found struct {
-		view *revision.View
-		page search.RankedPage
-	}
-	var ranked []found
-	for _, sp := range spaces.Items {
-		view, err := s.cfg.Reader.Open(ctx, sp, sp.RevisionID, nil)
-		if err != nil {
-			return nil, false, err
-		}
-		pages, err := view.Search(ctx, terms)
-		if err != nil {
-			return nil, false, err
-		}
-		for _, rp := range pages {
-			ranked = append(ranked, found{view, rp})
-		}
-	}
+	terms := revision.Terms(query)
 	// Results are shown of the best pages only: ranked first, then shown.
-	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].page.Hits[0].Score > ranked[j].page.Hits[0].Score })
+	ranked, err := s.cfg.Reader.SearchSpaces(ctx, spaces.Items, terms, revision.SearchLimits{})
+	if err != nil {
+		return nil, false, err
+	}
 	var hits []searchHit
 	for _, f := range ranked[:min(len(ranked), maxSearchResults)] {
-		sp := f.view.Space
-		res := f.view.Result(f.page, terms, 1, searchSnippet)
+		sp := f.View.Space
+		res := f.View.Result(f.Ranked, terms, 1, searchSnippet)
 		hit := searchHit{Title: revision.PageTitle(res.Page), Space: sp.Title, Score: res.Score,
 			URL: quire.AppPageURL("", sp.ID, res.Path, "")}
 		if len(res.Sections) > 0 {

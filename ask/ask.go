@@ -32,6 +32,33 @@ const (
 // most MaxQuestion characters.
 func CheckQuestion(field, q string) error { return quire.CheckQuery(field, q, MaxQuestion) }
 
+// Question, Answer and Source are what callers of ask see of a question,
+// its answer and what it draws on: search's types, since the shaping of
+// answers (quoting, the model's prompt, its citations) is pure and lives
+// there.
+type (
+	// Question is what a reader asks, after the questions asked before it
+	// in the same conversation.
+	Question = search.Question
+	// Answer is an answer to a question: its markdown, the follow-up
+	// questions the model suggests, and the indexes of the sources it used.
+	Answer = search.Answer
+	// Source is a section retrieved for a question, with where it lives.
+	Source = search.Source
+)
+
+// Scope is what a question is answered from, when it is not every space of
+// an organization that a viewer reads (a published site's spaces).
+type Scope struct {
+	Spaces []*quire.Space // searched together; scores of one index compare
+	// Keep, when not nil, tells which pages may be sources (a published
+	// site's visitor may not see every page).
+	Keep func(v *revision.View, pageID string) bool
+	// URL, when not nil, is where a source is shown: section sectionID
+	// ("" for the text before any heading) of page pageID of v.
+	URL func(v *revision.View, pageID, sectionID string) string
+}
+
 // Asker answers questions; it is safe for concurrent use.
 type Asker struct {
 	db        *store.DB
@@ -66,30 +93,42 @@ func (a *Asker) readable(ctx context.Context, orgID string, v *quire.Viewer) ([]
 }
 
 // Sources finds the sections that best answer a question in the spaces of
-// organization orgID that v can read: a few of them, at most two of a page.
-func (a *Asker) Sources(ctx context.Context, orgID string, v *quire.Viewer, question string) ([]search.Source, error) {
+// organization orgID that v can read: a few of them, at most two of a page,
+// each with the URL of its page in the app.
+func (a *Asker) Sources(ctx context.Context, orgID string, v *quire.Viewer, question string) ([]Source, error) {
 	spaces, err := a.readable(ctx, orgID, v)
 	if err != nil {
 		return nil, err
 	}
-	found, err := a.reader.Sources(ctx, spaces, question, revision.SourceLimits{Hits: maxHits, Sources: maxSources, PerPage: maxSourcesPerPage})
+	return a.ScopeSources(ctx, Scope{Spaces: spaces, URL: func(view *revision.View, pageID, sectionID string) string {
+		return view.Space.PageAppURL(a.publicURL, view.Path(pageID), sectionID)
+	}}, question)
+}
+
+// ScopeSources finds the sections of scope that best answer a question: a
+// few of them, at most two of a page.
+func (a *Asker) ScopeSources(ctx context.Context, scope Scope, question string) ([]Source, error) {
+	found, err := a.reader.Sources(ctx, scope.Spaces, question, revision.SourceLimits{
+		Hits: maxHits, Sources: maxSources, PerPage: maxSourcesPerPage, Keep: scope.Keep,
+	})
 	if err != nil {
 		return nil, err
 	}
-	var out []search.Source
+	var out []Source
 	for _, f := range found {
 		view, pg, sec := f.View, f.Page, f.Section
-		out = append(out, search.Source{
-			SpaceID: view.Space.ID, PageID: pg.ID, RevisionID: view.Revision.ID, PageTitle: revision.PageTitle(pg), Section: sec,
-			URL: view.Space.PageAppURL(a.publicURL, view.Path(pg.ID), sec.ID),
-		})
+		src := Source{SpaceID: view.Space.ID, PageID: pg.ID, RevisionID: view.Revision.ID, PageTitle: revision.PageTitle(pg), Section: sec}
+		if scope.URL != nil {
+			src.URL = scope.URL(view, pg.ID, sec.ID)
+		}
+		out = append(out, src)
 	}
 	return out, nil
 }
 
 // Answer answers q from its sources (search.Ask); progress, when not nil,
 // is told of a model's answer as it grows.
-func (a *Asker) Answer(ctx context.Context, q search.Question, sources []search.Source, progress func(search.Answer) error) (search.Answer, error) {
+func (a *Asker) Answer(ctx context.Context, q Question, sources []Source, progress func(Answer) error) (Answer, error) {
 	return search.Ask(ctx, a.model, q, sources, progress)
 }
 

@@ -40,8 +40,8 @@ type Reader struct {
 	infos     *lru.Cache[string, *treeInfo]       // derived data of trees, by root
 	documents *lru.Cache[string, json.RawMessage] // JSON documents of pages and comment bodies; read-only
 	sections  *lru.Cache[sectionsKey, []search.WordSection]
-	ranked    *lru.Cache[string, []search.RankedPage] // search results, by space, root and terms
-	matched   *lru.Cache[string, matched]             // what the index last found, by space and terms
+	ranked    *lru.Cache[string, []Ranked] // search results, by space, root and terms
+	matched   *lru.Cache[string, matched]  // what the index last found, by space and terms
 	snippets  *lru.Cache[snippetKey, string]
 	scores    *lru.Cache[scoreKey, []float64]   // the scores of a page's sections, by its text (textKey) and the terms
 	words     *lru.Cache[string, *indexedWords] // the words scores are counted on, by the page's text (textKey)
@@ -66,7 +66,7 @@ func New(db *store.DB, appHost string) *Reader {
 		infos:     lru.New[string, *treeInfo]("revision.infos"),
 		documents: lru.New[string, json.RawMessage]("revision.documents"),
 		sections:  lru.New[sectionsKey, []search.WordSection]("revision.sections"),
-		ranked:    lru.New[string, []search.RankedPage]("revision.ranked"),
+		ranked:    lru.New[string, []Ranked]("revision.ranked"),
 		matched:   lru.New[string, matched]("revision.matched"),
 		snippets:  lru.New[snippetKey, string]("revision.snippets"),
 		scores:    lru.New[scoreKey, []float64]("revision.scores"),

@@ -42,7 +42,7 @@ func (r *Reader) Sections(p *content.Page) []search.WordSection {
 // index is asked again which sections hold the terms only in the pages
 // whose text changed (match), and only those pages are scored: a
 // section's score depends on its text alone (search.ScoreSections).
-func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage, error) {
+func (v *View) Search(ctx context.Context, terms []string) ([]Ranked, error) {
 	joined := strings.Join(terms, "\x00")
 	key := v.Space.ID + "\x00" + v.Revision.Root + "\x00" + joined
 	if ranked, ok := v.r.ranked.Get(key); ok {
@@ -53,7 +53,7 @@ func (v *View) Search(ctx context.Context, terms []string) ([]search.RankedPage,
 		return nil, err
 	}
 	hits = hits[:min(len(hits), store.MaxSearchRows)]
-	ranked := search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil })
+	ranked := rankedOf(search.RankPages(hits, func(id string) bool { return v.Tree.Pages[id] != nil }))
 	if root == v.Revision.Root { // else the index moved on since the view was read
 		v.r.ranked.Add(key, ranked, len(key)+64*len(ranked)+80*len(hits)) // a hit and its page id
 	}
@@ -471,9 +471,9 @@ func (r *Reader) snippet(text string, terms []string, joined string, runes int) 
 
 // Result shows ranked page rp with up to n of its sections
 // (search.ShowSections), each with up to snippet characters of text.
-func (v *View) Result(rp search.RankedPage, terms []string, n, snippet int) PageResult {
+func (v *View) Result(rp Ranked, terms []string, n, snippet int) PageResult {
 	pg := v.Tree.Pages[rp.PageID]
-	res := PageResult{Page: pg, Path: v.Path(pg.ID), Score: rp.Hits[0].Score, Ancestors: []string{},
+	res := PageResult{Page: pg, Path: v.Path(pg.ID), Score: rp.Score, Ancestors: []string{},
 		ByTitle: search.MatchesAll(search.Words(pg.Title+" "+pg.Description), terms)}
 	for _, id := range v.Index().Ancestors(pg.ID) {
 		res.Ancestors = append(res.Ancestors, PageTitle(v.Tree.Pages[id]))

@@ -15,22 +15,17 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/search"
 )
 
 // Ask: GET {site}/~ask?q= answers a question from the sections of the
 // visible site spaces that hold its words, with the ask engine the API
-// uses (search.Ask): by the configured model, or by quoting the best
+// uses (ask.Asker): by the configured model, or by quoting the best
 // section without one. Sources link to the published pages.
 
-const (
-	maxSiteQuestion  = 1000 // characters of q, as the API's ask takes
-	askHits          = 50   // sections ranked
-	askSources       = 5    // sections an answer draws on
-	askSourcesOfPage = 2
-)
+const maxSiteQuestion = 1000 // characters of q, as the API's ask takes
 
 // askSourceJSON is a page an answer draws on.
 type askSourceJSON struct {
@@ -72,12 +67,12 @@ func (s *Server) ask(ctx context.Context, rq *request, question string) (*askAns
 	if err != nil {
 		return nil, err
 	}
-	a, err := search.Ask(ctx, s.cfg.Model, search.Question{Text: question}, sources, nil)
+	a, err := s.asker.Answer(ctx, ask.Question{Text: question}, sources, nil)
 	if err != nil {
 		return nil, err
 	}
 	md := a.Markdown
-	if s.cfg.Model != nil { // a model cites sources as [n]: link them
+	if s.asker.Cites() { // a model cites sources as [n]: link them
 		md = linkCitations(md, sources)
 	}
 	out := &askAnswer{Answer: md, HTML: answerHTML(md), Sources: []askSourceJSON{}}
@@ -89,7 +84,7 @@ func (s *Server) ask(ctx context.Context, rq *request, question string) (*askAns
 
 // askSources finds the sections of the visible site spaces that best hold
 // the words of question, among the pages the visitor sees.
-func (s *Server) askSources(ctx context.Context, rq *request, question string) ([]search.Source, error) {
+func (s *Server) askSources(ctx context.Context, rq *request, question string) ([]ask.Source, error) {
 	spaces := rq.distinctSpaces()
 	at := map[string]location{}
 	var list []*quire.Space
@@ -97,26 +92,14 @@ func (s *Server) askSources(ctx context.Context, rq *request, question string) (
 		at[vs.siteSpace.Space.ID] = vs
 		list = append(list, vs.siteSpace.Space)
 	}
-	found, err := s.cfg.Reader.Sources(ctx, list, question, revision.SourceLimits{
-		Hits: askHits, Sources: askSources, PerPage: askSourcesOfPage,
-		Keep: rq.seesPage,
-	})
-	if err != nil {
-		return nil, err
-	}
-	var out []search.Source
-	for _, f := range found {
-		v, pg, sec := f.View, f.Page, f.Section
-		u := rq.pageURL(at[v.Space.ID], v, pg.ID)
-		if sec.ID != "" {
-			u += "#" + sec.ID
-		}
-		out = append(out, search.Source{
-			SpaceID: v.Space.ID, PageID: pg.ID, RevisionID: v.Revision.ID,
-			PageTitle: revision.PageTitle(pg), Section: sec, URL: u,
-		})
-	}
-	return out, nil
+	return s.asker.ScopeSources(ctx, ask.Scope{Spaces: list, Keep: rq.seesPage,
+		URL: func(v *revision.View, pageID, sectionID string) string {
+			u := rq.pageURL(at[v.Space.ID], v, pageID)
+			if sectionID != "" {
+				u += "#" + sectionID
+			}
+			return u
+		}}, question)
 }
 
 // citation is a model's reference to its nth source.
@@ -124,7 +107,7 @@ var citation = regexp.MustCompile(`\[(\d{1,3})\]`)
 
 // linkCitations makes a model's citations [n] links to their sources,
 // leaving those already links (followed by "(") as they are.
-func linkCitations(md string, sources []search.Source) string {
+func linkCitations(md string, sources []ask.Source) string {
 	var b strings.Builder
 	last := 0
 	for _, m := range citation.FindAllStringSubmatchIndex(md, -1) {

@@ -1,17 +1,14 @@
 package site
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/search"
 )
 
 // Site search: GET {site}/~search?q= finds the pages of the site spaces the
@@ -37,8 +34,6 @@ type searchResult struct {
 	Space   string `json:"space"`             // the title of the page's space
 	Section string `json:"section"`           // the title of the page's site section; "" on a site without sections
 	Heading string `json:"heading,omitempty"` // the heading of the section shown, when it matched by its own text
-
-	score float64
 }
 
 // serveSearch answers GET {site}/~search?q=: JSON {"results": [...]}.
@@ -63,59 +58,47 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request, rq *request
 }
 
 // search finds up to limit pages of the visible site spaces that hold every
-// word of query, best first.
+// word of query, best first (revision.Reader.SearchSpaces).
 func (s *Server) search(ctx context.Context, rq *request, query string, limit int) ([]searchResult, error) {
 	out := []searchResult{}
-	terms := search.Terms(query)
-	if len(terms) == 0 {
-		return out, nil
-	}
+	terms := revision.Terms(query)
 	spaces := rq.distinctSpaces()
-	for _, vs := range spaces[:min(len(spaces), maxSearchSpace)] {
-		v, err := s.cfg.Reader.Open(ctx, vs.siteSpace.Space, vs.siteSpace.Space.RevisionID, nil)
-		if err != nil {
-			return nil, err
-		}
-		ranked, err := v.Search(ctx, terms)
-		if err != nil {
-			return nil, err
-		}
-		found := 0
-		for _, rp := range ranked {
-			if found == limit {
-				break // the rest of this space ranks below what is kept
-			}
-			if !rq.seesPage(v, rp.PageID) {
-				continue
-			}
-			out = append(out, s.searchResult(rq, vs, v, rp, terms))
-			found++
-		}
+	spaces = spaces[:min(len(spaces), maxSearchSpace)]
+	at := make(map[string]location, len(spaces))
+	list := make([]*quire.Space, len(spaces))
+	for i, vs := range spaces {
+		at[vs.siteSpace.Space.ID] = vs
+		list[i] = vs.siteSpace.Space
 	}
-	// Scores of one index compare across spaces; within a space, the order
-	// of the ranking is kept.
-	slices.SortStableFunc(out, func(a, b searchResult) int { return cmp.Compare(b.score, a.score) })
-	return out[:min(len(out), limit)], nil
+	found, err := s.cfg.Reader.SearchSpaces(ctx, list, terms, revision.SearchLimits{PerSpace: limit, Keep: rq.seesPage})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range found[:min(len(found), limit)] {
+		out = append(out, s.searchResult(rq, at[f.View.Space.ID], f, terms))
+	}
+	return out, nil
 }
 
-// searchResult shows a ranked page of v by its best section: one that
-// matches by its own words, or else the one the page's title found.
-func (s *Server) searchResult(rq *request, vs location, v *revision.View, rp search.RankedPage, terms []string) searchResult {
-	pg := v.Page(rp.PageID)
+// searchResult shows a page found by its best section: one that matches
+// by its own words, or else the one the page's title found.
+func (s *Server) searchResult(rq *request, vs location, f revision.Found, terms []string) searchResult {
+	v, reader := f.View, s.cfg.Reader
+	pg := v.Page(f.PageID)
 	res := searchResult{
 		Title: revision.PageTitle(pg), URL: rq.pageURL(vs, v, pg.ID), Space: vs.siteSpace.Space.Title,
-		Snippet: search.Snippet(pg.Description, terms, searchSnippet), score: rp.Hits[0].Score,
+		Snippet: reader.Snippet(pg.Description, terms, searchSnippet),
 	}
 	if vs.section != nil {
 		res.Section = vs.section.Title
 	}
-	shown := search.ShowSections(rp.Hits, s.cfg.Reader.Sections(pg), terms, 1)
+	shown := v.Shown(f.Ranked, terms, 1)
 	if len(shown) == 0 {
 		return res
 	}
 	sec := shown[0]
 	if sec.Body != "" {
-		res.Snippet = search.Snippet(sec.Body, terms, searchSnippet)
+		res.Snippet = reader.Snippet(sec.Body, terms, searchSnippet)
 	}
 	if sec.Own && sec.ID != "" {
 		res.URL += "#" + sec.ID

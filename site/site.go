@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/internal/llm"
 	"github.com/quiredocs/quire/internal/lru"
@@ -56,7 +57,8 @@ type Server struct {
 	redirects *lru.Cache[string, string]        // redirect lookups: section id, "" for none
 	conds     *lru.Cache[string, []string]      // page conditions of trees, by root
 
-	insights *insights // counts of page views, searches and questions, see insights.go
+	insights *insights  // counts of page views, searches and questions, see insights.go
+	asker    *ask.Asker // answers ~ask, see ask.go
 
 	moved   *lru.Cache[string, map[string]string] // former page paths of spaces, see redirects.go
 	movedMu sync.Mutex                            // guards walking
@@ -87,6 +89,7 @@ func New(db *store.DB, cfg Config) *Server {
 		conds:     lru.New[string, []string]("site.conditions"),
 		moved:     lru.New[string, map[string]string]("site.moved"),
 		walking:   map[string]*formerWalk{},
+		asker:     ask.New(db, cfg.Reader, cfg.Model, cfg.PublicURL),
 	}
 	s.insights = newInsights(db, func() time.Time { return s.now() }, func(err error) {
 		s.cfg.Logger.Error("published sites: writing insights", "err", err)
