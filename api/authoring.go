@@ -4,7 +4,9 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/edit"
+	"github.com/quiredocs/quire/wire"
 )
 
 // MaxBatchBytes bounds a POST CR/content body: 50 changes, files inline
@@ -12,9 +14,9 @@ import (
 const MaxBatchBytes = 32 << 20
 
 type pageRefJSON struct {
-	Object string   `json:"object"`
-	ID     string   `json:"id"`
-	URLs   urlsJSON `json:"urls"`
+	Object string    `json:"object"`
+	ID     string    `json:"id"`
+	URLs   wire.URLs `json:"urls"`
 }
 
 type batchOutcomeJSON struct {
@@ -24,7 +26,7 @@ type batchOutcomeJSON struct {
 }
 
 type batchResultJSON struct {
-	ChangeRequest changeRequestJSON  `json:"changeRequest"`
+	ChangeRequest wire.ChangeRequest `json:"changeRequest"`
 	Changes       []batchOutcomeJSON `json:"changes"`
 	InsertedFiles []fileJSON         `json:"insertedFiles"`
 }
@@ -55,7 +57,7 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return retryAfter(w, err)
 	}
-	out := s.changeRequestJSON(sp, c)
+	out := s.wire.ChangeRequest(sp, c)
 	if compat {
 		return writeJSON(w, http.StatusOK, out)
 	}
@@ -63,7 +65,7 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	for _, o := range result.Changes {
 		j := batchOutcomeJSON{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
 		if o.Kind != edit.DeletedPage {
-			j.Page = pageRefJSON{Object: "page", ID: o.PageID, URLs: urlsJSON{
+			j.Page = pageRefJSON{Object: "page", ID: o.PageID, URLs: wire.URLs{
 				Location: s.url("/spaces/" + sp.ID + "/change-requests/" + c.ID + "/content/page/" + o.PageID),
 			}}
 		}
@@ -104,7 +106,7 @@ func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	me := caller(r.Context())
-	c, err = s.author.Merge(r.Context(), sp, c, me.ID, s.mergeEnv(role, me))
+	c, err = s.author.Merge(r.Context(), sp, c, authoring.Actor{User: me, Role: role})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Wire shape of RevisionSemanticChanges.
@@ -38,9 +39,9 @@ type changedParentJSON struct {
 }
 
 type changesJSON struct {
-	MergedFrom *changeRequestJSON `json:"mergedFrom,omitempty"`
-	Changes    []changeJSON       `json:"changes"`
-	More       int                `json:"more,omitempty"`
+	MergedFrom *wire.ChangeRequest `json:"mergedFrom,omitempty"`
+	Changes    []changeJSON        `json:"changes"`
+	More       int                 `json:"more,omitempty"`
 }
 
 // changesLimit reads limit (default 10, as the reference says).

@@ -144,7 +144,7 @@ func (o *commentOut) user(b []byte, u *quire.User) []byte {
 			u = &k
 		}
 		var err error
-		if j, err = json.Marshal(o.s.userJSON(u)); err != nil {
+		if j, err = json.Marshal(o.s.wire.User(u)); err != nil {
 			panic(err) // strings only
 		}
 		o.users[u.ID] = j

@@ -15,6 +15,7 @@ import (
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
+	"github.com/quiredocs/quire/wire"
 )
 
 func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
@@ -145,7 +146,7 @@ const emptyPages = `"pages":[]`
 
 // mergedFrom is the change request whose merge made v's revision; nil when
 // a merge did not make it.
-func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*changeRequestJSON, error) {
+func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*wire.ChangeRequest, error) {
 	if v.Revision.Type != store.RevisionMerge {
 		return nil, nil
 	}
@@ -153,7 +154,7 @@ func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*changeRequestJS
 	if err != nil {
 		return nil, err
 	}
-	j := s.changeRequestJSON(v.Space, c)
+	j := s.wire.ChangeRequest(v.Space, c)
 	return &j, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Wire shapes of revisions, pages and files (reference: Revision,
@@ -88,17 +89,17 @@ type revisionURLsJSON struct {
 }
 
 type revisionJSON struct {
-	Object           string             `json:"object"`
-	ID               string             `json:"id"`
-	Parents          []string           `json:"parents"`
-	Pages            []pageJSON         `json:"pages"`
-	Files            []fileJSON         `json:"files"`
-	ReusableContents []any              `json:"reusableContents"`
-	Tags             []any              `json:"tags"`
-	CreatedAt        string             `json:"createdAt"`
-	Type             string             `json:"type"`
-	MergedFrom       *changeRequestJSON `json:"mergedFrom,omitempty"`
-	URLs             revisionURLsJSON   `json:"urls"`
+	Object           string              `json:"object"`
+	ID               string              `json:"id"`
+	Parents          []string            `json:"parents"`
+	Pages            []pageJSON          `json:"pages"`
+	Files            []fileJSON          `json:"files"`
+	ReusableContents []any               `json:"reusableContents"`
+	Tags             []any               `json:"tags"`
+	CreatedAt        string              `json:"createdAt"`
+	Type             string              `json:"type"`
+	MergedFrom       *wire.ChangeRequest `json:"mergedFrom,omitempty"`
+	URLs             revisionURLsJSON    `json:"urls"`
 }
 
 // format says how page bodies are written: markdown by default, the JSON
@@ -133,8 +134,8 @@ func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (pag
 		Hidden: p.Hidden, NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, Pages: []pageJSON{}, Tags: []string{},
 	}
 	if p.CreatedAt != 0 {
-		out.CreatedAt = timeJSON(fromMicros(p.CreatedAt))
-		out.UpdatedAt = timeJSON(fromMicros(p.UpdatedAt))
+		out.CreatedAt = wire.Time(fromMicros(p.CreatedAt))
+		out.UpdatedAt = wire.Time(fromMicros(p.UpdatedAt))
 	}
 	out.Title = pageTitle(p)
 	if p.Kind == content.KindGroup {
@@ -193,7 +194,7 @@ func (s *Server) revisionFileJSON(spaceID, revID string, file *content.File) fil
 }
 
 // revisionHeadJSON is a revision's answer without its pages.
-func (s *Server) revisionHeadJSON(v *revision.View, mergedFrom *changeRequestJSON) revisionJSON {
+func (s *Server) revisionHeadJSON(v *revision.View, mergedFrom *wire.ChangeRequest) revisionJSON {
 	files := make([]fileJSON, 0, len(v.Tree.Files))
 	for _, file := range v.Index().Files {
 		files = append(files, s.revisionFileJSON(v.Space.ID, v.Revision.ID, file))
@@ -204,7 +205,7 @@ func (s *Server) revisionHeadJSON(v *revision.View, mergedFrom *changeRequestJSO
 	}
 	return revisionJSON{
 		Object: "revision", ID: v.Revision.ID, Parents: parents, Files: files,
-		ReusableContents: []any{}, Tags: []any{}, CreatedAt: timeJSON(v.Revision.CreatedAt), Type: v.Revision.Type,
+		ReusableContents: []any{}, Tags: []any{}, CreatedAt: wire.Time(v.Revision.CreatedAt), Type: v.Revision.Type,
 		MergedFrom: mergedFrom,
 		URLs:       revisionURLsJSON{App: quire.AppRevisionURL(s.publicURL, v.Space.ID, v.Revision.ID)},
 	}

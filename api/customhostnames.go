@@ -10,6 +10,7 @@ import (
 	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Custom hostnames (issue 19): a site's hostname (PATCH SITE hostname), as
@@ -152,10 +153,10 @@ func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	dns := hostnameDNSJSON{Type: "TXT", Name: dnscheck.RecordName(hostname), Value: dnscheck.RecordValue(token),
-		Verified: !verifiedAt.IsZero(), Message: check.Detail, CheckedAt: timeJSON(check.CheckedAt),
+		Verified: !verifiedAt.IsZero(), Message: check.Detail, CheckedAt: wire.Time(check.CheckedAt),
 		CNAME: hostnameCNAMEJSON{Name: hostname, Value: s.dnsTarget()}}
 	if dns.Verified {
-		dns.VerifiedAt = timeJSON(verifiedAt)
+		dns.VerifiedAt = wire.Time(verifiedAt)
 	}
 	return writeJSON(w, http.StatusOK, customHostnameJSON{
 		Object: "custom-hostname", Hostname: hostname, Target: map[string]string{"type": "site", "site": site.ID},

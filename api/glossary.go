@@ -10,6 +10,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // The translation glossary (issue 19, O/translations-glossary): terms and
@@ -26,13 +27,13 @@ type glossaryEntryJSON struct {
 	Translations map[string]string `json:"translations"`
 	CreatedAt    string            `json:"createdAt"`
 	UpdatedAt    string            `json:"updatedAt"`
-	URLs         urlsJSON          `json:"urls"`
+	URLs         wire.URLs         `json:"urls"`
 }
 
 func (s *Server) glossaryEntryJSON(g *store.GlossaryEntry) glossaryEntryJSON {
 	return glossaryEntryJSON{Object: "glossary-entry", ID: g.ID, Translations: g.Translations,
-		CreatedAt: timeJSON(g.CreatedAt), UpdatedAt: timeJSON(g.UpdatedAt),
-		URLs: urlsJSON{Location: s.url("/orgs/" + g.OrgID + "/translations-glossary/" + g.ID)}}
+		CreatedAt: wire.Time(g.CreatedAt), UpdatedAt: wire.Time(g.UpdatedAt),
+		URLs: wire.URLs{Location: s.url("/orgs/" + g.OrgID + "/translations-glossary/" + g.ID)}}
 }
 
 // listGlossaryEntries lists the glossary oldest first, or with orderBy (a

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Grants give users and teams a role on a space, a collection or a site.
@@ -102,12 +103,12 @@ func (s *Server) invite(on grantSubject) handlerFunc {
 
 type userPermissionJSON struct {
 	Permission quire.Role `json:"permission"`
-	User       userJSON   `json:"user"`
+	User       wire.User  `json:"user"`
 }
 
 type teamPermissionJSON struct {
 	Permission quire.Role `json:"permission"`
-	Team       teamJSON   `json:"team"`
+	Team       wire.Team  `json:"team"`
 }
 
 func (s *Server) listUserGrants(on grantSubject) handlerFunc {
@@ -119,7 +120,7 @@ func (s *Server) listUserGrants(on grantSubject) handlerFunc {
 		return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.UserGrant], error) {
 			return s.db.ListUserGrants(ctx, c.ID, p)
 		}, func(g *store.UserGrant) userPermissionJSON {
-			return userPermissionJSON{Permission: g.Role, User: s.userJSON(&g.User)}
+			return userPermissionJSON{Permission: g.Role, User: s.wire.User(&g.User)}
 		})
 	}
 }
@@ -130,7 +131,7 @@ func (s *Server) listTeamGrants(on grantSubject) handlerFunc {
 		if err != nil {
 			return err
 		}
-		var team func(*quire.Team) teamJSON
+		var team func(*quire.Team) wire.Team
 		return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.TeamGrant], error) {
 			list, err := s.db.ListTeamGrants(ctx, c.ID, p)
 			if err != nil {
@@ -156,7 +157,7 @@ func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	return listAccess(w, r, s.db, c, func(a *store.Access) userPermissionJSON {
-		return userPermissionJSON{Permission: a.Role, User: s.userJSON(&a.User)}
+		return userPermissionJSON{Permission: a.Role, User: s.wire.User(&a.User)}
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Import runs (issue 19, /org/{organizationId}/imports): a website imported
@@ -31,7 +32,7 @@ type importRunJSON struct {
 	UpdatedAt   string              `json:"updatedAt"`
 	StartedAt   string              `json:"startedAt,omitempty"`
 	CompletedAt string              `json:"completedAt,omitempty"`
-	URLs        urlsJSON            `json:"urls"`
+	URLs        wire.URLs           `json:"urls"`
 	Pages       []importRunPageJSON `json:"pages"`
 }
 
@@ -56,14 +57,14 @@ func (s *Server) importRunJSON(run *store.ImportRun) importRunJSON {
 	out := importRunJSON{Object: "import-run", ID: run.ID, Status: run.Status, Reason: run.Reason,
 		Source: importRunSourceJSON{Type: "website", URL: run.SourceURL},
 		Target: importRunTargetJSON{Space: run.SpaceID, ChangeRequest: run.ChangeRequestID},
-		Site:   run.SiteID, CreatedBy: run.CreatedBy, CreatedAt: timeJSON(run.CreatedAt), UpdatedAt: timeJSON(run.UpdatedAt),
-		URLs:  urlsJSON{Location: s.url("/org/" + run.OrgID + "/imports/" + run.ID)},
+		Site:   run.SiteID, CreatedBy: run.CreatedBy, CreatedAt: wire.Time(run.CreatedAt), UpdatedAt: wire.Time(run.UpdatedAt),
+		URLs:  wire.URLs{Location: s.url("/org/" + run.OrgID + "/imports/" + run.ID)},
 		Pages: []importRunPageJSON{}}
 	if !run.StartedAt.IsZero() {
-		out.StartedAt = timeJSON(run.StartedAt)
+		out.StartedAt = wire.Time(run.StartedAt)
 	}
 	if !run.CompletedAt.IsZero() {
-		out.CompletedAt = timeJSON(run.CompletedAt)
+		out.CompletedAt = wire.Time(run.CompletedAt)
 	}
 	for _, p := range run.Pages {
 		out.Pages = append(out.Pages, importRunPageJSON{ID: p.ID, SourceURL: p.SourceURL, Type: "page", Status: "complete"})

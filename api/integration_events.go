@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // The events of an integration (issue 19): what Quire recorded about its
@@ -25,7 +26,7 @@ type integrationEventJSON struct {
 
 func integrationEventJSONOf(ev *quire.IntegrationEvent) integrationEventJSON {
 	return integrationEventJSON{ID: ev.ID, IntegrationID: ev.Integration, InstallationID: ev.InstallationID,
-		CreatedAt: timeJSON(ev.CreatedAt), Payload: ev.Payload, Status: "success"}
+		CreatedAt: wire.Time(ev.CreatedAt), Payload: ev.Payload, Status: "success"}
 }
 
 // integrationForAdmin loads the integration in the path for an admin of its

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.17 Integrations. Quire keeps what is published (the script
@@ -41,7 +42,7 @@ type integrationJSON struct {
 	ContentSources        json.RawMessage      `json:"contentSources"`
 	Configurations        json.RawMessage      `json:"configurations"`
 	ExternalLinks         json.RawMessage      `json:"externalLinks"`
-	Owner                 orgJSON              `json:"owner"`
+	Owner                 wire.Organization    `json:"owner"`
 	URLs                  integrationURLsJSON  `json:"urls"`
 	Permissions           integrationPermsJSON `json:"permissions"`
 	ContentSecurityPolicy json.RawMessage      `json:"contentSecurityPolicy,omitempty"`
@@ -77,7 +78,7 @@ func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) 
 		Summary: in.Summary, PreviewImages: make([]string, len(in.PreviewImages)), Target: in.Target,
 		Visibility: in.Visibility, Scopes: in.Scopes, Categories: in.Categories, Blocks: in.Blocks,
 		ContentSources: in.ContentSources, Configurations: in.Configurations, ExternalLinks: in.ExternalLinks,
-		Owner: s.orgJSON(owner.org, owner.me),
+		Owner: s.wire.Organization(owner.org, owner.me),
 		URLs: integrationURLsJSON{
 			Location: base, App: quire.AppIntegrationURL(s.publicURL, in.Name), Assets: base + "/assets",
 			PublicEndpoint: base + "/public", PublicContentEndpoint: base + "/public",
@@ -318,7 +319,7 @@ func (s *Server) installationJSON(in *quire.IntegrationInstallation) installatio
 	return installationJSON{
 		Object: "integration-installation", ID: in.ID, Status: in.Status, SpaceSelection: in.SpaceSelection,
 		SiteSelection: in.SiteSelection, Spaces: in.Spaces, Configuration: in.Configuration, ExternalIDs: in.ExternalIDs,
-		Target: installationTarget{Organization: in.OrgID}, CreatedAt: timeJSON(in.CreatedAt), UpdatedAt: timeJSON(in.UpdatedAt),
+		Target: installationTarget{Organization: in.OrgID}, CreatedAt: wire.Time(in.CreatedAt), UpdatedAt: wire.Time(in.UpdatedAt),
 		URLs: installationURLsJSON{
 			Location: loc, App: quire.AppInstallationURL(s.publicURL, in.OrgID, in.Integration),
 			PublicEndpoint: loc + "/public", PublicContentEndpoint: loc + "/public",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Invites by e-mail (the reference's inviteUsersToOrganization) and joining
@@ -126,8 +127,8 @@ func (s *Server) inviteUsers(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := inviteResultJSON{Users: []string{}, Invited: len(made), Invites: []invitationJSON{}}
 	for _, inv := range made {
-		out.Invites = append(out.Invites, invitationJSON{Email: inv.Email, Role: roleJSON(inv.Role), Key: inv.Key,
-			URL: quire.InviteAppURL(s.publicURL, inv.OrgID, inv.Key), ExpiresAt: timeJSON(inv.ExpiresAt)})
+		out.Invites = append(out.Invites, invitationJSON{Email: inv.Email, Role: wire.Role(inv.Role), Key: inv.Key,
+			URL: quire.InviteAppURL(s.publicURL, inv.OrgID, inv.Key), ExpiresAt: wire.Time(inv.ExpiresAt)})
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Link invites (the reference's OrganizationInviteLink): shareable links
@@ -20,15 +21,15 @@ import (
 // while the organization's inviteLinks is true.
 
 type linkInviteJSON struct {
-	Object     string          `json:"object"`
-	ID         string          `json:"id"`
-	Role       json.RawMessage `json:"role,omitempty"`  // the organization's
-	Level      json.RawMessage `json:"level,omitempty"` // a space's or collection's
-	Redundant  bool            `json:"redundant"`
-	Space      *spaceJSON      `json:"space,omitempty"`
-	Collection *collectionJSON `json:"collection,omitempty"`
-	Key        string          `json:"key,omitempty"` // Quire's extension, on creation only
-	URL        string          `json:"url,omitempty"` // Quire's extension, on creation only
+	Object     string           `json:"object"`
+	ID         string           `json:"id"`
+	Role       json.RawMessage  `json:"role,omitempty"`  // the organization's
+	Level      json.RawMessage  `json:"level,omitempty"` // a space's or collection's
+	Redundant  bool             `json:"redundant"`
+	Space      *wire.Space      `json:"space,omitempty"`
+	Collection *wire.Collection `json:"collection,omitempty"`
+	Key        string           `json:"key,omitempty"` // Quire's extension, on creation only
+	URL        string           `json:"url,omitempty"` // Quire's extension, on creation only
 }
 
 // inviteTarget is a link invite's space or collection as the caller sees it.
@@ -75,7 +76,7 @@ func (s *Server) requireInviteAdmin(r *http.Request, me *quire.Member, li *quire
 }
 
 func rawRole(r quire.Role) json.RawMessage {
-	b, _ := json.Marshal(roleJSON(r))
+	b, _ := json.Marshal(wire.Role(r))
 	return b
 }
 
@@ -90,10 +91,10 @@ func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.
 	case quire.TargetOrganization:
 		out.Role, out.Redundant = rawRole(li.Role), me.Role.AtLeast(li.Role)
 	case quire.TargetSpace:
-		sp := s.spaceJSON(t.space, t.role)
+		sp := s.wire.Space(t.space, t.role)
 		out.Level, out.Redundant, out.Space = rawRole(li.Role), t.role.AtLeast(li.Role), &sp
 	case quire.TargetCollection:
-		c := s.collectionJSON(t.collection, t.role)
+		c := s.wire.Collection(t.collection, t.role)
 		out.Level, out.Redundant, out.Collection = rawRole(li.Role), t.role.AtLeast(li.Role), &c
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // API specifications, contract §4.16. Any member but a guest reads them;
@@ -53,8 +54,8 @@ type specPermsJSON struct {
 
 func (s *Server) specJSON(p *quire.OpenAPISpec, me *quire.Member) specJSON {
 	out := specJSON{
-		Object: "openapi-spec", ID: p.ID, CreatedAt: timeJSON(p.CreatedAt), UpdatedAt: timeJSON(p.UpdatedAt),
-		LastProcessedAt: optTimeJSON(p.LastProcessedAt), Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), Visibility: string(p.Visibility), LastVersion: p.LastVersion,
+		Object: "openapi-spec", ID: p.ID, CreatedAt: wire.Time(p.CreatedAt), UpdatedAt: wire.Time(p.UpdatedAt),
+		LastProcessedAt: wire.OptTime(p.LastProcessedAt), Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), Visibility: string(p.Visibility), LastVersion: p.LastVersion,
 		LastProcessErrorCode: string(p.LastErrorCode), LastProcessedErrorCount: p.LastErrorCount,
 		Permissions: specPermsJSON{View: true, Edit: quire.PermissionsOf(me).CreateContent},
 		URLs: specURLsJSON{

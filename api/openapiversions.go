@@ -6,8 +6,8 @@ import (
 	"net/http"
 
 	oasyaml "github.com/oasdiff/yaml"
-
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/wire"
 )
 
 // API specification visibility and versions (issue 19). Every successful
@@ -61,7 +61,7 @@ func (s *Server) specVersionURL(orgID, slug string, v *quire.OpenAPISpecVersion)
 
 func (s *Server) specVersionJSON(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) specVersionJSON {
 	return specVersionJSON{
-		Object: "openapi-spec-version", ID: v.ID, CreatedAt: timeJSON(v.CreatedAt),
+		Object: "openapi-spec-version", ID: v.ID, CreatedAt: wire.Time(v.CreatedAt),
 		URL:  s.specVersionURL(p.OrgID, p.Slug, v),
 		URLs: specVersionURLsJSON{Location: s.url(specPath(p.OrgID, p.Slug) + "/versions/" + v.ID)},
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/sso"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.15: SAML providers, managed by organization admins, and the
@@ -23,12 +24,12 @@ type samlProviderJSON struct {
 	SSOURL      string          `json:"ssoURL"`
 	EntityID    string          `json:"entityID"`
 	Certificate string          `json:"certificate"`
-	DefaultTeam *teamJSON       `json:"defaultTeam,omitempty"`
+	DefaultTeam *wire.Team      `json:"defaultTeam,omitempty"`
 	DefaultRole *string         `json:"defaultRole"`
 	CreatedAt   string          `json:"createdAt"`
 	Status      string          `json:"status"`
 	Service     samlServiceJSON `json:"service"`
-	URLs        urlsJSON        `json:"urls"`
+	URLs        wire.URLs       `json:"urls"`
 }
 
 // samlServiceJSON is what an identity provider needs to know of Quire.
@@ -48,9 +49,9 @@ func (s *Server) samlService(p *quire.SAMLProvider) samlServiceJSON {
 func (s *Server) samlProviderJSON(p *quire.SAMLProvider, me *quire.Member) samlProviderJSON {
 	j := samlProviderJSON{
 		Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: p.SSOURL, EntityID: p.EntityID,
-		Certificate: p.Certificate, DefaultRole: roleJSON(p.DefaultRole), CreatedAt: timeJSON(p.CreatedAt),
+		Certificate: p.Certificate, DefaultRole: wire.Role(p.DefaultRole), CreatedAt: wire.Time(p.CreatedAt),
 		Status: "pending", Service: s.samlService(p),
-		URLs: urlsJSON{Location: s.url("/orgs/" + p.OrgID + "/saml/" + p.ID)},
+		URLs: wire.URLs{Location: s.url("/orgs/" + p.OrgID + "/saml/" + p.ID)},
 	}
 	if j.SSOURL == "" {
 		j.SSOURL = unsetURL
@@ -59,7 +60,7 @@ func (s *Server) samlProviderJSON(p *quire.SAMLProvider, me *quire.Member) samlP
 		j.Status = "active"
 	}
 	if p.DefaultTeam != nil {
-		t := s.teamJSON(p.DefaultTeam, me, "")
+		t := s.wire.Team(p.DefaultTeam, me, "")
 		j.DefaultTeam = &t
 	}
 	return j

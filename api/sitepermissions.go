@@ -5,6 +5,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Members' and teams' roles on a site (the reference's site-permissions and
@@ -48,7 +49,7 @@ func (s *Server) removeSiteGrant(principalKind string) handlerFunc {
 // siteAccessJSON is the reference's UserSitePermission.
 type siteAccessJSON struct {
 	Permission quire.Role     `json:"permission"`
-	User       userJSON       `json:"user"`
+	User       wire.User      `json:"user"`
 	Origin     siteOriginJSON `json:"origin"`
 	Disabled   bool           `json:"disabled"`
 }
@@ -77,6 +78,6 @@ func (s *Server) listSiteAccess(w http.ResponseWriter, r *http.Request) error {
 				origin.Reason = "member"
 			}
 		}
-		return siteAccessJSON{Permission: a.Role, User: s.userJSON(&a.User), Origin: origin, Disabled: a.Disabled}
+		return siteAccessJSON{Permission: a.Role, User: s.wire.User(&a.User), Origin: origin, Disabled: a.Disabled}
 	})
 }

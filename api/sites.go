@@ -8,10 +8,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Contract §4.8 Docs sites. Organization members with the create role (and
@@ -160,7 +160,7 @@ func (s *Server) siteJSON(site *quire.Site, role quire.Role) siteJSON {
 		Object: "site", ID: site.ID, Type: string(site.Type), AppliedType: string(site.Type), Title: site.Title,
 		Hostname: site.Hostname, Basename: site.Basename, Visibility: string(site.Visibility),
 		DefaultLevel: string(quire.LevelInherit), Published: site.Published, SiteSpaces: site.SiteSpaces,
-		CreatedAt: timeJSON(site.CreatedAt), AdaptiveContent: enabledJSON{site.AdaptiveContent},
+		CreatedAt: wire.Time(site.CreatedAt), AdaptiveContent: enabledJSON{site.AdaptiveContent},
 		Features: siteFeaturesOf(site.Type),
 		Permissions: sitePermsJSON{
 			View: role.AtLeast(quire.RoleRead), Access: role.AtLeast(quire.RoleRead), Edit: role.AtLeast(quire.RoleEdit),
@@ -475,7 +475,7 @@ func (s *Server) getAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: timeJSON(updated)})
+	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: wire.Time(updated)})
 }
 
 // adaptiveSchemaRequest is the body of PUT SITE/adaptive-schema.
@@ -506,7 +506,7 @@ func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: timeJSON(updated)})
+	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: wire.Time(updated)})
 }
 
 // checkAdaptiveSchema validates an adaptive schema and returns it compacted:

@@ -8,6 +8,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.9 Site sections and §4.10 section groups.
@@ -47,7 +48,7 @@ type siteSpaceJSON struct {
 	ID        string           `json:"id"`
 	Path      string           `json:"path"`
 	Section   string           `json:"section,omitempty"`
-	Space     spaceJSON        `json:"space"`
+	Space     wire.Space       `json:"space"`
 	Title     string           `json:"title"`
 	Default   bool             `json:"default"`
 	Condition string           `json:"condition,omitempty"`
@@ -91,7 +92,7 @@ func (rd *siteRenderer) siteSpace(ss *quire.SiteSpace) siteSpaceJSON {
 	sp := ss.Space
 	return siteSpaceJSON{
 		Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID, Title: sp.Title,
-		Space:   rd.s.spaceJSON(sp, rd.v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors)),
+		Space:   rd.s.wire.Space(sp, rd.v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors)),
 		Default: ss.Default, Condition: ss.Condition, URLs: rd.published(url),
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // A site's share links (the reference's site-share-links): those who manage
@@ -29,7 +30,7 @@ type siteShareLinkJSON struct {
 }
 
 func (s *Server) shareLinkJSON(site *quire.Site, l *store.ShareLink) siteShareLinkJSON {
-	j := siteShareLinkJSON{Object: "share-link", ID: l.ID, CreatedAt: timeJSON(l.CreatedAt), Name: l.Name, Key: l.Key, Active: l.Active}
+	j := siteShareLinkJSON{Object: "share-link", ID: l.ID, CreatedAt: wire.Time(l.CreatedAt), Name: l.Name, Key: l.Key, Active: l.Active}
 	j.URLs.Published = s.sitePublicURL(site) + "?shareKey=" + url.QueryEscape(l.Key)
 	return j
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.11 Site spaces and §4.12 site redirects.
@@ -106,7 +107,7 @@ type redirectDestinationJSON struct {
 
 func siteRedirectOut(rd *quire.SiteRedirect) siteRedirectJSON {
 	return siteRedirectJSON{
-		Object: "site-redirect", ID: rd.ID, Source: rd.Source, CreatedAt: timeJSON(rd.CreatedAt), UpdatedAt: optTimeJSON(rd.UpdatedAt),
+		Object: "site-redirect", ID: rd.ID, Source: rd.Source, CreatedAt: wire.Time(rd.CreatedAt), UpdatedAt: wire.OptTime(rd.UpdatedAt),
 		Destination: redirectDestinationJSON{Kind: "site-section", SiteSectionID: rd.SectionID},
 	}
 }

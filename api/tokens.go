@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // API tokens (not in the reference, which has no operations on personal
@@ -24,11 +25,11 @@ type tokenJSON struct {
 	ID        string    `json:"id"`
 	Label     string    `json:"label"`
 	CreatedAt time.Time `json:"createdAt"`
-	User      userJSON  `json:"user"`
+	User      wire.User `json:"user"`
 }
 
 func (s *Server) tokenJSON(t store.OwnedToken) tokenJSON {
-	return tokenJSON{Object: "api-token", ID: t.Hash, Label: t.Label, CreatedAt: t.CreatedAt.UTC(), User: s.userJSON(t.User)}
+	return tokenJSON{Object: "api-token", ID: t.Hash, Label: t.Label, CreatedAt: t.CreatedAt.UTC(), User: s.wire.User(t.User)}
 }
 
 // listUserTokens answers GET /v1/user/tokens: the caller's tokens.

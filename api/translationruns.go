@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Translations (issue 19, O/translations): a source space translated by the
@@ -31,7 +32,7 @@ type translationJSON struct {
 	UpdatedAt    string                 `json:"updatedAt"`
 	Stats        translationStatsJSON   `json:"stats"`
 	Permissions  viewEditJSON           `json:"permissions"`
-	URLs         urlsJSON               `json:"urls"`
+	URLs         wire.URLs              `json:"urls"`
 }
 
 type translationSourceJSON struct {
@@ -86,19 +87,19 @@ func (s *Server) translationJSON(t *store.Translation, me *quire.Member) transla
 	out := translationJSON{Object: "translation", ID: t.ID, Status: translationStatus(t),
 		Source:   translationSourceJSON{Space: t.SourceSpaceID, Language: t.SourceLanguage},
 		Language: t.Language, Instructions: t.Instructions,
-		CreatedAt: timeJSON(t.CreatedAt), UpdatedAt: timeJSON(t.UpdatedAt),
+		CreatedAt: wire.Time(t.CreatedAt), UpdatedAt: wire.Time(t.UpdatedAt),
 		Stats: translationStatsJSON{Runs: t.Runs, TotalWords: t.TotalWords, TotalPages: t.TotalPages, TotalDuration: t.TotalDuration,
 			LatestRunDuration: t.LatestDuration, LatestPages: t.LatestPages, LatestWords: t.LatestWords},
 		Permissions: viewEditJSON{View: true, Edit: me.Role == quire.RoleAdmin},
-		URLs:        urlsJSON{Location: s.url("/orgs/" + t.OrgID + "/translations/" + t.ID)},
+		URLs:        wire.URLs{Location: s.url("/orgs/" + t.OrgID + "/translations/" + t.ID)},
 	}
 	if t.ResultRevisionID != "" {
 		out.Result = &translationResultJSON{Space: t.TargetSpaceID, Revision: t.ResultRevisionID, Language: t.Language}
 	}
 	if t.LastStatus != "" {
-		out.LastRun = &translationRunJSON{Status: t.LastStatus, Reason: t.LastReason, EndedAt: timeJSON(t.LastEndedAt)}
+		out.LastRun = &translationRunJSON{Status: t.LastStatus, Reason: t.LastReason, EndedAt: wire.Time(t.LastEndedAt)}
 		if !t.LastStartedAt.IsZero() {
-			out.LastRun.StartedAt = timeJSON(t.LastStartedAt)
+			out.LastRun.StartedAt = wire.Time(t.LastStartedAt)
 		}
 	}
 	return out

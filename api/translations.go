@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.18 Translation languages. A translation settings id names one
@@ -19,14 +20,14 @@ type translationLanguageJSON struct {
 	Instructions json.RawMessage `json:"instructions"`
 	CreatedAt    string          `json:"createdAt"`
 	UpdatedAt    string          `json:"updatedAt"`
-	URLs         urlsJSON        `json:"urls"`
+	URLs         wire.URLs       `json:"urls"`
 }
 
 func (s *Server) translationLanguageJSON(t *quire.TranslationLanguage) translationLanguageJSON {
 	return translationLanguageJSON{
 		Object: "translation-language-settings", Language: t.Language, Instructions: t.Document,
-		CreatedAt: timeJSON(t.CreatedAt), UpdatedAt: timeJSON(t.UpdatedAt),
-		URLs: urlsJSON{Location: s.url("/orgs/" + t.OrgID + "/translations/" + t.SettingsID + "/languages/" + t.Language)},
+		CreatedAt: wire.Time(t.CreatedAt), UpdatedAt: wire.Time(t.UpdatedAt),
+		URLs: wire.URLs{Location: s.url("/orgs/" + t.OrgID + "/translations/" + t.SettingsID + "/languages/" + t.Language)},
 	}
 }
 

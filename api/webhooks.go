@@ -8,6 +8,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/webhook"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Outgoing webhooks, Quire's extra beyond the contract: organization admins
@@ -17,19 +18,19 @@ import (
 // answer; it is stored sealed, since deliveries are signed with it.
 
 type webhookJSON struct {
-	Object         string   `json:"object"`
-	ID             string   `json:"id"`
-	URL            string   `json:"url"`
-	Events         []string `json:"events"`
-	Space          *string  `json:"space"` // null: every space of the organization
-	Description    string   `json:"description"`
-	Active         bool     `json:"active"`
-	DisabledReason string   `json:"disabledReason,omitempty"`
-	DisabledAt     string   `json:"disabledAt,omitempty"`
-	Secret         string   `json:"secret,omitempty"` // on creation only
-	CreatedAt      string   `json:"createdAt"`
-	UpdatedAt      string   `json:"updatedAt"`
-	URLs           urlsJSON `json:"urls"`
+	Object         string    `json:"object"`
+	ID             string    `json:"id"`
+	URL            string    `json:"url"`
+	Events         []string  `json:"events"`
+	Space          *string   `json:"space"` // null: every space of the organization
+	Description    string    `json:"description"`
+	Active         bool      `json:"active"`
+	DisabledReason string    `json:"disabledReason,omitempty"`
+	DisabledAt     string    `json:"disabledAt,omitempty"`
+	Secret         string    `json:"secret,omitempty"` // on creation only
+	CreatedAt      string    `json:"createdAt"`
+	UpdatedAt      string    `json:"updatedAt"`
+	URLs           wire.URLs `json:"urls"`
 }
 
 func (s *Server) webhookURL(orgID, id string) string {
@@ -39,11 +40,11 @@ func (s *Server) webhookURL(orgID, id string) string {
 func (s *Server) webhookJSON(w *quire.Webhook) webhookJSON {
 	j := webhookJSON{
 		Object: "webhook", ID: w.ID, URL: w.URL, Events: make([]string, len(w.Events)), Description: w.Description,
-		Active: w.Active, DisabledReason: w.DisabledReason, CreatedAt: timeJSON(w.CreatedAt), UpdatedAt: timeJSON(w.UpdatedAt),
-		URLs: urlsJSON{Location: s.webhookURL(w.OrgID, w.ID)},
+		Active: w.Active, DisabledReason: w.DisabledReason, CreatedAt: wire.Time(w.CreatedAt), UpdatedAt: wire.Time(w.UpdatedAt),
+		URLs: wire.URLs{Location: s.webhookURL(w.OrgID, w.ID)},
 	}
 	if !w.Active {
-		j.DisabledAt = optTimeJSON(w.DisabledAt)
+		j.DisabledAt = wire.OptTime(w.DisabledAt)
 	}
 	for i, e := range w.Events {
 		j.Events[i] = string(e)
@@ -69,7 +70,7 @@ type webhookDeliveryJSON struct {
 	Error         string          `json:"error,omitempty"`
 	Duration      int64           `json:"duration"` // milliseconds, of the last attempt
 	Payload       json.RawMessage `json:"payload"`
-	URLs          urlsJSON        `json:"urls"`
+	URLs          wire.URLs       `json:"urls"`
 }
 
 type responseJSON struct {
@@ -80,10 +81,10 @@ type responseJSON struct {
 func (s *Server) deliveryJSON(orgID string, d *quire.WebhookDelivery) webhookDeliveryJSON {
 	j := webhookDeliveryJSON{
 		Object: "webhook-delivery", ID: d.ID, Event: string(d.Event), EventID: d.EventID, Status: string(d.Status),
-		Redelivery: d.Redelivery, Attempts: d.Attempts, CreatedAt: timeJSON(d.CreatedAt),
-		NextAttemptAt: optTimeJSON(d.NextAttemptAt), LastAttemptAt: optTimeJSON(d.LastAttemptAt),
+		Redelivery: d.Redelivery, Attempts: d.Attempts, CreatedAt: wire.Time(d.CreatedAt),
+		NextAttemptAt: wire.OptTime(d.NextAttemptAt), LastAttemptAt: wire.OptTime(d.LastAttemptAt),
 		Error: d.Error, Duration: d.Duration.Milliseconds(), Payload: json.RawMessage(d.Payload),
-		URLs: urlsJSON{Location: s.webhookURL(orgID, d.WebhookID) + "/deliveries/" + d.ID},
+		URLs: wire.URLs{Location: s.webhookURL(orgID, d.WebhookID) + "/deliveries/" + d.ID},
 	}
 	if d.ResponseStatus != 0 {
 		j.Response = &responseJSON{Status: d.ResponseStatus, Body: d.ResponseBody}

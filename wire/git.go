@@ -1,0 +1,33 @@
+package wire
+
+import (
+	"time"
+)
+
+// GitSyncState is the reference's GitSyncState, with Quire's fields: the
+// branch, the folder, whether sync is on, the sync point, and the latest
+// operation's commit and change request.
+type GitSyncState struct {
+	InstallationID       string        `json:"installationId"`
+	InstallationProvider string        `json:"installationProvider"`
+	InstallationStatus   string        `json:"installationStatus"`
+	RepoName             string        `json:"repoName"`
+	URL                  string        `json:"url"`
+	Ref                  string        `json:"ref"`
+	RepoProjectDirectory string        `json:"repoProjectDirectory"`
+	Sync                 bool          `json:"sync"`
+	SyncedCommit         string        `json:"syncedCommit,omitempty"`
+	Operation            *GitOperation `json:"operation,omitempty"`
+	OperationTimeout     int64         `json:"operationTimeout"`
+	UpdatedAt            time.Time     `json:"updatedAt"`
+}
+
+type GitOperation struct {
+	State         string     `json:"state"`
+	Direction     string     `json:"direction"`
+	StartedAt     time.Time  `json:"startedAt"`
+	EndedAt       *time.Time `json:"endedAt,omitempty"`
+	Error         string     `json:"error,omitempty"`
+	Commit        string     `json:"commit,omitempty"`
+	ChangeRequest string     `json:"changeRequest,omitempty"`
+}
