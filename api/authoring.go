@@ -13,22 +13,10 @@ import (
 // as base64 (1 MiB each once decoded).
 const MaxBatchBytes = 32 << 20
 
-type pageRefJSON struct {
-	Object string    `json:"object"`
-	ID     string    `json:"id"`
-	URLs   wire.URLs `json:"urls"`
-}
-
-type batchOutcomeJSON struct {
-	Object string `json:"object"`
-	Ref    string `json:"ref,omitempty"`
-	Page   any    `json:"page"`
-}
-
 type batchResultJSON struct {
-	ChangeRequest wire.ChangeRequest `json:"changeRequest"`
-	Changes       []batchOutcomeJSON `json:"changes"`
-	InsertedFiles []fileJSON         `json:"insertedFiles"`
+	ChangeRequest wire.ChangeRequest  `json:"changeRequest"`
+	Changes       []wire.BatchOutcome `json:"changes"`
+	InsertedFiles []fileJSON          `json:"insertedFiles"`
 }
 
 // editChangeRequestContent applies an authoring batch as one new revision
@@ -61,11 +49,11 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if compat {
 		return writeJSON(w, http.StatusOK, out)
 	}
-	res := batchResultJSON{ChangeRequest: out, Changes: []batchOutcomeJSON{}, InsertedFiles: []fileJSON{}}
+	res := batchResultJSON{ChangeRequest: out, Changes: []wire.BatchOutcome{}, InsertedFiles: []fileJSON{}}
 	for _, o := range result.Changes {
-		j := batchOutcomeJSON{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
+		j := wire.BatchOutcome{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
 		if o.Kind != edit.DeletedPage {
-			j.Page = pageRefJSON{Object: "page", ID: o.PageID, URLs: wire.URLs{
+			j.Page = wire.PageRef{Object: "page", ID: o.PageID, URLs: wire.URLs{
 				Location: s.url("/spaces/" + sp.ID + "/change-requests/" + c.ID + "/content/page/" + o.PageID),
 			}}
 		}
@@ -87,11 +75,6 @@ func (s *Server) editableChangeRequest(r *http.Request) (*quire.Space, *quire.Ch
 	return sp, c, err
 }
 
-type mergeResultJSON struct {
-	Revision string `json:"revision"`
-	Result   string `json:"result"`
-}
-
 // mergeChangeRequest merges a request into its space; it needs the review
 // role (the reference's merge permission). authoring.Author.Merge finds
 // the request (404), checks that the space is not locked, the request not
@@ -110,7 +93,7 @@ func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, mergeResultJSON{Revision: c.RevisionMerged, Result: "merge"})
+	return writeJSON(w, http.StatusOK, wire.MergeResult{Revision: c.RevisionMerged, Result: "merge"})
 }
 
 // updateChangeRequestFromSpace pulls the space's content into a request.
@@ -122,5 +105,5 @@ func (s *Server) updateChangeRequestFromSpace(w http.ResponseWriter, r *http.Req
 	if c, err = s.author.Update(r.Context(), sp, c, caller(r.Context()).ID); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, mergeResultJSON{Revision: c.RevisionID, Result: "update"})
+	return writeJSON(w, http.StatusOK, wire.MergeResult{Revision: c.RevisionID, Result: "update"})
 }

@@ -101,16 +101,6 @@ func (s *Server) invite(on grantSubject) handlerFunc {
 	}
 }
 
-type userPermissionJSON struct {
-	Permission quire.Role `json:"permission"`
-	User       wire.User  `json:"user"`
-}
-
-type teamPermissionJSON struct {
-	Permission quire.Role `json:"permission"`
-	Team       wire.Team  `json:"team"`
-}
-
 func (s *Server) listUserGrants(on grantSubject) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		c, err := on(r, quire.RoleRead)
@@ -119,8 +109,8 @@ func (s *Server) listUserGrants(on grantSubject) handlerFunc {
 		}
 		return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.UserGrant], error) {
 			return s.db.ListUserGrants(ctx, c.ID, p)
-		}, func(g *store.UserGrant) userPermissionJSON {
-			return userPermissionJSON{Permission: g.Role, User: s.wire.User(&g.User)}
+		}, func(g *store.UserGrant) wire.UserPermission {
+			return wire.UserPermission{Permission: g.Role, User: s.wire.User(&g.User)}
 		})
 	}
 }
@@ -143,8 +133,8 @@ func (s *Server) listTeamGrants(on grantSubject) handlerFunc {
 			}
 			team, err = s.teamsJSON(ctx, me)
 			return list, err
-		}, func(g *store.TeamGrant) teamPermissionJSON {
-			return teamPermissionJSON{Permission: g.Role, Team: team(&g.Team)}
+		}, func(g *store.TeamGrant) wire.TeamPermission {
+			return wire.TeamPermission{Permission: g.Role, Team: team(&g.Team)}
 		})
 	}
 }
@@ -156,8 +146,8 @@ func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return listAccess(w, r, s.db, c, func(a *store.Access) userPermissionJSON {
-		return userPermissionJSON{Permission: a.Role, User: s.wire.User(&a.User)}
+	return listAccess(w, r, s.db, c, func(a *store.Access) wire.UserPermission {
+		return wire.UserPermission{Permission: a.Role, User: s.wire.User(&a.User)}
 	})
 }
 

@@ -25,43 +25,6 @@ func (b *publishBody) validate() error { return (*quire.PublishIntegration)(b).V
 
 // Wire shapes.
 
-type integrationJSON struct {
-	Object                string               `json:"object"`
-	Name                  string               `json:"name"`
-	Version               int                  `json:"version"`
-	Title                 string               `json:"title"`
-	Description           string               `json:"description"`
-	Summary               string               `json:"summary"`
-	PreviewImages         []string             `json:"previewImages"`
-	Target                string               `json:"target"`
-	Verified              bool                 `json:"verified"`
-	Visibility            string               `json:"visibility"`
-	Scopes                []string             `json:"scopes"`
-	Categories            []string             `json:"categories"`
-	Blocks                json.RawMessage      `json:"blocks"`
-	ContentSources        json.RawMessage      `json:"contentSources"`
-	Configurations        json.RawMessage      `json:"configurations"`
-	ExternalLinks         json.RawMessage      `json:"externalLinks"`
-	Owner                 wire.Organization    `json:"owner"`
-	URLs                  integrationURLsJSON  `json:"urls"`
-	Permissions           integrationPermsJSON `json:"permissions"`
-	ContentSecurityPolicy json.RawMessage      `json:"contentSecurityPolicy,omitempty"`
-}
-
-type integrationURLsJSON struct {
-	Location              string `json:"location"`
-	Icon                  string `json:"icon,omitempty"`
-	App                   string `json:"app"`
-	Assets                string `json:"assets"`
-	PublicEndpoint        string `json:"publicEndpoint"`
-	PublicContentEndpoint string `json:"publicContentEndpoint"`
-}
-
-type integrationPermsJSON struct {
-	Admin   bool `json:"admin"`
-	Install bool `json:"install"`
-}
-
 // integrationOwner is the publishing organization and the caller's
 // membership of it (nil when they are not in it).
 type integrationOwner struct {
@@ -71,21 +34,21 @@ type integrationOwner struct {
 
 // integrationJSON renders an integration. Its images are served under
 // urls.assets.
-func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) integrationJSON {
+func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) wire.Integration {
 	base := s.url("/integrations/" + in.Name)
-	j := integrationJSON{
+	j := wire.Integration{
 		Object: "integration", Name: in.Name, Version: in.Version, Title: in.Title, Description: in.Description,
 		Summary: in.Summary, PreviewImages: make([]string, len(in.PreviewImages)), Target: in.Target,
 		Visibility: in.Visibility, Scopes: in.Scopes, Categories: in.Categories, Blocks: in.Blocks,
 		ContentSources: in.ContentSources, Configurations: in.Configurations, ExternalLinks: in.ExternalLinks,
 		Owner: s.wire.Organization(owner.org, owner.me),
-		URLs: integrationURLsJSON{
+		URLs: wire.IntegrationURLs{
 			Location: base, App: quire.AppIntegrationURL(s.publicURL, in.Name), Assets: base + "/assets",
 			PublicEndpoint: base + "/public", PublicContentEndpoint: base + "/public",
 		},
 		// install: the publisher's admins can install it on their organization
 		// (whether others can depends on which organization they administer).
-		Permissions:           integrationPermsJSON{Admin: quire.PermissionsOf(owner.me).Admin, Install: quire.PermissionsOf(owner.me).Admin},
+		Permissions:           wire.IntegrationPermissions{Admin: quire.PermissionsOf(owner.me).Admin, Install: quire.PermissionsOf(owner.me).Admin},
 		ContentSecurityPolicy: in.ContentSecurityPolicy,
 	}
 	if owner.me == nil {
@@ -216,7 +179,7 @@ func (s *Server) listIntegrationsWith(w http.ResponseWriter, r *http.Request, f 
 			return err
 		}
 	}
-	return writeList(w, list, func(in *quire.Integration) integrationJSON { return s.integrationJSON(in, byName[in.Name]) })
+	return writeList(w, list, func(in *quire.Integration) wire.Integration { return s.integrationJSON(in, byName[in.Name]) })
 }
 
 func (s *Server) getIntegration(w http.ResponseWriter, r *http.Request) error {
@@ -288,45 +251,6 @@ func (s *Server) unpublishIntegration(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
-type installationJSON struct {
-	Object         string               `json:"object"`
-	ID             string               `json:"id"`
-	Status         string               `json:"status"`
-	SpaceSelection string               `json:"space_selection"`
-	SiteSelection  string               `json:"site_selection"`
-	Spaces         int                  `json:"spaces"`
-	Configuration  json.RawMessage      `json:"configuration"`
-	ExternalIDs    []string             `json:"externalIds"`
-	Target         installationTarget   `json:"target"`
-	CreatedAt      string               `json:"createdAt"`
-	UpdatedAt      string               `json:"updatedAt"`
-	URLs           installationURLsJSON `json:"urls"`
-}
-
-type installationTarget struct {
-	Organization string `json:"organization"`
-}
-
-type installationURLsJSON struct {
-	Location              string `json:"location"`
-	App                   string `json:"app"`
-	PublicEndpoint        string `json:"publicEndpoint"`
-	PublicContentEndpoint string `json:"publicContentEndpoint"`
-}
-
-func (s *Server) installationJSON(in *quire.IntegrationInstallation) installationJSON {
-	loc := s.url("/integrations/" + in.Integration + "/installations/" + in.ID)
-	return installationJSON{
-		Object: "integration-installation", ID: in.ID, Status: in.Status, SpaceSelection: in.SpaceSelection,
-		SiteSelection: in.SiteSelection, Spaces: in.Spaces, Configuration: in.Configuration, ExternalIDs: in.ExternalIDs,
-		Target: installationTarget{Organization: in.OrgID}, CreatedAt: wire.Time(in.CreatedAt), UpdatedAt: wire.Time(in.UpdatedAt),
-		URLs: installationURLsJSON{
-			Location: loc, App: quire.AppInstallationURL(s.publicURL, in.OrgID, in.Integration),
-			PublicEndpoint: loc + "/public", PublicContentEndpoint: loc + "/public",
-		},
-	}
-}
-
 // listIntegrationInstallations lists where an integration is installed, for
 // admins of its organization.
 func (s *Server) listIntegrationInstallations(w http.ResponseWriter, r *http.Request) error {
@@ -345,7 +269,7 @@ func (s *Server) listIntegrationInstallations(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, s.installationJSON)
+	return writeList(w, list, s.wire.Installation)
 }
 
 // getIntegrationAsset serves an integration's icon or preview image, with

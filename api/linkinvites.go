@@ -20,18 +20,6 @@ import (
 // extension fields key and url); joining is POST O/invites/{key}, and only
 // while the organization's inviteLinks is true.
 
-type linkInviteJSON struct {
-	Object     string           `json:"object"`
-	ID         string           `json:"id"`
-	Role       json.RawMessage  `json:"role,omitempty"`  // the organization's
-	Level      json.RawMessage  `json:"level,omitempty"` // a space's or collection's
-	Redundant  bool             `json:"redundant"`
-	Space      *wire.Space      `json:"space,omitempty"`
-	Collection *wire.Collection `json:"collection,omitempty"`
-	Key        string           `json:"key,omitempty"` // Quire's extension, on creation only
-	URL        string           `json:"url,omitempty"` // Quire's extension, on creation only
-}
-
 // inviteTarget is a link invite's space or collection as the caller sees it.
 type inviteTarget struct {
 	space      *quire.Space
@@ -82,8 +70,8 @@ func rawRole(r quire.Role) json.RawMessage {
 
 // linkInviteJSON shows a link invite to a caller with role on its target;
 // it is redundant when that role already gives what the invite does.
-func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.Member) linkInviteJSON {
-	out := linkInviteJSON{Object: "invite", ID: li.ID, Key: li.Key}
+func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.Member) wire.LinkInvite {
+	out := wire.LinkInvite{Object: "invite", ID: li.ID, Key: li.Key}
 	if li.Key != "" {
 		out.URL = quire.InviteAppURL(s.publicURL, li.OrgID, li.Key)
 	}
@@ -176,7 +164,7 @@ func (s *Server) listLinkInvites(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.LinkInvite], error) {
 		return s.db.ListLinkInvites(ctx, me.OrgID, p)
-	}, func(li *quire.LinkInvite) linkInviteJSON {
+	}, func(li *quire.LinkInvite) wire.LinkInvite {
 		return s.linkInviteJSON(li, inviteTarget{role: me.Role}, me)
 	})
 }

@@ -206,23 +206,9 @@ func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error 
 		// The permission shown is the member's; the space's flags are the caller's.
 		v, err = s.db.Viewer(ctx, me.OrgID, me.User.ID, nil)
 		return list, err
-	}, func(ms *store.MemberSpace) memberSpaceJSON {
-		return memberSpaceJSON{Permission: ms.Role, Space: s.wire.Space(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
+	}, func(ms *store.MemberSpace) wire.MemberSpace {
+		return wire.MemberSpace{Permission: ms.Role, Space: s.wire.Space(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
 	})
-}
-
-type memberSpaceJSON struct {
-	Permission quire.Role `json:"permission"`
-	Space      wire.Space `json:"space"`
-}
-
-type memberTeamJSON struct {
-	Team   wire.Team      `json:"team"`
-	Member teamMemberJSON `json:"member"`
-}
-
-type teamMemberJSON struct {
-	Role quire.TeamRole `json:"role"`
 }
 
 func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
@@ -238,8 +224,8 @@ func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
 		}
 		team, err = s.teamsJSON(ctx, me)
 		return list, err
-	}, func(tm *quire.TeamMembership) memberTeamJSON {
-		return memberTeamJSON{Team: team(&tm.Team), Member: teamMemberJSON{Role: tm.Role}}
+	}, func(tm *quire.TeamMembership) wire.MemberTeam {
+		return wire.MemberTeam{Team: team(&tm.Team), Member: wire.TeamMember{Role: tm.Role}}
 	})
 }
 

@@ -65,7 +65,7 @@ type siteRenderer struct {
 }
 
 func (s *Server) siteRenderer(site *quire.Site, v *quire.Viewer) *siteRenderer {
-	return &siteRenderer{s: s, site: site, v: v, base: s.sitePublicURL(site)}
+	return &siteRenderer{s: s, site: site, v: v, base: s.wire.SitePublicURL(site)}
 }
 
 // sectionURL is where a section is published: the site's root for the

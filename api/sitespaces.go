@@ -86,32 +86,6 @@ func (s *Server) moveSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	return moveSiteItem(s, w, r, moveSiteSpace, s.db.MoveSiteSpace, (*siteRenderer).siteSpace)
 }
 
-type siteRedirectJSON struct {
-	Object          string                  `json:"object"`
-	ID              string                  `json:"id"`
-	Source          string                  `json:"source"`
-	Draft           bool                    `json:"draft"`
-	CaptureWildcard bool                    `json:"captureWildcard"`
-	Permanent       bool                    `json:"permanent"`
-	Destination     redirectDestinationJSON `json:"destination"`
-	CreatedAt       string                  `json:"createdAt"`
-	UpdatedAt       string                  `json:"updatedAt,omitempty"`
-}
-
-// redirectDestinationJSON is the one destination the contract lists: a
-// section of the site.
-type redirectDestinationJSON struct {
-	Kind          string `json:"kind"`
-	SiteSectionID string `json:"siteSectionId"`
-}
-
-func siteRedirectOut(rd *quire.SiteRedirect) siteRedirectJSON {
-	return siteRedirectJSON{
-		Object: "site-redirect", ID: rd.ID, Source: rd.Source, CreatedAt: wire.Time(rd.CreatedAt), UpdatedAt: wire.OptTime(rd.UpdatedAt),
-		Destination: redirectDestinationJSON{Kind: "site-section", SiteSectionID: rd.SectionID},
-	}
-}
-
 func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error {
 	site, _, err := s.site(r, quire.RoleRead)
 	if err != nil {
@@ -119,13 +93,13 @@ func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteRedirect], error) {
 		return s.db.ListSiteRedirects(ctx, site.ID, p)
-	}, siteRedirectOut)
+	}, wire.SiteRedirectOf)
 }
 
 // redirectBody is the body of the redirect writes.
 type redirectBody struct {
-	Source      *string                  `json:"source"`
-	Destination *redirectDestinationJSON `json:"destination"`
+	Source      *string                   `json:"source"`
+	Destination *wire.RedirectDestination `json:"destination"`
 
 	required bool // both fields must be given (create)
 }
@@ -174,8 +148,8 @@ func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) erro
 
 // showRedirect is siteRedirectOut in the shape writeSiteItem takes: a
 // redirect's form is the same for every caller.
-func showRedirect(_ *siteRenderer, rd *quire.SiteRedirect) siteRedirectJSON {
-	return siteRedirectOut(rd)
+func showRedirect(_ *siteRenderer, rd *quire.SiteRedirect) wire.SiteRedirect {
+	return wire.SiteRedirectOf(rd)
 }
 
 func (s *Server) deleteSiteRedirect(w http.ResponseWriter, r *http.Request) error {
@@ -205,9 +179,9 @@ func (s *Server) getSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, struct {
-		Redirect siteRedirectJSON `json:"redirect"`
-		Target   string           `json:"target"`
-	}{siteRedirectOut(rd), s.siteRenderer(site, v).sectionURL(sec)})
+		Redirect wire.SiteRedirect `json:"redirect"`
+		Target   string            `json:"target"`
+	}{wire.SiteRedirectOf(rd), s.siteRenderer(site, v).sectionURL(sec)})
 }
 
 // siteSpaceDuplicateRequest is the body of POST …/site-spaces/{id}/duplicate.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // GET SITE/structure, PATCH SITE/structure/sort, POST SITE/publish and
@@ -120,7 +121,7 @@ func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error
 	case "site-external-link":
 		var l *quire.SiteExternalLink
 		if l, err = s.db.MoveSiteExternalLink(ctx, site.ID, id, body.pos); err == nil {
-			item = siteExternalLinkOf(l)
+			item = wire.SiteExternalLinkOf(l)
 		}
 	default:
 		var g *quire.SiteSectionGroup
@@ -148,6 +149,6 @@ func (s *Server) setPublished(published bool) handlerFunc {
 		if site, err = s.db.UpdateSite(r.Context(), site.ID, store.SiteUpdate{Actor: caller(r.Context()).ID, Published: &published}); err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, s.siteJSON(site, siteRole(site, v)))
+		return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))
 	}
 }

@@ -212,14 +212,6 @@ func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.wire.Team(t, me, role))
 }
 
-type teamMemberItemJSON struct {
-	Organization wire.Member    `json:"organization"`
-	Team         teamMemberJSON `json:"team"`
-	Permissions  struct {
-		View bool `json:"view"`
-	} `json:"permissions"`
-}
-
 func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	t, me, _, err := s.team(r)
 	if err != nil {
@@ -227,8 +219,8 @@ func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TeamMembership], error) {
 		return s.db.ListTeamMembers(ctx, me.OrgID, t.ID, p)
-	}, func(tm *quire.TeamMembership) teamMemberItemJSON {
-		item := teamMemberItemJSON{Organization: s.wire.Member(&tm.Member), Team: teamMemberJSON{Role: tm.Role}}
+	}, func(tm *quire.TeamMembership) wire.TeamMemberItem {
+		item := wire.TeamMemberItem{Organization: s.wire.Member(&tm.Member), Team: wire.TeamMember{Role: tm.Role}}
 		item.Permissions.View = true
 		return item
 	})

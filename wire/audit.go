@@ -21,12 +21,16 @@ type AuditEvent struct {
 	Payload     map[string]any    `json:"payload,omitempty"`
 }
 
+// AuditParty is how the API shows the actor or the target of an audit
+// event: its type, id and label.
 type AuditParty struct {
 	Type  string `json:"type"`
 	ID    string `json:"id"`
 	Label string `json:"label,omitempty"`
 }
 
+// AuditEvent shows an audit event (the reference's AuditEventDetails) as
+// the API answers it.
 func (l Links) AuditEvent(e *quire.AuditEvent) AuditEvent {
 	return AuditEvent{Object: "audit-event", ID: e.ID, OccurredAt: Time(e.OccurredAt), Action: e.Action,
 		Actor:  AuditParty{Type: e.ActorType, ID: e.ActorID, Label: e.ActorLabel},

@@ -7,6 +7,7 @@ import (
 	"github.com/quiredocs/quire/render"
 )
 
+// ChangeRequest is how the API shows a change request.
 type ChangeRequest struct {
 	Object                 string          `json:"object"`
 	ID                     string          `json:"id"`
@@ -62,6 +63,8 @@ func Description(markdown string) json.RawMessage {
 	return doc
 }
 
+// RequestedReviewer is how the API shows a reviewer asked to review a
+// change request.
 type RequestedReviewer struct {
 	Object      string `json:"object"`
 	Kind        string `json:"kind"`
@@ -71,11 +74,15 @@ type RequestedReviewer struct {
 	CreatedAt   string `json:"createdAt"`
 }
 
+// RequestedReviewer shows a reviewer asked to review a change request as
+// the API answers it.
 func (l Links) RequestedReviewer(w *quire.RequestedReviewer) RequestedReviewer {
 	return RequestedReviewer{Object: "change-request-requested-reviewer", Kind: "user", User: l.User(&w.User),
 		Revision: w.RevisionID, RequestedBy: l.User(&w.RequestedBy), CreatedAt: Time(w.CreatedAt)}
 }
 
+// Contributor is how the API shows a user who contributed to a change
+// request.
 type Contributor struct {
 	UpdatedAt  string `json:"updatedAt"`
 	Count      int    `json:"count"`
@@ -83,6 +90,7 @@ type Contributor struct {
 	ActionType string `json:"actionType"`
 }
 
+// Review is how the API shows a review of a change request.
 type Review struct {
 	Object      string          `json:"object"`
 	ID          string          `json:"id"`
@@ -109,4 +117,11 @@ func (l Links) Review(spaceID string, v *quire.Review, comment json.RawMessage) 
 		out.RequestedBy = &u
 	}
 	return out
+}
+
+// MergeResult is how the API shows the answer of POST CR/merge: the
+// revision merged.
+type MergeResult struct {
+	Revision string `json:"revision"`
+	Result   string `json:"result"`
 }

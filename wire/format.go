@@ -27,11 +27,21 @@ func Role(r quire.Role) *string {
 	return &s
 }
 
+// URLs is how the API shows the addresses of an object: in the API and in
+// the app.
 type URLs struct {
 	Location string `json:"location,omitempty"`
 	App      string `json:"app,omitempty"`
 }
 
+// Location is how the API shows the address of an object in the API.
 type Location struct {
 	Location string `json:"location"`
+}
+
+// ViewEdit is how the API shows whether the caller may view and edit an
+// object.
+type ViewEdit struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
 }

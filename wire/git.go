@@ -22,6 +22,8 @@ type GitSyncState struct {
 	UpdatedAt            time.Time     `json:"updatedAt"`
 }
 
+// GitOperation is how the API shows a Git sync operation: its state,
+// direction and outcome.
 type GitOperation struct {
 	State         string     `json:"state"`
 	Direction     string     `json:"direction"`
@@ -30,4 +32,13 @@ type GitOperation struct {
 	Error         string     `json:"error,omitempty"`
 	Commit        string     `json:"commit,omitempty"`
 	ChangeRequest string     `json:"changeRequest,omitempty"`
+}
+
+// GitDeployKey is how the API shows a space's Git deploy key: its public
+// half.
+type GitDeployKey struct {
+	Object      string    `json:"object"`
+	PublicKey   string    `json:"publicKey"`
+	Fingerprint string    `json:"fingerprint"`
+	CreatedAt   time.Time `json:"createdAt"`
 }

@@ -2,10 +2,13 @@ package wire
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
 )
 
+// User is how the API shows a user.
 type User struct {
 	Object      string `json:"object"`
 	ID          string `json:"id"`
@@ -15,11 +18,14 @@ type User struct {
 	URLs        URLs   `json:"urls"`
 }
 
+// User shows a user as the API answers it.
 func (l Links) User(u *quire.User) User {
 	return User{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, PhotoURL: u.PhotoURL,
 		URLs: URLs{Location: l.API("/users/" + u.ID)}}
 }
 
+// Organization is how the API shows an organization, with what the caller
+// may do in it.
 type Organization struct {
 	Object       string                  `json:"object"`
 	ID           string                  `json:"id"`
@@ -39,11 +45,15 @@ type Organization struct {
 	Permissions  OrganizationPermissions `json:"permissions"`
 }
 
+// Trial is how the API shows an organization's trial: self-hosted Quire has
+// none.
 type Trial struct {
 	Status string `json:"status"`
 	Count  int    `json:"count"`
 }
 
+// OrganizationPermissions is how the API shows what the caller may do in an
+// organization.
 type OrganizationPermissions struct {
 	View               bool `json:"view"`
 	Access             bool `json:"access"`
@@ -63,6 +73,8 @@ type OrganizationPermissions struct {
 // nothing is billed and no feature is held back.
 const selfHostedPlan = "enterprise_2024"
 
+// Organization shows an organization, with what the caller may do in it as
+// the API answers it.
 func (l Links) Organization(o *quire.Organization, me *quire.Member) Organization {
 	p := quire.PermissionsOf(me)
 	return Organization{
@@ -79,6 +91,7 @@ func (l Links) Organization(o *quire.Organization, me *quire.Member) Organizatio
 	}
 }
 
+// Member is how the API shows a member of an organization.
 type Member struct {
 	Object     string  `json:"object"`
 	ID         string  `json:"id"`
@@ -94,6 +107,7 @@ type Member struct {
 	URLs       URLs    `json:"urls"`
 }
 
+// Member shows a member of an organization as the API answers it.
 func (l Links) Member(m *quire.Member) Member {
 	return Member{
 		Object: "member", ID: m.User.ID, Role: Role(m.Role), User: l.User(&m.User), Disabled: m.Disabled,
@@ -102,6 +116,7 @@ func (l Links) Member(m *quire.Member) Member {
 	}
 }
 
+// Team is how the API shows a team.
 type Team struct {
 	Object      string          `json:"object"`
 	ID          string          `json:"id"`
@@ -113,6 +128,7 @@ type Team struct {
 	URLs        URLs            `json:"urls"`
 }
 
+// TeamPermissions is how the API shows what the caller may do with a team.
 type TeamPermissions struct {
 	Admin bool `json:"admin"`
 	View  bool `json:"view"`
@@ -125,4 +141,92 @@ func (l Links) Team(t *quire.Team, me *quire.Member, myRole quire.TeamRole) Team
 		Permissions: TeamPermissions{Admin: quire.CanManageTeam(me, myRole), View: true},
 		URLs:        URLs{Location: l.API("/orgs/" + t.OrgID + "/teams/" + t.ID)},
 	}
+}
+
+// UserPermission is how the API shows a user's role on a space or
+// collection.
+type UserPermission struct {
+	Permission quire.Role `json:"permission"`
+	User       User       `json:"user"`
+}
+
+// TeamPermission is how the API shows a team's role on a space or
+// collection.
+type TeamPermission struct {
+	Permission quire.Role `json:"permission"`
+	Team       Team       `json:"team"`
+}
+
+// Invitation is one invite made: Quire's extension of the answer.
+type Invitation struct {
+	Email     string  `json:"email"`
+	Role      *string `json:"role"`
+	Key       string  `json:"key"` // {inviteId} of joinOrganizationWithInvite
+	URL       string  `json:"url"` // where the app lets its holder join
+	ExpiresAt string  `json:"expiresAt"`
+}
+
+// InviteResult is how the API shows the answer of POST O/invites: who was
+// added and the invites made.
+type InviteResult struct {
+	Users   []string     `json:"users"`   // accounts added now: none, they join later
+	Invited int          `json:"invited"` // invites made
+	Invites []Invitation `json:"invites"` // Quire's extension: the links to pass on
+}
+
+// LinkInvite is how the API shows an invite link to an organization, space
+// or collection.
+type LinkInvite struct {
+	Object     string          `json:"object"`
+	ID         string          `json:"id"`
+	Role       json.RawMessage `json:"role,omitempty"`  // the organization's
+	Level      json.RawMessage `json:"level,omitempty"` // a space's or collection's
+	Redundant  bool            `json:"redundant"`
+	Space      *Space          `json:"space,omitempty"`
+	Collection *Collection     `json:"collection,omitempty"`
+	Key        string          `json:"key,omitempty"` // Quire's extension, on creation only
+	URL        string          `json:"url,omitempty"` // Quire's extension, on creation only
+}
+
+// MemberSpace is how the API shows a space a member can reach, with their
+// role on it.
+type MemberSpace struct {
+	Permission quire.Role `json:"permission"`
+	Space      Space      `json:"space"`
+}
+
+// MemberTeam is how the API shows a team of a member, with their role in
+// it.
+type MemberTeam struct {
+	Team   Team       `json:"team"`
+	Member TeamMember `json:"member"`
+}
+
+// TeamMember is how the API shows a member's role in a team.
+type TeamMember struct {
+	Role quire.TeamRole `json:"role"`
+}
+
+// TeamMemberItem is how the API shows a member of a team, with their role
+// in it.
+type TeamMemberItem struct {
+	Organization Member     `json:"organization"`
+	Team         TeamMember `json:"team"`
+	Permissions  struct {
+		View bool `json:"view"`
+	} `json:"permissions"`
+}
+
+// Token is an API token as listed.
+type Token struct {
+	Object    string    `json:"object"`
+	ID        string    `json:"id"`
+	Label     string    `json:"label"`
+	CreatedAt time.Time `json:"createdAt"`
+	User      User      `json:"user"`
+}
+
+// Token shows an API token, without its secret as the API answers it.
+func (l Links) Token(t store.OwnedToken) Token {
+	return Token{Object: "api-token", ID: t.Hash, Label: t.Label, CreatedAt: t.CreatedAt.UTC(), User: l.User(t.User)}
 }

@@ -6,12 +6,15 @@ import (
 	"github.com/quiredocs/quire"
 )
 
+// SpaceURLs is how the API shows the addresses of a space: in the API, the
+// app and, when published, its site.
 type SpaceURLs struct {
 	Location  string `json:"location"`
 	App       string `json:"app"`
 	Published string `json:"published,omitempty"`
 }
 
+// SpacePermissions is how the API shows what the caller may do in a space.
 type SpacePermissions struct {
 	View               bool `json:"view"`
 	Access             bool `json:"access"`
@@ -25,6 +28,7 @@ type SpacePermissions struct {
 	InstallIntegration bool `json:"installIntegration"`
 }
 
+// Space is how the API shows a space, with what the caller may do in it.
 type Space struct {
 	Object              string           `json:"object"`
 	ID                  string           `json:"id"`
@@ -91,6 +95,8 @@ func (l Links) Space(sp *quire.Space, role quire.Role) Space {
 	}
 }
 
+// CollectionPermissions is how the API shows what the caller may do with a
+// collection.
 type CollectionPermissions struct {
 	View            bool `json:"view"`
 	Admin           bool `json:"admin"`
@@ -98,6 +104,8 @@ type CollectionPermissions struct {
 	Create          bool `json:"create"`
 }
 
+// Collection is how the API shows a collection, with what the caller may do
+// with it.
 type Collection struct {
 	Object       string                `json:"object"`
 	ID           string                `json:"id"`
@@ -110,6 +118,8 @@ type Collection struct {
 	Permissions  CollectionPermissions `json:"permissions"`
 }
 
+// Collection shows a collection, with what the caller may do with it as the
+// API answers it.
 func (l Links) Collection(c *quire.Collection, role quire.Role) Collection {
 	p := quire.CollectionPermissionsOf(role)
 	return Collection{
@@ -120,6 +130,9 @@ func (l Links) Collection(c *quire.Collection, role quire.Role) Collection {
 	}
 }
 
+// Location is where the space is in the API (the Location header of a 201).
 func (j Space) Location() string { return j.URLs.Location }
 
+// Location is where the collection is in the API (the Location header of a
+// 201).
 func (j Collection) Location() string { return j.URLs.Location }

@@ -1,0 +1,126 @@
+package wire
+
+import (
+	"encoding/json"
+
+	"github.com/quiredocs/quire"
+)
+
+// Spec is how the API shows an OpenAPI specification of an organization.
+type Spec struct {
+	Object                  string          `json:"object"`
+	ID                      string          `json:"id"`
+	CreatedAt               string          `json:"createdAt"`
+	UpdatedAt               string          `json:"updatedAt"`
+	Slug                    string          `json:"slug"`
+	SourceURL               string          `json:"sourceURL,omitempty"`
+	ProcessingState         string          `json:"processingState"`
+	Visibility              string          `json:"visibility"`
+	LastVersion             string          `json:"lastVersion,omitempty"`
+	LastProcessedAt         string          `json:"lastProcessedAt,omitempty"`
+	LastProcessErrorCode    string          `json:"lastProcessErrorCode,omitempty"`
+	LastProcessedErrors     []SpecError     `json:"lastProcessedErrors,omitempty"`
+	LastProcessedErrorCount int             `json:"lastProcessedErrorCount"`
+	Permissions             SpecPermissions `json:"permissions"`
+	URLs                    SpecURLs        `json:"urls"`
+}
+
+// SpecURLs is how the API shows the addresses of an OpenAPI specification.
+type SpecURLs struct {
+	Location  string `json:"location"`
+	App       string `json:"app"`
+	Published string `json:"published,omitempty"` // a public spec's latest document, for anyone
+}
+
+// SpecError is how the API shows why an OpenAPI specification's latest
+// version failed to process.
+type SpecError struct {
+	Message string `json:"message"`
+}
+
+// SpecPermissions is how the API shows what the caller may do with an
+// OpenAPI specification.
+type SpecPermissions struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
+// Spec shows an OpenAPI specification of an organization as the API answers
+// it.
+func (l Links) Spec(p *quire.OpenAPISpec, me *quire.Member) Spec {
+	out := Spec{
+		Object: "openapi-spec", ID: p.ID, CreatedAt: Time(p.CreatedAt), UpdatedAt: Time(p.UpdatedAt),
+		LastProcessedAt: OptTime(p.LastProcessedAt), Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), Visibility: string(p.Visibility), LastVersion: p.LastVersion,
+		LastProcessErrorCode: string(p.LastErrorCode), LastProcessedErrorCount: p.LastErrorCount,
+		Permissions: SpecPermissions{View: true, Edit: quire.PermissionsOf(me).CreateContent},
+		URLs: SpecURLs{
+			Location: l.API(SpecPath(p.OrgID, p.Slug)),
+			App:      quire.AppOpenAPIURL(l.PublicURL, p.OrgID, p.Slug),
+		},
+	}
+	if p.Visibility == quire.SpecPublic && p.LastVersion != "" {
+		out.URLs.Published = l.API(SpecPath(p.OrgID, p.Slug) + "/versions/latest/public")
+	}
+	for _, m := range p.LastErrors {
+		out.LastProcessedErrors = append(out.LastProcessedErrors, SpecError{Message: m})
+	}
+	return out
+}
+
+// SpecVersion is how the API shows a version of an OpenAPI specification.
+type SpecVersion struct {
+	Object    string          `json:"object"`
+	ID        string          `json:"id"`
+	CreatedAt string          `json:"createdAt"`
+	URL       string          `json:"url"`
+	URLs      SpecVersionURLs `json:"urls"`
+}
+
+// SpecVersionURLs is how the API shows the addresses of an OpenAPI
+// specification's version.
+type SpecVersionURLs struct {
+	Location string `json:"location"`
+}
+
+// SpecContent is the reference's OpenAPISpecContent. Quire refuses
+// references to other files, so a spec's filesystem is one file: the
+// document, as JSON, under its entry point's name.
+type SpecContent struct {
+	Filesystem map[string]json.RawMessage `json:"filesystem"`
+	URLs       SpecContentURLs            `json:"urls"`
+}
+
+// SpecContentURLs is how the API shows the addresses of an OpenAPI
+// specification's content.
+type SpecContentURLs struct {
+	Source string  `json:"source"`
+	Public *string `json:"public"` // null for a private spec
+}
+
+// SpecRaw is the reference's OpenAPISpecRawContent.
+type SpecRaw struct {
+	Text   string `json:"text"`
+	Format string `json:"format"`
+}
+
+// SpecPath is the API path of spec slug of organization orgID.
+func SpecPath(orgID, slug string) string { return "/orgs/" + orgID + "/openapi/" + slug }
+
+// SpecVersionURL is where a version's document is: the URL it was fetched
+// from, or, for a text source, its raw content in the API.
+func (l Links) SpecVersionURL(orgID, slug string, v *quire.OpenAPISpecVersion) string {
+	if v.SourceURL != "" {
+		return v.SourceURL
+	}
+	return l.API(SpecPath(orgID, slug) + "/versions/" + v.ID + "/content/raw")
+}
+
+// SpecVersion shows a version of an OpenAPI specification as the API
+// answers it.
+func (l Links) SpecVersion(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) SpecVersion {
+	return SpecVersion{
+		Object: "openapi-spec-version", ID: v.ID, CreatedAt: Time(v.CreatedAt),
+		URL:  l.SpecVersionURL(p.OrgID, p.Slug, v),
+		URLs: SpecVersionURLs{Location: l.API(SpecPath(p.OrgID, p.Slug) + "/versions/" + v.ID)},
+	}
+}
