@@ -13,12 +13,6 @@ import (
 // as base64 (1 MiB each once decoded).
 const MaxBatchBytes = 32 << 20
 
-type batchResultJSON struct {
-	ChangeRequest wire.ChangeRequest  `json:"changeRequest"`
-	Changes       []wire.BatchOutcome `json:"changes"`
-	InsertedFiles []fileJSON          `json:"insertedFiles"`
-}
-
 // editChangeRequestContent applies an authoring batch as one new revision
 // of the change request (authoring.Author.Apply).
 func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request) error {
@@ -49,7 +43,7 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if compat {
 		return writeJSON(w, http.StatusOK, out)
 	}
-	res := batchResultJSON{ChangeRequest: out, Changes: []wire.BatchOutcome{}, InsertedFiles: []fileJSON{}}
+	res := wire.BatchResult{ChangeRequest: out, Changes: []wire.BatchOutcome{}, InsertedFiles: []wire.File{}}
 	for _, o := range result.Changes {
 		j := wire.BatchOutcome{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
 		if o.Kind != edit.DeletedPage {
@@ -60,7 +54,7 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 		res.Changes = append(res.Changes, j)
 	}
 	for _, f := range result.Files {
-		res.InsertedFiles = append(res.InsertedFiles, s.revisionFileJSON(sp.ID, c.RevisionID, f))
+		res.InsertedFiles = append(res.InsertedFiles, s.wire.RevisionFile(sp.ID, c.RevisionID, f))
 	}
 	return writeJSON(w, http.StatusOK, res)
 }

@@ -104,7 +104,7 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 		return err
 	}
 	rev := s.revisionHeadJSON(v, mergedFrom)
-	rev.Pages = []pageJSON{}
+	rev.Pages = []wire.Page{}
 	head, err := json.Marshal(rev)
 	if err != nil {
 		return err
@@ -197,7 +197,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *revision.V
 		return err
 	}
 	list := store.PageOf(v.Index().Files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
-	return writeList(w, list, func(f *content.File) fileJSON { return s.revisionFileJSON(v.Space.ID, v.Revision.ID, f) })
+	return writeList(w, list, func(f *content.File) wire.File { return s.wire.RevisionFile(v.Space.ID, v.Revision.ID, f) })
 }
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {
@@ -208,7 +208,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	return writeJSON(w, http.StatusOK, s.revisionFileJSON(v.Space.ID, v.Revision.ID, f))
+	return writeJSON(w, http.StatusOK, s.wire.RevisionFile(v.Space.ID, v.Revision.ID, f))
 }
 
 // downloadFile serves a file's bytes to whoever may read the space.

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -32,39 +31,9 @@ type integrationOwner struct {
 	me  *quire.Member
 }
 
-// integrationJSON renders an integration. Its images are served under
-// urls.assets.
+// integrationJSON shows in, published by owner (wire.Links.Integration).
 func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) wire.Integration {
-	base := s.url("/integrations/" + in.Name)
-	j := wire.Integration{
-		Object: "integration", Name: in.Name, Version: in.Version, Title: in.Title, Description: in.Description,
-		Summary: in.Summary, PreviewImages: make([]string, len(in.PreviewImages)), Target: in.Target,
-		Visibility: in.Visibility, Scopes: in.Scopes, Categories: in.Categories, Blocks: in.Blocks,
-		ContentSources: in.ContentSources, Configurations: in.Configurations, ExternalLinks: in.ExternalLinks,
-		Owner: s.wire.Organization(owner.org, owner.me),
-		URLs: wire.IntegrationURLs{
-			Location: base, App: quire.AppIntegrationURL(s.publicURL, in.Name), Assets: base + "/assets",
-			PublicEndpoint: base + "/public", PublicContentEndpoint: base + "/public",
-		},
-		// install: the publisher's admins can install it on their organization
-		// (whether others can depends on which organization they administer).
-		Permissions:           wire.IntegrationPermissions{Admin: quire.PermissionsOf(owner.me).Admin, Install: quire.PermissionsOf(owner.me).Admin},
-		ContentSecurityPolicy: in.ContentSecurityPolicy,
-	}
-	if owner.me == nil {
-		// Who may join an organization is for its members to know.
-		j.Owner.EmailDomains = []string{}
-	}
-	if j.Configurations == nil {
-		j.Configurations = json.RawMessage(`{}`)
-	}
-	if in.Icon != nil {
-		j.URLs.Icon = j.URLs.Assets + "/" + in.Icon.Blob
-	}
-	for i, a := range in.PreviewImages {
-		j.PreviewImages[i] = j.URLs.Assets + "/" + a.Blob
-	}
-	return j
+	return s.wire.Integration(in, owner.org, owner.me)
 }
 
 // owners loads and remembers, per request, the organizations integrations

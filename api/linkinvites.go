@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -25,6 +24,12 @@ type inviteTarget struct {
 	space      *quire.Space
 	collection *quire.Collection
 	role       quire.Role // the caller's on it
+}
+
+// linkInviteJSON shows li to me, whose role on its target t is t.role
+// (wire.Links.LinkInvite).
+func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.Member) wire.LinkInvite {
+	return s.wire.LinkInvite(li, wire.InviteTarget{Space: t.space, Collection: t.collection, Role: t.role}, me)
 }
 
 // loadInviteTarget loads the space or collection id of organization orgID
@@ -61,31 +66,6 @@ func (s *Server) requireInviteAdmin(r *http.Request, me *quire.Member, li *quire
 		err = quire.RequireRole(t.role, quire.RoleAdmin, string(li.Target))
 	}
 	return t, err
-}
-
-func rawRole(r quire.Role) json.RawMessage {
-	b, _ := json.Marshal(wire.Role(r))
-	return b
-}
-
-// linkInviteJSON shows a link invite to a caller with role on its target;
-// it is redundant when that role already gives what the invite does.
-func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.Member) wire.LinkInvite {
-	out := wire.LinkInvite{Object: "invite", ID: li.ID, Key: li.Key}
-	if li.Key != "" {
-		out.URL = quire.InviteAppURL(s.publicURL, li.OrgID, li.Key)
-	}
-	switch li.Target {
-	case quire.TargetOrganization:
-		out.Role, out.Redundant = rawRole(li.Role), me.Role.AtLeast(li.Role)
-	case quire.TargetSpace:
-		sp := s.wire.Space(t.space, t.role)
-		out.Level, out.Redundant, out.Space = rawRole(li.Role), t.role.AtLeast(li.Role), &sp
-	case quire.TargetCollection:
-		c := s.wire.Collection(t.collection, t.role)
-		out.Level, out.Redundant, out.Collection = rawRole(li.Role), t.role.AtLeast(li.Role), &c
-	}
-	return out
 }
 
 // linkInviteCreateRequest is the body of POST O/link-invites: {role}, or

@@ -75,13 +75,13 @@ func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.Site
 // as v sees it; withLinks, its external links too (GET SITE/structure),
 // which the contract's published site leaves to its renderer.
 func (s *Server) structureJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure, withLinks bool) siteStructureJSON {
-	rd := s.siteRenderer(site, v)
+	rd := s.wire.SiteRenderer(site, v)
 	var j siteStructureJSON
 	if site.Sections == 0 {
 		j.Type = "siteSpaces"
 		j.Structure = make([]any, len(st.SiteSpaces))
 		for i, ss := range st.SiteSpaces {
-			j.Structure[i] = rd.siteSpace(ss)
+			j.Structure[i] = rd.SiteSpace(ss)
 		}
 		return j
 	}
@@ -99,10 +99,10 @@ func (s *Server) structureJSON(site *quire.Site, v *quire.Viewer, st *quire.Site
 	var top []placedItem
 	for _, it := range st.Items {
 		if it.Section != nil {
-			top = append(top, placedItem{it.Section.Position, it.Section.ID, rd.section(it.Section)})
+			top = append(top, placedItem{it.Section.Position, it.Section.ID, rd.Section(it.Section)})
 			continue
 		}
-		g := rd.group(it.Group)
+		g := rd.Group(it.Group)
 		var children []placedItem
 		for i, sec := range it.Group.Sections {
 			children = append(children, placedItem{sec.Position, sec.ID, g.Children[i]})

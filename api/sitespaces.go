@@ -23,7 +23,7 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 			return nil, err
 		}
 		return s.db.ListSiteSpaces(ctx, site.ID, f, p)
-	}, s.siteRenderer(site, v).siteSpace)
+	}, s.wire.SiteRenderer(site, v).SiteSpace)
 }
 
 // siteSpaceCreateRequest is the body of POST SITE/site-spaces.
@@ -54,7 +54,7 @@ func (s *Server) createSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	var body siteSpaceCreateRequest
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
 		return s.db.CreateSiteSpace(ctx, site, body.newSiteSpace())
-	}, (*siteRenderer).siteSpace, func(ss *quire.SiteSpace) string { return "/site-spaces/" + ss.ID })
+	}, (*wire.SiteRenderer).SiteSpace, func(ss *quire.SiteSpace) string { return "/site-spaces/" + ss.ID })
 }
 
 // siteSpaceUpdateRequest is the body of PATCH SITE/site-spaces/{siteSpaceId}.
@@ -74,7 +74,7 @@ func (s *Server) updateSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
 		u := store.SiteSpaceUpdate{Path: setValue(body.Path), Condition: setValue(body.Condition)}
 		return s.db.UpdateSiteSpace(ctx, site.ID, r.PathValue("siteSpaceId"), u)
-	}, (*siteRenderer).siteSpace, nil)
+	}, (*wire.SiteRenderer).SiteSpace, nil)
 }
 
 // deleteSiteSpace unpublishes a space from the site; the space stays.
@@ -83,7 +83,7 @@ func (s *Server) deleteSiteSpace(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) moveSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	return moveSiteItem(s, w, r, moveSiteSpace, s.db.MoveSiteSpace, (*siteRenderer).siteSpace)
+	return moveSiteItem(s, w, r, moveSiteSpace, s.db.MoveSiteSpace, (*wire.SiteRenderer).SiteSpace)
 }
 
 func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error {
@@ -148,7 +148,7 @@ func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) erro
 
 // showRedirect is siteRedirectOut in the shape writeSiteItem takes: a
 // redirect's form is the same for every caller.
-func showRedirect(_ *siteRenderer, rd *quire.SiteRedirect) wire.SiteRedirect {
+func showRedirect(_ *wire.SiteRenderer, rd *quire.SiteRedirect) wire.SiteRedirect {
 	return wire.SiteRedirectOf(rd)
 }
 
@@ -181,7 +181,7 @@ func (s *Server) getSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, struct {
 		Redirect wire.SiteRedirect `json:"redirect"`
 		Target   string            `json:"target"`
-	}{wire.SiteRedirectOf(rd), s.siteRenderer(site, v).sectionURL(sec)})
+	}{wire.SiteRedirectOf(rd), s.wire.SiteRenderer(site, v).SectionURL(sec)})
 }
 
 // siteSpaceDuplicateRequest is the body of POST …/site-spaces/{id}/duplicate.
@@ -224,5 +224,5 @@ func (s *Server) duplicateSiteSpace(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return s.createdInSite(w, site, "/site-spaces/"+dup.ID, s.siteRenderer(site, v).siteSpace(dup))
+	return s.createdInSite(w, site, "/site-spaces/"+dup.ID, s.wire.SiteRenderer(site, v).SiteSpace(dup))
 }

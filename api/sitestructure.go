@@ -105,18 +105,18 @@ func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	rd, ctx, id := s.siteRenderer(site, v), r.Context(), body.Item.ID
+	rd, ctx, id := s.wire.SiteRenderer(site, v), r.Context(), body.Item.ID
 	var item any
 	switch body.Item.Type {
 	case "site-space":
 		var ss *quire.SiteSpace
 		if ss, err = s.db.MoveSiteSpace(ctx, site.ID, id, body.pos); err == nil {
-			item = rd.siteSpace(ss)
+			item = rd.SiteSpace(ss)
 		}
 	case "site-section":
 		var sec *quire.SiteSection
 		if sec, err = s.db.MoveSiteSection(ctx, site.ID, id, body.pos); err == nil {
-			item = rd.section(sec)
+			item = rd.Section(sec)
 		}
 	case "site-external-link":
 		var l *quire.SiteExternalLink
@@ -126,7 +126,7 @@ func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error
 	default:
 		var g *quire.SiteSectionGroup
 		if g, err = s.db.MoveSiteSectionGroup(ctx, site.ID, id, body.pos); err == nil {
-			item = rd.group(g)
+			item = rd.Group(g)
 		}
 	}
 	if err != nil {

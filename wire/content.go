@@ -1,5 +1,11 @@
 package wire
 
+import (
+	"encoding/json"
+
+	"github.com/quiredocs/quire/content"
+)
+
 // PageRef is how the API shows a page an authoring batch created or
 // changed.
 type PageRef struct {
@@ -47,4 +53,118 @@ type Reference struct {
 type VersionContext struct {
 	Type     string `json:"type"`
 	Revision string `json:"revision"`
+}
+
+// BatchResult is how the API shows the answer of an authoring batch: the
+// change request and what each change did.
+type BatchResult struct {
+	ChangeRequest ChangeRequest  `json:"changeRequest"`
+	Changes       []BatchOutcome `json:"changes"`
+	InsertedFiles []File         `json:"insertedFiles"`
+}
+
+// GitBlob is how the API shows a page's Git blob: its object id and path.
+type GitBlob struct {
+	OID  string `json:"oid"`
+	Path string `json:"path"`
+}
+
+// Layout is the default page layout; the reference requires every field.
+type Layout struct {
+	Width           string `json:"width"`
+	Cover           bool   `json:"cover"`
+	CoverSize       string `json:"coverSize"`
+	CoverMask       string `json:"coverMask"`
+	Title           bool   `json:"title"`
+	Description     bool   `json:"description"`
+	TableOfContents bool   `json:"tableOfContents"`
+	Outline         bool   `json:"outline"`
+	Pagination      bool   `json:"pagination"`
+	Metadata        bool   `json:"metadata"`
+	Tags            bool   `json:"tags"`
+	Actions         bool   `json:"actions"`
+	Anchors         bool   `json:"anchors"`
+}
+
+// DefaultLayout is every page's layout: Quire has no other.
+var DefaultLayout = Layout{Width: "default", Cover: true, CoverSize: "hero", CoverMask: "none", Title: true,
+	Description: true, TableOfContents: true, Outline: true, Pagination: true, Metadata: true, Tags: true, Actions: true, Anchors: true}
+
+// PageURLs is how the API shows the addresses of a page in the app.
+type PageURLs struct {
+	App string `json:"app"`
+}
+
+// Page is how the API shows a page of a revision.
+type Page struct {
+	Object        string          `json:"object,omitempty"`
+	ID            string          `json:"id"`
+	Title         string          `json:"title"`
+	Emoji         string          `json:"emoji,omitempty"`
+	Icon          string          `json:"icon,omitempty"`
+	CreatedAt     string          `json:"createdAt,omitempty"`
+	UpdatedAt     string          `json:"updatedAt,omitempty"`
+	Condition     string          `json:"condition,omitempty"`
+	Kind          string          `json:"kind"`
+	Type          string          `json:"type"`
+	URLs          *PageURLs       `json:"urls,omitempty"`
+	Slug          string          `json:"slug"`
+	Path          string          `json:"path"`
+	Description   string          `json:"description,omitempty"`
+	Markdown      *string         `json:"markdown,omitempty"`
+	Document      json.RawMessage `json:"document,omitempty"`
+	DocumentID    string          `json:"documentId,omitempty"`
+	Pages         []Page          `json:"pages"`
+	Git           *GitBlob        `json:"git,omitempty"`
+	Layout        *Layout         `json:"layout,omitempty"`
+	Tags          []string        `json:"tags"`
+	Hidden        bool            `json:"hidden"`
+	NoIndex       bool            `json:"noIndex,omitempty"`
+	NoRobotsIndex bool            `json:"noRobotsIndex,omitempty"`
+}
+
+// Dimensions is how the API shows an image's width and height.
+type Dimensions struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// File is how the API shows a file of a revision.
+type File struct {
+	ID          string      `json:"id"`
+	Name        string      `json:"name"`
+	ContentType string      `json:"contentType"`
+	DownloadURL string      `json:"downloadURL"`
+	Size        int64       `json:"size"`
+	Dimensions  *Dimensions `json:"dimensions,omitempty"`
+}
+
+// RevisionURLs is how the API shows the address of a revision in the app.
+type RevisionURLs struct {
+	App string `json:"app"`
+}
+
+// Revision is how the API shows a revision.
+type Revision struct {
+	Object           string         `json:"object"`
+	ID               string         `json:"id"`
+	Parents          []string       `json:"parents"`
+	Pages            []Page         `json:"pages"`
+	Files            []File         `json:"files"`
+	ReusableContents []any          `json:"reusableContents"`
+	Tags             []any          `json:"tags"`
+	CreatedAt        string         `json:"createdAt"`
+	Type             string         `json:"type"`
+	MergedFrom       *ChangeRequest `json:"mergedFrom,omitempty"`
+	URLs             RevisionURLs   `json:"urls"`
+}
+
+// RevisionFile shows a file of revision revID of space spaceID.
+func (l Links) RevisionFile(spaceID, revID string, file *content.File) File {
+	out := File{ID: file.ID, Name: file.Name, ContentType: file.ContentType, Size: file.Size,
+		DownloadURL: l.API("/spaces/" + spaceID + "/revisions/" + revID + "/files/" + file.ID + "/download")}
+	if file.Width > 0 && file.Height > 0 {
+		out.Dimensions = &Dimensions{file.Width, file.Height}
+	}
+	return out
 }

@@ -165,3 +165,39 @@ func (l Links) Installation(in *quire.IntegrationInstallation) Installation {
 type InstallationTarget struct {
 	Organization string `json:"organization"`
 }
+
+// Integration renders integration in, published by org, for a caller whose
+// membership there is me (nil if none). Its images are served under
+// urls.assets.
+func (l Links) Integration(in *quire.Integration, org *quire.Organization, me *quire.Member) Integration {
+	base := l.API("/integrations/" + in.Name)
+	j := Integration{
+		Object: "integration", Name: in.Name, Version: in.Version, Title: in.Title, Description: in.Description,
+		Summary: in.Summary, PreviewImages: make([]string, len(in.PreviewImages)), Target: in.Target,
+		Visibility: in.Visibility, Scopes: in.Scopes, Categories: in.Categories, Blocks: in.Blocks,
+		ContentSources: in.ContentSources, Configurations: in.Configurations, ExternalLinks: in.ExternalLinks,
+		Owner: l.Organization(org, me),
+		URLs: IntegrationURLs{
+			Location: base, App: quire.AppIntegrationURL(l.PublicURL, in.Name), Assets: base + "/assets",
+			PublicEndpoint: base + "/public", PublicContentEndpoint: base + "/public",
+		},
+		// install: the publisher's admins can install it on their organization
+		// (whether others can depends on which organization they administer).
+		Permissions:           IntegrationPermissions{Admin: quire.PermissionsOf(me).Admin, Install: quire.PermissionsOf(me).Admin},
+		ContentSecurityPolicy: in.ContentSecurityPolicy,
+	}
+	if me == nil {
+		// Who may join an organization is for its members to know.
+		j.Owner.EmailDomains = []string{}
+	}
+	if j.Configurations == nil {
+		j.Configurations = json.RawMessage(`{}`)
+	}
+	if in.Icon != nil {
+		j.URLs.Icon = j.URLs.Assets + "/" + in.Icon.Blob
+	}
+	for i, a := range in.PreviewImages {
+		j.PreviewImages[i] = j.URLs.Assets + "/" + a.Blob
+	}
+	return j
+}

@@ -230,3 +230,37 @@ type Token struct {
 func (l Links) Token(t store.OwnedToken) Token {
 	return Token{Object: "api-token", ID: t.Hash, Label: t.Label, CreatedAt: t.CreatedAt.UTC(), User: l.User(t.User)}
 }
+
+// InviteTarget is the space or collection a link invite is to, if any, with
+// the caller's role on it.
+type InviteTarget struct {
+	Space      *quire.Space
+	Collection *quire.Collection
+	Role       quire.Role
+}
+
+// LinkInvite shows a link invite to a caller with role on its target;
+// it is redundant when that role already gives what the invite does.
+func (l Links) LinkInvite(li *quire.LinkInvite, t InviteTarget, me *quire.Member) LinkInvite {
+	out := LinkInvite{Object: "invite", ID: li.ID, Key: li.Key}
+	if li.Key != "" {
+		out.URL = quire.InviteAppURL(l.PublicURL, li.OrgID, li.Key)
+	}
+	switch li.Target {
+	case quire.TargetOrganization:
+		out.Role, out.Redundant = rawRole(li.Role), me.Role.AtLeast(li.Role)
+	case quire.TargetSpace:
+		sp := l.Space(t.Space, t.Role)
+		out.Level, out.Redundant, out.Space = rawRole(li.Role), t.Role.AtLeast(li.Role), &sp
+	case quire.TargetCollection:
+		c := l.Collection(t.Collection, t.Role)
+		out.Level, out.Redundant, out.Collection = rawRole(li.Role), t.Role.AtLeast(li.Role), &c
+	}
+	return out
+}
+
+// rawRole is a role as JSON, or null for guests.
+func rawRole(r quire.Role) json.RawMessage {
+	b, _ := json.Marshal(Role(r))
+	return b
+}
