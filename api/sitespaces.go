@@ -146,7 +146,7 @@ func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) erro
 	}, showRedirect, nil)
 }
 
-// showRedirect is siteRedirectOut in the shape writeSiteItem takes: a
+// showRedirect is wire.SiteRedirectOf in the shape writeSiteItem takes: a
 // redirect's form is the same for every caller.
 func showRedirect(_ *wire.SiteRenderer, rd *quire.SiteRedirect) wire.SiteRedirect {
 	return wire.SiteRedirectOf(rd)
