@@ -10,7 +10,6 @@ import (
 	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/store"
-	"github.com/quiredocs/quire/wire"
 )
 
 // Custom hostnames (issue 19): a site's hostname (PATCH SITE hostname), as
@@ -121,17 +120,7 @@ func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	dns := wire.HostnameDNS{Type: "TXT", Name: dnscheck.RecordName(hostname), Value: dnscheck.RecordValue(token),
-		Verified: !verifiedAt.IsZero(), Message: check.Detail, CheckedAt: wire.Time(check.CheckedAt),
-		CNAME: wire.HostnameCNAME{Name: hostname, Value: s.dnsTarget()}}
-	if dns.Verified {
-		dns.VerifiedAt = wire.Time(verifiedAt)
-	}
-	return writeJSON(w, http.StatusOK, wire.CustomHostname{
-		Object: "custom-hostname", Hostname: hostname, Target: map[string]string{"type": "site", "site": site.ID},
-		IsActive: site.Published && dns.Verified, Status: check.Status, URLs: map[string]string{"location": s.url("/custom-hostnames/" + hostname)},
-		DNS: dns,
-	})
+	return writeJSON(w, http.StatusOK, s.wire.CustomHostname(site, hostname, token, check, verifiedAt, s.dnsTarget()))
 }
 
 // dnsRevalidateCustomHostname checks the hostname's DNS again: the site is

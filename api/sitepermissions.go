@@ -53,14 +53,5 @@ func (s *Server) listSiteAccess(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return listAccess(w, r, s.db, c, func(a *store.Access) wire.SiteAccess {
-		origin := wire.SiteOrigin{Type: "organization", Organization: c.OrgID}
-		if a.Granted {
-			origin = wire.SiteOrigin{Type: "site", Site: c.ID, Reason: "team"}
-			if a.Direct {
-				origin.Reason = "member"
-			}
-		}
-		return wire.SiteAccess{Permission: a.Role, User: s.wire.User(&a.User), Origin: origin, Disabled: a.Disabled}
-	})
+	return listAccess(w, r, s.db, c, func(a *store.Access) wire.SiteAccess { return s.wire.SiteAccess(c.OrgID, c.ID, a) })
 }

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -19,6 +21,24 @@ type CustomHostname struct {
 	Status   string            `json:"status"`
 	URLs     map[string]string `json:"urls"`
 	DNS      HostnameDNS       `json:"dns"`
+}
+
+// CustomHostname shows hostname of site: the TXT record that proves it
+// (whose value is token), its latest check, verified since verifiedAt (zero:
+// not verified), and the CNAME to target that brings its visitors here. It is
+// active once verified on a published site.
+func (l Links) CustomHostname(site *quire.Site, hostname, token string, check *store.HostnameCheck, verifiedAt time.Time, target string) CustomHostname {
+	dns := HostnameDNS{Type: "TXT", Name: dnscheck.RecordName(hostname), Value: dnscheck.RecordValue(token),
+		Verified: !verifiedAt.IsZero(), Message: check.Detail, CheckedAt: Time(check.CheckedAt),
+		CNAME: HostnameCNAME{Name: hostname, Value: target}}
+	if dns.Verified {
+		dns.VerifiedAt = Time(verifiedAt)
+	}
+	return CustomHostname{
+		Object: "custom-hostname", Hostname: hostname, Target: map[string]string{"type": "site", "site": site.ID},
+		IsActive: site.Published && dns.Verified, Status: check.Status, URLs: map[string]string{"location": l.API("/custom-hostnames/" + hostname)},
+		DNS: dns,
+	}
 }
 
 // HostnameDNS is the record that proves the hostname (type, name,
@@ -138,6 +158,20 @@ type SiteOrigin struct {
 	Organization string `json:"organization,omitempty"`
 	Site         string `json:"site,omitempty"`
 	Reason       string `json:"reason,omitempty"`
+}
+
+// SiteAccess shows a's role on site siteID of organization orgID, and where
+// it comes from: a grant on the site (to them: "member", or to a team of
+// theirs: "team") or else the organization.
+func (l Links) SiteAccess(orgID, siteID string, a *store.Access) SiteAccess {
+	origin := SiteOrigin{Type: "organization", Organization: orgID}
+	if a.Granted {
+		origin = SiteOrigin{Type: "site", Site: siteID, Reason: "team"}
+		if a.Direct {
+			origin.Reason = "member"
+		}
+	}
+	return SiteAccess{Permission: a.Role, User: l.User(&a.User), Origin: origin, Disabled: a.Disabled}
 }
 
 // SitePublishingAuth is the reference's SitePublishingAuth.

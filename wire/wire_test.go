@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
 
@@ -196,5 +197,50 @@ func TestMergeRules(t *testing.T) {
 		if got := string(wire.MergeRules(&quire.Space{MergeRules: tt.rules})); got != tt.want {
 			t.Errorf("MergeRules(%s) = %s, want %s", tt.rules, got, tt.want)
 		}
+	}
+}
+
+func TestSiteAccessOrigin(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		a    store.Access
+		want wire.SiteOrigin
+	}{
+		{"from the organization", store.Access{Role: quire.RoleRead}, wire.SiteOrigin{Type: "organization", Organization: "o1"}},
+		{"granted to a team", store.Access{Role: quire.RoleEdit, Granted: true}, wire.SiteOrigin{Type: "site", Site: "site1", Reason: "team"}},
+		{"granted to them", store.Access{Role: quire.RoleAdmin, Granted: true, Direct: true}, wire.SiteOrigin{Type: "site", Site: "site1", Reason: "member"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := links.SiteAccess("o1", "site1", &tt.a)
+			if got.Origin != tt.want || got.Permission != tt.a.Role {
+				t.Errorf("access = %+v, want origin %+v and permission %q", got, tt.want, tt.a.Role)
+			}
+		})
+	}
+}
+
+func TestCustomHostnameActive(t *testing.T) {
+	at := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name       string
+		published  bool
+		verifiedAt time.Time
+		active     bool
+		since      string
+	}{
+		{"verified on a published site", true, at, true, "2026-02-01T00:00:00.000Z"},
+		{"verified on a draft site", false, at, false, "2026-02-01T00:00:00.000Z"},
+		{"not verified", true, time.Time{}, false, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := links.CustomHostname(&quire.Site{ID: "site1", Published: tt.published}, "docs.example.com", "tok",
+				&store.HostnameCheck{CheckedAt: at}, tt.verifiedAt, "quire.example")
+			if got.IsActive != tt.active || got.DNS.VerifiedAt != tt.since || got.DNS.CNAME.Value != "quire.example" {
+				t.Errorf("hostname = %+v", got)
+			}
+			if want := "https://quire.example/v1/custom-hostnames/docs.example.com"; got.URLs["location"] != want {
+				t.Errorf("location = %q, want %q", got.URLs["location"], want)
+			}
+		})
 	}
 }
