@@ -7,7 +7,6 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
-	"github.com/quiredocs/quire/wire"
 )
 
 // Invites by e-mail (the reference's inviteUsersToOrganization) and joining
@@ -110,12 +109,7 @@ func (s *Server) inviteUsers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := wire.InviteResult{Users: []string{}, Invited: len(made), Invites: []wire.Invitation{}}
-	for _, inv := range made {
-		out.Invites = append(out.Invites, wire.Invitation{Email: inv.Email, Role: wire.Role(inv.Role), Key: inv.Key,
-			URL: quire.InviteAppURL(s.publicURL, inv.OrgID, inv.Key), ExpiresAt: wire.Time(inv.ExpiresAt)})
-	}
-	return writeJSON(w, http.StatusOK, out)
+	return writeJSON(w, http.StatusOK, s.wire.InviteResult(made))
 }
 
 // joinWithInvite lets the caller join the organization with an invite's

@@ -166,6 +166,17 @@ type Invitation struct {
 	ExpiresAt string  `json:"expiresAt"`
 }
 
+// InviteResult shows the invites made by POST O/invites, each with the link
+// its holder joins by; nobody is added at once.
+func (l Links) InviteResult(made []*quire.Invite) InviteResult {
+	out := InviteResult{Users: []string{}, Invited: len(made), Invites: []Invitation{}}
+	for _, inv := range made {
+		out.Invites = append(out.Invites, Invitation{Email: inv.Email, Role: Role(inv.Role), Key: inv.Key,
+			URL: quire.InviteAppURL(l.PublicURL, inv.OrgID, inv.Key), ExpiresAt: Time(inv.ExpiresAt)})
+	}
+	return out
+}
+
 // InviteResult is how the API shows the answer of POST O/invites: who was
 // added and the invites made.
 type InviteResult struct {
