@@ -1,11 +1,9 @@
 package api
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 
-	oasyaml "github.com/oasdiff/yaml"
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/wire"
 )
@@ -15,39 +13,6 @@ import (
 // Who reads them is who reads the spec (specMember): every member but
 // guests. A public spec's documents are also served, without a token, at
 // …/versions/{versionId}/public (not in the reference), its public URL.
-
-// specPublicURL is a public spec's address for anyone, without a token:
-// for a fetched version the URL it came from (as the reference has it),
-// else Quire's copy; "" for a private spec.
-func (s *Server) specPublicURL(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) string {
-	switch {
-	case p.Visibility != quire.SpecPublic:
-		return ""
-	case v.SourceURL != "":
-		return v.SourceURL
-	}
-	return s.url(wire.SpecPath(p.OrgID, p.Slug) + "/versions/" + v.ID + "/public")
-}
-
-// specSyntax is "json" or "yaml": what the document was given as.
-func specSyntax(v *quire.OpenAPISpecVersion) string {
-	if v.JSONDocument == "" && json.Valid([]byte(v.Document)) {
-		return "json"
-	}
-	return "yaml"
-}
-
-// specDocumentJSON is the version's document as JSON. Versions processed
-// before the JSON form was kept are converted here.
-func specDocumentJSON(v *quire.OpenAPISpecVersion) (json.RawMessage, error) {
-	switch {
-	case v.JSONDocument != "":
-		return json.RawMessage(v.JSONDocument), nil
-	case specSyntax(v) == "json":
-		return json.RawMessage(v.Document), nil
-	}
-	return oasyaml.YAMLToJSON([]byte(v.Document))
-}
 
 // specUpdateRequest is the body of PATCH O/openapi/{specSlug}.
 type specUpdateRequest struct {
@@ -136,22 +101,15 @@ func (s *Server) getSpecVersion(w http.ResponseWriter, p *quire.OpenAPISpec, v *
 }
 
 func (s *Server) getSpecVersionContent(w http.ResponseWriter, p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) error {
-	doc, err := specDocumentJSON(v)
+	out, err := s.wire.SpecContent(p, v)
 	if err != nil {
 		return err
-	}
-	out := wire.SpecContent{
-		Filesystem: map[string]json.RawMessage{"openapi." + specSyntax(v): doc},
-		URLs:       wire.SpecContentURLs{Source: s.wire.SpecVersionURL(p.OrgID, p.Slug, v)},
-	}
-	if public := s.specPublicURL(p, v); public != "" {
-		out.URLs.Public = &public
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) getSpecVersionRaw(w http.ResponseWriter, _ *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) error {
-	return writeJSON(w, http.StatusOK, wire.SpecRaw{Text: v.Document, Format: specSyntax(v)})
+	return writeJSON(w, http.StatusOK, wire.SpecRaw{Text: v.Document, Format: wire.SpecSyntax(v)})
 }
 
 // getPublicSpecVersion serves a public spec's document as given, to anyone:
@@ -171,7 +129,7 @@ func (s *Server) getPublicSpecVersion(w http.ResponseWriter, r *http.Request) er
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	if specSyntax(v) == "yaml" {
+	if wire.SpecSyntax(v) == "yaml" {
 		h.Set("Content-Type", "application/yaml; charset=utf-8")
 	}
 	h.Set("X-Content-Type-Options", "nosniff")

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 
+	oasyaml "github.com/oasdiff/yaml"
 	"github.com/quiredocs/quire"
 )
 
@@ -123,4 +124,55 @@ func (l Links) SpecVersion(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) Sp
 		URL:  l.SpecVersionURL(p.OrgID, p.Slug, v),
 		URLs: SpecVersionURLs{Location: l.API(SpecPath(p.OrgID, p.Slug) + "/versions/" + v.ID)},
 	}
+}
+
+// SpecPublicURL is a public spec's address for anyone, without a token:
+// for a fetched version the URL it came from (as the reference has it),
+// else Quire's copy; "" for a private spec.
+func (l Links) SpecPublicURL(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) string {
+	switch {
+	case p.Visibility != quire.SpecPublic:
+		return ""
+	case v.SourceURL != "":
+		return v.SourceURL
+	}
+	return l.API(SpecPath(p.OrgID, p.Slug) + "/versions/" + v.ID + "/public")
+}
+
+// SpecSyntax is "json" or "yaml": what the document was given as.
+func SpecSyntax(v *quire.OpenAPISpecVersion) string {
+	if v.JSONDocument == "" && json.Valid([]byte(v.Document)) {
+		return "json"
+	}
+	return "yaml"
+}
+
+// SpecDocument is the version's document as JSON. Versions processed
+// before the JSON form was kept are converted here.
+func SpecDocument(v *quire.OpenAPISpecVersion) (json.RawMessage, error) {
+	switch {
+	case v.JSONDocument != "":
+		return json.RawMessage(v.JSONDocument), nil
+	case SpecSyntax(v) == "json":
+		return json.RawMessage(v.Document), nil
+	}
+	return oasyaml.YAMLToJSON([]byte(v.Document))
+}
+
+// SpecContent shows version v of spec p: its document as JSON, named for
+// the syntax it was given in, where it came from and, for a public spec,
+// where anyone may read it.
+func (l Links) SpecContent(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) (SpecContent, error) {
+	doc, err := SpecDocument(v)
+	if err != nil {
+		return SpecContent{}, err
+	}
+	out := SpecContent{
+		Filesystem: map[string]json.RawMessage{"openapi." + SpecSyntax(v): doc},
+		URLs:       SpecContentURLs{Source: l.SpecVersionURL(p.OrgID, p.Slug, v)},
+	}
+	if public := l.SpecPublicURL(p, v); public != "" {
+		out.URLs.Public = &public
+	}
+	return out, nil
 }
