@@ -103,7 +103,7 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
-	rev := s.revisionHeadJSON(v, mergedFrom)
+	rev := s.wire.RevisionHead(v.Space, v.Revision, v.Index().Files, mergedFrom)
 	rev.Pages = []wire.Page{}
 	head, err := json.Marshal(rev)
 	if err != nil {

@@ -39,24 +39,8 @@ func pageTitle(p *content.Page) string { return revision.PageTitle(p) }
 // when the document form is asked for and is too large.
 func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (wire.Page, error) {
 	p := v.Tree.Pages[id]
-	info := v.Index()
-	out := wire.Page{
-		ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Condition: p.Condition,
-		Slug: p.Slug, Path: info.Path[id], Description: p.Description,
-		Hidden: p.Hidden, NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, Pages: []wire.Page{}, Tags: []string{},
-	}
-	if p.CreatedAt != 0 {
-		out.CreatedAt = wire.Time(fromMicros(p.CreatedAt))
-		out.UpdatedAt = wire.Time(fromMicros(p.UpdatedAt))
-	}
-	out.Title = pageTitle(p)
-	if p.Kind == content.KindGroup {
-		out.Kind, out.Type = "group", "group"
-	} else {
-		out.Kind, out.Type = "sheet", "document"
-		out.URLs = &wire.PageURLs{App: v.Space.PageAppURL(s.publicURL, info.Path[id], "")}
-		out.Layout = &wire.DefaultLayout
-		out.DocumentID = v.DocumentID(id)
+	out := s.wire.Page(v.Space, p, v.Index(), pageTitle(p), v.DocumentID(id), f.metadata)
+	if p.Kind != content.KindGroup {
 		if f.document {
 			doc, err := s.document(v, id, f)
 			if err != nil {
@@ -66,9 +50,6 @@ func (s *Server) pageJSON(v *revision.View, id string, f format, deep bool) (wir
 		} else {
 			md := p.Markdown
 			out.Markdown = &md
-		}
-		if f.metadata {
-			out.Git = &wire.GitBlob{OID: content.GitBlobOID(render.PageMarkdown(p.Title, p.Description, p.Markdown)), Path: info.Git[id]}
 		}
 	}
 	if deep {
@@ -93,24 +74,6 @@ func (s *Server) pagesJSON(v *revision.View, f format) ([]wire.Page, error) {
 		out = append(out, p)
 	}
 	return out, nil
-}
-
-// revisionHeadJSON is a revision's answer without its pages.
-func (s *Server) revisionHeadJSON(v *revision.View, mergedFrom *wire.ChangeRequest) wire.Revision {
-	files := make([]wire.File, 0, len(v.Tree.Files))
-	for _, file := range v.Index().Files {
-		files = append(files, s.wire.RevisionFile(v.Space.ID, v.Revision.ID, file))
-	}
-	parents := v.Revision.Parents
-	if parents == nil {
-		parents = []string{}
-	}
-	return wire.Revision{
-		Object: "revision", ID: v.Revision.ID, Parents: parents, Files: files,
-		ReusableContents: []any{}, Tags: []any{}, CreatedAt: wire.Time(v.Revision.CreatedAt), Type: v.Revision.Type,
-		MergedFrom: mergedFrom,
-		URLs:       wire.RevisionURLs{App: quire.AppRevisionURL(s.publicURL, v.Space.ID, v.Revision.ID)},
-	}
 }
 
 // document is a page's JSON document form. A page past render's bounds,

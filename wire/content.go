@@ -2,8 +2,12 @@ package wire
 
 import (
 	"encoding/json"
+	"time"
 
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/store"
 )
 
 // PageRef is how the API shows a page an authoring batch created or
@@ -167,4 +171,53 @@ func (l Links) RevisionFile(spaceID, revID string, file *content.File) File {
 		out.Dimensions = &Dimensions{file.Width, file.Height}
 	}
 	return out
+}
+
+// Page shows page p of space sp, at its place in x, without its body (the
+// caller's to add: markdown, or the document form within its bounds) nor its
+// subpages. title is the page's as answers show it; documentID is that of
+// its document form, "" for none; with git, a document also has its Git
+// blob's object id and path.
+func (l Links) Page(sp *quire.Space, p *content.Page, x *content.Index, title, documentID string, git bool) Page {
+	out := Page{
+		ID: p.ID, Title: title, Emoji: p.Emoji, Icon: p.Icon, Condition: p.Condition,
+		Slug: p.Slug, Path: x.Path[p.ID], Description: p.Description,
+		Hidden: p.Hidden, NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, Pages: []Page{}, Tags: []string{},
+	}
+	if p.CreatedAt != 0 {
+		out.CreatedAt = Time(time.UnixMicro(p.CreatedAt).UTC())
+		out.UpdatedAt = Time(time.UnixMicro(p.UpdatedAt).UTC())
+	}
+	if p.Kind == content.KindGroup {
+		out.Kind, out.Type = "group", "group"
+		return out
+	}
+	out.Kind, out.Type = "sheet", "document"
+	out.URLs = &PageURLs{App: sp.PageAppURL(l.PublicURL, x.Path[p.ID], "")}
+	out.Layout = &DefaultLayout
+	out.DocumentID = documentID
+	if git {
+		out.Git = &GitBlob{OID: content.GitBlobOID(render.PageMarkdown(p.Title, p.Description, p.Markdown)), Path: x.Git[p.ID]}
+	}
+	return out
+}
+
+// RevisionHead shows revision rev of space sp without its pages; files are
+// the revision's, in the order answers list them, and mergedFrom the change
+// request it merged, if any.
+func (l Links) RevisionHead(sp *quire.Space, rev *store.Revision, files []*content.File, mergedFrom *ChangeRequest) Revision {
+	out := make([]File, 0, len(files))
+	for _, file := range files {
+		out = append(out, l.RevisionFile(sp.ID, rev.ID, file))
+	}
+	parents := rev.Parents
+	if parents == nil {
+		parents = []string{}
+	}
+	return Revision{
+		Object: "revision", ID: rev.ID, Parents: parents, Files: out,
+		ReusableContents: []any{}, Tags: []any{}, CreatedAt: Time(rev.CreatedAt), Type: rev.Type,
+		MergedFrom: mergedFrom,
+		URLs:       RevisionURLs{App: quire.AppRevisionURL(l.PublicURL, sp.ID, rev.ID)},
+	}
 }

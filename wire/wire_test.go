@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -240,6 +241,39 @@ func TestCustomHostnameActive(t *testing.T) {
 			}
 			if want := "https://quire.example/v1/custom-hostnames/docs.example.com"; got.URLs["location"] != want {
 				t.Errorf("location = %q, want %q", got.URLs["location"], want)
+			}
+		})
+	}
+}
+
+func TestPage(t *testing.T) {
+	sp := &quire.Space{ID: "s1", OrgID: "o1"}
+	x := &content.Index{Path: map[string]string{"p1": "guide", "g1": "part"}, Git: map[string]string{"p1": "guide.md"}}
+	doc := &content.Page{ID: "p1", Title: "Guide", Markdown: "Hi.", CreatedAt: 1_700_000_000_000_000, UpdatedAt: 1_700_000_001_000_000}
+	group := &content.Page{ID: "g1", Title: "Part", Kind: content.KindGroup}
+	for _, tt := range []struct {
+		name             string
+		p                *content.Page
+		git              bool
+		kind, created    string
+		hasURLs, hasGit  bool
+		documentID, path string
+	}{
+		{"document", doc, false, "sheet", "2023-11-14T22:13:20.000Z", true, false, "d1", "guide"},
+		{"document with its Git blob", doc, true, "sheet", "2023-11-14T22:13:20.000Z", true, true, "d1", "guide"},
+		{"group, never timed", group, true, "group", "", false, false, "", "part"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := links.Page(sp, tt.p, x, tt.p.Title, "d1", tt.git)
+			if got.Kind != tt.kind || got.CreatedAt != tt.created || (got.URLs != nil) != tt.hasURLs ||
+				(got.Git != nil) != tt.hasGit || got.DocumentID != tt.documentID || got.Path != tt.path {
+				t.Errorf("page = %+v", got)
+			}
+			if got.Markdown != nil || got.Document != nil || got.Pages == nil || got.Tags == nil {
+				t.Errorf("body or lists: %+v", got)
+			}
+			if tt.hasGit && got.Git.Path != "guide.md" {
+				t.Errorf("git path = %q", got.Git.Path)
 			}
 		})
 	}
