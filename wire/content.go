@@ -90,8 +90,8 @@ type Layout struct {
 	Anchors         bool   `json:"anchors"`
 }
 
-// DefaultLayout is every page's layout: Quire has no other.
-var DefaultLayout = Layout{Width: "default", Cover: true, CoverSize: "hero", CoverMask: "none", Title: true,
+// defaultLayout is every page's layout: Quire has no other.
+var defaultLayout = Layout{Width: "default", Cover: true, CoverSize: "hero", CoverMask: "none", Title: true,
 	Description: true, TableOfContents: true, Outline: true, Pagination: true, Metadata: true, Tags: true, Actions: true, Anchors: true}
 
 // PageURLs is how the API shows the addresses of a page in the app.
@@ -194,7 +194,7 @@ func (l Links) Page(sp *quire.Space, p *content.Page, x *content.Index, title, d
 	}
 	out.Kind, out.Type = "sheet", "document"
 	out.URLs = &PageURLs{App: sp.PageAppURL(l.PublicURL, x.Path[p.ID], "")}
-	out.Layout = &DefaultLayout
+	out.Layout = &defaultLayout
 	out.DocumentID = documentID
 	if git {
 		out.Git = &GitBlob{OID: content.GitBlobOID(render.PageMarkdown(p.Title, p.Description, p.Markdown)), Path: x.Git[p.ID]}

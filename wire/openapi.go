@@ -55,12 +55,12 @@ func (l Links) Spec(p *quire.OpenAPISpec, me *quire.Member) Spec {
 		LastProcessErrorCode: string(p.LastErrorCode), LastProcessedErrorCount: p.LastErrorCount,
 		Permissions: SpecPermissions{View: true, Edit: quire.PermissionsOf(me).CreateContent},
 		URLs: SpecURLs{
-			Location: l.API(SpecPath(p.OrgID, p.Slug)),
+			Location: l.API(specPath(p.OrgID, p.Slug)),
 			App:      quire.AppOpenAPIURL(l.PublicURL, p.OrgID, p.Slug),
 		},
 	}
 	if p.Visibility == quire.SpecPublic && p.LastVersion != "" {
-		out.URLs.Published = l.API(SpecPath(p.OrgID, p.Slug) + "/versions/latest/public")
+		out.URLs.Published = l.API(specPath(p.OrgID, p.Slug) + "/versions/latest/public")
 	}
 	for _, m := range p.LastErrors {
 		out.LastProcessedErrors = append(out.LastProcessedErrors, SpecError{Message: m})
@@ -104,16 +104,16 @@ type SpecRaw struct {
 	Format string `json:"format"`
 }
 
-// SpecPath is the API path of spec slug of organization orgID.
-func SpecPath(orgID, slug string) string { return "/orgs/" + orgID + "/openapi/" + slug }
+// specPath is the API path of spec slug of organization orgID.
+func specPath(orgID, slug string) string { return "/orgs/" + orgID + "/openapi/" + slug }
 
-// SpecVersionURL is where a version's document is: the URL it was fetched
+// specVersionURL is where a version's document is: the URL it was fetched
 // from, or, for a text source, its raw content in the API.
-func (l Links) SpecVersionURL(orgID, slug string, v *quire.OpenAPISpecVersion) string {
+func (l Links) specVersionURL(orgID, slug string, v *quire.OpenAPISpecVersion) string {
 	if v.SourceURL != "" {
 		return v.SourceURL
 	}
-	return l.API(SpecPath(orgID, slug) + "/versions/" + v.ID + "/content/raw")
+	return l.API(specPath(orgID, slug) + "/versions/" + v.ID + "/content/raw")
 }
 
 // SpecVersion shows a version of an OpenAPI specification as the API
@@ -121,22 +121,22 @@ func (l Links) SpecVersionURL(orgID, slug string, v *quire.OpenAPISpecVersion) s
 func (l Links) SpecVersion(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) SpecVersion {
 	return SpecVersion{
 		Object: "openapi-spec-version", ID: v.ID, CreatedAt: Time(v.CreatedAt),
-		URL:  l.SpecVersionURL(p.OrgID, p.Slug, v),
-		URLs: SpecVersionURLs{Location: l.API(SpecPath(p.OrgID, p.Slug) + "/versions/" + v.ID)},
+		URL:  l.specVersionURL(p.OrgID, p.Slug, v),
+		URLs: SpecVersionURLs{Location: l.API(specPath(p.OrgID, p.Slug) + "/versions/" + v.ID)},
 	}
 }
 
-// SpecPublicURL is a public spec's address for anyone, without a token:
+// specPublicURL is a public spec's address for anyone, without a token:
 // for a fetched version the URL it came from (as the reference has it),
 // else Quire's copy; "" for a private spec.
-func (l Links) SpecPublicURL(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) string {
+func (l Links) specPublicURL(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) string {
 	switch {
 	case p.Visibility != quire.SpecPublic:
 		return ""
 	case v.SourceURL != "":
 		return v.SourceURL
 	}
-	return l.API(SpecPath(p.OrgID, p.Slug) + "/versions/" + v.ID + "/public")
+	return l.API(specPath(p.OrgID, p.Slug) + "/versions/" + v.ID + "/public")
 }
 
 // SpecSyntax is "json" or "yaml": what the document was given as.
@@ -147,9 +147,9 @@ func SpecSyntax(v *quire.OpenAPISpecVersion) string {
 	return "yaml"
 }
 
-// SpecDocument is the version's document as JSON. Versions processed
+// specDocument is the version's document as JSON. Versions processed
 // before the JSON form was kept are converted here.
-func SpecDocument(v *quire.OpenAPISpecVersion) (json.RawMessage, error) {
+func specDocument(v *quire.OpenAPISpecVersion) (json.RawMessage, error) {
 	switch {
 	case v.JSONDocument != "":
 		return json.RawMessage(v.JSONDocument), nil
@@ -163,15 +163,15 @@ func SpecDocument(v *quire.OpenAPISpecVersion) (json.RawMessage, error) {
 // the syntax it was given in, where it came from and, for a public spec,
 // where anyone may read it.
 func (l Links) SpecContent(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) (SpecContent, error) {
-	doc, err := SpecDocument(v)
+	doc, err := specDocument(v)
 	if err != nil {
 		return SpecContent{}, err
 	}
 	out := SpecContent{
 		Filesystem: map[string]json.RawMessage{"openapi." + SpecSyntax(v): doc},
-		URLs:       SpecContentURLs{Source: l.SpecVersionURL(p.OrgID, p.Slug, v)},
+		URLs:       SpecContentURLs{Source: l.specVersionURL(p.OrgID, p.Slug, v)},
 	}
-	if public := l.SpecPublicURL(p, v); public != "" {
+	if public := l.specPublicURL(p, v); public != "" {
 		out.URLs.Public = &public
 	}
 	return out, nil

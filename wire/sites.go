@@ -281,8 +281,8 @@ func siteFeaturesOf(t quire.SiteType) []SiteFeature {
 	return out
 }
 
-// SiteAddress is where the site is served (and would be, unpublished).
-func (l Links) SiteAddress(site *quire.Site) string { return site.Address(l.PublicURL) }
+// siteAddress is where the site is served (and would be, unpublished).
+func (l Links) siteAddress(site *quire.Site) string { return site.Address(l.PublicURL) }
 
 // SitePublicURL is where visitors reach the site: through its proxy when it
 // has one, else at its address.
@@ -290,7 +290,7 @@ func (l Links) SitePublicURL(site *quire.Site) string {
 	if site.Proxy != "" {
 		return "https://" + site.Proxy + "/"
 	}
-	return l.SiteAddress(site)
+	return l.siteAddress(site)
 }
 
 // Site renders a site for a caller whose role on it is role.
@@ -309,11 +309,11 @@ func (l Links) Site(site *quire.Site, role quire.Role) Site {
 		URLs: SiteURLs{
 			Location: l.API("/orgs/" + site.OrgID + "/sites/" + site.ID),
 			App:      quire.AppSiteURL(l.PublicURL, site.OrgID, site.ID),
-			Preview:  l.SiteAddress(site),
+			Preview:  l.siteAddress(site),
 		},
 	}
 	if site.Proxy != "" {
-		j.Proxy = &SiteProxy{Origin: site.Proxy, Target: l.SiteAddress(site)}
+		j.Proxy = &SiteProxy{Origin: site.Proxy, Target: l.siteAddress(site)}
 	}
 	if site.Published {
 		j.URLs.Published = l.SitePublicURL(site)

@@ -23,8 +23,8 @@ type Webhook struct {
 	URLs           URLs     `json:"urls"`
 }
 
-// WebhookURL is the API address of webhook id of organization orgID.
-func (l Links) WebhookURL(orgID, id string) string {
+// webhookURL is the API address of webhook id of organization orgID.
+func (l Links) webhookURL(orgID, id string) string {
 	return l.API("/orgs/" + orgID + "/webhooks/" + id)
 }
 
@@ -33,7 +33,7 @@ func (l Links) Webhook(w *quire.Webhook) Webhook {
 	j := Webhook{
 		Object: "webhook", ID: w.ID, URL: w.URL, Events: make([]string, len(w.Events)), Description: w.Description,
 		Active: w.Active, DisabledReason: w.DisabledReason, CreatedAt: Time(w.CreatedAt), UpdatedAt: Time(w.UpdatedAt),
-		URLs: URLs{Location: l.WebhookURL(w.OrgID, w.ID)},
+		URLs: URLs{Location: l.webhookURL(w.OrgID, w.ID)},
 	}
 	if !w.Active {
 		j.DisabledAt = OptTime(w.DisabledAt)
@@ -81,7 +81,7 @@ func (l Links) WebhookDelivery(orgID string, d *quire.WebhookDelivery) WebhookDe
 		Redelivery: d.Redelivery, Attempts: d.Attempts, CreatedAt: Time(d.CreatedAt),
 		NextAttemptAt: OptTime(d.NextAttemptAt), LastAttemptAt: OptTime(d.LastAttemptAt),
 		Error: d.Error, Duration: d.Duration.Milliseconds(), Payload: json.RawMessage(d.Payload),
-		URLs: URLs{Location: l.WebhookURL(orgID, d.WebhookID) + "/deliveries/" + d.ID},
+		URLs: URLs{Location: l.webhookURL(orgID, d.WebhookID) + "/deliveries/" + d.ID},
 	}
 	if d.ResponseStatus != 0 {
 		j.Response = &WebhookResponse{Status: d.ResponseStatus, Body: d.ResponseBody}
