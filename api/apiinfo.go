@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // GET /v1/ (the reference's GET /): the release and build of this server,
@@ -53,7 +54,7 @@ var buildInfo = sync.OnceValues(func() (version, build string) {
 func (s *Server) listOrgsForEmailDomain(w http.ResponseWriter, r *http.Request) error {
 	domain := quire.NormalizeEmail(r.PathValue("emailDomain"))
 	me := caller(r.Context())
-	orgs := []orgJSON{}
+	orgs := []wire.Organization{}
 	if domain == store.EmailDomain(me.Email) {
 		found, err := s.db.OrganizationsForEmailDomain(r.Context(), domain)
 		if err != nil {
@@ -64,7 +65,7 @@ func (s *Server) listOrgsForEmailDomain(w http.ResponseWriter, r *http.Request) 
 			if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
 				return err
 			}
-			orgs = append(orgs, s.orgJSON(o, m))
+			orgs = append(orgs, s.wire.Organization(o, m))
 		}
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"organizations": orgs})

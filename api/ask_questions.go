@@ -1,6 +1,8 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+)
 
 // recommendedQuestions answers GET O/ask/questions.
 func (s *Server) recommendedQuestions(w http.ResponseWriter, r *http.Request) error {

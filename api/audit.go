@@ -107,37 +107,6 @@ func (w *headWriter) Flush() {
 
 func (w *headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// auditEventJSON is an AuditEventDetails of the reference (the list's
-// items are the same less executionId, schemaVersion and payload, which the
-// reference allows).
-type auditEventJSON struct {
-	Object      string            `json:"object"`
-	ID          string            `json:"id"`
-	OccurredAt  string            `json:"occurredAt"`
-	Action      string            `json:"action"`
-	Actor       auditPartyJSON    `json:"actor"`
-	Source      string            `json:"source"`
-	Target      auditPartyJSON    `json:"target"`
-	URLs        map[string]string `json:"urls"`
-	ExecutionID string            `json:"executionId,omitempty"`
-	Schema      int               `json:"schemaVersion,omitempty"`
-	Payload     map[string]any    `json:"payload,omitempty"`
-}
-
-type auditPartyJSON struct {
-	Type  string `json:"type"`
-	ID    string `json:"id"`
-	Label string `json:"label,omitempty"`
-}
-
-func (s *Server) auditEventJSON(e *quire.AuditEvent) auditEventJSON {
-	return auditEventJSON{Object: "audit-event", ID: e.ID, OccurredAt: timeJSON(e.OccurredAt), Action: e.Action,
-		Actor:  auditPartyJSON{Type: e.ActorType, ID: e.ActorID, Label: e.ActorLabel},
-		Source: e.Source,
-		Target: auditPartyJSON{Type: e.TargetType, ID: e.TargetID, Label: e.TargetLabel},
-		URLs:   map[string]string{"location": s.url("/orgs/" + e.OrgID + "/audit-events/" + e.ID)}}
-}
-
 func (s *Server) listAuditEvents(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.orgAdmin(r)
 	if err != nil {
@@ -166,7 +135,7 @@ func (s *Server) listAuditEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, s.auditEventJSON)
+	return writeList(w, list, s.wire.AuditEvent)
 }
 
 func (s *Server) getAuditEvent(w http.ResponseWriter, r *http.Request) error {
@@ -178,7 +147,7 @@ func (s *Server) getAuditEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := s.auditEventJSON(e)
+	out := s.wire.AuditEvent(e)
 	out.ExecutionID, out.Schema = e.RequestID, 1
 	out.Payload = map[string]any{"method": e.Method, "path": e.Path, "ip": e.IP}
 	return writeJSON(w, http.StatusOK, out)

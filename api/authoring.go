@@ -4,30 +4,14 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/edit"
+	"github.com/quiredocs/quire/wire"
 )
 
 // MaxBatchBytes bounds a POST CR/content body: 50 changes, files inline
 // as base64 (1 MiB each once decoded).
 const MaxBatchBytes = 32 << 20
-
-type pageRefJSON struct {
-	Object string   `json:"object"`
-	ID     string   `json:"id"`
-	URLs   urlsJSON `json:"urls"`
-}
-
-type batchOutcomeJSON struct {
-	Object string `json:"object"`
-	Ref    string `json:"ref,omitempty"`
-	Page   any    `json:"page"`
-}
-
-type batchResultJSON struct {
-	ChangeRequest changeRequestJSON  `json:"changeRequest"`
-	Changes       []batchOutcomeJSON `json:"changes"`
-	InsertedFiles []fileJSON         `json:"insertedFiles"`
-}
 
 // editChangeRequestContent applies an authoring batch as one new revision
 // of the change request (authoring.Author.Apply).
@@ -55,22 +39,22 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return retryAfter(w, err)
 	}
-	out := s.changeRequestJSON(sp, c)
+	out := s.wire.ChangeRequest(sp, c)
 	if compat {
 		return writeJSON(w, http.StatusOK, out)
 	}
-	res := batchResultJSON{ChangeRequest: out, Changes: []batchOutcomeJSON{}, InsertedFiles: []fileJSON{}}
+	res := wire.BatchResult{ChangeRequest: out, Changes: []wire.BatchOutcome{}, InsertedFiles: []wire.File{}}
 	for _, o := range result.Changes {
-		j := batchOutcomeJSON{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
+		j := wire.BatchOutcome{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
 		if o.Kind != edit.DeletedPage {
-			j.Page = pageRefJSON{Object: "page", ID: o.PageID, URLs: urlsJSON{
+			j.Page = wire.PageRef{Object: "page", ID: o.PageID, URLs: wire.URLs{
 				Location: s.url("/spaces/" + sp.ID + "/change-requests/" + c.ID + "/content/page/" + o.PageID),
 			}}
 		}
 		res.Changes = append(res.Changes, j)
 	}
 	for _, f := range result.Files {
-		res.InsertedFiles = append(res.InsertedFiles, s.revisionFileJSON(sp.ID, c.RevisionID, f))
+		res.InsertedFiles = append(res.InsertedFiles, s.wire.RevisionFile(sp.ID, c.RevisionID, f))
 	}
 	return writeJSON(w, http.StatusOK, res)
 }
@@ -83,11 +67,6 @@ func (s *Server) editableChangeRequest(r *http.Request) (*quire.Space, *quire.Ch
 		err = quire.CheckEditable(sp)
 	}
 	return sp, c, err
-}
-
-type mergeResultJSON struct {
-	Revision string `json:"revision"`
-	Result   string `json:"result"`
 }
 
 // mergeChangeRequest merges a request into its space; it needs the review
@@ -104,11 +83,11 @@ func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	me := caller(r.Context())
-	c, err = s.author.Merge(r.Context(), sp, c, me.ID, s.mergeEnv(role, me))
+	c, err = s.author.Merge(r.Context(), sp, c, authoring.Actor{User: me, Role: role})
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, mergeResultJSON{Revision: c.RevisionMerged, Result: "merge"})
+	return writeJSON(w, http.StatusOK, wire.MergeResult{Revision: c.RevisionMerged, Result: "merge"})
 }
 
 // updateChangeRequestFromSpace pulls the space's content into a request.
@@ -120,5 +99,5 @@ func (s *Server) updateChangeRequestFromSpace(w http.ResponseWriter, r *http.Req
 	if c, err = s.author.Update(r.Context(), sp, c, caller(r.Context()).ID); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, mergeResultJSON{Revision: c.RevisionID, Result: "update"})
+	return writeJSON(w, http.StatusOK, wire.MergeResult{Revision: c.RevisionID, Result: "update"})
 }

@@ -8,64 +8,9 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/edit"
-	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
-
-type changeRequestJSON struct {
-	Object                 string          `json:"object"`
-	ID                     string          `json:"id"`
-	Number                 int             `json:"number"`
-	Status                 string          `json:"status"`
-	Subject                string          `json:"subject"`
-	Description            json.RawMessage `json:"description,omitempty"`
-	CreatedBy              userJSON        `json:"createdBy"`
-	CreatedAt              string          `json:"createdAt"`
-	UpdatedAt              string          `json:"updatedAt"`
-	Space                  string          `json:"space"`
-	Revision               string          `json:"revision"`
-	RevisionInitial        string          `json:"revisionInitial"`
-	RevisionMergedAncestor string          `json:"revisionMergedAncestor,omitempty"`
-	RevisionMerged         string          `json:"revisionMerged,omitempty"`
-	Comments               int             `json:"comments"`
-	Outdated               bool            `json:"outdated"`
-	URLs                   urlsJSON        `json:"urls"`
-}
-
-// changeRequestJSON renders a change request of sp. Contract §2: outdated
-// when the space's revision is no longer the request's base.
-func (s *Server) changeRequestJSON(sp *quire.Space, c *quire.ChangeRequest) changeRequestJSON {
-	return changeRequestJSON{
-		Object: "change-request", ID: c.ID, Number: c.Number, Status: string(c.Status), Subject: c.Subject,
-		CreatedBy: s.userJSON(&c.CreatedBy), CreatedAt: timeJSON(c.CreatedAt), UpdatedAt: timeJSON(c.UpdatedAt),
-		Space: c.SpaceID, Revision: c.RevisionID, RevisionInitial: c.RevisionInitial,
-		RevisionMergedAncestor: c.RevisionMergedAncestor, RevisionMerged: c.RevisionMerged, Comments: c.Comments,
-		Outdated:    c.Status != quire.StatusMerged && sp.RevisionID != c.Base(),
-		Description: descriptionJSON(c.Description),
-		URLs: urlsJSON{
-			Location: s.url("/spaces/" + c.SpaceID + "/change-requests/" + c.ID),
-			App:      quire.AppChangeRequestURL(s.publicURL, c.SpaceID, c.ID),
-		},
-	}
-}
-
-// descriptionJSON is a change request's description as the reference's
-// JSONDocument, built as a page's document is (render.DocumentJSON), or nil
-// (left out) for none. Its links are not resolved: a description belongs to
-// no page. Every description was checked within render's bounds when
-// written (edit.Markdown), so DocumentJSON does not refuse it; should the
-// bounds ever shrink, one past them is left out rather than failing every
-// answer that holds the request.
-func descriptionJSON(markdown string) json.RawMessage {
-	if markdown == "" {
-		return nil
-	}
-	doc, err := render.DocumentJSON(markdown, nil)
-	if err != nil {
-		return nil
-	}
-	return doc
-}
 
 // changeRequest loads the space and the change request named in the path
 // (by id or number), requiring need on the space.
@@ -93,7 +38,7 @@ func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request) erro
 			f.Status = st
 		}
 		return s.db.ListChangeRequests(ctx, sp.ID, f, p)
-	}, func(c *quire.ChangeRequest) changeRequestJSON { return s.changeRequestJSON(sp, c) })
+	}, func(c *quire.ChangeRequest) wire.ChangeRequest { return s.wire.ChangeRequest(sp, c) })
 }
 
 // changeRequestCreateRequest is the body of POST S/change-requests.
@@ -127,7 +72,7 @@ func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	out := s.changeRequestJSON(sp, c)
+	out := s.wire.ChangeRequest(sp, c)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -136,7 +81,7 @@ func (s *Server) getChangeRequest(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.changeRequestJSON(sp, c))
+	return writeJSON(w, http.StatusOK, s.wire.ChangeRequest(sp, c))
 }
 
 // changeRequestUpdateRequest is the body of PATCH S/change-requests/{id}.
@@ -218,5 +163,5 @@ func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request) err
 	if c, err = s.db.UpdateChangeRequest(r.Context(), sp.ID, c.ID, body.update(caller(r.Context()).ID)); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.changeRequestJSON(sp, c))
+	return writeJSON(w, http.StatusOK, s.wire.ChangeRequest(sp, c))
 }

@@ -6,42 +6,10 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Wire shape of RevisionSemanticChanges.
-
-type changedPageJSON struct {
-	ID    string `json:"id"`
-	Type  string `json:"type"`
-	Title string `json:"title"`
-	Path  string `json:"path,omitempty"`
-}
-
-type changedFileJSON struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	ContentType string `json:"contentType"`
-	DownloadURL string `json:"downloadURL"`
-}
-
-type changeJSON struct {
-	Type       string             `json:"type"`
-	Page       *changedPageJSON   `json:"page,omitempty"`
-	File       *changedFileJSON   `json:"file,omitempty"`
-	Attributes map[string]any     `json:"attributes,omitempty"`
-	Parent     *changedParentJSON `json:"parent,omitempty"`
-}
-
-type changedParentJSON struct {
-	Before *changedPageJSON `json:"before,omitempty"`
-	After  *changedPageJSON `json:"after,omitempty"`
-}
-
-type changesJSON struct {
-	MergedFrom *changeRequestJSON `json:"mergedFrom,omitempty"`
-	Changes    []changeJSON       `json:"changes"`
-	More       int                `json:"more,omitempty"`
-}
 
 // changesLimit reads limit (default 10, as the reference says).
 func changesLimit(r *http.Request) (int, error) {
@@ -57,22 +25,22 @@ func changesLimit(r *http.Request) (int, error) {
 }
 
 // changesJSON renders what changed from before to after (the view's tree).
-func (s *Server) changesJSON(before, after *revision.View, limit int) changesJSON {
+func (s *Server) changesJSON(before, after *revision.View, limit int) wire.Changes {
 	changes, more := revision.Changes(before, after, limit)
-	out := changesJSON{Changes: make([]changeJSON, 0, len(changes)), More: more}
+	out := wire.Changes{Changes: make([]wire.Change, 0, len(changes)), More: more}
 	for _, c := range changes {
-		j := changeJSON{Type: c.Type, Page: changedPage(c.Page)}
+		j := wire.Change{Type: c.Type, Page: changedPage(c.Page)}
 		if c.File != nil {
-			f := s.revisionFileJSON(c.File.View.Space.ID, c.File.View.Revision.ID, c.File.File)
-			j.File = &changedFileJSON{ID: f.ID, Name: f.Name, ContentType: f.ContentType, DownloadURL: f.DownloadURL}
+			f := s.wire.RevisionFile(c.File.View.Space.ID, c.File.View.Revision.ID, c.File.File)
+			j.File = &wire.ChangedFile{ID: f.ID, Name: f.Name, ContentType: f.ContentType, DownloadURL: f.DownloadURL}
 		}
 		if c.Moved != nil {
-			j.Parent = &changedParentJSON{Before: changedPage(c.Moved[0]), After: changedPage(c.Moved[1])}
+			j.Parent = &wire.ChangedParent{Before: changedPage(c.Moved[0]), After: changedPage(c.Moved[1])}
 		}
 		if c.Attributes != nil {
 			j.Attributes = map[string]any{}
 			for name, ba := range c.Attributes {
-				j.Attributes[name] = attributeJSON(name, ba)
+				j.Attributes[name] = wire.Attribute(name, ba)
 			}
 		}
 		out.Changes = append(out.Changes, j)
@@ -81,7 +49,7 @@ func (s *Server) changesJSON(before, after *revision.View, limit int) changesJSO
 }
 
 // changedPage renders a page one side of a change shows; nil for none.
-func changedPage(p *revision.ChangedPage) *changedPageJSON {
+func changedPage(p *revision.ChangedPage) *wire.ChangedPage {
 	if p == nil {
 		return nil
 	}
@@ -89,24 +57,7 @@ func changedPage(p *revision.ChangedPage) *changedPageJSON {
 	if p.Group {
 		typ = "group"
 	}
-	return &changedPageJSON{ID: p.ID, Type: typ, Title: p.Title, Path: p.Path}
-}
-
-// attributeJSON renders one changed attribute; empty sides are left out.
-func attributeJSON(name string, ba [2]string) map[string]any {
-	out := map[string]any{}
-	for i, key := range []string{"before", "after"} {
-		if ba[i] == "" {
-			continue
-		}
-		if name == "size" {
-			n, _ := strconv.ParseInt(ba[i], 10, 64)
-			out[key] = n
-		} else {
-			out[key] = ba[i]
-		}
-	}
-	return out
+	return &wire.ChangedPage{ID: p.ID, Type: typ, Title: p.Title, Path: p.Path}
 }
 
 // getRevisionChanges answers what a revision changed against its first parent.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // collection loads the live collection named in the path and the caller's
@@ -19,7 +20,7 @@ func (s *Server) getCollection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
+	return writeJSON(w, http.StatusOK, s.wire.Collection(c, role))
 }
 
 // deleteCollection deletes the collection and, restorably, everything in it.
@@ -73,7 +74,7 @@ func (s *Server) updateCollection(w http.ResponseWriter, r *http.Request) error 
 	if c, err = s.db.UpdateCollection(r.Context(), c.ID, body.update()); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.collectionJSON(c, role))
+	return writeJSON(w, http.StatusOK, s.wire.Collection(c, role))
 }
 
 func (s *Server) listCollectionSpaces(w http.ResponseWriter, r *http.Request) error {
@@ -106,8 +107,8 @@ func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
 			return nil, err
 		}
 		return s.db.ListCollections(ctx, r.PathValue("organizationId"), store.CollectionFilter{VisibleTo: v, TopLevelOnly: !nested}, p)
-	}, func(c *quire.Collection) collectionJSON {
-		return s.collectionJSON(c, v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors))
+	}, func(c *quire.Collection) wire.Collection {
+		return s.wire.Collection(c, v.RoleOn(c.ID, c.DefaultLevel, c.Ancestors))
 	})
 }
 

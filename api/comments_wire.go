@@ -15,7 +15,7 @@ import (
 // EmojiReactions), written by hand rather than by encoding/json: a page of
 // 100 comments holds some 700 users (authors, reactions, repliers), and
 // encoding them by reflection was half the cost of a page. Users are
-// encoded once per response, by encoding/json in their shape of wire.go.
+// encoded once per response, by encoding/json in their shape (wire.User).
 // Every comment response goes through these writers, and the tests check
 // them against the reference.
 
@@ -144,7 +144,7 @@ func (o *commentOut) user(b []byte, u *quire.User) []byte {
 			u = &k
 		}
 		var err error
-		if j, err = json.Marshal(o.s.userJSON(u)); err != nil {
+		if j, err = json.Marshal(o.s.wire.User(u)); err != nil {
 			panic(err) // strings only
 		}
 		o.users[u.ID] = j

@@ -15,6 +15,7 @@ import (
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
+	"github.com/quiredocs/quire/wire"
 )
 
 func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
@@ -102,8 +103,8 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
-	rev := s.revisionHeadJSON(v, mergedFrom)
-	rev.Pages = []pageJSON{}
+	rev := s.wire.RevisionHead(v.Space, v.Revision, v.Index().Files, mergedFrom)
+	rev.Pages = []wire.Page{}
 	head, err := json.Marshal(rev)
 	if err != nil {
 		return err
@@ -145,7 +146,7 @@ const emptyPages = `"pages":[]`
 
 // mergedFrom is the change request whose merge made v's revision; nil when
 // a merge did not make it.
-func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*changeRequestJSON, error) {
+func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*wire.ChangeRequest, error) {
 	if v.Revision.Type != store.RevisionMerge {
 		return nil, nil
 	}
@@ -153,7 +154,7 @@ func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*changeRequestJS
 	if err != nil {
 		return nil, err
 	}
-	j := s.changeRequestJSON(v.Space, c)
+	j := s.wire.ChangeRequest(v.Space, c)
 	return &j, nil
 }
 
@@ -196,7 +197,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *revision.V
 		return err
 	}
 	list := store.PageOf(v.Index().Files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
-	return writeList(w, list, func(f *content.File) fileJSON { return s.revisionFileJSON(v.Space.ID, v.Revision.ID, f) })
+	return writeList(w, list, func(f *content.File) wire.File { return s.wire.RevisionFile(v.Space.ID, v.Revision.ID, f) })
 }
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {
@@ -207,7 +208,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	return writeJSON(w, http.StatusOK, s.revisionFileJSON(v.Space.ID, v.Revision.ID, f))
+	return writeJSON(w, http.StatusOK, s.wire.RevisionFile(v.Space.ID, v.Revision.ID, f))
 }
 
 // downloadFile serves a file's bytes to whoever may read the space.

@@ -8,28 +8,13 @@ import (
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/wire"
 )
 
 // The reference's remaining reads of content (issue 19): a page's JSON
 // document by page or by document id, a page's meta links, and reusable
 // contents. Each reads through the same views, with the same permission
 // checks, as the other content reads (content.go).
-
-// metaLinksJSON is the reference's RevisionPageMetaLinks: a page's canonical
-// and alternate links. Quire's pages have none (neither the reference's
-// authoring nor Quire's sets them), so both are left out, as the reference
-// leaves out what a page does not have.
-type metaLinksJSON struct {
-	Canonical  *contentRefJSON  `json:"canonical,omitempty"`
-	Alternates []contentRefJSON `json:"alternates,omitempty"`
-}
-
-// contentRefJSON is the reference's ContentRefPage or ContentRefURL.
-type contentRefJSON struct {
-	Kind string `json:"kind"`
-	Page string `json:"page,omitempty"`
-	URL  string `json:"url,omitempty"`
-}
 
 // viewPage is page pageId of v, or 404.
 func viewPage(r *http.Request, v *revision.View) (*content.Page, error) {
@@ -44,7 +29,7 @@ func (s *Server) getPageMetaLinks(w http.ResponseWriter, r *http.Request, v *rev
 	if _, err := viewPage(r, v); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, metaLinksJSON{})
+	return writeJSON(w, http.StatusOK, wire.MetaLinks{})
 }
 
 // documentParams checks the parameters of a document read: evaluated

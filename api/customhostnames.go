@@ -20,37 +20,6 @@ import (
 // records to add; an unproved hostname is pending: isActive false and a
 // status other than dns_passed.
 
-// customHostnameJSON is a CustomHostname of the reference, with what the
-// operator needs to do besides (dns).
-type customHostnameJSON struct {
-	Object   string            `json:"object"`
-	Hostname string            `json:"hostname"`
-	Target   map[string]string `json:"target"`
-	IsActive bool              `json:"isActive"`
-	Status   string            `json:"status"`
-	URLs     map[string]string `json:"urls"`
-	DNS      hostnameDNSJSON   `json:"dns"`
-}
-
-// hostnameDNSJSON is the record that proves the hostname (type, name,
-// value), whether the sites serve it (verified, since verifiedAt), the last
-// check, and the CNAME that brings its visitors here.
-type hostnameDNSJSON struct {
-	Type       string            `json:"type"`
-	Name       string            `json:"name"`
-	Value      string            `json:"value"`
-	Verified   bool              `json:"verified"`
-	VerifiedAt string            `json:"verifiedAt,omitempty"`
-	Message    string            `json:"message"`
-	CheckedAt  string            `json:"checkedAt"`
-	CNAME      hostnameCNAMEJSON `json:"cname"`
-}
-
-type hostnameCNAMEJSON struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
 // hostnameClaim is a site's claim of a hostname another site holds without
 // having proved it: the claimant takes it if its organization proves it,
 // else the conflict says how to.
@@ -151,17 +120,7 @@ func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	dns := hostnameDNSJSON{Type: "TXT", Name: dnscheck.RecordName(hostname), Value: dnscheck.RecordValue(token),
-		Verified: !verifiedAt.IsZero(), Message: check.Detail, CheckedAt: timeJSON(check.CheckedAt),
-		CNAME: hostnameCNAMEJSON{Name: hostname, Value: s.dnsTarget()}}
-	if dns.Verified {
-		dns.VerifiedAt = timeJSON(verifiedAt)
-	}
-	return writeJSON(w, http.StatusOK, customHostnameJSON{
-		Object: "custom-hostname", Hostname: hostname, Target: map[string]string{"type": "site", "site": site.ID},
-		IsActive: site.Published && dns.Verified, Status: check.Status, URLs: map[string]string{"location": s.url("/custom-hostnames/" + hostname)},
-		DNS: dns,
-	})
+	return writeJSON(w, http.StatusOK, s.wire.CustomHostname(site, hostname, token, check, verifiedAt, s.dnsTarget()))
 }
 
 // dnsRevalidateCustomHostname checks the hostname's DNS again: the site is

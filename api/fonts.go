@@ -10,6 +10,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Custom fonts (issue 19): an organization's font families, each face a
@@ -106,37 +107,6 @@ func checkFontFamily(v *string, required bool) error {
 	return quire.CheckText("fontFamily", *v, 1, 50)
 }
 
-type fontJSON struct {
-	ID          string            `json:"id"`
-	Custom      bool              `json:"custom"`
-	FontFamily  string            `json:"fontFamily"`
-	FontFaces   []fontFaceJSON    `json:"fontFaces"`
-	Permissions map[string]bool   `json:"permissions"`
-	URLs        map[string]string `json:"urls,omitempty"`
-}
-
-type fontFaceJSON struct {
-	Weight  int              `json:"weight"`
-	Sources []fontSourceJSON `json:"sources"`
-}
-
-type fontSourceJSON struct {
-	URL    string `json:"url"`
-	Format string `json:"format"`
-}
-
-func (s *Server) fontJSON(f *store.Font, me *quire.Member) fontJSON {
-	out := fontJSON{ID: f.ID, Custom: true, FontFamily: f.Family, FontFaces: []fontFaceJSON{},
-		Permissions: map[string]bool{"edit": me.Role == quire.RoleAdmin}}
-	for _, face := range f.Faces {
-		// The blob in the URL makes a changed face a new URL, so files
-		// are cached for good.
-		u := s.url(fmt.Sprintf("/orgs/%s/fonts/%s/files/%d?v=%.16s", f.OrgID, f.ID, face.Weight, face.Blob))
-		out.FontFaces = append(out.FontFaces, fontFaceJSON{Weight: face.Weight, Sources: []fontSourceJSON{{URL: u, Format: face.Format}}})
-	}
-	return out
-}
-
 func (s *Server) listFonts(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.membership(r)
 	if err != nil {
@@ -150,7 +120,7 @@ func (s *Server) listFonts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, func(f *store.Font) fontJSON { return s.fontJSON(f, me) })
+	return writeList(w, list, func(f *store.Font) wire.Font { return s.wire.Font(f, me) })
 }
 
 func (s *Server) getFont(w http.ResponseWriter, r *http.Request) error {
@@ -162,7 +132,7 @@ func (s *Server) getFont(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.fontJSON(f, me))
+	return writeJSON(w, http.StatusOK, s.wire.Font(f, me))
 }
 
 // createFont answers PUT O/fonts: organization admins add a font, with a
@@ -199,7 +169,7 @@ func (s *Server) createFont(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, s.fontJSON(f, me))
+	return writeJSON(w, http.StatusCreated, s.wire.Font(f, me))
 }
 
 // updateFont answers POST O/fonts/{fontId}: a new family name, and faces
@@ -228,7 +198,7 @@ func (s *Server) updateFont(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, s.fontJSON(f, me)) // the reference's 201
+	return writeJSON(w, http.StatusCreated, s.wire.Font(f, me)) // the reference's 201
 }
 
 // deleteFont answers 205 when it deleted the font, 204 when there was none.

@@ -9,6 +9,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Git sync (the reference's space-git operations, gitsync.Syncer): imports
@@ -120,34 +121,6 @@ func (s *Server) queueGit(w http.ResponseWriter, r *http.Request, direction stri
 	return noContent(w)
 }
 
-// gitInfoJSON is the reference's GitSyncState, with Quire's fields: the
-// branch, the folder, whether sync is on, the sync point, and the latest
-// operation's commit and change request.
-type gitInfoJSON struct {
-	InstallationID       string            `json:"installationId"`
-	InstallationProvider string            `json:"installationProvider"`
-	InstallationStatus   string            `json:"installationStatus"`
-	RepoName             string            `json:"repoName"`
-	URL                  string            `json:"url"`
-	Ref                  string            `json:"ref"`
-	RepoProjectDirectory string            `json:"repoProjectDirectory"`
-	Sync                 bool              `json:"sync"`
-	SyncedCommit         string            `json:"syncedCommit,omitempty"`
-	Operation            *gitOperationJSON `json:"operation,omitempty"`
-	OperationTimeout     int64             `json:"operationTimeout"`
-	UpdatedAt            time.Time         `json:"updatedAt"`
-}
-
-type gitOperationJSON struct {
-	State         string     `json:"state"`
-	Direction     string     `json:"direction"`
-	StartedAt     time.Time  `json:"startedAt"`
-	EndedAt       *time.Time `json:"endedAt,omitempty"`
-	Error         string     `json:"error,omitempty"`
-	Commit        string     `json:"commit,omitempty"`
-	ChangeRequest string     `json:"changeRequest,omitempty"`
-}
-
 // getSpaceGitInfo answers GET S/git/info: readers; 404 when the space has
 // no repository.
 func (s *Server) getSpaceGitInfo(w http.ResponseWriter, r *http.Request) error {
@@ -167,7 +140,7 @@ func (s *Server) getSpaceGitInfo(w http.ResponseWriter, r *http.Request) error {
 
 // gitSyncState is the space's GitSyncState (git/info, and the space's
 // gitSync); nil when no repository is connected.
-func (s *Server) gitSyncState(ctx context.Context, sp *quire.Space) (*gitInfoJSON, error) {
+func (s *Server) gitSyncState(ctx context.Context, sp *quire.Space) (*wire.GitSyncState, error) {
 	conn, op, err := s.git.Connection(ctx, sp.ID)
 	if quire.ErrorCode(err) == quire.CodeNotFound {
 		return nil, nil
@@ -175,11 +148,11 @@ func (s *Server) gitSyncState(ctx context.Context, sp *quire.Space) (*gitInfoJSO
 	if err != nil {
 		return nil, err
 	}
-	out := &gitInfoJSON{InstallationID: sp.ID, InstallationProvider: gitsync.Provider(conn.URL), InstallationStatus: "active",
+	out := &wire.GitSyncState{InstallationID: sp.ID, InstallationProvider: gitsync.Provider(conn.URL), InstallationStatus: "active",
 		RepoName: gitsync.RepoName(conn.URL), URL: conn.URL, Ref: conn.Ref, RepoProjectDirectory: conn.Directory, Sync: conn.Sync,
 		SyncedCommit: conn.SyncedCommit, OperationTimeout: s.git.OperationTimeout(), UpdatedAt: conn.UpdatedAt}
 	if op != nil {
-		o := &gitOperationJSON{State: op.State, Direction: op.Direction, StartedAt: op.StartedAt, Error: op.Error, Commit: op.Commit,
+		o := &wire.GitOperation{State: op.State, Direction: op.Direction, StartedAt: op.StartedAt, Error: op.Error, Commit: op.Commit,
 			ChangeRequest: op.ChangeRequestID}
 		if op.State == store.GitQueued { // waiting its turn: the reference has no such state
 			o.State, o.StartedAt = store.GitRunning, op.CreatedAt

@@ -2,25 +2,18 @@ package api
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/gitsync"
+	"github.com/quiredocs/quire/wire"
 )
 
 // A space's deploy key for ssh remotes (Quire's; the reference has none):
 // space admins read its public half, to add it to the repository, and may
 // replace it. The private half never leaves the server.
 
-type gitDeployKeyJSON struct {
-	Object      string    `json:"object"`
-	PublicKey   string    `json:"publicKey"`
-	Fingerprint string    `json:"fingerprint"`
-	CreatedAt   time.Time `json:"createdAt"`
-}
-
-func deployKeyJSON(k *gitsync.DeployKey) gitDeployKeyJSON {
-	return gitDeployKeyJSON{Object: "git-deploy-key", PublicKey: k.PublicKey, Fingerprint: k.Fingerprint, CreatedAt: k.CreatedAt}
+func deployKeyJSON(k *gitsync.DeployKey) wire.GitDeployKey {
+	return wire.GitDeployKey{Object: "git-deploy-key", PublicKey: k.PublicKey, Fingerprint: k.Fingerprint, CreatedAt: k.CreatedAt}
 }
 
 // getGitDeployKey answers GET S/git/deploy-key: space admins; the key is

@@ -20,21 +20,6 @@ import (
 // maxGlossaryOps bounds the operations of one batch.
 const maxGlossaryOps = store.MaxGlossaryEntries
 
-type glossaryEntryJSON struct {
-	Object       string            `json:"object"`
-	ID           string            `json:"id"`
-	Translations map[string]string `json:"translations"`
-	CreatedAt    string            `json:"createdAt"`
-	UpdatedAt    string            `json:"updatedAt"`
-	URLs         urlsJSON          `json:"urls"`
-}
-
-func (s *Server) glossaryEntryJSON(g *store.GlossaryEntry) glossaryEntryJSON {
-	return glossaryEntryJSON{Object: "glossary-entry", ID: g.ID, Translations: g.Translations,
-		CreatedAt: timeJSON(g.CreatedAt), UpdatedAt: timeJSON(g.UpdatedAt),
-		URLs: urlsJSON{Location: s.url("/orgs/" + g.OrgID + "/translations-glossary/" + g.ID)}}
-}
-
 // listGlossaryEntries lists the glossary oldest first, or with orderBy (a
 // language) by its term in that language, any case; entries without one
 // come last.
@@ -71,7 +56,7 @@ func (s *Server) listGlossaryEntries(w http.ResponseWriter, r *http.Request) err
 		ka, kb := key(a), key(b)
 		return cmp.Or(cmp.Compare(ka.Str, kb.Str), cmp.Compare(ka.ID, kb.ID))
 	})
-	return writeList(w, store.PageOf(entries, p, key), s.glossaryEntryJSON)
+	return writeList(w, store.PageOf(entries, p, key), s.wire.GlossaryEntry)
 }
 
 func (s *Server) getGlossaryEntry(w http.ResponseWriter, r *http.Request) error {
@@ -87,7 +72,7 @@ func (s *Server) getGlossaryEntry(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.glossaryEntryJSON(g))
+	return writeJSON(w, http.StatusOK, s.wire.GlossaryEntry(g))
 }
 
 // glossaryRequest is the body of PUT O/translations-glossary.

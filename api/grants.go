@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Grants give users and teams a role on a space, a collection or a site.
@@ -100,16 +101,6 @@ func (s *Server) invite(on grantSubject) handlerFunc {
 	}
 }
 
-type userPermissionJSON struct {
-	Permission quire.Role `json:"permission"`
-	User       userJSON   `json:"user"`
-}
-
-type teamPermissionJSON struct {
-	Permission quire.Role `json:"permission"`
-	Team       teamJSON   `json:"team"`
-}
-
 func (s *Server) listUserGrants(on grantSubject) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		c, err := on(r, quire.RoleRead)
@@ -118,8 +109,8 @@ func (s *Server) listUserGrants(on grantSubject) handlerFunc {
 		}
 		return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.UserGrant], error) {
 			return s.db.ListUserGrants(ctx, c.ID, p)
-		}, func(g *store.UserGrant) userPermissionJSON {
-			return userPermissionJSON{Permission: g.Role, User: s.userJSON(&g.User)}
+		}, func(g *store.UserGrant) wire.UserPermission {
+			return wire.UserPermission{Permission: g.Role, User: s.wire.User(&g.User)}
 		})
 	}
 }
@@ -130,7 +121,7 @@ func (s *Server) listTeamGrants(on grantSubject) handlerFunc {
 		if err != nil {
 			return err
 		}
-		var team func(*quire.Team) teamJSON
+		var team func(*quire.Team) wire.Team
 		return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.TeamGrant], error) {
 			list, err := s.db.ListTeamGrants(ctx, c.ID, p)
 			if err != nil {
@@ -142,8 +133,8 @@ func (s *Server) listTeamGrants(on grantSubject) handlerFunc {
 			}
 			team, err = s.teamsJSON(ctx, me)
 			return list, err
-		}, func(g *store.TeamGrant) teamPermissionJSON {
-			return teamPermissionJSON{Permission: g.Role, Team: team(&g.Team)}
+		}, func(g *store.TeamGrant) wire.TeamPermission {
+			return wire.TeamPermission{Permission: g.Role, Team: team(&g.Team)}
 		})
 	}
 }
@@ -155,8 +146,8 @@ func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return listAccess(w, r, s.db, c, func(a *store.Access) userPermissionJSON {
-		return userPermissionJSON{Permission: a.Role, User: s.userJSON(&a.User)}
+	return listAccess(w, r, s.db, c, func(a *store.Access) wire.UserPermission {
+		return wire.UserPermission{Permission: a.Role, User: s.wire.User(&a.User)}
 	})
 }
 

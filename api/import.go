@@ -6,17 +6,12 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Imports (contract §4.4, §4.5): a website's pages become pages of a change
 // request in one revision, or of a space's content through a change request
 // merged at once (authoring.Author).
-
-type importResultJSON struct {
-	Revision          string `json:"revision"`
-	ImportedResources int    `json:"importedResources"`
-	TotalResources    int    `json:"totalResources"`
-}
 
 // readImport checks that sp takes edits and reads an import's body: url
 // and source "website" (the contract's form), or source as the reference's
@@ -111,7 +106,7 @@ func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Spa
 	} else if im, err = website(body.start); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, importResultJSON{Revision: revision(im.ChangeRequest), ImportedResources: im.Imported, TotalResources: im.Found})
+	return writeJSON(w, http.StatusOK, wire.ImportResult{Revision: revision(im.ChangeRequest), ImportedResources: im.Imported, TotalResources: im.Found})
 }
 
 // importIntoChangeRequest answers POST CR/content/import: edit role.

@@ -18,59 +18,6 @@ import (
 // request, review on a space (its pages go through a request merged at
 // once); reading one, read on its space; cancelling one, edit.
 
-type importRunJSON struct {
-	Object      string              `json:"object"`
-	ID          string              `json:"id"`
-	Status      string              `json:"status"`
-	Reason      string              `json:"reason,omitempty"`
-	Source      importRunSourceJSON `json:"source"`
-	Target      importRunTargetJSON `json:"target"`
-	Site        string              `json:"site,omitempty"`
-	CreatedBy   string              `json:"createdBy,omitempty"`
-	CreatedAt   string              `json:"createdAt"`
-	UpdatedAt   string              `json:"updatedAt"`
-	StartedAt   string              `json:"startedAt,omitempty"`
-	CompletedAt string              `json:"completedAt,omitempty"`
-	URLs        urlsJSON            `json:"urls"`
-	Pages       []importRunPageJSON `json:"pages"`
-}
-
-type importRunSourceJSON struct {
-	Type string `json:"type"`
-	URL  string `json:"url"`
-}
-
-type importRunTargetJSON struct {
-	Space         string `json:"space"`
-	ChangeRequest string `json:"changeRequest,omitempty"`
-}
-
-type importRunPageJSON struct {
-	ID        string `json:"id"`
-	SourceURL string `json:"sourceURL"`
-	Type      string `json:"type"`
-	Status    string `json:"status"`
-}
-
-func (s *Server) importRunJSON(run *store.ImportRun) importRunJSON {
-	out := importRunJSON{Object: "import-run", ID: run.ID, Status: run.Status, Reason: run.Reason,
-		Source: importRunSourceJSON{Type: "website", URL: run.SourceURL},
-		Target: importRunTargetJSON{Space: run.SpaceID, ChangeRequest: run.ChangeRequestID},
-		Site:   run.SiteID, CreatedBy: run.CreatedBy, CreatedAt: timeJSON(run.CreatedAt), UpdatedAt: timeJSON(run.UpdatedAt),
-		URLs:  urlsJSON{Location: s.url("/org/" + run.OrgID + "/imports/" + run.ID)},
-		Pages: []importRunPageJSON{}}
-	if !run.StartedAt.IsZero() {
-		out.StartedAt = timeJSON(run.StartedAt)
-	}
-	if !run.CompletedAt.IsZero() {
-		out.CompletedAt = timeJSON(run.CompletedAt)
-	}
-	for _, p := range run.Pages {
-		out.Pages = append(out.Pages, importRunPageJSON{ID: p.ID, SourceURL: p.SourceURL, Type: "page", Status: "complete"})
-	}
-	return out
-}
-
 // importRunRequest is the body of POST /org/{organizationId}/imports.
 type importRunRequest struct {
 	Source json.RawMessage `json:"source"`
@@ -192,7 +139,7 @@ func (s *Server) startImportRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := s.importRunJSON(run)
+	out := s.wire.ImportRun(run)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -218,7 +165,7 @@ func (s *Server) getImportRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.importRunJSON(run))
+	return writeJSON(w, http.StatusOK, s.wire.ImportRun(run))
 }
 
 func (s *Server) cancelImportRun(w http.ResponseWriter, r *http.Request) error {
@@ -232,7 +179,7 @@ func (s *Server) cancelImportRun(w http.ResponseWriter, r *http.Request) error {
 	if run, err = s.db.CancelImportRun(r.Context(), run.OrgID, run.ID); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.importRunJSON(run))
+	return writeJSON(w, http.StatusOK, s.wire.ImportRun(run))
 }
 
 func (s *Server) listImportRuns(w http.ResponseWriter, r *http.Request) error {
@@ -273,7 +220,7 @@ func (s *Server) listImportRuns(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	list := store.PageOf(seen, p, importRunCursor)
-	return writeList(w, list, s.importRunJSON)
+	return writeList(w, list, s.wire.ImportRun)
 }
 
 // importRunCursor sorts runs most recent first, as PageOf's ascending

@@ -2,31 +2,17 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // The events of an integration (issue 19): what Quire recorded about its
 // installations (installed, set up on a space or site, updated,
 // uninstalled), for the admins of its organization, newest first. Quire
 // runs no script, so every event succeeded and its trace has no logs.
-
-type integrationEventJSON struct {
-	ID             string          `json:"id"`
-	IntegrationID  string          `json:"integrationId"`
-	InstallationID string          `json:"installationId"`
-	CreatedAt      string          `json:"createdAt"`
-	Payload        json.RawMessage `json:"payload"`
-	Status         string          `json:"status"`
-}
-
-func integrationEventJSONOf(ev *quire.IntegrationEvent) integrationEventJSON {
-	return integrationEventJSON{ID: ev.ID, IntegrationID: ev.Integration, InstallationID: ev.InstallationID,
-		CreatedAt: timeJSON(ev.CreatedAt), Payload: ev.Payload, Status: "success"}
-}
 
 // integrationForAdmin loads the integration in the path for an admin of its
 // organization.
@@ -48,7 +34,7 @@ func (s *Server) listIntegrationEvents(w http.ResponseWriter, r *http.Request) e
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.IntegrationEvent], error) {
 		return s.db.ListIntegrationEvents(ctx, in.Name, p)
-	}, integrationEventJSONOf)
+	}, wire.IntegrationEventOf)
 }
 
 func (s *Server) getIntegrationEvent(w http.ResponseWriter, r *http.Request) error {
@@ -64,7 +50,7 @@ func (s *Server) getIntegrationEvent(w http.ResponseWriter, r *http.Request) err
 		Logs []struct{} `json:"logs"`
 	}
 	return writeJSON(w, http.StatusOK, struct {
-		Event integrationEventJSON `json:"event"`
-		Trace logs                 `json:"trace"`
-	}{integrationEventJSONOf(ev), logs{Logs: []struct{}{}}})
+		Event wire.IntegrationEvent `json:"event"`
+		Trace logs                  `json:"trace"`
+	}{wire.IntegrationEventOf(ev), logs{Logs: []struct{}{}}})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Installing integrations (issue 19). An admin of an organization installs
@@ -102,7 +103,7 @@ func (s *Server) installIntegration(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, s.installationJSON(inst))
+	return writeJSON(w, http.StatusCreated, s.wire.Installation(inst))
 }
 
 func (s *Server) getIntegrationInstallation(w http.ResponseWriter, r *http.Request) error {
@@ -110,7 +111,7 @@ func (s *Server) getIntegrationInstallation(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.installationJSON(a.inst))
+	return writeJSON(w, http.StatusOK, s.wire.Installation(a.inst))
 }
 
 // updateInstallationBody is the reference's UpdateIntegrationInstallation.
@@ -171,7 +172,7 @@ func (s *Server) updateIntegrationInstallation(w http.ResponseWriter, r *http.Re
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.installationJSON(inst))
+	return writeJSON(w, http.StatusOK, s.wire.Installation(inst))
 }
 
 // uninstallIntegration answers DELETE …/installations/{id} with 205 once
@@ -226,42 +227,8 @@ func (s *Server) createInstallationToken(w http.ResponseWriter, r *http.Request)
 
 // Space and site installations.
 
-type contentInstallationJSON struct {
-	Integration   string                      `json:"integration"`
-	Installation  string                      `json:"installation"`
-	Space         string                      `json:"space,omitempty"`
-	Site          string                      `json:"site,omitempty"`
-	Status        string                      `json:"status"`
-	Configuration json.RawMessage             `json:"configuration"`
-	ExternalIDs   []string                    `json:"externalIds"`
-	URLs          contentInstallationURLsJSON `json:"urls"`
-}
-
-type contentInstallationURLsJSON struct {
-	Location              string `json:"location"`
-	PublicEndpoint        string `json:"publicEndpoint"`
-	PublicContentEndpoint string `json:"publicContentEndpoint"`
-}
-
 // contentKinds maps the path segment to the kind of content installation.
 var contentKinds = map[string]store.ContentKind{"spaces": store.SpaceInstallations, "sites": store.SiteInstallations}
-
-func (s *Server) contentInstallationJSON(k store.ContentKind, c *quire.IntegrationContentInstallation) contentInstallationJSON {
-	segment := "spaces"
-	j := contentInstallationJSON{Integration: c.Integration, Installation: c.InstallationID, Status: c.Status,
-		Configuration: c.Configuration, ExternalIDs: c.ExternalIDs}
-	if k == store.SiteInstallations {
-		segment, j.Site = "sites", c.TargetID
-	} else {
-		j.Space = c.TargetID
-	}
-	loc := s.url("/integrations/" + c.Integration + "/installations/" + c.InstallationID + "/" + segment + "/" + c.TargetID)
-	j.URLs = contentInstallationURLsJSON{Location: loc, PublicEndpoint: loc + "/public", PublicContentEndpoint: loc + "/public"}
-	if j.ExternalIDs == nil {
-		j.ExternalIDs = []string{}
-	}
-	return j
-}
 
 // contentHandlers are the handlers of …/installations/{id}/spaces and
 // …/sites, for one kind.
@@ -282,8 +249,8 @@ func (h contentHandlers) list(w http.ResponseWriter, r *http.Request) error {
 	}, h.json)
 }
 
-func (h contentHandlers) json(c *quire.IntegrationContentInstallation) contentInstallationJSON {
-	return h.s.contentInstallationJSON(h.kind, c)
+func (h contentHandlers) json(c *quire.IntegrationContentInstallation) wire.ContentInstallation {
+	return h.s.wire.ContentInstallation(h.kind, c)
 }
 
 // installTargetBody is the body of POST …/spaces ({"space"}) or …/sites

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // An organization's view of integrations (issue 19): what it may install,
@@ -31,11 +32,6 @@ func requireMember(me *quire.Member) error {
 		return errorf(quire.CodeNotFound, "organization not found")
 	}
 	return nil
-}
-
-type orgInstallationJSON struct {
-	Installation installationJSON `json:"installation"`
-	Integration  integrationJSON  `json:"integration"`
 }
 
 // listOrgInstallations answers GET /orgs/{org}/installations, for admins:
@@ -64,15 +60,15 @@ func (s *Server) listOrgInstallations(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, func(in *quire.IntegrationInstallation) orgInstallationJSON {
-		return orgInstallationJSON{Installation: s.installationJSON(in), Integration: ints[in.Integration]}
+	return writeList(w, list, func(in *quire.IntegrationInstallation) wire.OrgInstallation {
+		return wire.OrgInstallation{Installation: s.wire.Installation(in), Integration: ints[in.Integration]}
 	})
 }
 
 // installedIntegrations renders the integrations of installations by name.
-func (s *Server) installedIntegrations(r *http.Request, list []*quire.IntegrationInstallation) (map[string]integrationJSON, error) {
+func (s *Server) installedIntegrations(r *http.Request, list []*quire.IntegrationInstallation) (map[string]wire.Integration, error) {
 	o := s.owners(r)
-	out := map[string]integrationJSON{}
+	out := map[string]wire.Integration{}
 	for _, inst := range list {
 		if _, ok := out[inst.Integration]; ok {
 			continue
@@ -88,12 +84,6 @@ func (s *Server) installedIntegrations(r *http.Request, list []*quire.Integratio
 		out[in.Name] = s.integrationJSON(in, owner)
 	}
 	return out, nil
-}
-
-type installedIntegrationJSON struct {
-	Status      string          `json:"status"`
-	Integration integrationJSON `json:"integration"`
-	Target      map[string]any  `json:"target"`
 }
 
 // listOrgInstallationsStatus answers GET
@@ -138,8 +128,8 @@ func (s *Server) listOrgInstallationsStatus(w http.ResponseWriter, r *http.Reque
 		if err != nil {
 			return err
 		}
-		return writeList(w, list, func(in *quire.IntegrationInstallation) installedIntegrationJSON {
-			return installedIntegrationJSON{Status: in.Status, Integration: ints[in.Integration],
+		return writeList(w, list, func(in *quire.IntegrationInstallation) wire.InstalledIntegration {
+			return wire.InstalledIntegration{Status: in.Status, Integration: ints[in.Integration],
 				Target: map[string]any{"type": "organization", "organizationId": in.OrgID}}
 		})
 	}
@@ -156,8 +146,8 @@ func (s *Server) listOrgInstallationsStatus(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, func(c *quire.IntegrationContentInstallation) installedIntegrationJSON {
-		return installedIntegrationJSON{Status: c.Status, Integration: ints[c.Integration],
+	return writeList(w, list, func(c *quire.IntegrationContentInstallation) wire.InstalledIntegration {
+		return wire.InstalledIntegration{Status: c.Status, Integration: ints[c.Integration],
 			Target: map[string]any{"type": target, target + "Id": c.TargetID}}
 	})
 }
@@ -206,12 +196,12 @@ func (s *Server) listSpaceIntegrations(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	items := []integrationJSON{}
+	items := []wire.Integration{}
 	for _, inst := range insts {
 		j := ints[inst.Integration]
 		if search == "" || strings.Contains(strings.ToLower(j.Name), search) || strings.Contains(strings.ToLower(j.Title), search) {
 			items = append(items, j)
 		}
 	}
-	return writeJSON(w, http.StatusOK, listJSON[integrationJSON]{Items: items, Count: len(items)})
+	return writeJSON(w, http.StatusOK, listJSON[wire.Integration]{Items: items, Count: len(items)})
 }

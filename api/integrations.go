@@ -2,11 +2,11 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.17 Integrations. Quire keeps what is published (the script
@@ -24,43 +24,6 @@ func (b *publishBody) validate() error { return (*quire.PublishIntegration)(b).V
 
 // Wire shapes.
 
-type integrationJSON struct {
-	Object                string               `json:"object"`
-	Name                  string               `json:"name"`
-	Version               int                  `json:"version"`
-	Title                 string               `json:"title"`
-	Description           string               `json:"description"`
-	Summary               string               `json:"summary"`
-	PreviewImages         []string             `json:"previewImages"`
-	Target                string               `json:"target"`
-	Verified              bool                 `json:"verified"`
-	Visibility            string               `json:"visibility"`
-	Scopes                []string             `json:"scopes"`
-	Categories            []string             `json:"categories"`
-	Blocks                json.RawMessage      `json:"blocks"`
-	ContentSources        json.RawMessage      `json:"contentSources"`
-	Configurations        json.RawMessage      `json:"configurations"`
-	ExternalLinks         json.RawMessage      `json:"externalLinks"`
-	Owner                 orgJSON              `json:"owner"`
-	URLs                  integrationURLsJSON  `json:"urls"`
-	Permissions           integrationPermsJSON `json:"permissions"`
-	ContentSecurityPolicy json.RawMessage      `json:"contentSecurityPolicy,omitempty"`
-}
-
-type integrationURLsJSON struct {
-	Location              string `json:"location"`
-	Icon                  string `json:"icon,omitempty"`
-	App                   string `json:"app"`
-	Assets                string `json:"assets"`
-	PublicEndpoint        string `json:"publicEndpoint"`
-	PublicContentEndpoint string `json:"publicContentEndpoint"`
-}
-
-type integrationPermsJSON struct {
-	Admin   bool `json:"admin"`
-	Install bool `json:"install"`
-}
-
 // integrationOwner is the publishing organization and the caller's
 // membership of it (nil when they are not in it).
 type integrationOwner struct {
@@ -68,39 +31,9 @@ type integrationOwner struct {
 	me  *quire.Member
 }
 
-// integrationJSON renders an integration. Its images are served under
-// urls.assets.
-func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) integrationJSON {
-	base := s.url("/integrations/" + in.Name)
-	j := integrationJSON{
-		Object: "integration", Name: in.Name, Version: in.Version, Title: in.Title, Description: in.Description,
-		Summary: in.Summary, PreviewImages: make([]string, len(in.PreviewImages)), Target: in.Target,
-		Visibility: in.Visibility, Scopes: in.Scopes, Categories: in.Categories, Blocks: in.Blocks,
-		ContentSources: in.ContentSources, Configurations: in.Configurations, ExternalLinks: in.ExternalLinks,
-		Owner: s.orgJSON(owner.org, owner.me),
-		URLs: integrationURLsJSON{
-			Location: base, App: quire.AppIntegrationURL(s.publicURL, in.Name), Assets: base + "/assets",
-			PublicEndpoint: base + "/public", PublicContentEndpoint: base + "/public",
-		},
-		// install: the publisher's admins can install it on their organization
-		// (whether others can depends on which organization they administer).
-		Permissions:           integrationPermsJSON{Admin: quire.PermissionsOf(owner.me).Admin, Install: quire.PermissionsOf(owner.me).Admin},
-		ContentSecurityPolicy: in.ContentSecurityPolicy,
-	}
-	if owner.me == nil {
-		// Who may join an organization is for its members to know.
-		j.Owner.EmailDomains = []string{}
-	}
-	if j.Configurations == nil {
-		j.Configurations = json.RawMessage(`{}`)
-	}
-	if in.Icon != nil {
-		j.URLs.Icon = j.URLs.Assets + "/" + in.Icon.Blob
-	}
-	for i, a := range in.PreviewImages {
-		j.PreviewImages[i] = j.URLs.Assets + "/" + a.Blob
-	}
-	return j
+// integrationJSON shows in, published by owner (wire.Links.Integration).
+func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) wire.Integration {
+	return s.wire.Integration(in, owner.org, owner.me)
 }
 
 // owners loads and remembers, per request, the organizations integrations
@@ -215,7 +148,7 @@ func (s *Server) listIntegrationsWith(w http.ResponseWriter, r *http.Request, f 
 			return err
 		}
 	}
-	return writeList(w, list, func(in *quire.Integration) integrationJSON { return s.integrationJSON(in, byName[in.Name]) })
+	return writeList(w, list, func(in *quire.Integration) wire.Integration { return s.integrationJSON(in, byName[in.Name]) })
 }
 
 func (s *Server) getIntegration(w http.ResponseWriter, r *http.Request) error {
@@ -287,45 +220,6 @@ func (s *Server) unpublishIntegration(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
-type installationJSON struct {
-	Object         string               `json:"object"`
-	ID             string               `json:"id"`
-	Status         string               `json:"status"`
-	SpaceSelection string               `json:"space_selection"`
-	SiteSelection  string               `json:"site_selection"`
-	Spaces         int                  `json:"spaces"`
-	Configuration  json.RawMessage      `json:"configuration"`
-	ExternalIDs    []string             `json:"externalIds"`
-	Target         installationTarget   `json:"target"`
-	CreatedAt      string               `json:"createdAt"`
-	UpdatedAt      string               `json:"updatedAt"`
-	URLs           installationURLsJSON `json:"urls"`
-}
-
-type installationTarget struct {
-	Organization string `json:"organization"`
-}
-
-type installationURLsJSON struct {
-	Location              string `json:"location"`
-	App                   string `json:"app"`
-	PublicEndpoint        string `json:"publicEndpoint"`
-	PublicContentEndpoint string `json:"publicContentEndpoint"`
-}
-
-func (s *Server) installationJSON(in *quire.IntegrationInstallation) installationJSON {
-	loc := s.url("/integrations/" + in.Integration + "/installations/" + in.ID)
-	return installationJSON{
-		Object: "integration-installation", ID: in.ID, Status: in.Status, SpaceSelection: in.SpaceSelection,
-		SiteSelection: in.SiteSelection, Spaces: in.Spaces, Configuration: in.Configuration, ExternalIDs: in.ExternalIDs,
-		Target: installationTarget{Organization: in.OrgID}, CreatedAt: timeJSON(in.CreatedAt), UpdatedAt: timeJSON(in.UpdatedAt),
-		URLs: installationURLsJSON{
-			Location: loc, App: quire.AppInstallationURL(s.publicURL, in.OrgID, in.Integration),
-			PublicEndpoint: loc + "/public", PublicContentEndpoint: loc + "/public",
-		},
-	}
-}
-
 // listIntegrationInstallations lists where an integration is installed, for
 // admins of its organization.
 func (s *Server) listIntegrationInstallations(w http.ResponseWriter, r *http.Request) error {
@@ -344,7 +238,7 @@ func (s *Server) listIntegrationInstallations(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, s.installationJSON)
+	return writeList(w, list, s.wire.Installation)
 }
 
 // getIntegrationAsset serves an integration's icon or preview image, with

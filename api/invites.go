@@ -92,21 +92,6 @@ func (b *orgInviteRequest) invites(def quire.Role) []store.NewInvite {
 	return out
 }
 
-// invitationJSON is one invite made: Quire's extension of the answer.
-type invitationJSON struct {
-	Email     string  `json:"email"`
-	Role      *string `json:"role"`
-	Key       string  `json:"key"` // {inviteId} of joinOrganizationWithInvite
-	URL       string  `json:"url"` // where the app lets its holder join
-	ExpiresAt string  `json:"expiresAt"`
-}
-
-type inviteResultJSON struct {
-	Users   []string         `json:"users"`   // accounts added now: none, they join later
-	Invited int              `json:"invited"` // invites made
-	Invites []invitationJSON `json:"invites"` // Quire's extension: the links to pass on
-}
-
 func (s *Server) inviteUsers(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.orgAdmin(r)
 	if err != nil {
@@ -124,12 +109,7 @@ func (s *Server) inviteUsers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := inviteResultJSON{Users: []string{}, Invited: len(made), Invites: []invitationJSON{}}
-	for _, inv := range made {
-		out.Invites = append(out.Invites, invitationJSON{Email: inv.Email, Role: roleJSON(inv.Role), Key: inv.Key,
-			URL: quire.InviteAppURL(s.publicURL, inv.OrgID, inv.Key), ExpiresAt: timeJSON(inv.ExpiresAt)})
-	}
-	return writeJSON(w, http.StatusOK, out)
+	return writeJSON(w, http.StatusOK, s.wire.InviteResult(made))
 }
 
 // joinWithInvite lets the caller join the organization with an invite's

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
@@ -17,7 +18,8 @@ type ImportLimits = authoring.Limits
 
 // newAuthor builds the server's authoring: batches and imports.
 func newAuthor(db *store.DB, cfg Config, appHost string) *authoring.Author {
-	return &authoring.Author{DB: db, Blobs: cfg.Blobs, Fetcher: cfg.Fetcher, Limits: cfg.Imports, AppHost: appHost}
+	return &authoring.Author{DB: db, Blobs: cfg.Blobs, Fetcher: cfg.Fetcher, Limits: cfg.Imports, AppHost: appHost,
+		PublicURL: strings.TrimRight(cfg.PublicURL, "/")}
 }
 
 // startImport takes one of the import slots of sp's organization and of

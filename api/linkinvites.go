@@ -2,11 +2,11 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Link invites (the reference's OrganizationInviteLink): shareable links
@@ -19,23 +19,17 @@ import (
 // extension fields key and url); joining is POST O/invites/{key}, and only
 // while the organization's inviteLinks is true.
 
-type linkInviteJSON struct {
-	Object     string          `json:"object"`
-	ID         string          `json:"id"`
-	Role       json.RawMessage `json:"role,omitempty"`  // the organization's
-	Level      json.RawMessage `json:"level,omitempty"` // a space's or collection's
-	Redundant  bool            `json:"redundant"`
-	Space      *spaceJSON      `json:"space,omitempty"`
-	Collection *collectionJSON `json:"collection,omitempty"`
-	Key        string          `json:"key,omitempty"` // Quire's extension, on creation only
-	URL        string          `json:"url,omitempty"` // Quire's extension, on creation only
-}
-
 // inviteTarget is a link invite's space or collection as the caller sees it.
 type inviteTarget struct {
 	space      *quire.Space
 	collection *quire.Collection
 	role       quire.Role // the caller's on it
+}
+
+// linkInviteJSON shows li to me, whose role on its target t is t.role
+// (wire.Links.LinkInvite).
+func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.Member) wire.LinkInvite {
+	return s.wire.LinkInvite(li, wire.InviteTarget{Space: t.space, Collection: t.collection, Role: t.role}, me)
 }
 
 // loadInviteTarget loads the space or collection id of organization orgID
@@ -72,31 +66,6 @@ func (s *Server) requireInviteAdmin(r *http.Request, me *quire.Member, li *quire
 		err = quire.RequireRole(t.role, quire.RoleAdmin, string(li.Target))
 	}
 	return t, err
-}
-
-func rawRole(r quire.Role) json.RawMessage {
-	b, _ := json.Marshal(roleJSON(r))
-	return b
-}
-
-// linkInviteJSON shows a link invite to a caller with role on its target;
-// it is redundant when that role already gives what the invite does.
-func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.Member) linkInviteJSON {
-	out := linkInviteJSON{Object: "invite", ID: li.ID, Key: li.Key}
-	if li.Key != "" {
-		out.URL = quire.InviteAppURL(s.publicURL, li.OrgID, li.Key)
-	}
-	switch li.Target {
-	case quire.TargetOrganization:
-		out.Role, out.Redundant = rawRole(li.Role), me.Role.AtLeast(li.Role)
-	case quire.TargetSpace:
-		sp := s.spaceJSON(t.space, t.role)
-		out.Level, out.Redundant, out.Space = rawRole(li.Role), t.role.AtLeast(li.Role), &sp
-	case quire.TargetCollection:
-		c := s.collectionJSON(t.collection, t.role)
-		out.Level, out.Redundant, out.Collection = rawRole(li.Role), t.role.AtLeast(li.Role), &c
-	}
-	return out
 }
 
 // linkInviteCreateRequest is the body of POST O/link-invites: {role}, or
@@ -175,7 +144,7 @@ func (s *Server) listLinkInvites(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.LinkInvite], error) {
 		return s.db.ListLinkInvites(ctx, me.OrgID, p)
-	}, func(li *quire.LinkInvite) linkInviteJSON {
+	}, func(li *quire.LinkInvite) wire.LinkInvite {
 		return s.linkInviteJSON(li, inviteTarget{role: me.Role}, me)
 	})
 }

@@ -7,28 +7,15 @@ import (
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
-type referenceJSON struct {
-	Kind           string              `json:"kind"`
-	Page           string              `json:"page,omitempty"`
-	File           string              `json:"file,omitempty"`
-	URL            string              `json:"url,omitempty"`
-	Space          string              `json:"space,omitempty"`
-	VersionContext *versionContextJSON `json:"versionContext,omitempty"`
-}
-
-type versionContextJSON struct {
-	Type     string `json:"type"`
-	Revision string `json:"revision"`
-}
-
 type linkJSON struct {
-	Status             string          `json:"status"`
-	Relation           string          `json:"relation"`
-	Href               string          `json:"href"` // the target as written, to find a broken link
-	TargetReference    referenceJSON   `json:"targetReference"`
-	LocationReferences []referenceJSON `json:"locationReferences"`
+	Status             string           `json:"status"`
+	Relation           string           `json:"relation"`
+	Href               string           `json:"href"` // the target as written, to find a broken link
+	TargetReference    wire.Reference   `json:"targetReference"`
+	LocationReferences []wire.Reference `json:"locationReferences"`
 }
 
 type linkStatsJSON struct {
@@ -46,13 +33,13 @@ type linkListJSON struct {
 }
 
 // pageRef refers to a page of v.
-func pageRef(v *revision.View, id string) referenceJSON {
-	return referenceJSON{Kind: "page", Page: id, Space: v.Space.ID, VersionContext: &versionContextJSON{Type: "revision", Revision: v.Revision.ID}}
+func pageRef(v *revision.View, id string) wire.Reference {
+	return wire.Reference{Kind: "page", Page: id, Space: v.Space.ID, VersionContext: &wire.VersionContext{Type: "revision", Revision: v.Revision.ID}}
 }
 
 func linkJSONOf(v *revision.View, l render.LinkGroup) linkJSON {
 	res := l.Resolution
-	target := referenceJSON{Kind: res.Kind, Page: res.PageID, File: res.FileID, URL: res.URL}
+	target := wire.Reference{Kind: res.Kind, Page: res.PageID, File: res.FileID, URL: res.URL}
 	if res.PageID != "" || res.FileID != "" {
 		target.Space = v.Space.ID
 	}
@@ -126,5 +113,5 @@ func (s *Server) listFileBacklinks(w http.ResponseWriter, r *http.Request, v *re
 		return err
 	}
 	list := store.PageByPosition(v.FileBacklinks(id), p)
-	return writeList(w, list, func(id string) referenceJSON { return pageRef(v, id) })
+	return writeList(w, list, func(id string) wire.Reference { return pageRef(v, id) })
 }

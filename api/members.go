@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
@@ -22,7 +22,7 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
 			return nil, err
 		}
 		return s.db.ListMembers(ctx, me.OrgID, f, p)
-	}, s.memberJSON)
+	}, s.wire.Member)
 }
 
 // memberFilter reads the role, search, sort and order parameters of a list
@@ -97,7 +97,7 @@ func (s *Server) getMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.memberJSON(m))
+	return writeJSON(w, http.StatusOK, s.wire.Member(m))
 }
 
 // removeMember: admins remove anyone; any member may leave. The last admin
@@ -142,7 +142,7 @@ func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	return writeJSON(w, http.StatusOK, s.memberJSON(m))
+	return writeJSON(w, http.StatusOK, s.wire.Member(m))
 }
 
 // visitorClaimsTTL is how long the claims returned by ping stay valid.
@@ -164,7 +164,7 @@ func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := s.db.Now()
 	claims := jwt.MapClaims{
-		"iss": s.publicURL, "sub": me.User.ID, "org": me.OrgID, "role": roleJSON(me.Role),
+		"iss": s.publicURL, "sub": me.User.ID, "org": me.OrgID, "role": wire.Role(me.Role),
 		"iat": now.Unix(), "exp": now.Add(visitorClaimsTTL).Unix(),
 	}
 	signed, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(key)
@@ -184,7 +184,7 @@ func (s *Server) setMemberSSO(w http.ResponseWriter, r *http.Request) error {
 	if m, err = s.db.SetMemberSSO(r.Context(), me.OrgID, m.User.ID); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.memberJSON(m))
+	return writeJSON(w, http.StatusOK, s.wire.Member(m))
 }
 
 // listMemberSpaces lists the spaces a member can access with their role in
@@ -206,23 +206,9 @@ func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error 
 		// The permission shown is the member's; the space's flags are the caller's.
 		v, err = s.db.Viewer(ctx, me.OrgID, me.User.ID, nil)
 		return list, err
-	}, func(ms *store.MemberSpace) memberSpaceJSON {
-		return memberSpaceJSON{Permission: ms.Role, Space: s.spaceJSON(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
+	}, func(ms *store.MemberSpace) wire.MemberSpace {
+		return wire.MemberSpace{Permission: ms.Role, Space: s.wire.Space(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
 	})
-}
-
-type memberSpaceJSON struct {
-	Permission quire.Role `json:"permission"`
-	Space      spaceJSON  `json:"space"`
-}
-
-type memberTeamJSON struct {
-	Team   teamJSON       `json:"team"`
-	Member teamMemberJSON `json:"member"`
-}
-
-type teamMemberJSON struct {
-	Role quire.TeamRole `json:"role"`
 }
 
 func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
@@ -230,7 +216,7 @@ func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var team func(*quire.Team) teamJSON
+	var team func(*quire.Team) wire.Team
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TeamMembership], error) {
 		list, err := s.db.ListMemberTeams(ctx, me.OrgID, m.User.ID, query(r).Get("title"), p)
 		if err != nil {
@@ -238,8 +224,8 @@ func (s *Server) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
 		}
 		team, err = s.teamsJSON(ctx, me)
 		return list, err
-	}, func(tm *quire.TeamMembership) memberTeamJSON {
-		return memberTeamJSON{Team: team(&tm.Team), Member: teamMemberJSON{Role: tm.Role}}
+	}, func(tm *quire.TeamMembership) wire.MemberTeam {
+		return wire.MemberTeam{Team: team(&tm.Team), Member: wire.TeamMember{Role: tm.Role}}
 	})
 }
 

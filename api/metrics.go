@@ -6,11 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quiredocs/quire/internal/lru"
-
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/quiredocs/quire/internal/lru"
 )
 
 // metrics are what GET /metrics shows Prometheus: requests by route and

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // node is what a space or a collection holds that decides roles on it and
@@ -26,10 +27,7 @@ func collectionNode(c *quire.Collection) node {
 }
 
 // located is a wire form with an address for the Location header.
-type located interface{ location() string }
-
-func (j spaceJSON) location() string      { return j.URLs.Location }
-func (j collectionJSON) location() string { return j.URLs.Location }
+type located interface{ Location() string }
 
 // nodeKind is what the handlers that spaces and collections share need to
 // know of one kind: T the domain type, J its wire form.
@@ -42,8 +40,10 @@ type nodeKind[T any, J located] struct {
 }
 
 var (
-	spaces      = nodeKind[*quire.Space, spaceJSON]{"space", "spaceId", (*store.DB).Space, spaceNode, (*Server).spaceJSON}
-	collections = nodeKind[*quire.Collection, collectionJSON]{"collection", "collectionId", (*store.DB).Collection, collectionNode, (*Server).collectionJSON}
+	spaces = nodeKind[*quire.Space, wire.Space]{"space", "spaceId", (*store.DB).Space, spaceNode,
+		func(s *Server, sp *quire.Space, r quire.Role) wire.Space { return s.wire.Space(sp, r) }}
+	collections = nodeKind[*quire.Collection, wire.Collection]{"collection", "collectionId", (*store.DB).Collection, collectionNode,
+		func(s *Server, c *quire.Collection, r quire.Role) wire.Collection { return s.wire.Collection(c, r) }}
 )
 
 // load loads the live one named in the path and the caller's role on it,
@@ -79,7 +79,7 @@ func (k nodeKind[T, J]) write(s *Server, w http.ResponseWriter, r *http.Request,
 	}
 	out := k.toJSON(s, x, role)
 	if status == http.StatusCreated {
-		return writeCreated(w, out.location(), out)
+		return writeCreated(w, out.Location(), out)
 	}
 	return writeJSON(w, status, out)
 }

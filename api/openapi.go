@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // API specifications, contract §4.16. Any member but a guest reads them;
@@ -17,59 +18,6 @@ import (
 // MaxSpecBodyBytes bounds a POST or PUT body of an API specification: a text
 // source of up to quire.MaxSpecBytes, with room for JSON escapes.
 const MaxSpecBodyBytes = 2*quire.MaxSpecBytes + 64<<10
-
-type specJSON struct {
-	Object                  string          `json:"object"`
-	ID                      string          `json:"id"`
-	CreatedAt               string          `json:"createdAt"`
-	UpdatedAt               string          `json:"updatedAt"`
-	Slug                    string          `json:"slug"`
-	SourceURL               string          `json:"sourceURL,omitempty"`
-	ProcessingState         string          `json:"processingState"`
-	Visibility              string          `json:"visibility"`
-	LastVersion             string          `json:"lastVersion,omitempty"`
-	LastProcessedAt         string          `json:"lastProcessedAt,omitempty"`
-	LastProcessErrorCode    string          `json:"lastProcessErrorCode,omitempty"`
-	LastProcessedErrors     []specErrorJSON `json:"lastProcessedErrors,omitempty"`
-	LastProcessedErrorCount int             `json:"lastProcessedErrorCount"`
-	Permissions             specPermsJSON   `json:"permissions"`
-	URLs                    specURLsJSON    `json:"urls"`
-}
-
-type specURLsJSON struct {
-	Location  string `json:"location"`
-	App       string `json:"app"`
-	Published string `json:"published,omitempty"` // a public spec's latest document, for anyone
-}
-
-type specErrorJSON struct {
-	Message string `json:"message"`
-}
-
-type specPermsJSON struct {
-	View bool `json:"view"`
-	Edit bool `json:"edit"`
-}
-
-func (s *Server) specJSON(p *quire.OpenAPISpec, me *quire.Member) specJSON {
-	out := specJSON{
-		Object: "openapi-spec", ID: p.ID, CreatedAt: timeJSON(p.CreatedAt), UpdatedAt: timeJSON(p.UpdatedAt),
-		LastProcessedAt: optTimeJSON(p.LastProcessedAt), Slug: p.Slug, SourceURL: p.SourceURL, ProcessingState: string(p.State), Visibility: string(p.Visibility), LastVersion: p.LastVersion,
-		LastProcessErrorCode: string(p.LastErrorCode), LastProcessedErrorCount: p.LastErrorCount,
-		Permissions: specPermsJSON{View: true, Edit: quire.PermissionsOf(me).CreateContent},
-		URLs: specURLsJSON{
-			Location: s.url(specPath(p.OrgID, p.Slug)),
-			App:      quire.AppOpenAPIURL(s.publicURL, p.OrgID, p.Slug),
-		},
-	}
-	if p.Visibility == quire.SpecPublic && p.LastVersion != "" {
-		out.URLs.Published = s.url(specPath(p.OrgID, p.Slug) + "/versions/latest/public")
-	}
-	for _, m := range p.LastErrors {
-		out.LastProcessedErrors = append(out.LastProcessedErrors, specErrorJSON{Message: m})
-	}
-	return out
-}
 
 // specMember returns the caller's membership of the organization in the
 // path if they may read its specs, and, with edit, change them.
@@ -137,7 +85,7 @@ func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.OpenAPISpec], error) {
 		return s.db.ListOpenAPISpecs(ctx, me.OrgID, p)
-	}, func(spec *quire.OpenAPISpec) specJSON { return s.specJSON(spec, me) })
+	}, func(spec *quire.OpenAPISpec) wire.Spec { return s.wire.Spec(spec, me) })
 }
 
 // specPutRequest is the body of PUT O/openapi/{specSlug}.
@@ -181,7 +129,7 @@ func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := s.specJSON(p, me)
+	out := s.wire.Spec(p, me)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -194,7 +142,7 @@ func (s *Server) getSpec(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.specJSON(p, me))
+	return writeJSON(w, http.StatusOK, s.wire.Spec(p, me))
 }
 
 // putSpec creates the spec (201) or gives it a new source (200); either
@@ -216,7 +164,7 @@ func (s *Server) putSpec(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := s.specJSON(p, me)
+	out := s.wire.Spec(p, me)
 	if !created {
 		return writeJSON(w, http.StatusOK, out)
 	}

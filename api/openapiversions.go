@@ -1,13 +1,11 @@
 package api
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 
-	oasyaml "github.com/oasdiff/yaml"
-
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/wire"
 )
 
 // API specification visibility and versions (issue 19). Every successful
@@ -15,90 +13,6 @@ import (
 // Who reads them is who reads the spec (specMember): every member but
 // guests. A public spec's documents are also served, without a token, at
 // …/versions/{versionId}/public (not in the reference), its public URL.
-
-type specVersionJSON struct {
-	Object    string              `json:"object"`
-	ID        string              `json:"id"`
-	CreatedAt string              `json:"createdAt"`
-	URL       string              `json:"url"`
-	URLs      specVersionURLsJSON `json:"urls"`
-}
-
-type specVersionURLsJSON struct {
-	Location string `json:"location"`
-}
-
-// specContentJSON is the reference's OpenAPISpecContent. Quire refuses
-// references to other files, so a spec's filesystem is one file: the
-// document, as JSON, under its entry point's name.
-type specContentJSON struct {
-	Filesystem map[string]json.RawMessage `json:"filesystem"`
-	URLs       specContentURLsJSON        `json:"urls"`
-}
-
-type specContentURLsJSON struct {
-	Source string  `json:"source"`
-	Public *string `json:"public"` // null for a private spec
-}
-
-// specRawJSON is the reference's OpenAPISpecRawContent.
-type specRawJSON struct {
-	Text   string `json:"text"`
-	Format string `json:"format"`
-}
-
-// specPath is the API path of spec slug of organization orgID.
-func specPath(orgID, slug string) string { return "/orgs/" + orgID + "/openapi/" + slug }
-
-// specVersionURL is where a version's document is: the URL it was fetched
-// from, or, for a text source, its raw content in the API.
-func (s *Server) specVersionURL(orgID, slug string, v *quire.OpenAPISpecVersion) string {
-	if v.SourceURL != "" {
-		return v.SourceURL
-	}
-	return s.url(specPath(orgID, slug) + "/versions/" + v.ID + "/content/raw")
-}
-
-func (s *Server) specVersionJSON(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) specVersionJSON {
-	return specVersionJSON{
-		Object: "openapi-spec-version", ID: v.ID, CreatedAt: timeJSON(v.CreatedAt),
-		URL:  s.specVersionURL(p.OrgID, p.Slug, v),
-		URLs: specVersionURLsJSON{Location: s.url(specPath(p.OrgID, p.Slug) + "/versions/" + v.ID)},
-	}
-}
-
-// specPublicURL is a public spec's address for anyone, without a token:
-// for a fetched version the URL it came from (as the reference has it),
-// else Quire's copy; "" for a private spec.
-func (s *Server) specPublicURL(p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) string {
-	switch {
-	case p.Visibility != quire.SpecPublic:
-		return ""
-	case v.SourceURL != "":
-		return v.SourceURL
-	}
-	return s.url(specPath(p.OrgID, p.Slug) + "/versions/" + v.ID + "/public")
-}
-
-// specSyntax is "json" or "yaml": what the document was given as.
-func specSyntax(v *quire.OpenAPISpecVersion) string {
-	if v.JSONDocument == "" && json.Valid([]byte(v.Document)) {
-		return "json"
-	}
-	return "yaml"
-}
-
-// specDocumentJSON is the version's document as JSON. Versions processed
-// before the JSON form was kept are converted here.
-func specDocumentJSON(v *quire.OpenAPISpecVersion) (json.RawMessage, error) {
-	switch {
-	case v.JSONDocument != "":
-		return json.RawMessage(v.JSONDocument), nil
-	case specSyntax(v) == "json":
-		return json.RawMessage(v.Document), nil
-	}
-	return oasyaml.YAMLToJSON([]byte(v.Document))
-}
 
 // specUpdateRequest is the body of PATCH O/openapi/{specSlug}.
 type specUpdateRequest struct {
@@ -126,7 +40,7 @@ func (s *Server) updateSpec(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.specJSON(p, me))
+	return writeJSON(w, http.StatusOK, s.wire.Spec(p, me))
 }
 
 // readSpec is the spec in the path, for a caller who may read specs.
@@ -151,7 +65,7 @@ func (s *Server) listSpecVersions(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, func(v *quire.OpenAPISpecVersion) specVersionJSON { return s.specVersionJSON(p, v) })
+	return writeList(w, list, func(v *quire.OpenAPISpecVersion) wire.SpecVersion { return s.wire.SpecVersion(p, v) })
 }
 
 // specVersion is the version in the path of spec p, with its document:
@@ -183,26 +97,19 @@ func (s *Server) onSpecVersion(h func(http.ResponseWriter, *quire.OpenAPISpec, *
 }
 
 func (s *Server) getSpecVersion(w http.ResponseWriter, p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) error {
-	return writeJSON(w, http.StatusOK, s.specVersionJSON(p, v))
+	return writeJSON(w, http.StatusOK, s.wire.SpecVersion(p, v))
 }
 
 func (s *Server) getSpecVersionContent(w http.ResponseWriter, p *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) error {
-	doc, err := specDocumentJSON(v)
+	out, err := s.wire.SpecContent(p, v)
 	if err != nil {
 		return err
-	}
-	out := specContentJSON{
-		Filesystem: map[string]json.RawMessage{"openapi." + specSyntax(v): doc},
-		URLs:       specContentURLsJSON{Source: s.specVersionURL(p.OrgID, p.Slug, v)},
-	}
-	if public := s.specPublicURL(p, v); public != "" {
-		out.URLs.Public = &public
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) getSpecVersionRaw(w http.ResponseWriter, _ *quire.OpenAPISpec, v *quire.OpenAPISpecVersion) error {
-	return writeJSON(w, http.StatusOK, specRawJSON{Text: v.Document, Format: specSyntax(v)})
+	return writeJSON(w, http.StatusOK, wire.SpecRaw{Text: v.Document, Format: wire.SpecSyntax(v)})
 }
 
 // getPublicSpecVersion serves a public spec's document as given, to anyone:
@@ -222,7 +129,7 @@ func (s *Server) getPublicSpecVersion(w http.ResponseWriter, r *http.Request) er
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	if specSyntax(v) == "yaml" {
+	if wire.SpecSyntax(v) == "yaml" {
 		h.Set("Content-Type", "application/yaml; charset=utf-8")
 	}
 	h.Set("X-Content-Type-Options", "nosniff")

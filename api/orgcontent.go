@@ -8,6 +8,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Across an organization: searching every space the caller can read (the
@@ -106,5 +107,5 @@ func (s *Server) listOrgChangeRequests(w http.ResponseWriter, r *http.Request) e
 			}
 		}
 		return list, nil
-	}, func(c *quire.ChangeRequest) changeRequestJSON { return s.changeRequestJSON(spaces[c.SpaceID], c) })
+	}, func(c *quire.ChangeRequest) wire.ChangeRequest { return s.wire.ChangeRequest(spaces[c.SpaceID], c) })
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
@@ -16,7 +17,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) getCurrentUser(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, s.userJSON(caller(r.Context())))
+	return writeJSON(w, http.StatusOK, s.wire.User(caller(r.Context())))
 }
 
 // getUser shows a user to callers who share an organization with them.
@@ -35,7 +36,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.userJSON(u))
+	return writeJSON(w, http.StatusOK, s.wire.User(u))
 }
 
 func (s *Server) listOrgs(w http.ResponseWriter, r *http.Request) error {
@@ -55,7 +56,7 @@ func (s *Server) listOrgs(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	return writeList(w, list, func(o *quire.Organization) orgJSON { return s.orgJSON(o, members[o.ID]) })
+	return writeList(w, list, func(o *quire.Organization) wire.Organization { return s.wire.Organization(o, members[o.ID]) })
 }
 
 // orgCreateRequest is the body of POST /v1/orgs.
@@ -95,7 +96,7 @@ func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := s.orgJSON(org, member)
+	out := s.wire.Organization(org, member)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -104,7 +105,7 @@ func (s *Server) getOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.orgJSON(org, me))
+	return writeJSON(w, http.StatusOK, s.wire.Organization(org, me))
 }
 
 // orgUpdateRequest is the body of PATCH /v1/orgs/{organizationId}.
@@ -196,5 +197,5 @@ func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
 	if me, err = s.db.Member(r.Context(), me.OrgID, me.User.ID); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.orgJSON(org, me))
+	return writeJSON(w, http.StatusOK, s.wire.Organization(org, me))
 }

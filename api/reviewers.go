@@ -8,6 +8,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Requested reviewers (change-request-reviewers), contributors and
@@ -16,20 +17,6 @@ import (
 // maxReviewers bounds the users asked at once.
 const maxReviewers = 50
 
-type requestedReviewerJSON struct {
-	Object      string   `json:"object"`
-	Kind        string   `json:"kind"`
-	User        userJSON `json:"user"`
-	Revision    string   `json:"revision"`
-	RequestedBy userJSON `json:"requestedBy"`
-	CreatedAt   string   `json:"createdAt"`
-}
-
-func (s *Server) requestedReviewerJSON(w *quire.RequestedReviewer) requestedReviewerJSON {
-	return requestedReviewerJSON{Object: "change-request-requested-reviewer", Kind: "user", User: s.userJSON(&w.User),
-		Revision: w.RevisionID, RequestedBy: s.userJSON(&w.RequestedBy), CreatedAt: timeJSON(w.CreatedAt)}
-}
-
 func (s *Server) listRequestedReviewers(w http.ResponseWriter, r *http.Request) error {
 	_, c, err := s.changeRequest(r, quire.RoleRead)
 	if err != nil {
@@ -37,7 +24,7 @@ func (s *Server) listRequestedReviewers(w http.ResponseWriter, r *http.Request) 
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.RequestedReviewer], error) {
 		return s.db.ListRequestedReviewers(ctx, c.ID, p)
-	}, s.requestedReviewerJSON)
+	}, s.wire.RequestedReviewer)
 }
 
 // reviewersRequest is the body of POST CR/requested-reviewers. Subject and
@@ -95,9 +82,9 @@ func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	items := make([]requestedReviewerJSON, len(out))
+	items := make([]wire.RequestedReviewer, len(out))
 	for i, w := range out {
-		items[i] = s.requestedReviewerJSON(w)
+		items[i] = s.wire.RequestedReviewer(w)
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"users": items})
 }
@@ -121,13 +108,6 @@ func (s *Server) removeRequestedReviewer(w http.ResponseWriter, r *http.Request)
 	return nil
 }
 
-type contributorJSON struct {
-	UpdatedAt  string   `json:"updatedAt"`
-	Count      int      `json:"count"`
-	User       userJSON `json:"user"`
-	ActionType string   `json:"actionType"`
-}
-
 // listContributors lists who wrote the request's revisions (its creator
 // among them); Quire records edits only, so actionType is always edit.
 func (s *Server) listContributors(w http.ResponseWriter, r *http.Request) error {
@@ -137,8 +117,8 @@ func (s *Server) listContributors(w http.ResponseWriter, r *http.Request) error 
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Contributor], error) {
 		return s.db.ListContributors(ctx, c.ID, p)
-	}, func(k *quire.Contributor) contributorJSON {
-		return contributorJSON{UpdatedAt: timeJSON(k.UpdatedAt), Count: k.Edits, User: s.userJSON(&k.User), ActionType: "edit"}
+	}, func(k *quire.Contributor) wire.Contributor {
+		return wire.Contributor{UpdatedAt: wire.Time(k.UpdatedAt), Count: k.Edits, User: s.wire.User(&k.User), ActionType: "edit"}
 	})
 }
 
@@ -152,5 +132,5 @@ func (s *Server) listCommenters(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, pg store.Page) (*store.List[*quire.Member], error) {
 		return s.db.ListCommenters(ctx, p.sp.OrgID, p.scope, pg)
-	}, s.memberJSON)
+	}, s.wire.Member)
 }

@@ -8,29 +8,12 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Reviews of change requests (the reference's change-requests-reviews):
 // readers list and read them; users with the review role, or asked to
 // review, submit them; the request's author may not review their own.
-
-type reviewJSON struct {
-	Object      string          `json:"object"`
-	ID          string          `json:"id"`
-	Revision    string          `json:"revision"`
-	Reviewer    userJSON        `json:"reviewer"`
-	RequestedBy *userJSON       `json:"requestedBy,omitempty"`
-	Status      string          `json:"status"`
-	Outdated    bool            `json:"outdated"`
-	Comment     json.RawMessage `json:"comment,omitempty"`
-	CreatedAt   string          `json:"createdAt"`
-	UpdatedAt   string          `json:"updatedAt"`
-	URLs        locationJSON    `json:"urls"`
-}
-
-type locationJSON struct {
-	Location string `json:"location"`
-}
 
 // reviewOut renders the reviews of one change request for one caller, with
 // their comments as the request's comment list would show them.
@@ -74,16 +57,8 @@ func (s *Server) reviewWriter(r *http.Request, sp *quire.Space, c *quire.ChangeR
 	return o, nil
 }
 
-func (o *reviewOut) json(v *quire.Review) reviewJSON {
-	out := reviewJSON{Object: "change-request-review", ID: v.ID, Revision: v.RevisionID, Reviewer: o.s.userJSON(&v.Reviewer),
-		Status: string(v.Status), Outdated: v.Outdated, Comment: o.comments[v.CommentID],
-		CreatedAt: timeJSON(v.CreatedAt), UpdatedAt: timeJSON(v.UpdatedAt),
-		URLs: locationJSON{Location: o.s.url("/spaces/" + o.place.sp.ID + "/change-requests/" + v.ChangeRequestID + "/reviews/" + v.ID)}}
-	if v.RequestedBy != nil {
-		u := o.s.userJSON(v.RequestedBy)
-		out.RequestedBy = &u
-	}
-	return out
+func (o *reviewOut) json(v *quire.Review) wire.Review {
+	return o.s.wire.Review(o.place.sp.ID, v, o.comments[v.CommentID])
 }
 
 // reviewPlace loads the space and change request in the path for a reader,
@@ -116,7 +91,7 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request) error {
 			o, err = s.reviewWriter(r, sp, c, role, l.Items)
 		}
 		return l, err
-	}, func(v *quire.Review) reviewJSON { return o.json(v) })
+	}, func(v *quire.Review) wire.Review { return o.json(v) })
 }
 
 func (s *Server) getReview(w http.ResponseWriter, r *http.Request) error {

@@ -7,6 +7,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/sso"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.15: SAML providers, managed by organization admins, and the
@@ -15,55 +16,6 @@ import (
 
 // unsetURL stands for an ssoURL not given yet (sso.UnsetURL).
 const unsetURL = sso.UnsetURL
-
-type samlProviderJSON struct {
-	Object      string          `json:"object"`
-	ID          string          `json:"id"`
-	Label       string          `json:"label"`
-	SSOURL      string          `json:"ssoURL"`
-	EntityID    string          `json:"entityID"`
-	Certificate string          `json:"certificate"`
-	DefaultTeam *teamJSON       `json:"defaultTeam,omitempty"`
-	DefaultRole *string         `json:"defaultRole"`
-	CreatedAt   string          `json:"createdAt"`
-	Status      string          `json:"status"`
-	Service     samlServiceJSON `json:"service"`
-	URLs        urlsJSON        `json:"urls"`
-}
-
-// samlServiceJSON is what an identity provider needs to know of Quire.
-type samlServiceJSON struct {
-	ACSURL   string `json:"acsURL"`
-	StartURL string `json:"startURL"`
-	EntityID string `json:"entityID"`
-}
-
-// samlService returns Quire's own SAML endpoints for a provider: its entity
-// id is the URL of its metadata.
-func (s *Server) samlService(p *quire.SAMLProvider) samlServiceJSON {
-	e := sso.EndpointsOf(s.publicURL, p)
-	return samlServiceJSON{ACSURL: e.ACS, StartURL: e.Start, EntityID: e.EntityID}
-}
-
-func (s *Server) samlProviderJSON(p *quire.SAMLProvider, me *quire.Member) samlProviderJSON {
-	j := samlProviderJSON{
-		Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: p.SSOURL, EntityID: p.EntityID,
-		Certificate: p.Certificate, DefaultRole: roleJSON(p.DefaultRole), CreatedAt: timeJSON(p.CreatedAt),
-		Status: "pending", Service: s.samlService(p),
-		URLs: urlsJSON{Location: s.url("/orgs/" + p.OrgID + "/saml/" + p.ID)},
-	}
-	if j.SSOURL == "" {
-		j.SSOURL = unsetURL
-	}
-	if p.Active() {
-		j.Status = "active"
-	}
-	if p.DefaultTeam != nil {
-		t := s.teamJSON(p.DefaultTeam, me, "")
-		j.DefaultTeam = &t
-	}
-	return j
-}
 
 // samlProviderBody is the body of POST and PATCH O/saml…: every field may be
 // left out (but label on create); text fields may be "" to unset them.
@@ -99,7 +51,7 @@ func (s *Server) listSAMLProviders(w http.ResponseWriter, r *http.Request) error
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SAMLProvider], error) {
 		return s.db.ListSAMLProviders(ctx, me.OrgID, p)
-	}, func(p *quire.SAMLProvider) samlProviderJSON { return s.samlProviderJSON(p, me) })
+	}, func(p *quire.SAMLProvider) wire.SAMLProvider { return s.wire.SAMLProvider(p, me) })
 }
 
 func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) error {
@@ -122,7 +74,7 @@ func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	out := s.samlProviderJSON(created, me)
+	out := s.wire.SAMLProvider(created, me)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -131,7 +83,7 @@ func (s *Server) getSAMLProvider(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.samlProviderJSON(p, me))
+	return writeJSON(w, http.StatusOK, s.wire.SAMLProvider(p, me))
 }
 
 func (s *Server) updateSAMLProvider(w http.ResponseWriter, r *http.Request) error {
@@ -150,7 +102,7 @@ func (s *Server) updateSAMLProvider(w http.ResponseWriter, r *http.Request) erro
 	if p, err = s.db.UpdateSAMLProvider(r.Context(), me.OrgID, p.ID, u); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.samlProviderJSON(p, me))
+	return writeJSON(w, http.StatusOK, s.wire.SAMLProvider(p, me))
 }
 
 func (s *Server) deleteSAMLProvider(w http.ResponseWriter, r *http.Request) error {
@@ -162,12 +114,6 @@ func (s *Server) deleteSAMLProvider(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	return noContent(w)
-}
-
-type ssoLoginJSON struct {
-	ID       string `json:"id"`
-	Label    string `json:"label"`
-	StartURL string `json:"startURL"`
 }
 
 // listSSOLogins lists the ways to sign in to an organization. It needs no
@@ -182,11 +128,11 @@ func (s *Server) listSSOLogins(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	items := make([]ssoLoginJSON, len(providers))
+	items := make([]wire.SSOLogin, len(providers))
 	for i, p := range providers {
-		items[i] = ssoLoginJSON{ID: p.ID, Label: p.Label, StartURL: s.samlService(p).StartURL}
+		items[i] = wire.SSOLogin{ID: p.ID, Label: p.Label, StartURL: s.wire.SAMLServiceOf(p).StartURL}
 	}
 	return writeJSON(w, http.StatusOK, struct {
-		Items []ssoLoginJSON `json:"items"`
+		Items []wire.SSOLogin `json:"items"`
 	}{items})
 }

@@ -56,7 +56,7 @@ func (s *Server) readSAMLState(r *http.Request, p *quire.SAMLProvider) (sso.Stat
 // POST made within two minutes of setting it.
 func (s *Server) samlStateCookie(r *http.Request, p *quire.SAMLProvider) *http.Cookie {
 	c := &http.Cookie{Name: samlStateCookie, Path: "/", HttpOnly: true}
-	if u, err := url.Parse(s.samlService(p).ACSURL); err == nil {
+	if u, err := url.Parse(s.wire.SAMLServiceOf(p).ACSURL); err == nil {
 		c.Path = path.Dir(u.Path)
 		c.Secure = u.Scheme == "https"
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Full-text search of a space's current content (contract §4.5): the store
@@ -18,13 +19,13 @@ const (
 )
 
 type searchSectionJSON struct {
-	ID         string       `json:"id"`
-	Title      string       `json:"title"`
-	Path       string       `json:"path"`
-	Score      float64      `json:"score"`
-	ResultType string       `json:"resultType"`
-	Body       string       `json:"body"`
-	URLs       pageURLsJSON `json:"urls"`
+	ID         string        `json:"id"`
+	Title      string        `json:"title"`
+	Path       string        `json:"path"`
+	Score      float64       `json:"score"`
+	ResultType string        `json:"resultType"`
+	Body       string        `json:"body"`
+	URLs       wire.PageURLs `json:"urls"`
 }
 
 type searchAncestorJSON struct {
@@ -41,7 +42,7 @@ type searchPageJSON struct {
 	ResultType  string               `json:"resultType"`
 	Sections    []searchSectionJSON  `json:"sections"`
 	Ancestors   []searchAncestorJSON `json:"ancestors"`
-	URLs        pageURLsJSON         `json:"urls"`
+	URLs        wire.PageURLs        `json:"urls"`
 }
 
 // searchSpaceJSON is the reference's SearchSpaceResult: pages found in one
@@ -112,7 +113,7 @@ func (s *Server) pageResultJSON(v *revision.View, rp revision.Ranked, rank int, 
 	out := searchPageJSON{
 		ID: res.Page.ID, Title: pageTitle(res.Page), Description: res.Page.Description, Path: res.Path, Score: res.Score,
 		Rank: rank, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: []searchAncestorJSON{},
-		URLs: pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, res.Path, "")},
+		URLs: wire.PageURLs{App: v.Space.PageAppURL(s.publicURL, res.Path, "")},
 	}
 	if res.ByTitle {
 		out.ResultType = "page"
@@ -126,7 +127,7 @@ func (s *Server) pageResultJSON(v *revision.View, rp revision.Ranked, rank int, 
 			kind = "page"
 		}
 		out.Sections = append(out.Sections, searchSectionJSON{ID: sec.ID, Title: sec.Title, Path: sec.Path, Score: sec.Score,
-			ResultType: kind, Body: sec.Snippet, URLs: pageURLsJSON{App: v.Space.PageAppURL(s.publicURL, res.Path, sec.ID)}})
+			ResultType: kind, Body: sec.Snippet, URLs: wire.PageURLs{App: v.Space.PageAppURL(s.publicURL, res.Path, sec.ID)}})
 	}
 	return out
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
 	"github.com/quiredocs/quire/webhook"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Config configures the API server.
@@ -81,6 +82,7 @@ type Server struct {
 	db          *store.DB
 	log         *slog.Logger
 	publicURL   string
+	wire        wire.Links // the answers' shapes and their addresses
 	mux         *http.ServeMux
 	handler     http.Handler
 	blobs       blob.Store
@@ -120,6 +122,7 @@ func New(db *store.DB, cfg Config) *Server {
 		db:          db,
 		log:         cfg.Logger,
 		publicURL:   strings.TrimRight(cfg.PublicURL, "/"),
+		wire:        wire.Links{PublicURL: strings.TrimRight(cfg.PublicURL, "/")},
 		mux:         http.NewServeMux(),
 		blobs:       cfg.Blobs,
 		publisher:   &integration.Publisher{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey},

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/wire"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // A site's customization (the reference's SiteCustomizationSettings): PUT
@@ -131,7 +131,7 @@ func (s *Server) getSiteCustomization(w http.ResponseWriter, r *http.Request) er
 	}
 	out := siteSettings(site)
 	if !updated.IsZero() {
-		out["updatedAt"] = timeJSON(updated)
+		out["updatedAt"] = wire.Time(updated)
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
@@ -166,7 +166,7 @@ func (s *Server) putSiteCustomization(w http.ResponseWriter, r *http.Request) er
 	}
 	site.Customization = stored
 	out := siteSettings(site)
-	out["updatedAt"] = timeJSON(updated)
+	out["updatedAt"] = wire.Time(updated)
 	return writeJSON(w, http.StatusOK, out)
 }
 
@@ -184,7 +184,7 @@ func (s *Server) siteSpaceSettings(w http.ResponseWriter, r *http.Request, site 
 			return err
 		}
 		out = mergeSettings(out, m)
-		out["updatedAt"] = timeJSON(updated)
+		out["updatedAt"] = wire.Time(updated)
 	}
 	out["hasOverrides"] = over != nil
 	return writeJSON(w, http.StatusOK, out)

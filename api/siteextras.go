@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // A site's external links and MCP servers (the reference's
@@ -14,31 +15,13 @@ import (
 // they read them too.
 
 const (
-	maxMCPServerURL     = 2048
-	maxMCPHeaders       = 32
-	maxMCPHeaderName    = 256
-	maxMCPHeaderValue   = 512
-	maxExternalLinkURL  = 2048
-	statusResetContent  = http.StatusResetContent // 205: what DELETE answers when it deleted
-	siteMCPServerObject = "site-mcp-server"
+	maxMCPServerURL    = 2048
+	maxMCPHeaders      = 32
+	maxMCPHeaderName   = 256
+	maxMCPHeaderValue  = 512
+	maxExternalLinkURL = 2048
+	statusResetContent = http.StatusResetContent // 205: what DELETE answers when it deleted
 )
-
-type siteExternalLinkJSON struct {
-	Object       string `json:"object"`
-	ID           string `json:"id"`
-	Title        string `json:"title"`
-	Description  string `json:"description,omitempty"`
-	Icon         string `json:"icon,omitempty"`
-	URL          string `json:"url"`
-	SectionGroup string `json:"sectionGroup,omitempty"`
-	Draft        bool   `json:"draft"`
-	Condition    string `json:"condition,omitempty"`
-}
-
-func siteExternalLinkOf(l *quire.SiteExternalLink) siteExternalLinkJSON {
-	return siteExternalLinkJSON{Object: "site-external-link", ID: l.ID, Title: l.Title, Description: l.Description, Icon: l.Icon,
-		URL: l.URL, SectionGroup: l.GroupID, Draft: l.Draft, Condition: l.Condition}
-}
 
 // externalLinkBody is the body of POST SITE/external-links and of PATCH
 // SITE/external-links/{id}: null removes description, icon and condition,
@@ -103,7 +86,7 @@ func (s *Server) createSiteExternalLink(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	return writeCreated(w, s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+"/external-links/"+created.ID), siteExternalLinkOf(created))
+	return writeCreated(w, s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+"/external-links/"+created.ID), wire.SiteExternalLinkOf(created))
 }
 
 func (s *Server) updateSiteExternalLink(w http.ResponseWriter, r *http.Request) error {
@@ -129,7 +112,7 @@ func (s *Server) updateSiteExternalLink(w http.ResponseWriter, r *http.Request) 
 		w.Header().Set("Preference-Applied", prefer)
 		return noContent(w)
 	}
-	return writeJSON(w, http.StatusOK, siteExternalLinkOf(l))
+	return writeJSON(w, http.StatusOK, wire.SiteExternalLinkOf(l))
 }
 
 // removable is a validated removable field for the store: nil when absent,
@@ -165,29 +148,6 @@ func deleted(w http.ResponseWriter, existed bool) error {
 		return nil
 	}
 	return noContent(w)
-}
-
-type siteMCPServerJSON struct {
-	Object    string            `json:"object"`
-	ID        string            `json:"id"`
-	Name      string            `json:"name"`
-	URL       string            `json:"url"`
-	Transport string            `json:"transport"`
-	Headers   map[string]string `json:"headers"`
-	Condition string            `json:"condition,omitempty"`
-	URLs      struct {
-		Location string `json:"location"`
-	} `json:"urls"`
-}
-
-func (s *Server) siteMCPServerJSON(site *quire.Site, m *quire.SiteMCPServer) siteMCPServerJSON {
-	j := siteMCPServerJSON{Object: siteMCPServerObject, ID: m.ID, Name: m.Name, URL: m.URL, Transport: m.Transport,
-		Headers: m.Headers, Condition: m.Condition}
-	if j.Headers == nil {
-		j.Headers = map[string]string{}
-	}
-	j.URLs.Location = s.url("/orgs/" + site.OrgID + "/sites/" + site.ID + "/mcp-servers/" + m.ID)
-	return j
 }
 
 // mcpServerBody is the body of POST SITE/mcp-servers and PATCH
@@ -244,7 +204,7 @@ func (s *Server) listSiteMCPServers(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, func(m *quire.SiteMCPServer) siteMCPServerJSON { return s.siteMCPServerJSON(site, m) })
+	return writeList(w, list, func(m *quire.SiteMCPServer) wire.SiteMCPServer { return s.wire.SiteMCPServer(site, m) })
 }
 
 func (s *Server) createSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
@@ -270,7 +230,7 @@ func (s *Server) createSiteMCPServer(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	out := s.siteMCPServerJSON(site, created)
+	out := s.wire.SiteMCPServer(site, created)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -283,7 +243,7 @@ func (s *Server) getSiteMCPServer(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.siteMCPServerJSON(site, m))
+	return writeJSON(w, http.StatusOK, s.wire.SiteMCPServer(site, m))
 }
 
 func (s *Server) updateSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
@@ -307,7 +267,7 @@ func (s *Server) updateSiteMCPServer(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.siteMCPServerJSON(site, m))
+	return writeJSON(w, http.StatusOK, s.wire.SiteMCPServer(site, m))
 }
 
 // deleteSiteMCPServer: 205 when the server was deleted, 204 when there was
@@ -341,7 +301,7 @@ func (s *Server) listSiteIntegrations(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	o := s.owners(r)
-	out := listJSON[integrationJSON]{Items: []integrationJSON{}}
+	out := listJSON[wire.Integration]{Items: []wire.Integration{}}
 	needle := strings.ToLower(search)
 	for _, in := range list {
 		if needle != "" && !strings.Contains(strings.ToLower(in.Name), needle) && !strings.Contains(strings.ToLower(in.Title), needle) {

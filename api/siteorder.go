@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Moves in a site's structure (Contract §4.9–§4.11): a section, a section
@@ -94,7 +95,7 @@ func readSitePosition(w http.ResponseWriter, r *http.Request, m siteMove) (quire
 // position, then move in the store; 200 with the item as show shapes it. A
 // function, not a method, because methods take no type parameters.
 func moveSiteItem[T, J any](s *Server, w http.ResponseWriter, r *http.Request, m siteMove,
-	move func(ctx context.Context, siteID, id string, pos quire.Position) (T, error), show func(*siteRenderer, T) J) error {
+	move func(ctx context.Context, siteID, id string, pos quire.Position) (T, error), show func(*wire.SiteRenderer, T) J) error {
 	site, v, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return err
@@ -107,5 +108,5 @@ func moveSiteItem[T, J any](s *Server, w http.ResponseWriter, r *http.Request, m
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, show(s.siteRenderer(site, v), item))
+	return writeJSON(w, http.StatusOK, show(s.wire.SiteRenderer(site, v), item))
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Members' and teams' roles on a site (the reference's site-permissions and
@@ -45,23 +46,6 @@ func (s *Server) removeSiteGrant(principalKind string) handlerFunc {
 	}
 }
 
-// siteAccessJSON is the reference's UserSitePermission.
-type siteAccessJSON struct {
-	Permission quire.Role     `json:"permission"`
-	User       userJSON       `json:"user"`
-	Origin     siteOriginJSON `json:"origin"`
-	Disabled   bool           `json:"disabled"`
-}
-
-// siteOriginJSON is where a member's role on a site comes from: the
-// organization, or a grant on the site (to them, or to one of their teams).
-type siteOriginJSON struct {
-	Type         string `json:"type"`
-	Organization string `json:"organization,omitempty"`
-	Site         string `json:"site,omitempty"`
-	Reason       string `json:"reason,omitempty"`
-}
-
 // listSiteAccess lists every member who reads the site, with their role on
 // it and where it comes from; role filters to one role, as on spaces.
 func (s *Server) listSiteAccess(w http.ResponseWriter, r *http.Request) error {
@@ -69,14 +53,5 @@ func (s *Server) listSiteAccess(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return listAccess(w, r, s.db, c, func(a *store.Access) siteAccessJSON {
-		origin := siteOriginJSON{Type: "organization", Organization: c.OrgID}
-		if a.Granted {
-			origin = siteOriginJSON{Type: "site", Site: c.ID, Reason: "team"}
-			if a.Direct {
-				origin.Reason = "member"
-			}
-		}
-		return siteAccessJSON{Permission: a.Role, User: s.userJSON(&a.User), Origin: origin, Disabled: a.Disabled}
-	})
+	return listAccess(w, r, s.db, c, func(a *store.Access) wire.SiteAccess { return s.wire.SiteAccess(c.OrgID, c.ID, a) })
 }

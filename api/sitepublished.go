@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/wire"
 )
 
 // GET SITE/published (Contract §4.8): the site, its structure and its
@@ -18,7 +19,7 @@ import (
 
 type publishedSiteJSON struct {
 	Object         string             `json:"object"`
-	Site           siteJSON           `json:"site"`
+	Site           wire.Site          `json:"site"`
 	Structure      siteStructureJSON  `json:"structure"`
 	Customizations customizationsJSON `json:"customizations"`
 	Scripts        []struct{}         `json:"scripts"`
@@ -64,7 +65,7 @@ func siteCustomization(site *quire.Site) json.RawMessage {
 
 func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure) publishedSiteJSON {
 	return publishedSiteJSON{
-		Object: "published-content-site", Site: s.siteJSON(site, siteRole(site, v)), Scripts: []struct{}{},
+		Object: "published-content-site", Site: s.wire.Site(site, siteRole(site, v)), Scripts: []struct{}{},
 		Structure:      s.structureJSON(site, v, st, false),
 		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: siteSpaceCustomizations(site, st)},
 	}
@@ -74,13 +75,13 @@ func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.Site
 // as v sees it; withLinks, its external links too (GET SITE/structure),
 // which the contract's published site leaves to its renderer.
 func (s *Server) structureJSON(site *quire.Site, v *quire.Viewer, st *quire.SiteStructure, withLinks bool) siteStructureJSON {
-	rd := s.siteRenderer(site, v)
+	rd := s.wire.SiteRenderer(site, v)
 	var j siteStructureJSON
 	if site.Sections == 0 {
 		j.Type = "siteSpaces"
 		j.Structure = make([]any, len(st.SiteSpaces))
 		for i, ss := range st.SiteSpaces {
-			j.Structure[i] = rd.siteSpace(ss)
+			j.Structure[i] = rd.SiteSpace(ss)
 		}
 		return j
 	}
@@ -98,10 +99,10 @@ func (s *Server) structureJSON(site *quire.Site, v *quire.Viewer, st *quire.Site
 	var top []placedItem
 	for _, it := range st.Items {
 		if it.Section != nil {
-			top = append(top, placedItem{it.Section.Position, it.Section.ID, rd.section(it.Section)})
+			top = append(top, placedItem{it.Section.Position, it.Section.ID, rd.Section(it.Section)})
 			continue
 		}
-		g := rd.group(it.Group)
+		g := rd.Group(it.Group)
 		var children []placedItem
 		for i, sec := range it.Group.Sections {
 			children = append(children, placedItem{sec.Position, sec.ID, g.Children[i]})
@@ -124,7 +125,7 @@ type placedItem struct {
 // then id, as the store orders the level (store.Tx.placeSiteItem).
 func placeLinks(items []placedItem, links []*quire.SiteExternalLink) []any {
 	for _, l := range links {
-		items = append(items, placedItem{l.Position, l.ID, siteExternalLinkOf(l)})
+		items = append(items, placedItem{l.Position, l.ID, wire.SiteExternalLinkOf(l)})
 	}
 	slices.SortStableFunc(items, func(a, b placedItem) int {
 		return cmp.Or(cmp.Compare(a.position, b.position), cmp.Compare(a.id, b.id))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // A site's publishing auth (the reference's site-publishing-auth
@@ -12,25 +13,6 @@ import (
 // signs their tokens, where to sign in and out, and Quire's extension, the
 // issuer tokens must name. Only those who manage the site (role create, as
 // for its share links) read it, since it shows the key.
-
-// sitePublishingAuthJSON is the reference's SitePublishingAuth.
-type sitePublishingAuthJSON struct {
-	Object      string `json:"object"`
-	Backend     string `json:"backend"`
-	PrivateKey  string `json:"privateKey"`
-	FallbackURL string `json:"fallbackURL,omitempty"`
-	LogoutURL   string `json:"logoutURL,omitempty"`
-	Issuer      string `json:"issuer,omitempty"` // Quire's extension
-}
-
-// backendCustom is the one visitor-auth backend Quire has: the site's own,
-// which signs tokens with the site's key.
-const backendCustom = "custom"
-
-func sitePublishingAuthOf(a quire.SitePublishingAuth) sitePublishingAuthJSON {
-	return sitePublishingAuthJSON{Object: "publishing-auth", Backend: backendCustom, PrivateKey: a.Key,
-		FallbackURL: a.FallbackURL, LogoutURL: a.LogoutURL, Issuer: a.Issuer}
-}
 
 func (s *Server) getSitePublishingAuth(w http.ResponseWriter, r *http.Request) error {
 	site, _, err := s.site(r, quire.RoleCreate)
@@ -41,7 +23,7 @@ func (s *Server) getSitePublishingAuth(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, sitePublishingAuthOf(auth))
+	return writeJSON(w, http.StatusOK, wire.SitePublishingAuthOf(auth))
 }
 
 // sitePublishingAuthUpdate is the body of PATCH SITE/publishing/auth, the
@@ -58,11 +40,11 @@ func (b *sitePublishingAuthUpdate) validate() error {
 	if b.Backend.Set {
 		switch {
 		case b.Backend.Null:
-			return errorf(quire.CodeInvalid, "backend: must be %q", backendCustom)
+			return errorf(quire.CodeInvalid, "backend: must be %q", wire.BackendCustom)
 		case b.Backend.Value == "integration":
 			return errorf(quire.CodeInvalid, `backend: "integration" is not supported: Quire has no visitor-auth integrations; use "custom" and sign visitors' tokens with the site's privateKey`)
-		case b.Backend.Value != backendCustom:
-			return errorf(quire.CodeInvalid, "backend: must be %q", backendCustom)
+		case b.Backend.Value != wire.BackendCustom:
+			return errorf(quire.CodeInvalid, "backend: must be %q", wire.BackendCustom)
 		}
 	}
 	return quire.FirstError(
@@ -91,7 +73,7 @@ func (s *Server) updateSitePublishingAuth(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, sitePublishingAuthOf(auth))
+	return writeJSON(w, http.StatusOK, wire.SitePublishingAuthOf(auth))
 }
 
 // regenerateSitePublishingAuth gives the site a new key: visitors' tokens
@@ -106,5 +88,5 @@ func (s *Server) regenerateSitePublishingAuth(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, sitePublishingAuthOf(auth))
+	return writeJSON(w, http.StatusOK, wire.SitePublishingAuthOf(auth))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // PUT SITE/redirects (the reference's bulkUpsertSiteRedirects): up to 500
@@ -19,11 +20,11 @@ import (
 const maxBulkRedirects = 500
 
 type bulkRedirectItem struct {
-	Source          *string                                 `json:"source"`
-	Intent          string                                  `json:"intent"`
-	CaptureWildcard bool                                    `json:"captureWildcard"`
-	Permanent       bool                                    `json:"permanent"`
-	Destination     quire.Optional[redirectDestinationJSON] `json:"destination"`
+	Source          *string                                  `json:"source"`
+	Intent          string                                   `json:"intent"`
+	CaptureWildcard bool                                     `json:"captureWildcard"`
+	Permanent       bool                                     `json:"permanent"`
+	Destination     quire.Optional[wire.RedirectDestination] `json:"destination"`
 }
 
 type bulkRedirectsRequest struct {
@@ -73,14 +74,6 @@ func (b *bulkRedirectsRequest) validate() error {
 	return nil
 }
 
-type bulkRedirectResultJSON struct {
-	Status string `json:"status"`
-	Source string `json:"source"`
-	Draft  bool   `json:"draft"`
-	ID     string `json:"id,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
 func (s *Server) bulkUpsertSiteRedirects(w http.ResponseWriter, r *http.Request) error {
 	var body bulkRedirectsRequest
 	site, _, err := s.siteForWrite(w, r, &body)
@@ -92,10 +85,10 @@ func (s *Server) bulkUpsertSiteRedirects(w http.ResponseWriter, r *http.Request)
 		return err
 	}
 	out := struct {
-		Results []bulkRedirectResultJSON `json:"results"`
-	}{Results: make([]bulkRedirectResultJSON, len(results))}
+		Results []wire.BulkRedirectResult `json:"results"`
+	}{Results: make([]wire.BulkRedirectResult, len(results))}
 	for i, res := range results {
-		out.Results[i] = bulkRedirectResultJSON{Status: res.Status, Source: res.Source, ID: res.ID, Error: res.Error}
+		out.Results[i] = wire.BulkRedirectResult{Status: res.Status, Source: res.Source, ID: res.ID, Error: res.Error}
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Contract §4.8 Docs sites. Organization members with the create role (and
@@ -73,115 +73,6 @@ func (s *Server) sharedSiteWith(r *http.Request, load func(ctx context.Context, 
 // to them or to one of their teams (sitepermissions.go); nothing for others.
 func siteRole(site *quire.Site, v *quire.Viewer) quire.Role { return v.RoleOnSite(site.ID) }
 
-type siteJSON struct {
-	Object          string            `json:"object"`
-	ID              string            `json:"id"`
-	Type            string            `json:"type"`
-	AppliedType     string            `json:"appliedType"`
-	Title           string            `json:"title"`
-	Hostname        string            `json:"hostname,omitempty"`
-	Basename        string            `json:"basename,omitempty"`
-	Proxy           *siteProxyJSON    `json:"proxy,omitempty"`
-	Visibility      string            `json:"visibility"`
-	DefaultLevel    string            `json:"defaultLevel"`
-	Permissions     sitePermsJSON     `json:"permissions"`
-	Published       bool              `json:"published"`
-	SiteSpaces      int               `json:"siteSpaces"`
-	CreatedAt       string            `json:"createdAt"`
-	AdaptiveContent enabledJSON       `json:"adaptiveContent"`
-	Features        []siteFeatureJSON `json:"features"`
-	URLs            siteURLsJSON      `json:"urls"`
-}
-
-type siteProxyJSON struct {
-	Origin string `json:"origin"`
-	Target string `json:"target"`
-}
-
-type enabledJSON struct {
-	Enabled bool `json:"enabled"`
-}
-
-type sitePermsJSON struct {
-	View               bool `json:"view"`
-	Access             bool `json:"access"`
-	Edit               bool `json:"edit"`
-	Create             bool `json:"create"`
-	Admin              bool `json:"admin"`
-	InstallIntegration bool `json:"installIntegration"`
-	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
-	EditAdaptiveSchema bool `json:"editAdaptiveSchema"`
-}
-
-type siteFeatureJSON struct {
-	ID     string `json:"id"`
-	Plan   string `json:"plan"`
-	Frozen bool   `json:"frozen"`
-}
-
-type siteURLsJSON struct {
-	Location  string `json:"location"`
-	App       string `json:"app"`
-	Preview   string `json:"preview"`
-	Published string `json:"published,omitempty"`
-}
-
-// siteFeatures are the site features Quire implements. A self-hosted
-// organization pays for nothing, so every site has all of them, under its
-// own type, and none is frozen.
-var siteFeatures = []string{
-	"sites-sections", "sites-redirects", "sites-adaptive-content", "sites-share-links", "sites-public-visibility",
-	"sites-unlisted-visibility", "sites-visitor-authentication", "sites-custom-domain", "sites-custom-subdirectory",
-}
-
-func siteFeaturesOf(t quire.SiteType) []siteFeatureJSON {
-	out := make([]siteFeatureJSON, len(siteFeatures))
-	for i, f := range siteFeatures {
-		out[i] = siteFeatureJSON{ID: f, Plan: string(t)}
-	}
-	return out
-}
-
-// siteAddress is where the site is served (and would be, unpublished).
-func (s *Server) siteAddress(site *quire.Site) string { return site.Address(s.publicURL) }
-
-// sitePublicURL is where visitors reach the site: through its proxy when it
-// has one, else at its address.
-func (s *Server) sitePublicURL(site *quire.Site) string {
-	if site.Proxy != "" {
-		return "https://" + site.Proxy + "/"
-	}
-	return s.siteAddress(site)
-}
-
-// siteJSON renders a site for a caller whose role on it is role.
-func (s *Server) siteJSON(site *quire.Site, role quire.Role) siteJSON {
-	j := siteJSON{
-		Object: "site", ID: site.ID, Type: string(site.Type), AppliedType: string(site.Type), Title: site.Title,
-		Hostname: site.Hostname, Basename: site.Basename, Visibility: string(site.Visibility),
-		DefaultLevel: string(quire.LevelInherit), Published: site.Published, SiteSpaces: site.SiteSpaces,
-		CreatedAt: timeJSON(site.CreatedAt), AdaptiveContent: enabledJSON{site.AdaptiveContent},
-		Features: siteFeaturesOf(site.Type),
-		Permissions: sitePermsJSON{
-			View: role.AtLeast(quire.RoleRead), Access: role.AtLeast(quire.RoleRead), Edit: role.AtLeast(quire.RoleEdit),
-			Create: role.AtLeast(quire.RoleCreate), Admin: role.AtLeast(quire.RoleCreate), InstallIntegration: role == quire.RoleAdmin,
-			ViewAdaptiveSchema: role.AtLeast(quire.RoleRead), EditAdaptiveSchema: role.AtLeast(quire.RoleCreate),
-		},
-		URLs: siteURLsJSON{
-			Location: s.url("/orgs/" + site.OrgID + "/sites/" + site.ID),
-			App:      quire.AppSiteURL(s.publicURL, site.OrgID, site.ID),
-			Preview:  s.siteAddress(site),
-		},
-	}
-	if site.Proxy != "" {
-		j.Proxy = &siteProxyJSON{Origin: site.Proxy, Target: s.siteAddress(site)}
-	}
-	if site.Published {
-		j.URLs.Published = s.sitePublicURL(site)
-	}
-	return j
-}
-
 func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 	v, err := s.orgViewer(r)
 	if err != nil {
@@ -218,7 +109,7 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeList(w, list, func(site *quire.Site) siteJSON { return s.siteJSON(site, siteRole(site, v)) })
+	return writeList(w, list, func(site *quire.Site) wire.Site { return s.wire.Site(site, siteRole(site, v)) })
 }
 
 func parseSiteVisibility(v string) (quire.Visibility, error) {
@@ -347,7 +238,7 @@ func (s *Server) createSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := s.siteJSON(site, v.OrgRole)
+	out := s.wire.Site(site, v.OrgRole)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -356,7 +247,7 @@ func (s *Server) getSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.siteJSON(site, siteRole(site, v)))
+	return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))
 }
 
 func (s *Server) deleteSite(w http.ResponseWriter, r *http.Request) error {
@@ -456,13 +347,7 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	return writeJSON(w, http.StatusOK, s.siteJSON(site, siteRole(site, v)))
-}
-
-type adaptiveSchemaJSON struct {
-	Object     string          `json:"object"`
-	JSONSchema json.RawMessage `json:"jsonSchema"`
-	UpdatedAt  string          `json:"updatedAt"`
+	return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))
 }
 
 // getAdaptiveSchema: 404 until a schema is set.
@@ -475,7 +360,7 @@ func (s *Server) getAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: timeJSON(updated)})
+	return writeJSON(w, http.StatusOK, wire.AdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: wire.Time(updated)})
 }
 
 // adaptiveSchemaRequest is the body of PUT SITE/adaptive-schema.
@@ -506,7 +391,7 @@ func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, adaptiveSchemaJSON{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: timeJSON(updated)})
+	return writeJSON(w, http.StatusOK, wire.AdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: wire.Time(updated)})
 }
 
 // checkAdaptiveSchema validates an adaptive schema and returns it compacted:

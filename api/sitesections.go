@@ -8,118 +8,10 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.9 Site sections and §4.10 section groups.
-
-type publishedURLJSON struct {
-	Published string `json:"published,omitempty"`
-}
-
-type siteSectionJSON struct {
-	Object       string           `json:"object"`
-	ID           string           `json:"id"`
-	Title        string           `json:"title"`
-	Description  string           `json:"description,omitempty"`
-	Default      bool             `json:"default"`
-	Draft        bool             `json:"draft"`
-	Path         string           `json:"path"`
-	Condition    string           `json:"condition,omitempty"`
-	SectionGroup string           `json:"sectionGroup,omitempty"`
-	SiteSpaces   []siteSpaceJSON  `json:"siteSpaces"`
-	URLs         publishedURLJSON `json:"urls"`
-	Icon         string           `json:"icon,omitempty"`
-}
-
-type siteSectionGroupJSON struct {
-	Object   string            `json:"object"`
-	ID       string            `json:"id"`
-	Title    string            `json:"title"`
-	Draft    bool              `json:"draft"`
-	Sections []siteSectionJSON `json:"sections"`
-	Children []any             `json:"children"` // sections, and in a structure the group's external links
-
-	Icon string `json:"icon,omitempty"`
-}
-
-type siteSpaceJSON struct {
-	Object    string           `json:"object"`
-	ID        string           `json:"id"`
-	Path      string           `json:"path"`
-	Section   string           `json:"section,omitempty"`
-	Space     spaceJSON        `json:"space"`
-	Title     string           `json:"title"`
-	Default   bool             `json:"default"`
-	Condition string           `json:"condition,omitempty"`
-	Draft     bool             `json:"draft"`
-	URLs      publishedURLJSON `json:"urls"`
-}
-
-// siteRenderer renders what is in one site for one caller.
-type siteRenderer struct {
-	s    *Server
-	site *quire.Site
-	v    *quire.Viewer
-	base string // the site's public URL
-}
-
-func (s *Server) siteRenderer(site *quire.Site, v *quire.Viewer) *siteRenderer {
-	return &siteRenderer{s: s, site: site, v: v, base: s.sitePublicURL(site)}
-}
-
-// sectionURL is where a section is published: the site's root for the
-// default section, else its path below.
-func (rd *siteRenderer) sectionURL(sec *quire.SiteSection) string {
-	if sec == nil || sec.Default {
-		return rd.base
-	}
-	return rd.base + sec.Path + "/"
-}
-
-func (rd *siteRenderer) published(url string) publishedURLJSON {
-	if !rd.site.Published {
-		return publishedURLJSON{}
-	}
-	return publishedURLJSON{Published: url}
-}
-
-func (rd *siteRenderer) siteSpace(ss *quire.SiteSpace) siteSpaceJSON {
-	url := rd.sectionURL(ss.Section)
-	if !ss.Default {
-		url += ss.Path + "/"
-	}
-	sp := ss.Space
-	return siteSpaceJSON{
-		Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID, Title: sp.Title,
-		Space:   rd.s.spaceJSON(sp, rd.v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors)),
-		Default: ss.Default, Condition: ss.Condition, URLs: rd.published(url),
-	}
-}
-
-func (rd *siteRenderer) section(sec *quire.SiteSection) siteSectionJSON {
-	j := siteSectionJSON{
-		Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description, Default: sec.Default,
-		Path: sec.Path, Condition: sec.Condition, SectionGroup: sec.GroupID, Icon: sec.Icon,
-		SiteSpaces: make([]siteSpaceJSON, len(sec.SiteSpaces)), URLs: rd.published(rd.sectionURL(sec)),
-	}
-	for i, ss := range sec.SiteSpaces {
-		j.SiteSpaces[i] = rd.siteSpace(ss)
-	}
-	return j
-}
-
-func (rd *siteRenderer) group(g *quire.SiteSectionGroup) siteSectionGroupJSON {
-	j := siteSectionGroupJSON{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon,
-		Sections: make([]siteSectionJSON, len(g.Sections))}
-	for i, sec := range g.Sections {
-		j.Sections[i] = rd.section(sec)
-	}
-	j.Children = make([]any, len(j.Sections))
-	for i, sec := range j.Sections {
-		j.Children[i] = sec
-	}
-	return j
-}
 
 func (s *Server) listSiteSections(w http.ResponseWriter, r *http.Request) error {
 	site, v, err := s.sharedSite(r)
@@ -128,7 +20,7 @@ func (s *Server) listSiteSections(w http.ResponseWriter, r *http.Request) error 
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSection], error) {
 		return s.db.ListSiteSections(ctx, site.ID, p)
-	}, s.siteRenderer(site, v).section)
+	}, s.wire.SiteRenderer(site, v).Section)
 }
 
 // spaceSourceJSON is the spaceId of POST SITE/sections and SITE/site-spaces:
@@ -196,7 +88,7 @@ func (s *Server) siteForWrite(w http.ResponseWriter, r *http.Request, body valid
 // at the path where says, or 200 when where is nil, with the item as show
 // shapes it.
 func writeSiteItem[T, J any](s *Server, w http.ResponseWriter, r *http.Request, body validator,
-	write func(ctx context.Context, site *quire.Site) (T, error), show func(*siteRenderer, T) J, where func(T) string) error {
+	write func(ctx context.Context, site *quire.Site) (T, error), show func(*wire.SiteRenderer, T) J, where func(T) string) error {
 	site, v, err := s.siteForWrite(w, r, body)
 	if err != nil {
 		return err
@@ -205,7 +97,7 @@ func writeSiteItem[T, J any](s *Server, w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	out := show(s.siteRenderer(site, v), item)
+	out := show(s.wire.SiteRenderer(site, v), item)
 	if where != nil {
 		return s.createdInSite(w, site, where(item), out)
 	}
@@ -253,7 +145,7 @@ func (s *Server) createSiteSection(w http.ResponseWriter, r *http.Request) error
 	var body siteSectionCreateRequest
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSection, error) {
 		return s.db.CreateSiteSection(ctx, site, body.newSection())
-	}, (*siteRenderer).section, func(sec *quire.SiteSection) string { return "/sections/" + sec.ID })
+	}, (*wire.SiteRenderer).Section, func(sec *quire.SiteSection) string { return "/sections/" + sec.ID })
 }
 
 // siteSectionUpdateRequest is the body of PATCH SITE/sections/{siteSectionId}.
@@ -291,7 +183,7 @@ func (s *Server) updateSiteSection(w http.ResponseWriter, r *http.Request) error
 	var body siteSectionUpdateRequest
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSection, error) {
 		return s.db.UpdateSiteSection(ctx, site.ID, r.PathValue("siteSectionId"), body.update())
-	}, (*siteRenderer).section, nil)
+	}, (*wire.SiteRenderer).Section, nil)
 }
 
 func (s *Server) deleteSiteSection(w http.ResponseWriter, r *http.Request) error {
@@ -299,7 +191,7 @@ func (s *Server) deleteSiteSection(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) moveSiteSection(w http.ResponseWriter, r *http.Request) error {
-	return moveSiteItem(s, w, r, moveSection, s.db.MoveSiteSection, (*siteRenderer).section)
+	return moveSiteItem(s, w, r, moveSection, s.db.MoveSiteSection, (*wire.SiteRenderer).Section)
 }
 
 func (s *Server) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) error {
@@ -309,7 +201,7 @@ func (s *Server) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) e
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSectionGroup], error) {
 		return s.db.ListSiteSectionGroups(ctx, site.ID, p)
-	}, s.siteRenderer(site, v).group)
+	}, s.wire.SiteRenderer(site, v).Group)
 }
 
 func checkGroupTitle(v string) error { return quire.CheckLen("title", v, 1, 100) }
@@ -342,7 +234,7 @@ func (s *Server) createSiteSectionGroup(w http.ResponseWriter, r *http.Request) 
 	var body sectionGroupCreateRequest
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
 		return s.db.CreateSiteSectionGroup(ctx, site.ID, *body.Title, body.Icon.Value, body.Sections)
-	}, (*siteRenderer).group, func(g *quire.SiteSectionGroup) string { return "/section-groups/" + g.ID })
+	}, (*wire.SiteRenderer).Group, func(g *quire.SiteSectionGroup) string { return "/section-groups/" + g.ID })
 }
 
 // sectionGroupUpdateRequest is the body of PATCH SITE/section-groups/{id}:
@@ -360,7 +252,7 @@ func (s *Server) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) 
 	var body sectionGroupUpdateRequest
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
 		return s.db.UpdateSiteSectionGroup(ctx, site.ID, r.PathValue("siteSectionGroupId"), setValue(body.Title), setValue(body.Icon))
-	}, (*siteRenderer).group, nil)
+	}, (*wire.SiteRenderer).Group, nil)
 }
 
 func (s *Server) deleteSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
@@ -382,7 +274,7 @@ func (s *Server) addSectionToGroup(w http.ResponseWriter, r *http.Request) error
 	var body sectionGroupAddRequest
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
 		return s.db.AddSectionToGroup(ctx, site.ID, r.PathValue("siteSectionGroupId"), *body.SectionID)
-	}, (*siteRenderer).group, nil)
+	}, (*wire.SiteRenderer).Group, nil)
 }
 
 // removeSectionFromGroup puts the section back at the top level of the
@@ -395,5 +287,5 @@ func (s *Server) removeSectionFromGroup(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) moveSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	return moveSiteItem(s, w, r, moveSectionGroup, s.db.MoveSiteSectionGroup, (*siteRenderer).group)
+	return moveSiteItem(s, w, r, moveSectionGroup, s.db.MoveSiteSectionGroup, (*wire.SiteRenderer).Group)
 }

@@ -3,10 +3,10 @@ package api
 import (
 	"context"
 	"net/http"
-	"net/url"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // A site's share links (the reference's site-share-links): those who manage
@@ -15,24 +15,6 @@ import (
 // is in the link's urls.published, as the reference shows it, and in key, an
 // extra. The operations that take shareKey accept the key of any active
 // link; a revoked or deleted link's key opens nothing, cookies included.
-
-type siteShareLinkJSON struct {
-	Object    string `json:"object"`
-	ID        string `json:"id"`
-	CreatedAt string `json:"createdAt"`
-	Name      string `json:"name"`
-	Key       string `json:"key"`
-	Active    bool   `json:"active"`
-	URLs      struct {
-		Published string `json:"published"`
-	} `json:"urls"`
-}
-
-func (s *Server) shareLinkJSON(site *quire.Site, l *store.ShareLink) siteShareLinkJSON {
-	j := siteShareLinkJSON{Object: "share-link", ID: l.ID, CreatedAt: timeJSON(l.CreatedAt), Name: l.Name, Key: l.Key, Active: l.Active}
-	j.URLs.Published = s.sitePublicURL(site) + "?shareKey=" + url.QueryEscape(l.Key)
-	return j
-}
 
 func (s *Server) listSiteShareLinks(w http.ResponseWriter, r *http.Request) error {
 	site, _, err := s.site(r, quire.RoleCreate)
@@ -45,7 +27,7 @@ func (s *Server) listSiteShareLinks(w http.ResponseWriter, r *http.Request) erro
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.ShareLink], error) {
 		return s.db.ListShareLinks(ctx, site.ID, search, p)
-	}, func(l *store.ShareLink) siteShareLinkJSON { return s.shareLinkJSON(site, l) })
+	}, func(l *store.ShareLink) wire.SiteShareLink { return s.wire.SiteShareLink(site, l) })
 }
 
 // shareLinkRequest is the body of POST and PATCH SITE/share-links…: name is
@@ -83,7 +65,7 @@ func (s *Server) createSiteShareLink(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeCreated(w, s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+"/share-links/"+l.ID), s.shareLinkJSON(site, l))
+	return writeCreated(w, s.url("/orgs/"+site.OrgID+"/sites/"+site.ID+"/share-links/"+l.ID), s.wire.SiteShareLink(site, l))
 }
 
 func (s *Server) updateSiteShareLink(w http.ResponseWriter, r *http.Request) error {
@@ -99,7 +81,7 @@ func (s *Server) updateSiteShareLink(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.shareLinkJSON(site, l))
+	return writeJSON(w, http.StatusOK, s.wire.SiteShareLink(site, l))
 }
 
 // deleteSiteShareLink answers 205 when the link was deleted, 204 when there

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.11 Site spaces and §4.12 site redirects.
@@ -22,7 +23,7 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 			return nil, err
 		}
 		return s.db.ListSiteSpaces(ctx, site.ID, f, p)
-	}, s.siteRenderer(site, v).siteSpace)
+	}, s.wire.SiteRenderer(site, v).SiteSpace)
 }
 
 // siteSpaceCreateRequest is the body of POST SITE/site-spaces.
@@ -53,7 +54,7 @@ func (s *Server) createSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	var body siteSpaceCreateRequest
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
 		return s.db.CreateSiteSpace(ctx, site, body.newSiteSpace())
-	}, (*siteRenderer).siteSpace, func(ss *quire.SiteSpace) string { return "/site-spaces/" + ss.ID })
+	}, (*wire.SiteRenderer).SiteSpace, func(ss *quire.SiteSpace) string { return "/site-spaces/" + ss.ID })
 }
 
 // siteSpaceUpdateRequest is the body of PATCH SITE/site-spaces/{siteSpaceId}.
@@ -73,7 +74,7 @@ func (s *Server) updateSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
 		u := store.SiteSpaceUpdate{Path: setValue(body.Path), Condition: setValue(body.Condition)}
 		return s.db.UpdateSiteSpace(ctx, site.ID, r.PathValue("siteSpaceId"), u)
-	}, (*siteRenderer).siteSpace, nil)
+	}, (*wire.SiteRenderer).SiteSpace, nil)
 }
 
 // deleteSiteSpace unpublishes a space from the site; the space stays.
@@ -82,33 +83,7 @@ func (s *Server) deleteSiteSpace(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) moveSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	return moveSiteItem(s, w, r, moveSiteSpace, s.db.MoveSiteSpace, (*siteRenderer).siteSpace)
-}
-
-type siteRedirectJSON struct {
-	Object          string                  `json:"object"`
-	ID              string                  `json:"id"`
-	Source          string                  `json:"source"`
-	Draft           bool                    `json:"draft"`
-	CaptureWildcard bool                    `json:"captureWildcard"`
-	Permanent       bool                    `json:"permanent"`
-	Destination     redirectDestinationJSON `json:"destination"`
-	CreatedAt       string                  `json:"createdAt"`
-	UpdatedAt       string                  `json:"updatedAt,omitempty"`
-}
-
-// redirectDestinationJSON is the one destination the contract lists: a
-// section of the site.
-type redirectDestinationJSON struct {
-	Kind          string `json:"kind"`
-	SiteSectionID string `json:"siteSectionId"`
-}
-
-func siteRedirectOut(rd *quire.SiteRedirect) siteRedirectJSON {
-	return siteRedirectJSON{
-		Object: "site-redirect", ID: rd.ID, Source: rd.Source, CreatedAt: timeJSON(rd.CreatedAt), UpdatedAt: optTimeJSON(rd.UpdatedAt),
-		Destination: redirectDestinationJSON{Kind: "site-section", SiteSectionID: rd.SectionID},
-	}
+	return moveSiteItem(s, w, r, moveSiteSpace, s.db.MoveSiteSpace, (*wire.SiteRenderer).SiteSpace)
 }
 
 func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error {
@@ -118,13 +93,13 @@ func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteRedirect], error) {
 		return s.db.ListSiteRedirects(ctx, site.ID, p)
-	}, siteRedirectOut)
+	}, wire.SiteRedirectOf)
 }
 
 // redirectBody is the body of the redirect writes.
 type redirectBody struct {
-	Source      *string                  `json:"source"`
-	Destination *redirectDestinationJSON `json:"destination"`
+	Source      *string                   `json:"source"`
+	Destination *wire.RedirectDestination `json:"destination"`
 
 	required bool // both fields must be given (create)
 }
@@ -171,10 +146,10 @@ func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) erro
 	}, showRedirect, nil)
 }
 
-// showRedirect is siteRedirectOut in the shape writeSiteItem takes: a
+// showRedirect is wire.SiteRedirectOf in the shape writeSiteItem takes: a
 // redirect's form is the same for every caller.
-func showRedirect(_ *siteRenderer, rd *quire.SiteRedirect) siteRedirectJSON {
-	return siteRedirectOut(rd)
+func showRedirect(_ *wire.SiteRenderer, rd *quire.SiteRedirect) wire.SiteRedirect {
+	return wire.SiteRedirectOf(rd)
 }
 
 func (s *Server) deleteSiteRedirect(w http.ResponseWriter, r *http.Request) error {
@@ -204,9 +179,9 @@ func (s *Server) getSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, struct {
-		Redirect siteRedirectJSON `json:"redirect"`
-		Target   string           `json:"target"`
-	}{siteRedirectOut(rd), s.siteRenderer(site, v).sectionURL(sec)})
+		Redirect wire.SiteRedirect `json:"redirect"`
+		Target   string            `json:"target"`
+	}{wire.SiteRedirectOf(rd), s.wire.SiteRenderer(site, v).SectionURL(sec)})
 }
 
 // siteSpaceDuplicateRequest is the body of POST …/site-spaces/{id}/duplicate.
@@ -249,5 +224,5 @@ func (s *Server) duplicateSiteSpace(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return s.createdInSite(w, site, "/site-spaces/"+dup.ID, s.siteRenderer(site, v).siteSpace(dup))
+	return s.createdInSite(w, site, "/site-spaces/"+dup.ID, s.wire.SiteRenderer(site, v).SiteSpace(dup))
 }

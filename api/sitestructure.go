@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // GET SITE/structure, PATCH SITE/structure/sort, POST SITE/publish and
@@ -104,28 +105,28 @@ func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	rd, ctx, id := s.siteRenderer(site, v), r.Context(), body.Item.ID
+	rd, ctx, id := s.wire.SiteRenderer(site, v), r.Context(), body.Item.ID
 	var item any
 	switch body.Item.Type {
 	case "site-space":
 		var ss *quire.SiteSpace
 		if ss, err = s.db.MoveSiteSpace(ctx, site.ID, id, body.pos); err == nil {
-			item = rd.siteSpace(ss)
+			item = rd.SiteSpace(ss)
 		}
 	case "site-section":
 		var sec *quire.SiteSection
 		if sec, err = s.db.MoveSiteSection(ctx, site.ID, id, body.pos); err == nil {
-			item = rd.section(sec)
+			item = rd.Section(sec)
 		}
 	case "site-external-link":
 		var l *quire.SiteExternalLink
 		if l, err = s.db.MoveSiteExternalLink(ctx, site.ID, id, body.pos); err == nil {
-			item = siteExternalLinkOf(l)
+			item = wire.SiteExternalLinkOf(l)
 		}
 	default:
 		var g *quire.SiteSectionGroup
 		if g, err = s.db.MoveSiteSectionGroup(ctx, site.ID, id, body.pos); err == nil {
-			item = rd.group(g)
+			item = rd.Group(g)
 		}
 	}
 	if err != nil {
@@ -148,6 +149,6 @@ func (s *Server) setPublished(published bool) handlerFunc {
 		if site, err = s.db.UpdateSite(r.Context(), site.ID, store.SiteUpdate{Actor: caller(r.Context()).ID, Published: &published}); err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, s.siteJSON(site, siteRole(site, v)))
+		return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))
 	}
 }

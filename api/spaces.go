@@ -8,6 +8,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // space loads the live space named in the path and the caller's role on it,
@@ -59,8 +60,8 @@ func (s *Server) listSpacesOf(w http.ResponseWriter, r *http.Request, orgID stri
 		}
 		v = f.VisibleTo
 		return s.db.ListSpaces(ctx, orgID, f, p)
-	}, func(sp *quire.Space) spaceJSON {
-		return s.spaceJSON(sp, v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors))
+	}, func(sp *quire.Space) wire.Space {
+		return s.wire.Space(sp, v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors))
 	})
 }
 
@@ -157,8 +158,8 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 	}
 	// One space read alone shows its Git sync state, as the reference's
 	// Space has it (lists leave it out: a read per space).
-	answer := func() (spaceJSON, error) {
-		out := s.spaceJSON(sp, role)
+	answer := func() (wire.Space, error) {
+		out := s.wire.Space(sp, role)
 		var err error
 		out.GitSync, err = s.gitSyncState(r.Context(), sp)
 		return out, err
@@ -271,7 +272,7 @@ func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	if sp, err = s.db.UpdateSpace(r.Context(), sp.ID, u); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.spaceJSON(sp, role))
+	return writeJSON(w, http.StatusOK, s.wire.Space(sp, role))
 }
 
 func (s *Server) duplicateSpace(w http.ResponseWriter, r *http.Request) error {

@@ -26,7 +26,7 @@ func (s *Server) flowProvider(r *http.Request, active bool) (*quire.SAMLProvider
 	if active && !p.Active() {
 		return nil, nil, errorf(quire.CodeConflict, "SAML provider %q is pending: it needs an entityID, an ssoURL and a certificate", p.Label)
 	}
-	svc := s.samlService(p)
+	svc := s.wire.SAMLServiceOf(p)
 	sp, err := s.saml.ServiceProvider(r.Context(), p, sso.URLs{EntityID: svc.EntityID, ACSURL: svc.ACSURL})
 	return p, sp, err
 }

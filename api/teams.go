@@ -8,6 +8,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 func checkTeamTitle(title *string) error {
@@ -129,7 +130,7 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var team func(*quire.Team) teamJSON
+	var team func(*quire.Team) wire.Team
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Team], error) {
 		f := store.TeamFilter{Title: query(r).Get("title")}
 		var err error
@@ -147,17 +148,17 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) error {
 		}
 		team, err = s.teamsJSON(ctx, me)
 		return list, err
-	}, func(t *quire.Team) teamJSON { return team(t) })
+	}, func(t *quire.Team) wire.Team { return team(t) })
 }
 
 // teamsJSON shapes the teams of a list as me sees them: each with whether
 // me owns it.
-func (s *Server) teamsJSON(ctx context.Context, me *quire.Member) (func(*quire.Team) teamJSON, error) {
+func (s *Server) teamsJSON(ctx context.Context, me *quire.Member) (func(*quire.Team) wire.Team, error) {
 	owned, err := s.db.OwnedTeams(ctx, me.OrgID, me.User.ID)
 	if err != nil {
 		return nil, err
 	}
-	return func(t *quire.Team) teamJSON { return s.teamJSON(t, me, ownerRole(owned[t.ID])) }, nil
+	return func(t *quire.Team) wire.Team { return s.wire.Team(t, me, ownerRole(owned[t.ID])) }, nil
 }
 
 func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
@@ -173,7 +174,7 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := s.teamJSON(t, me, "")
+	out := s.wire.Team(t, me, "")
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -182,7 +183,7 @@ func (s *Server) getTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.teamJSON(t, me, role))
+	return writeJSON(w, http.StatusOK, s.wire.Team(t, me, role))
 }
 
 func (s *Server) deleteTeam(w http.ResponseWriter, r *http.Request) error {
@@ -208,15 +209,7 @@ func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) error {
 	if t, err = s.db.RenameTeam(r.Context(), me.OrgID, t.ID, *body.Title); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.teamJSON(t, me, role))
-}
-
-type teamMemberItemJSON struct {
-	Organization memberJSON     `json:"organization"`
-	Team         teamMemberJSON `json:"team"`
-	Permissions  struct {
-		View bool `json:"view"`
-	} `json:"permissions"`
+	return writeJSON(w, http.StatusOK, s.wire.Team(t, me, role))
 }
 
 func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
@@ -226,8 +219,8 @@ func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TeamMembership], error) {
 		return s.db.ListTeamMembers(ctx, me.OrgID, t.ID, p)
-	}, func(tm *quire.TeamMembership) teamMemberItemJSON {
-		item := teamMemberItemJSON{Organization: s.memberJSON(&tm.Member), Team: teamMemberJSON{Role: tm.Role}}
+	}, func(tm *quire.TeamMembership) wire.TeamMemberItem {
+		item := wire.TeamMemberItem{Organization: s.wire.Member(&tm.Member), Team: wire.TeamMember{Role: tm.Role}}
 		item.Permissions.View = true
 		return item
 	})

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/quiredocs/quire/store"
 )
@@ -18,24 +17,11 @@ import (
 // server hears of at once (store/changes.go), so the token stops working
 // everywhere with the next request.
 
-// tokenJSON is an API token as listed.
-type tokenJSON struct {
-	Object    string    `json:"object"`
-	ID        string    `json:"id"`
-	Label     string    `json:"label"`
-	CreatedAt time.Time `json:"createdAt"`
-	User      userJSON  `json:"user"`
-}
-
-func (s *Server) tokenJSON(t store.OwnedToken) tokenJSON {
-	return tokenJSON{Object: "api-token", ID: t.Hash, Label: t.Label, CreatedAt: t.CreatedAt.UTC(), User: s.userJSON(t.User)}
-}
-
 // listUserTokens answers GET /v1/user/tokens: the caller's tokens.
 func (s *Server) listUserTokens(w http.ResponseWriter, r *http.Request) error {
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[store.OwnedToken], error) {
 		return s.db.ListUserTokens(ctx, caller(ctx).ID, p)
-	}, s.tokenJSON)
+	}, s.wire.Token)
 }
 
 // revokeUserToken answers DELETE /v1/user/tokens/{tokenId}: one of the
@@ -60,7 +46,7 @@ func (s *Server) listOrgTokens(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[store.OwnedToken], error) {
 		return s.db.ListManagedTokens(ctx, me.OrgID, p)
-	}, s.tokenJSON)
+	}, s.wire.Token)
 }
 
 // revokeOrgToken answers DELETE /v1/orgs/{organizationId}/tokens/{tokenId},

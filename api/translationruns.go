@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Translations (issue 19, O/translations): a source space translated by the
@@ -17,92 +18,6 @@ import (
 // instructions per target language, which its runs follow, as the
 // reference's Translation.urls.location ("the translation settings") has
 // it. Members read; admins write.
-
-type translationJSON struct {
-	Object       string                 `json:"object"`
-	ID           string                 `json:"id"`
-	Status       string                 `json:"status"`
-	Source       translationSourceJSON  `json:"source"`
-	Language     string                 `json:"language"`
-	Instructions json.RawMessage        `json:"instructions"`
-	Result       *translationResultJSON `json:"result,omitempty"`
-	LastRun      *translationRunJSON    `json:"lastRun,omitempty"`
-	CreatedAt    string                 `json:"createdAt"`
-	UpdatedAt    string                 `json:"updatedAt"`
-	Stats        translationStatsJSON   `json:"stats"`
-	Permissions  viewEditJSON           `json:"permissions"`
-	URLs         urlsJSON               `json:"urls"`
-}
-
-type translationSourceJSON struct {
-	Space    string `json:"space"`
-	Language string `json:"language"`
-}
-
-type translationResultJSON struct {
-	Space    string `json:"space"`
-	Revision string `json:"revision"`
-	Language string `json:"language"`
-}
-
-// translationRunJSON is Quire's account of the last run that ended, beyond
-// the reference's status: whether it failed, and why.
-type translationRunJSON struct {
-	Status    string `json:"status"`
-	Reason    string `json:"reason,omitempty"`
-	StartedAt string `json:"startedAt,omitempty"`
-	EndedAt   string `json:"endedAt"`
-}
-
-type translationStatsJSON struct {
-	Runs              int   `json:"runs"`
-	TotalWords        int64 `json:"totalWords"`
-	TotalPages        int64 `json:"totalPages"`
-	TotalDuration     int64 `json:"totalDuration"`
-	LatestRunDuration int64 `json:"latestRunDuration"`
-	LatestPages       int   `json:"latestPages"`
-	LatestWords       int64 `json:"latestWords"`
-}
-
-type viewEditJSON struct {
-	View bool `json:"view"`
-	Edit bool `json:"edit"`
-}
-
-// translationStatus is the reference's status of t: pending while a run
-// waits (or, created without a model, until one ran), running, and
-// completed once one ended (failed or not: lastRun tells).
-func translationStatus(t *store.Translation) string {
-	switch {
-	case t.State == store.TranslationRunning:
-		return "running"
-	case t.State == store.TranslationQueued || t.LastStatus == "":
-		return "pending"
-	}
-	return "completed"
-}
-
-func (s *Server) translationJSON(t *store.Translation, me *quire.Member) translationJSON {
-	out := translationJSON{Object: "translation", ID: t.ID, Status: translationStatus(t),
-		Source:   translationSourceJSON{Space: t.SourceSpaceID, Language: t.SourceLanguage},
-		Language: t.Language, Instructions: t.Instructions,
-		CreatedAt: timeJSON(t.CreatedAt), UpdatedAt: timeJSON(t.UpdatedAt),
-		Stats: translationStatsJSON{Runs: t.Runs, TotalWords: t.TotalWords, TotalPages: t.TotalPages, TotalDuration: t.TotalDuration,
-			LatestRunDuration: t.LatestDuration, LatestPages: t.LatestPages, LatestWords: t.LatestWords},
-		Permissions: viewEditJSON{View: true, Edit: me.Role == quire.RoleAdmin},
-		URLs:        urlsJSON{Location: s.url("/orgs/" + t.OrgID + "/translations/" + t.ID)},
-	}
-	if t.ResultRevisionID != "" {
-		out.Result = &translationResultJSON{Space: t.TargetSpaceID, Revision: t.ResultRevisionID, Language: t.Language}
-	}
-	if t.LastStatus != "" {
-		out.LastRun = &translationRunJSON{Status: t.LastStatus, Reason: t.LastReason, EndedAt: timeJSON(t.LastEndedAt)}
-		if !t.LastStartedAt.IsZero() {
-			out.LastRun.StartedAt = timeJSON(t.LastStartedAt)
-		}
-	}
-	return out
-}
 
 // emptyInstructions is the instructions of a translation created without.
 var emptyInstructions = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
@@ -176,7 +91,7 @@ func (s *Server) createTranslation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	out := s.translationJSON(t, me)
+	out := s.wire.Translation(t, me)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -196,7 +111,7 @@ func (s *Server) listTranslations(w http.ResponseWriter, r *http.Request) error 
 	list := store.PageOf(all, p, func(t *store.Translation) store.Cursor {
 		return store.Cursor{Str: fmt.Sprintf("%019d", t.CreatedAt.UnixMicro()), ID: t.ID}
 	})
-	return writeList(w, list, func(t *store.Translation) translationJSON { return s.translationJSON(t, me) })
+	return writeList(w, list, func(t *store.Translation) wire.Translation { return s.wire.Translation(t, me) })
 }
 
 // translation loads the translation in the path for a member (admin when
@@ -227,7 +142,7 @@ func (s *Server) getTranslation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.translationJSON(t, me))
+	return writeJSON(w, http.StatusOK, s.wire.Translation(t, me))
 }
 
 // translationUpdateRequest is the body of PUT O/translations/{id}.
@@ -254,7 +169,7 @@ func (s *Server) updateTranslation(w http.ResponseWriter, r *http.Request) error
 	if t, err = s.db.UpdateTranslation(r.Context(), t.OrgID, t.ID, body.instructions); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.translationJSON(t, me))
+	return writeJSON(w, http.StatusOK, s.wire.Translation(t, me))
 }
 
 // deleteTranslation answers 205 when it deleted the translation and 204

@@ -13,23 +13,6 @@ import (
 // translation configuration of an organization; its first language creates
 // it, and an id with no languages lists none. Members read; admins write.
 
-type translationLanguageJSON struct {
-	Object       string          `json:"object"`
-	Language     string          `json:"language"`
-	Instructions json.RawMessage `json:"instructions"`
-	CreatedAt    string          `json:"createdAt"`
-	UpdatedAt    string          `json:"updatedAt"`
-	URLs         urlsJSON        `json:"urls"`
-}
-
-func (s *Server) translationLanguageJSON(t *quire.TranslationLanguage) translationLanguageJSON {
-	return translationLanguageJSON{
-		Object: "translation-language-settings", Language: t.Language, Instructions: t.Document,
-		CreatedAt: timeJSON(t.CreatedAt), UpdatedAt: timeJSON(t.UpdatedAt),
-		URLs: urlsJSON{Location: s.url("/orgs/" + t.OrgID + "/translations/" + t.SettingsID + "/languages/" + t.Language)},
-	}
-}
-
 // translationSettings resolves the caller's membership of the organization
 // in the path and checks the settings id (and the language, when withLanguage).
 func (s *Server) translationSettings(r *http.Request, withLanguage bool) (me *quire.Member, settingsID, language string, err error) {
@@ -68,7 +51,7 @@ func (s *Server) listTranslationLanguages(w http.ResponseWriter, r *http.Request
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.TranslationLanguage], error) {
 		return s.db.ListTranslationLanguages(ctx, me.OrgID, settingsID, p)
-	}, s.translationLanguageJSON)
+	}, s.wire.TranslationLanguage)
 }
 
 func (s *Server) getTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
@@ -80,7 +63,7 @@ func (s *Server) getTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.translationLanguageJSON(t))
+	return writeJSON(w, http.StatusOK, s.wire.TranslationLanguage(t))
 }
 
 // translationLanguageRequest is the body of PUT …/languages/{translationLanguage}.
@@ -110,7 +93,7 @@ func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	out := s.translationLanguageJSON(t)
+	out := s.wire.TranslationLanguage(t)
 	if created {
 		return writeCreated(w, out.URLs.Location, out)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/wire"
 )
 
 // URL resolution (issue 19): GET /v1/urls/content finds the content an
@@ -92,20 +93,20 @@ func (s *Server) contentAt(r *http.Request, u *url.URL) (map[string]any, error) 
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"collection": s.collectionJSON(c, role)}, nil
+		return map[string]any{"collection": s.wire.Collection(c, role)}, nil
 	}
 	sp, role, err := s.space(rr, quire.RoleRead)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"space": s.spaceJSON(sp, role)}
+	out := map[string]any{"space": s.wire.Space(sp, role)}
 	revisionID, cr := sp.RevisionID, (*quire.ChangeRequest)(nil)
 	if match.values["changeRequestId"] != "" {
 		if _, cr, err = s.changeRequest(rr, quire.RoleRead); err != nil {
 			return nil, err
 		}
 		revisionID = cr.RevisionID
-		out["changeRequest"] = s.changeRequestJSON(sp, cr)
+		out["changeRequest"] = s.wire.ChangeRequest(sp, cr)
 	}
 	if pagePath := match.values["path"]; pagePath != "" {
 		v, err := s.reader.Open(r.Context(), sp, revisionID, cr)
@@ -293,9 +294,9 @@ func embedTitle(found map[string]any, fallback string) string {
 	}
 	for _, k := range []string{"space", "collection"} {
 		switch v := found[k].(type) {
-		case spaceJSON:
+		case wire.Space:
 			return v.Title
-		case collectionJSON:
+		case wire.Collection:
 			return v.Title
 		}
 	}

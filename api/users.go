@@ -47,5 +47,5 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.userJSON(u))
+	return writeJSON(w, http.StatusOK, s.wire.User(u))
 }

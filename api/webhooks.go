@@ -2,12 +2,12 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/webhook"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Outgoing webhooks, Quire's extra beyond the contract: organization admins
@@ -15,81 +15,6 @@ import (
 // delivery log, redeliver and ping. Others get 404 outside the organization
 // and 403 inside. The signing secret is shown once, in the creation's
 // answer; it is stored sealed, since deliveries are signed with it.
-
-type webhookJSON struct {
-	Object         string   `json:"object"`
-	ID             string   `json:"id"`
-	URL            string   `json:"url"`
-	Events         []string `json:"events"`
-	Space          *string  `json:"space"` // null: every space of the organization
-	Description    string   `json:"description"`
-	Active         bool     `json:"active"`
-	DisabledReason string   `json:"disabledReason,omitempty"`
-	DisabledAt     string   `json:"disabledAt,omitempty"`
-	Secret         string   `json:"secret,omitempty"` // on creation only
-	CreatedAt      string   `json:"createdAt"`
-	UpdatedAt      string   `json:"updatedAt"`
-	URLs           urlsJSON `json:"urls"`
-}
-
-func (s *Server) webhookURL(orgID, id string) string {
-	return s.url("/orgs/" + orgID + "/webhooks/" + id)
-}
-
-func (s *Server) webhookJSON(w *quire.Webhook) webhookJSON {
-	j := webhookJSON{
-		Object: "webhook", ID: w.ID, URL: w.URL, Events: make([]string, len(w.Events)), Description: w.Description,
-		Active: w.Active, DisabledReason: w.DisabledReason, CreatedAt: timeJSON(w.CreatedAt), UpdatedAt: timeJSON(w.UpdatedAt),
-		URLs: urlsJSON{Location: s.webhookURL(w.OrgID, w.ID)},
-	}
-	if !w.Active {
-		j.DisabledAt = optTimeJSON(w.DisabledAt)
-	}
-	for i, e := range w.Events {
-		j.Events[i] = string(e)
-	}
-	if w.SpaceID != "" {
-		j.Space = &w.SpaceID
-	}
-	return j
-}
-
-type webhookDeliveryJSON struct {
-	Object        string          `json:"object"`
-	ID            string          `json:"id"`
-	Event         string          `json:"event"`
-	EventID       string          `json:"eventId"`
-	Status        string          `json:"status"`
-	Redelivery    bool            `json:"redelivery"`
-	Attempts      int             `json:"attempts"`
-	CreatedAt     string          `json:"createdAt"`
-	NextAttemptAt string          `json:"nextAttemptAt,omitempty"`
-	LastAttemptAt string          `json:"lastAttemptAt,omitempty"`
-	Response      *responseJSON   `json:"response,omitempty"`
-	Error         string          `json:"error,omitempty"`
-	Duration      int64           `json:"duration"` // milliseconds, of the last attempt
-	Payload       json.RawMessage `json:"payload"`
-	URLs          urlsJSON        `json:"urls"`
-}
-
-type responseJSON struct {
-	Status int    `json:"status"`
-	Body   string `json:"body"` // its first bytes
-}
-
-func (s *Server) deliveryJSON(orgID string, d *quire.WebhookDelivery) webhookDeliveryJSON {
-	j := webhookDeliveryJSON{
-		Object: "webhook-delivery", ID: d.ID, Event: string(d.Event), EventID: d.EventID, Status: string(d.Status),
-		Redelivery: d.Redelivery, Attempts: d.Attempts, CreatedAt: timeJSON(d.CreatedAt),
-		NextAttemptAt: optTimeJSON(d.NextAttemptAt), LastAttemptAt: optTimeJSON(d.LastAttemptAt),
-		Error: d.Error, Duration: d.Duration.Milliseconds(), Payload: json.RawMessage(d.Payload),
-		URLs: urlsJSON{Location: s.webhookURL(orgID, d.WebhookID) + "/deliveries/" + d.ID},
-	}
-	if d.ResponseStatus != 0 {
-		j.Response = &responseJSON{Status: d.ResponseStatus, Body: d.ResponseBody}
-	}
-	return j
-}
 
 // webhookCreateRequest is the body of POST O/webhooks.
 type webhookCreateRequest struct {
@@ -190,7 +115,7 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) error {
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Webhook], error) {
 		return s.db.ListWebhooks(ctx, me.OrgID, p)
-	}, s.webhookJSON)
+	}, s.wire.Webhook)
 }
 
 func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) error {
@@ -217,7 +142,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := s.webhookJSON(created)
+	out := s.wire.Webhook(created)
 	out.Secret = secret
 	return writeCreated(w, out.URLs.Location, out)
 }
@@ -227,7 +152,7 @@ func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.webhookJSON(hook))
+	return writeJSON(w, http.StatusOK, s.wire.Webhook(hook))
 }
 
 func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) error {
@@ -242,7 +167,7 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) error {
 	if hook, err = s.db.UpdateWebhook(r.Context(), me.OrgID, hook.ID, body.update); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.webhookJSON(hook))
+	return writeJSON(w, http.StatusOK, s.wire.Webhook(hook))
 }
 
 func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
@@ -271,7 +196,7 @@ func (s *Server) testWebhook(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) writeQueued(w http.ResponseWriter, orgID string, d *quire.WebhookDelivery) error {
-	out := s.deliveryJSON(orgID, d)
+	out := s.wire.WebhookDelivery(orgID, d)
 	w.Header().Set("Location", out.URLs.Location)
 	return writeJSON(w, http.StatusAccepted, out)
 }
@@ -283,7 +208,7 @@ func (s *Server) listWebhookDeliveries(w http.ResponseWriter, r *http.Request) e
 	}
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.WebhookDelivery], error) {
 		return s.db.ListWebhookDeliveries(ctx, hook.ID, p)
-	}, func(d *quire.WebhookDelivery) webhookDeliveryJSON { return s.deliveryJSON(me.OrgID, d) })
+	}, func(d *quire.WebhookDelivery) wire.WebhookDelivery { return s.wire.WebhookDelivery(me.OrgID, d) })
 }
 
 func (s *Server) getWebhookDelivery(w http.ResponseWriter, r *http.Request) error {
@@ -295,7 +220,7 @@ func (s *Server) getWebhookDelivery(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.deliveryJSON(me.OrgID, d))
+	return writeJSON(w, http.StatusOK, s.wire.WebhookDelivery(me.OrgID, d))
 }
 
 // redeliverWebhookDelivery queues a delivery again, as a new delivery of

@@ -41,10 +41,6 @@ type Config struct {
 	// Asker answers the ask box, with the server's model if it has one;
 	// nil answers by quoting the best source.
 	Asker *ask.Asker
-	// MergeRulesEnv builds what custom merge rules' expressions see, in the
-	// API's shapes (api.Server.MergeRulesEnv), so the app judges them as
-	// POST CR/merge does; nil counts custom rules unmet.
-	MergeRulesEnv func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error)
 	// DNS proves e-mail domains and custom hostnames (dnscheck); nil asks
 	// the system resolver.
 	DNS *dnscheck.Checker
@@ -72,7 +68,8 @@ func New(db *store.DB, cfg Config) *Server {
 		cfg.DNS = dnscheck.New("")
 	}
 	if cfg.Author == nil {
-		cfg.Author = &authoring.Author{DB: db, Blobs: cfg.Blobs, AppHost: hostOf(cfg.PublicURL)}
+		cfg.Author = &authoring.Author{DB: db, Blobs: cfg.Blobs, AppHost: hostOf(cfg.PublicURL),
+			PublicURL: strings.TrimRight(cfg.PublicURL, "/")}
 	}
 	s := &Server{db: db, cfg: cfg, mux: http.NewServeMux(), assets: loadAssets(), origin: http.NewCrossOriginProtection()}
 	s.routes()

@@ -174,18 +174,11 @@ func descriptionHTML(markdown string) template.HTML {
 // unmetMergeRules are the merge rules a merge of p by its caller would not
 // meet: authoring's judgement, the API's too.
 func (s *Server) unmetMergeRules(ctx context.Context, p *crPlace) ([]string, error) {
-	return s.cfg.Author.UnmetMergeRules(ctx, p.sp, p.cr, p.me.ID, s.mergeEnv(p))
+	return s.cfg.Author.UnmetMergeRules(ctx, p.sp, p.cr, p.actor())
 }
 
-// mergeEnv is what custom merge rules see for p's caller (Config.MergeRulesEnv).
-func (s *Server) mergeEnv(p *crPlace) authoring.MergeEnv {
-	if s.cfg.MergeRulesEnv == nil {
-		return nil
-	}
-	return func(sp *quire.Space, c *quire.ChangeRequest, reviews []*quire.Review) (map[string]any, error) {
-		return s.cfg.MergeRulesEnv(sp, p.role, c, reviews, p.me)
-	}
-}
+// actor is p's caller as merge rules judge them.
+func (p *crPlace) actor() authoring.Actor { return authoring.Actor{User: p.me, Role: p.role} }
 
 // views opens the two sides of p's changes: its base and its revision.
 func (s *Server) views(ctx context.Context, p *crPlace) (before, after *revision.View, err error) {

@@ -222,7 +222,7 @@ func (s *Server) mergeCR(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.cfg.Author.Merge(r.Context(), p.sp, p.cr, p.me.ID, s.mergeEnv(p)); err != nil {
+	if _, err := s.cfg.Author.Merge(r.Context(), p.sp, p.cr, p.actor()); err != nil {
 		if re, ok := errors.AsType[*authoring.RulesError](err); ok {
 			return s.refused(w, r, p, http.StatusForbidden, "Merge refused: merge rules not met: "+strings.Join(re.Unmet, "; ")+".", nil)
 		}

@@ -53,10 +53,7 @@ func newEnv(t testing.TB) *env {
 	blobs := blob.Dir{Path: t.TempDir()}
 	var apiSrv *api.Server
 	e.dns = dnstest.Start(t)
-	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs, DNS: dnscheck.New(e.dns.Addr),
-		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
-			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
-		}})
+	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs, DNS: dnscheck.New(e.dns.Addr)})
 	apiSrv = api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true},
 		Reader: reader, StartSession: web.StartSession, DNS: dnscheck.New(e.dns.Addr)})
 	sites := site.New(db, site.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs})

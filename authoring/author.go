@@ -44,6 +44,9 @@ type Author struct {
 	Limits Limits
 	// AppHost is the host of this server: links to it are in-app.
 	AppHost string
+	// PublicURL is this server's public base URL, no trailing slash: the
+	// addresses in what custom merge rules see (mergeEnv).
+	PublicURL string
 
 	slots slots
 }

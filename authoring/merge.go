@@ -6,13 +6,8 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
-
-// MergeEnv builds what a custom merge rule's expression sees (the
-// reference's MergeRulesEvaluationContext) for change request c of space
-// sp and the reviews the rules read. It is the API's to build, in its wire
-// shapes; nil counts custom rules unmet.
-type MergeEnv func(sp *quire.Space, c *quire.ChangeRequest, reviews []*quire.Review) (map[string]any, error)
 
 // RulesError refuses (403) a merge that the merge rules in force do not
 // allow; Unmet names each rule as quire.MergeRules.Unmet words it.
@@ -23,19 +18,18 @@ func (e *RulesError) Error() string { return quire.MergeRulesError(e.Unmet).Erro
 // Unwrap makes the error a quire CodeForbidden for the HTTP layer.
 func (e *RulesError) Unwrap() error { return quire.MergeRulesError(e.Unmet) }
 
-// Merge three-way merges change request c into its space sp for the user
-// actorID, once the merge rules allow it (RulesError otherwise): the rules
+// Merge three-way merges change request c into its space sp for by, once the merge rules allow it (RulesError otherwise): the rules
 // are judged within the merge's transaction, on the space and the request
 // as locked there, so that what they read cannot change before the merge
 // writes. A missing request (404), a locked space and a merged request are
 // answered first, as store.DB.MergeChangeRequest does, and a conflict
 // (content.ConflictError) after.
-func (a *Author) Merge(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, actorID string, env MergeEnv) (*quire.ChangeRequest, error) {
-	return a.DB.MergeChangeRequestChecked(ctx, sp.ID, c.ID, actorID, func(tx *store.Tx, locked *quire.Space, c *quire.ChangeRequest) error {
+func (a *Author) Merge(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, by Actor) (*quire.ChangeRequest, error) {
+	return a.DB.MergeChangeRequestChecked(ctx, sp.ID, c.ID, by.User.ID, func(tx *store.Tx, locked *quire.Space, c *quire.ChangeRequest) error {
 		// The merge's lock has touched the space's row: its rules see the
 		// space as it was before the merge, as the caller read it.
 		locked.UpdatedAt = sp.UpdatedAt
-		unmet, err := unmetMergeRules(ctx, tx, locked, c, actorID, env)
+		unmet, err := a.unmetMergeRules(ctx, tx, locked, c, by)
 		if err != nil {
 			return err
 		}
@@ -59,13 +53,14 @@ func (a *Author) Resolve(ctx context.Context, sp *quire.Space, c *quire.ChangeRe
 }
 
 // UnmetMergeRules lists the merge rules in force for c (the space's, or
-// its organization's when it inherits them) that a merge by actorID would
-// not meet, each as quire.MergeRules.Unmet words it. With rules none, or
+// its organization's when it inherits them) that a merge by the actor would
+// not meet, each as quire.MergeRules.Unmet words it; custom rules see the
+// request as the API answers it (mergeEnv). With rules none, or
 // none set, none are unmet. A locked space or a merged request has none
 // either: the merge itself answers those. The app shows these beside its
 // Merge button; Merge refuses on them.
-func (a *Author) UnmetMergeRules(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, actorID string, env MergeEnv) ([]string, error) {
-	return unmetMergeRules(ctx, a.DB, sp, c, actorID, env)
+func (a *Author) UnmetMergeRules(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, by Actor) ([]string, error) {
+	return a.unmetMergeRules(ctx, a.DB, sp, c, by)
 }
 
 // rulesReader reads what the merge rules judge: a store.DB or, within a
@@ -75,7 +70,7 @@ type rulesReader interface {
 	CurrentReviews(ctx context.Context, changeRequestID string) ([]*quire.Review, error)
 }
 
-func unmetMergeRules(ctx context.Context, r rulesReader, sp *quire.Space, c *quire.ChangeRequest, actorID string, env MergeEnv) ([]string, error) {
+func (a *Author) unmetMergeRules(ctx context.Context, r rulesReader, sp *quire.Space, c *quire.ChangeRequest, by Actor) ([]string, error) {
 	if c.Status == quire.StatusMerged || quire.CheckEditable(sp) != nil {
 		return nil, nil
 	}
@@ -91,15 +86,13 @@ func unmetMergeRules(ctx context.Context, r rulesReader, sp *quire.Space, c *qui
 	if err != nil {
 		return nil, err
 	}
-	st := quire.MergeState{ChangeRequest: c, Outdated: sp.RevisionID != c.Base(), ActorID: actorID, Reviews: reviews}
-	if env != nil {
-		st.Custom = func(rule quire.MergeRule) (bool, error) {
-			e, err := env(sp, c, reviews)
-			if err != nil {
-				return false, err
-			}
-			return condition.EvalExpression(rule.Expression, e)
+	st := quire.MergeState{ChangeRequest: c, Outdated: sp.RevisionID != c.Base(), ActorID: by.User.ID, Reviews: reviews}
+	st.Custom = func(rule quire.MergeRule) (bool, error) {
+		e, err := mergeEnv(wire.Links{PublicURL: a.PublicURL}, sp, c, reviews, by)
+		if err != nil {
+			return false, err
 		}
+		return condition.EvalExpression(rule.Expression, e)
 	}
 	return rules.Unmet(st), nil
 }

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/app"
 	"github.com/quiredocs/quire/ask"
@@ -126,14 +125,8 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	reader := revision.New(db, appHost(cfg.publicURL()))
 	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log,
 		RateLimit: rates.ip, AskRateLimit: rates.ask, Limiter: limiter})
-	// The app judges custom merge rules on the API's shapes; the API, set
-	// below, starts the app's sessions: each holds the other.
-	var apiSrv *api.Server
 	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log,
-		Asker: ask.New(db, reader, model, ""), DNS: dns,
-		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
-			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
-		}})
+		Asker: ask.New(db, reader, model, ""), DNS: dns})
 	if cfg.GitKnownHosts != "" {
 		if err := gitsync.CheckKnownHosts(cfg.GitKnownHosts); err != nil {
 			return fmt.Errorf("--git-known-hosts: %w", err)
@@ -141,7 +134,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	}
 	git := &gitsync.Syncer{DB: db, Blobs: blobs, SecretKey: secretKey, CacheDir: filepath.Join(cfg.Data, "git"), PollInterval: cfg.GitPoll, Log: log,
 		Remotes: outbound.Remotes{AllowPrivate: cfg.AllowPrivateFetch, AllowFile: cfg.GitAllowFile}, KnownHosts: cfg.GitKnownHosts}
-	apiSrv = api.New(db, api.Config{
+	apiSrv := api.New(db, api.Config{
 		PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
 		Blobs:     blobs,
 		Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
