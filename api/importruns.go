@@ -169,9 +169,7 @@ func (s *Server) startImportRun(w http.ResponseWriter, r *http.Request) error {
 		}
 		// The import merges a change request of its own at once,
 		// unreviewed: the merge rules in force must allow that.
-		me := caller(r.Context())
-		if err := s.checkMergeRules(r, sp, role, &quire.ChangeRequest{SpaceID: sp.ID, Subject: "Import", CreatedBy: *me,
-			Status: quire.StatusDraft, RevisionID: sp.RevisionID, RevisionInitial: sp.RevisionID}); err != nil {
+		if err := s.author.CheckRules(r.Context(), sp, s.importRules(r, role)); err != nil {
 			return err
 		}
 	}

@@ -44,6 +44,9 @@ type Author struct {
 	Limits Limits
 	// AppHost is the host of this server: links to it are in-app.
 	AppHost string
+	// RulesEnv renders what custom merge rules see for import runs, which
+	// no request carries (api.Server.MergeRulesEnv); nil counts them unmet.
+	RulesEnv RulesEnv
 
 	slots slots
 }
@@ -60,7 +63,7 @@ func (a *Author) Apply(ctx context.Context, sp *quire.Space, c *quire.ChangeRequ
 		}
 		defer done()
 	}
-	return a.commit(ctx, sp, c, "", userID, "", changes, nil)
+	return a.commit(ctx, sp, c, "", userID, "", changes, nil, nil)
 }
 
 // ApplyAt is Apply, refused as a conflict unless the change request's head
@@ -78,17 +81,18 @@ func (a *Author) ApplyAt(ctx context.Context, sp *quire.Space, c *quire.ChangeRe
 		}
 		defer done()
 	}
-	return a.commit(ctx, sp, c, "", userID, expect, changes, nil)
+	return a.commit(ctx, sp, c, "", userID, expect, changes, nil, nil)
 }
 
 // commit applies a batch in one transaction: to change request c, or when c
-// is nil to a change request it creates with subject, which it then merges.
-// Either all of it commits or nothing does. An expect other than "" is the
+// is nil to a change request it creates with subject, which it then merges
+// once check (when not nil) allows it. Either all of it commits or nothing
+// does. An expect other than "" is the
 // revision c's head must still be (ApplyAt). within, when not nil, runs
 // last in the transaction, with what the batch did: when it fails, nothing
 // commits.
 func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, subject, userID, expect string, changes []edit.Change,
-	within func(tx *store.Tx, res *edit.Result) error) (*quire.ChangeRequest, *edit.Result, error) {
+	check store.MergeCheck, within func(tx *store.Tx, res *edit.Result) error) (*quire.ChangeRequest, *edit.Result, error) {
 	if err := a.readFiles(ctx, changes); err != nil {
 		return nil, nil, err
 	}
@@ -117,7 +121,7 @@ func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeReq
 			return err
 		}
 		if c == nil {
-			if out, err = tx.MergeChangeRequest(ctx, sp.ID, cr.ID, userID); err != nil {
+			if out, err = tx.MergeChangeRequestChecked(ctx, sp.ID, cr.ID, userID, check); err != nil {
 				return err
 			}
 		}

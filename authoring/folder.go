@@ -18,8 +18,22 @@ import (
 // is read against the request's head with its row locked, its files are
 // stored before the transaction commits, and nothing is left when a step
 // fails. A locked space refuses it. files is bounded as gitsync.Limits
-// bounds an archive (file count, bytes).
+// bounds an archive (file count, bytes). No merge rule is judged: this is
+// the command line's import, by the server's administrator; requests
+// import into a space with ImportFolderIntoSpace.
 func (a *Author) ImportFolder(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, userID string, files map[string][]byte) (*Import, error) {
+	return a.importFolder(ctx, sp, c, userID, files, nil)
+}
+
+// ImportFolderIntoSpace is ImportFolder into space sp for the user of r,
+// merged once the merge rules judged as r allow it, in the import's
+// transaction (RulesError otherwise, and nothing is written).
+func (a *Author) ImportFolderIntoSpace(ctx context.Context, sp *quire.Space, files map[string][]byte, r Rules) (*Import, error) {
+	return a.importFolder(ctx, sp, nil, r.User.ID, files, mergeCheck(ctx, sp, r))
+}
+
+// importFolder imports files; a merge into sp asks check first.
+func (a *Author) importFolder(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, userID string, files map[string][]byte, check store.MergeCheck) (*Import, error) {
 	if err := quire.CheckEditable(sp); err != nil {
 		return nil, err
 	}
@@ -53,7 +67,7 @@ func (a *Author) ImportFolder(ctx context.Context, sp *quire.Space, c *quire.Cha
 			return err
 		}
 		if c == nil {
-			if out, err = tx.MergeChangeRequest(ctx, sp.ID, ref, userID); err != nil {
+			if out, err = tx.MergeChangeRequestChecked(ctx, sp.ID, ref, userID, check); err != nil {
 				return err
 			}
 			// .gitbook.yaml's redirects become the space's; an import into

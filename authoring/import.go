@@ -50,22 +50,23 @@ func (a *Author) ImportIntoChangeRequest(ctx context.Context, sp *quire.Space, c
 	if err != nil {
 		return nil, err
 	}
-	if c, _, err = a.commit(ctx, sp, c, "", userID, "", changes, nil); err != nil {
+	if c, _, err = a.commit(ctx, sp, c, "", userID, "", changes, nil, nil); err != nil {
 		return nil, err
 	}
 	return &Import{ChangeRequest: c, Imported: len(res.Pages), Found: res.Found}, nil
 }
 
-// ImportIntoSpace imports the website at start into space sp: in one
-// transaction, a change request named after the import is created, gets the
-// pages and is merged. When any step fails, nothing is left: no request, no
-// revision, no file. The caller holds an import slot (Start).
-func (a *Author) ImportIntoSpace(ctx context.Context, sp *quire.Space, userID, start string) (*Import, error) {
+// ImportIntoSpace imports the website at start into space sp for the user
+// of r: in one transaction, a change request named after the import is
+// created, gets the pages and is merged, once the merge rules judged as r
+// allow it (RulesError otherwise). When any step fails, nothing is left: no
+// request, no revision, no file. The caller holds an import slot (Start).
+func (a *Author) ImportIntoSpace(ctx context.Context, sp *quire.Space, start string, r Rules) (*Import, error) {
 	changes, res, err := a.crawl(ctx, start)
 	if err != nil {
 		return nil, err
 	}
-	c, _, err := a.commit(ctx, sp, nil, "Import of "+start, userID, "", changes, nil)
+	c, _, err := a.commit(ctx, sp, nil, "Import of "+start, r.User.ID, "", changes, mergeCheck(ctx, sp, r), nil)
 	if err != nil {
 		return nil, err
 	}

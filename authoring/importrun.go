@@ -12,7 +12,10 @@ import (
 // website is crawled with no transaction open, within ctx, which the worker
 // ends when the run is cancelled; then the pages are written into change
 // request c of sp, or when c is nil into sp through a change request merged
-// at once, in the transaction that completes the run. When the run was
+// at once, in the transaction that completes the run. A merge the merge
+// rules refuse in that transaction, judged as a merge by the run's user
+// (RulesEnv renders what custom rules see), writes nothing and fails the
+// run with RulesError. When the run was
 // cancelled or lost in the meantime, that transaction fails with
 // store.ErrImportRunLost and nothing is written.
 func (a *Author) ImportRun(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, run *store.ImportRun) (*Import, error) {
@@ -28,7 +31,11 @@ func (a *Author) ImportRun(ctx context.Context, sp *quire.Space, c *quire.Change
 	for _, p := range res.Pages {
 		urls[p.Ref] = p.URL
 	}
-	out, _, err := a.commit(ctx, sp, c, subject, run.CreatedBy, "", changes, func(tx *store.Tx, r *edit.Result) error {
+	var check store.MergeCheck
+	if c == nil {
+		check = a.runCheck(ctx, sp, run.CreatedBy)
+	}
+	out, _, err := a.commit(ctx, sp, c, subject, run.CreatedBy, "", changes, check, func(tx *store.Tx, r *edit.Result) error {
 		var pages []store.ImportedPage
 		for _, o := range r.Changes {
 			if u, ok := urls[o.Ref]; ok && o.Ref != "" {

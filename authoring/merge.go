@@ -35,15 +35,21 @@ func (a *Author) Merge(ctx context.Context, sp *quire.Space, c *quire.ChangeRequ
 		// The merge's lock has touched the space's row: its rules see the
 		// space as it was before the merge, as the caller read it.
 		locked.UpdatedAt = sp.UpdatedAt
-		unmet, err := unmetMergeRules(ctx, tx, locked, c, actorID, env)
-		if err != nil {
-			return err
-		}
-		if len(unmet) > 0 {
-			return &RulesError{Unmet: unmet}
-		}
-		return nil
+		return judge(ctx, tx, locked, c, actorID, env)
 	})
+}
+
+// judge refuses (RulesError) a merge of c by actorID that the rules in
+// force for sp do not allow.
+func judge(ctx context.Context, r rulesReader, sp *quire.Space, c *quire.ChangeRequest, actorID string, env MergeEnv) error {
+	unmet, err := unmetMergeRules(ctx, r, sp, c, actorID, env)
+	if err != nil {
+		return err
+	}
+	if len(unmet) > 0 {
+		return &RulesError{Unmet: unmet}
+	}
+	return nil
 }
 
 // Update three-way merges the space's current content into change request
