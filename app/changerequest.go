@@ -177,13 +177,15 @@ func (s *Server) unmetMergeRules(ctx context.Context, p *crPlace) ([]string, err
 	return s.cfg.Author.UnmetMergeRules(ctx, p.sp, p.cr, p.me.ID, s.mergeEnv(p))
 }
 
-// mergeEnv is what custom merge rules see for p's caller (Config.MergeRulesEnv).
+// mergeEnv is what custom merge rules see for p's caller (the Author's
+// RulesEnv, the API's shapes).
 func (s *Server) mergeEnv(p *crPlace) authoring.MergeEnv {
-	if s.cfg.MergeRulesEnv == nil {
+	env := s.cfg.Author.RulesEnv
+	if env == nil {
 		return nil
 	}
 	return func(sp *quire.Space, c *quire.ChangeRequest, reviews []*quire.Review) (map[string]any, error) {
-		return s.cfg.MergeRulesEnv(sp, p.role, c, reviews, p.me)
+		return env(sp, p.role, c, reviews, p.me)
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/app"
 	"github.com/quiredocs/quire/ask"
@@ -126,14 +125,13 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	reader := revision.New(db, appHost(cfg.publicURL()))
 	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log,
 		RateLimit: rates.ip, AskRateLimit: rates.ask, Limiter: limiter})
-	// The app judges custom merge rules on the API's shapes; the API, set
-	// below, starts the app's sessions: each holds the other.
-	var apiSrv *api.Server
+	// One author carries out the writes that answer to rules, for the API,
+	// the app and the background jobs alike. It judges custom merge rules
+	// on the API's shapes; the API, made below, starts the app's sessions:
+	// each holds the other.
+	author := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, AppHost: appHost(cfg.publicURL())}
 	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log,
-		Asker: ask.New(db, reader, model, ""), DNS: dns,
-		MergeRulesEnv: func(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, actor *quire.User) (map[string]any, error) {
-			return apiSrv.MergeRulesEnv(sp, role, c, reviews, actor)
-		}})
+		Asker: ask.New(db, reader, model, ""), DNS: dns, Author: author})
 	if cfg.GitKnownHosts != "" {
 		if err := gitsync.CheckKnownHosts(cfg.GitKnownHosts); err != nil {
 			return fmt.Errorf("--git-known-hosts: %w", err)
@@ -141,7 +139,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	}
 	git := &gitsync.Syncer{DB: db, Blobs: blobs, SecretKey: secretKey, CacheDir: filepath.Join(cfg.Data, "git"), PollInterval: cfg.GitPoll, Log: log,
 		Remotes: outbound.Remotes{AllowPrivate: cfg.AllowPrivateFetch, AllowFile: cfg.GitAllowFile}, KnownHosts: cfg.GitKnownHosts}
-	apiSrv = api.New(db, api.Config{
+	apiSrv := api.New(db, api.Config{
 		PublicURL: cfg.publicURL(), Logger: log, OrgCreation: orgCreation,
 		Blobs:     blobs,
 		Fetcher:   outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
@@ -155,7 +153,9 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		RateLimits:   rates.api(limiter),
 		Sites:        sites,
 		DNS:          dns,
+		Author:       author,
 	})
+	author.RulesEnv = apiSrv.MergeRulesEnv
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
 		// then the API, which answers everything else (/v1/, /healthz …).
@@ -174,7 +174,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		}
 	}()
 	// Background jobs stop, and are waited for, before the store closes.
-	defer startJobs(ctx, db, cfg, git, blobs, model, apiSrv.PDFPrinter(), dns, log)()
+	defer startJobs(ctx, db, cfg, git, author, blobs, model, apiSrv.PDFPrinter(), dns, log)()
 	defer shareRateLimits(ctx, db, limiter, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
@@ -191,7 +191,7 @@ func appHost(publicURL string) string {
 
 // startJobs runs the background jobs until the returned function stops them
 // and waits for them to end.
-func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, blobs blob.Collectable, model *llm.Model,
+func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, author *authoring.Author, blobs blob.Collectable, model *llm.Model,
 	pdfs *jobs.PDFPrinter, dns *dnscheck.Checker, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
@@ -204,14 +204,12 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Synce
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
 	running.Go(func() {
 		// Import runs fetch as the synchronous imports do, one at a time.
-		a := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, AppHost: appHost(cfg.publicURL())}
-		jobs.RunImporter(jobsCtx, db, a, jobs.ImportPollInterval, log)
+		jobs.RunImporter(jobsCtx, db, author, jobs.ImportPollInterval, log)
 	})
 	running.Go(func() {
 		// Translation runs ask the configured model; without one, each
 		// run queued before the model was removed fails saying so.
-		a := &authoring.Author{DB: db, Blobs: blobs, AppHost: appHost(cfg.publicURL())}
-		w := &jobs.Translator{DB: db, Author: a, Translate: translate.Translator{Model: model}}
+		w := &jobs.Translator{DB: db, Author: author, Translate: translate.Translator{Model: model}}
 		w.Run(jobsCtx, jobs.TranslationPollInterval, log)
 	})
 	running.Go(func() { git.Run(jobsCtx, gitsync.RunInterval) })
