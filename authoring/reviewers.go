@@ -2,6 +2,7 @@ package authoring
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/quiredocs/quire"
 )
@@ -20,4 +21,37 @@ func (a *Author) CheckReviewer(ctx context.Context, sp *quire.Space, c *quire.Ch
 		return quire.Errorf(quire.CodeInvalid, "%s: no member %q of the organization can read this space", field, userID)
 	}
 	return nil
+}
+
+// ReviewRequest asks users to review a change request, and may change its
+// subject and description (nil: unchanged) in the same write.
+type ReviewRequest struct {
+	// Users are the user ids asked; the second mention of one is ignored.
+	Users []string
+	// Field names the i-th user in refusals; nil names it users[i].
+	Field                func(i int) string
+	Subject, Description *string
+}
+
+// RequestReviewers asks the users of q to review change request c of space
+// sp on behalf of byUserID, each checked (CheckReviewer) first, and
+// answers who is asked now.
+func (a *Author) RequestReviewers(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, byUserID string, q ReviewRequest) ([]*quire.RequestedReviewer, error) {
+	users := make([]string, 0, len(q.Users))
+	seen := map[string]bool{}
+	for i, u := range q.Users {
+		if seen[u] {
+			continue
+		}
+		seen[u] = true
+		field := fmt.Sprintf("users[%d]", i)
+		if q.Field != nil {
+			field = q.Field(i)
+		}
+		if err := a.CheckReviewer(ctx, sp, c, field, u); err != nil {
+			return nil, err
+		}
+		users = append(users, u)
+	}
+	return a.DB.RequestReviewers(ctx, sp.ID, c.ID, byUserID, users, q.Subject, q.Description)
 }
