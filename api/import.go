@@ -100,7 +100,7 @@ func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Spa
 	}
 	var im *authoring.Import
 	if body.files != nil {
-		files, err := s.folderOf(r.Context(), sp.OrgID, body.files)
+		files, err := s.author.UploadedFolder(r.Context(), sp.OrgID, body.files)
 		if err != nil {
 			return err
 		}
