@@ -42,6 +42,34 @@ func CheckImport(url, source *string) error {
 	return nil
 }
 
+// Source is what an import reads: the website at Start, or the uploaded
+// files whose keys are Files (UploadedFolder) when not nil.
+type Source struct {
+	Start string
+	Files []string
+}
+
+// ImportInto imports src into change request c of sp as one new revision,
+// or when c is nil into sp through a request merged at once, once the
+// merge rules judged as r allow it; the user of r writes. The caller holds
+// an import slot (Start).
+func (a *Author) ImportInto(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, src Source, r Rules) (*Import, error) {
+	if src.Files == nil {
+		if c != nil {
+			return a.ImportIntoChangeRequest(ctx, sp, c, r.User.ID, src.Start)
+		}
+		return a.ImportIntoSpace(ctx, sp, src.Start, r)
+	}
+	files, err := a.UploadedFolder(ctx, sp.OrgID, src.Files)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		return a.ImportFolder(ctx, sp, c, r.User.ID, files)
+	}
+	return a.ImportFolderIntoSpace(ctx, sp, files, r)
+}
+
 // ImportIntoChangeRequest imports the website at start into change request
 // c of space sp, as one new revision by the user. The caller holds an import
 // slot (Start).
