@@ -264,8 +264,8 @@ func (s *Server) describeCR(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.UpdateChangeRequest(r.Context(), p.sp.ID, p.cr.ID,
-		store.ChangeRequestUpdate{Subject: &subject, Description: &description, Actor: p.me.ID}); err != nil {
+	if _, err := s.cfg.Author.EditChangeRequest(r.Context(), p.sp, p.cr, p.me.ID,
+		authoring.ChangeRequestEdit{Subject: &subject, Description: &description}); err != nil {
 		return err
 	}
 	return back(w, r, p, "described", "")
