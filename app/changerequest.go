@@ -180,13 +180,7 @@ func (s *Server) unmetMergeRules(ctx context.Context, p *crPlace) ([]string, err
 // mergeEnv is what custom merge rules see for p's caller (the Author's
 // RulesEnv, the API's shapes).
 func (s *Server) mergeEnv(p *crPlace) authoring.MergeEnv {
-	env := s.cfg.Author.RulesEnv
-	if env == nil {
-		return nil
-	}
-	return func(sp *quire.Space, c *quire.ChangeRequest, reviews []*quire.Review) (map[string]any, error) {
-		return env(sp, p.role, c, reviews, p.me)
-	}
+	return s.cfg.Author.Env(p.role, p.me)
 }
 
 // views opens the two sides of p's changes: its base and its revision.

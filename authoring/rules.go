@@ -66,17 +66,25 @@ func (a *Author) runCheck(ctx context.Context, before *quire.Space, userID strin
 		if err != nil {
 			return err
 		}
-		var env MergeEnv
+		var role quire.Role
 		if a.RulesEnv != nil {
 			v, err := tx.Viewer(ctx, locked.OrgID, userID, append(append([]string{}, locked.Ancestors...), locked.ID))
 			if err != nil {
 				return err
 			}
-			role := v.RoleOn(locked.ID, locked.DefaultLevel, locked.Ancestors)
-			env = func(sp *quire.Space, c *quire.ChangeRequest, reviews []*quire.Review) (map[string]any, error) {
-				return a.RulesEnv(sp, role, c, reviews, user)
-			}
+			role = v.RoleOn(locked.ID, locked.DefaultLevel, locked.Ancestors)
 		}
-		return mergeCheck(ctx, before, Rules{User: user, Env: env})(tx, locked, c)
+		return mergeCheck(ctx, before, Rules{User: user, Env: a.Env(role, user)})(tx, locked, c)
+	}
+}
+
+// Env is what custom merge rules see for user, whose role on the space is
+// role: what RulesEnv renders, or nil (custom rules unmet) without it.
+func (a *Author) Env(role quire.Role, user *quire.User) MergeEnv {
+	if a.RulesEnv == nil {
+		return nil
+	}
+	return func(sp *quire.Space, c *quire.ChangeRequest, reviews []*quire.Review) (map[string]any, error) {
+		return a.RulesEnv(sp, role, c, reviews, user)
 	}
 }
