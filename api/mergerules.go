@@ -17,7 +17,8 @@ func (s *Server) mergeEnv(role quire.Role, me *quire.User) authoring.MergeEnv {
 // MergeRulesEnv is what a custom rule's expression sees: the reference's
 // MergeRulesEvaluationContext (space, changeRequest, reviews, actor), each
 // as the API answers it (reviews without their comments). The app judges
-// custom rules on it too (app.Config.MergeRulesEnv).
+// custom rules on it too, through authoring.Author.RulesEnv, which cmd/quire
+// sets to it.
 func (s *Server) MergeRulesEnv(sp *quire.Space, role quire.Role, c *quire.ChangeRequest, reviews []*quire.Review, me *quire.User) (map[string]any, error) {
 	o := &reviewOut{s: s, place: &commentPlace{sp: sp, cr: c}}
 	rs := make([]reviewJSON, len(reviews))

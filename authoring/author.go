@@ -1,12 +1,17 @@
-// Package authoring carries out authoring batches (POST CR/content) and
-// website imports: it fetches the files a batch gives by URL and the pages of
-// a website within Limits, reads what edit needs to know of each file,
-// applies the batch in one transaction and stores the files in that
-// transaction, once the batch has applied.
+// Package authoring is Quire's services layer: the writes that answer to
+// rules, on domain-shaped inputs, each checking its rules and writing, for
+// the API, the web app and the background jobs alike, through the one
+// Author cmd/quire makes. Merges judge the merge rules in the merge's
+// transaction (merge.go), and so do imports that merge at once (rules.go);
+// authoring batches (POST CR/content) fetch the files a batch gives by URL
+// and website imports the pages of a website, within Limits, then apply in
+// one transaction and store the files in it, once the batch has applied;
+// reviews, review requests, change requests and Git sync operations are
+// checked here before the store writes them.
 //
 // It is apart from edit, which stays a pure package (parsing and applying a
 // batch to a tree, table-tested without a database): this one does the I/O
-// around it, through store, blob, outbound and importer.
+// around it, through store, blob, outbound, importer and gitsync.
 package authoring
 
 import (
