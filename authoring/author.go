@@ -35,9 +35,10 @@ import (
 	"github.com/quiredocs/quire/store"
 )
 
-// Author applies authoring batches and imports websites. Its zero value,
-// given a DB, works; it counts the fetching requests running, so it is used
-// by pointer and shared by all requests of a server.
+// Author carries out the writes with rules: batches, imports, merges,
+// reviews. Its zero value, given a DB, works; it counts the fetching
+// requests running, so it is used by pointer, one per server, shared by
+// the API, the app and the background jobs.
 type Author struct {
 	// DB holds the change requests and their revisions.
 	DB *store.DB
