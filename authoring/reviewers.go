@@ -5,15 +5,20 @@ import (
 	"fmt"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
 )
 
 // CheckReviewer refuses (400, naming field) a user who cannot be asked to
 // review c: not a member who reads the space sp, or the request's author.
 func (a *Author) CheckReviewer(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, field, userID string) error {
+	return checkReviewer(ctx, a.DB, sp, c, field, userID)
+}
+
+func checkReviewer(ctx context.Context, r reviewReader, sp *quire.Space, c *quire.ChangeRequest, field, userID string) error {
 	if userID == c.CreatedBy.ID {
 		return quire.Errorf(quire.CodeInvalid, "%s: the author of a change request cannot review it", field)
 	}
-	v, err := a.DB.Viewer(ctx, sp.OrgID, userID, append(append([]string{}, sp.Ancestors...), sp.ID))
+	v, err := r.Viewer(ctx, sp.OrgID, userID, append(append([]string{}, sp.Ancestors...), sp.ID))
 	if err != nil {
 		return err
 	}
@@ -34,10 +39,11 @@ type ReviewRequest struct {
 }
 
 // RequestReviewers asks the users of q to review change request c of space
-// sp on behalf of byUserID, each checked (CheckReviewer) first, and
-// answers who is asked now.
+// sp on behalf of byUserID, each checked (CheckReviewer) in the transaction
+// that asks them, on the request as locked there, and answers who is
+// asked now.
 func (a *Author) RequestReviewers(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, byUserID string, q ReviewRequest) ([]*quire.RequestedReviewer, error) {
-	users := make([]string, 0, len(q.Users))
+	var users, fields []string
 	seen := map[string]bool{}
 	for i, u := range q.Users {
 		if seen[u] {
@@ -48,10 +54,14 @@ func (a *Author) RequestReviewers(ctx context.Context, sp *quire.Space, c *quire
 		if q.Field != nil {
 			field = q.Field(i)
 		}
-		if err := a.CheckReviewer(ctx, sp, c, field, u); err != nil {
-			return nil, err
-		}
-		users = append(users, u)
+		users, fields = append(users, u), append(fields, field)
 	}
-	return a.DB.RequestReviewers(ctx, sp.ID, c.ID, byUserID, users, q.Subject, q.Description)
+	return a.DB.RequestReviewersChecked(ctx, sp.ID, c.ID, byUserID, users, q.Subject, q.Description, func(tx *store.Tx, locked *quire.ChangeRequest) error {
+		for i, u := range users {
+			if err := checkReviewer(ctx, tx, sp, locked, fields[i], u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -9,8 +9,8 @@ import (
 
 // TestReviewRules: who may review a change request and who may be asked
 // to, through the services the API and the app share: the review role or
-// a request to review, never the request's author; a merged request takes
-// no review, and keeps its status.
+// a request to review, never the request's author, judged when the review
+// is written; a merged request takes no review, and keeps its status.
 func TestReviewRules(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -60,13 +60,23 @@ func TestReviewRules(t *testing.T) {
 			}
 			return err
 		}, ""},
+		{"the request withdrawn after the check, then the review", func() error {
+			if err := f.author.CanReview(ctx, c, quire.RoleRead, reader.User.ID); err != nil {
+				t.Fatalf("asked reader: %v", err)
+			}
+			if _, err := f.db.RemoveRequestedReviewer(ctx, c.ID, reader.User.ID); err != nil {
+				t.Fatal(err)
+			}
+			_, err := f.author.SubmitReview(ctx, f.space, c, quire.RoleRead, reader.User.ID, approve)
+			return err
+		}, quire.CodeForbidden},
 		{"merged, then reviewed", func() error {
 			merged, err := f.author.Merge(ctx, f.space, c, f.userID, nil)
 			if err != nil {
 				t.Fatalf("merge: %v", err)
 			}
 			c = merged
-			_, err = f.author.SubmitReview(ctx, f.space, c, quire.RoleRead, reader.User.ID, approve)
+			_, err = f.author.SubmitReview(ctx, f.space, c, quire.RoleReview, reader.User.ID, approve)
 			return err
 		}, quire.CodeInvalid},
 		{"merged, then archived", func() error {
