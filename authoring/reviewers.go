@@ -8,12 +8,8 @@ import (
 	"github.com/quiredocs/quire/store"
 )
 
-// CheckReviewer refuses (400, naming field) a user who cannot be asked to
+// checkReviewer refuses (400, naming field) a user who cannot be asked to
 // review c: not a member who reads the space sp, or the request's author.
-func (a *Author) CheckReviewer(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, field, userID string) error {
-	return checkReviewer(ctx, a.DB, sp, c, field, userID)
-}
-
 func checkReviewer(ctx context.Context, r reviewReader, sp *quire.Space, c *quire.ChangeRequest, field, userID string) error {
 	if userID == c.CreatedBy.ID {
 		return quire.Errorf(quire.CodeInvalid, "%s: the author of a change request cannot review it", field)
@@ -39,7 +35,7 @@ type ReviewRequest struct {
 }
 
 // RequestReviewers asks the users of q to review change request c of space
-// sp on behalf of byUserID, each checked (CheckReviewer) in the transaction
+// sp on behalf of byUserID, each checked (checkReviewer) in the transaction
 // that asks them, on the request as locked there, and answers who is
 // asked now.
 func (a *Author) RequestReviewers(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, byUserID string, q ReviewRequest) ([]*quire.RequestedReviewer, error) {
