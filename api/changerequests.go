@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/edit"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
@@ -68,7 +69,7 @@ func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) err
 	if body.Subject != nil {
 		subject = *body.Subject
 	}
-	c, err := s.db.CreateChangeRequest(r.Context(), sp.ID, subject, caller(r.Context()).ID)
+	c, err := s.author.CreateChangeRequest(r.Context(), sp, subject, caller(r.Context()).ID)
 	if err != nil {
 		return err
 	}
@@ -141,9 +142,9 @@ func descriptionMarkdown(raw json.RawMessage) (string, error) {
 	return edit.DocumentMarkdown("description", doc)
 }
 
-// update is the store's form of a validated b.
-func (b *changeRequestUpdateRequest) update(actorID string) store.ChangeRequestUpdate {
-	u := store.ChangeRequestUpdate{Subject: b.Subject, Description: b.description, Actor: actorID}
+// edit is what a validated b changes.
+func (b *changeRequestUpdateRequest) edit() authoring.ChangeRequestEdit {
+	u := authoring.ChangeRequestEdit{Subject: b.Subject, Description: b.description}
 	if b.Status != nil {
 		st, _ := quire.ParseChangeRequestStatus(*b.Status)
 		u.Status = &st
@@ -160,7 +161,7 @@ func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request) err
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if c, err = s.db.UpdateChangeRequest(r.Context(), sp.ID, c.ID, body.update(caller(r.Context()).ID)); err != nil {
+	if c, err = s.author.EditChangeRequest(r.Context(), sp, c, caller(r.Context()).ID, body.edit()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.ChangeRequest(sp, c))

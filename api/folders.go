@@ -9,10 +9,10 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"path"
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/revision"
@@ -25,7 +25,7 @@ import (
 // uploaded zips and markdown files (source {"type":"file","files":[keys]}).
 
 // MaxUploadBytes bounds one uploaded file: an import's zip.
-const MaxUploadBytes = 64 << 20
+const MaxUploadBytes = authoring.MaxUploadBytes
 
 // exportFolder answers GET S/revisions/{revisionId}/export, S/content/export
 // and CR/content/export (extras: the reference has no export): the
@@ -172,55 +172,8 @@ type importSource struct {
 	Files []string `json:"files"`
 }
 
-// folderOf reads the uploaded files of an import, by key, into a folder:
-// zips and .tar.gz files are unpacked, markdown and other files are put at
-// the top by their names. A key of another organization is not found.
-func (s *Server) folderOf(ctx context.Context, orgID string, keys []string) (map[string][]byte, error) {
-	f := gitsync.NewFolder(gitsync.Limits{})
-	for i, key := range keys {
-		u, err := s.db.UploadedFile(ctx, orgID, key)
-		if err != nil {
-			return nil, quire.Errorf(quire.ErrorCode(err), "source.files[%d]: %s", i, quire.ErrorMessage(err))
-		}
-		data, err := readUpload(ctx, s.blobs, u.Blob)
-		if err != nil {
-			return nil, err
-		}
-		name := path.Base(strings.ReplaceAll(u.Name, "\\", "/"))
-		lower := strings.ToLower(name)
-		switch {
-		case strings.HasSuffix(lower, ".zip") || strings.HasSuffix(lower, ".tar.gz") || strings.HasSuffix(lower, ".tgz") ||
-			bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
-			if err := f.ReadArchive(data); err != nil {
-				return nil, quire.Errorf(quire.ErrorCode(err), "source.files[%d]: %s", i, quire.ErrorMessage(err))
-			}
-		default:
-			if err := f.Add(name, bytes.NewReader(data)); err != nil {
-				return nil, quire.Errorf(quire.ErrorCode(err), "source.files[%d]: %s", i, quire.ErrorMessage(err))
-			}
-		}
-	}
-	files := f.Unwrap()
-	hasPage := false
-	for p := range files {
-		if strings.EqualFold(path.Ext(p), ".md") && p != gitsync.DefaultTOC {
-			hasPage = true
-			break
-		}
-	}
-	if !hasPage {
-		return nil, errorf(quire.CodeInvalid, "source.files: no markdown page in the files given")
-	}
-	return files, nil
-}
-
 func readUpload(ctx context.Context, blobs blob.Store, key string) ([]byte, error) {
-	rc, err := blobs.Open(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(io.LimitReader(rc, MaxUploadBytes+1))
+	return authoring.ReadUpload(ctx, blobs, key)
 }
 
 // decodeSource reads an import's source: the string "website" (the

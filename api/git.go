@@ -86,30 +86,7 @@ func (s *Server) queueGit(w http.ResponseWriter, r *http.Request, direction stri
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	req := body.request()
-	if err := s.git.CheckRequest(&req); err != nil {
-		return err
-	}
-	if direction == store.GitDirImport && !req.Standalone && !role.AtLeast(quire.RoleReview) {
-		return errorf(quire.CodeForbidden, "importing into the space merges: it needs the review role; editors may import with standalone: true")
-	}
-	// What changes the space (an import merged, sync that will import)
-	// needs it editable; an export only reads it.
-	if (direction == store.GitDirImport && !req.Standalone) || (req.Sync != nil && *req.Sync) {
-		if err := quire.CheckEditable(sp); err != nil {
-			return err
-		}
-	}
-	// Turning sync on or off, or moving a syncing connection elsewhere,
-	// changes what the space does on its own: space admins only.
-	if !role.AtLeast(quire.RoleAdmin) {
-		conn, err := s.db.GitSync(r.Context(), sp.ID)
-		moves := err == nil && conn.Sync && (conn.URL != gitsync.RedactURL(req.URL) || conn.Ref != req.Ref || conn.Directory != req.Directory)
-		if req.Sync != nil || moves {
-			return errorf(quire.CodeForbidden, "only space admins may set up continuous Git sync")
-		}
-	}
-	secret, err := s.git.Queue(r.Context(), sp, caller(r.Context()).ID, req)
+	secret, err := s.author.QueueGit(r.Context(), s.git, sp, role, caller(r.Context()).ID, body.request())
 	if err != nil {
 		return err
 	}

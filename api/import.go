@@ -80,10 +80,9 @@ func (b *importRequest) validate() error {
 }
 
 // runImport holds an import slot for sp, reads the import's body and runs
-// the import: of a website into website, of uploaded files into folder,
-// answering with the revision that revision picks.
-func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Space, website func(start string) (*authoring.Import, error),
-	folder func(files map[string][]byte) (*authoring.Import, error), revision func(*quire.ChangeRequest) string) error {
+// the import (authoring.Author.ImportInto) into change request c, or when
+// c is nil into sp, answering with the revision it made.
+func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Space, c *quire.ChangeRequest, by authoring.Actor) error {
 	done, err := s.startImport(w, sp)
 	if err != nil {
 		return err
@@ -93,20 +92,15 @@ func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Spa
 	if err != nil {
 		return err
 	}
-	var im *authoring.Import
-	if body.files != nil {
-		files, err := s.folderOf(r.Context(), sp.OrgID, body.files)
-		if err != nil {
-			return err
-		}
-		im, err = folder(files)
-		if err != nil {
-			return err
-		}
-	} else if im, err = website(body.start); err != nil {
+	im, err := s.author.ImportInto(r.Context(), sp, c, authoring.Source{Start: body.start, Files: body.files}, by)
+	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, wire.ImportResult{Revision: revision(im.ChangeRequest), ImportedResources: im.Imported, TotalResources: im.Found})
+	rev := im.ChangeRequest.RevisionMerged
+	if c != nil {
+		rev = im.ChangeRequest.RevisionID
+	}
+	return writeJSON(w, http.StatusOK, wire.ImportResult{Revision: rev, ImportedResources: im.Imported, TotalResources: im.Found})
 }
 
 // importIntoChangeRequest answers POST CR/content/import: edit role.
@@ -115,11 +109,7 @@ func (s *Server) importIntoChangeRequest(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	return s.runImport(w, r, sp, func(start string) (*authoring.Import, error) {
-		return s.author.ImportIntoChangeRequest(r.Context(), sp, c, caller(r.Context()).ID, start)
-	}, func(files map[string][]byte) (*authoring.Import, error) {
-		return s.author.ImportFolder(r.Context(), sp, c, caller(r.Context()).ID, files)
-	}, func(c *quire.ChangeRequest) string { return c.RevisionID })
+	return s.runImport(w, r, sp, c, authoring.Actor{User: caller(r.Context())})
 }
 
 // importIntoSpace answers POST S/content/import: the pages go through a
@@ -131,15 +121,11 @@ func (s *Server) importIntoSpace(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// The import merges a change request of its own at once, unreviewed:
-	// the merge rules in force must allow that.
-	me := caller(r.Context())
-	if err := s.checkMergeRules(r, sp, role, &quire.ChangeRequest{SpaceID: sp.ID, Subject: "Import", CreatedBy: *me,
-		Status: quire.StatusDraft, RevisionID: sp.RevisionID, RevisionInitial: sp.RevisionID}); err != nil {
+	// the merge rules in force must allow that, asked before the import
+	// reads anything and judged again in its transaction.
+	by := authoring.Actor{User: caller(r.Context()), Role: role}
+	if err := s.author.CheckRules(r.Context(), sp, by); err != nil {
 		return err
 	}
-	return s.runImport(w, r, sp, func(start string) (*authoring.Import, error) {
-		return s.author.ImportIntoSpace(r.Context(), sp, caller(r.Context()).ID, start)
-	}, func(files map[string][]byte) (*authoring.Import, error) {
-		return s.author.ImportFolder(r.Context(), sp, nil, caller(r.Context()).ID, files)
-	}, func(c *quire.ChangeRequest) string { return c.RevisionMerged })
+	return s.runImport(w, r, sp, nil, by)
 }

@@ -97,45 +97,14 @@ func (s *Server) startImportRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := store.NewImportRun{OrgID: orgID, SpaceID: sp.ID, SourceURL: body.start, UserID: caller(r.Context()).ID}
+	in := authoring.RunStart{Space: sp, Role: role, SourceURL: body.start, By: authoring.Actor{User: caller(r.Context()), Role: role}}
 	if body.Target.ChangeRequest != nil {
-		if err := quire.RequireRole(role, quire.RoleEdit, "space"); err != nil {
-			return err
-		}
-		c, err := s.db.ChangeRequest(r.Context(), sp.ID, *body.Target.ChangeRequest)
-		if quire.ErrorCode(err) == quire.CodeNotFound {
-			return errorf(quire.CodeNotFound, "target.changeRequest: change request not found in the space")
-		}
-		if err != nil {
-			return err
-		}
-		in.ChangeRequestID = c.ID
-	} else {
-		if err := quire.RequireRole(role, quire.RoleReview, "space"); err != nil {
-			return err
-		}
-		// The import merges a change request of its own at once,
-		// unreviewed: the merge rules in force must allow that.
-		me := caller(r.Context())
-		if err := s.checkMergeRules(r, sp, role, &quire.ChangeRequest{SpaceID: sp.ID, Subject: "Import", CreatedBy: *me,
-			Status: quire.StatusDraft, RevisionID: sp.RevisionID, RevisionInitial: sp.RevisionID}); err != nil {
-			return err
-		}
-	}
-	if err := quire.CheckEditable(sp); err != nil {
-		return err
+		in.ChangeRequest = *body.Target.ChangeRequest
 	}
 	if body.Site != nil {
-		site, err := s.db.Site(r.Context(), *body.Site)
-		if quire.ErrorCode(err) == quire.CodeNotFound || (err == nil && site.OrgID != orgID) {
-			return errorf(quire.CodeInvalid, "site: no site %q in this organization", *body.Site)
-		}
-		if err != nil {
-			return err
-		}
-		in.SiteID = site.ID
+		in.Site = *body.Site
 	}
-	run, err := s.db.StartImportRun(r.Context(), in)
+	run, err := s.author.StartImportRun(r.Context(), in)
 	if err != nil {
 		return err
 	}

@@ -292,3 +292,29 @@ func TestImportRunsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestImportRunRulesOnCompletion: a run into a space is allowed by the rules
+// in force when it starts, and judged again in the transaction that
+// completes it: rules asking for a review, set meanwhile, fail it with the
+// rules' words and leave the space as it was.
+func TestImportRunRulesOnCompletion(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	site := importSite(t)
+	sp := colCreateSpace(t, e, "Imported", "")
+	var started importRunOut
+	var before crSpaceCounts
+	run(t, e, []scenario{
+		{method: "POST", path: "/v1/org/" + e.org + "/imports", body: websiteRun(site.URL+"/docs/", sp.ID), status: http.StatusCreated,
+			want: []check{field("status", "pending"), into(&started)}},
+		{method: "PATCH", path: "/v1/spaces/" + sp.ID, body: map[string]any{"mergeRules": map[string]any{"type": "rules",
+			"rules": []any{map[string]any{"rule": "require_at_least_one_review"}}}}, want: []check{into(&before)}},
+	})
+	runImporter(t, e)
+	if done := waitImportRun(t, e, started.ID); done.Status != "failed" || !strings.Contains(done.Reason, "merge rules not met: require_at_least_one_review") {
+		t.Fatalf("run ended %+v", done)
+	}
+	run(t, e, []scenario{
+		{path: "/v1/spaces/" + sp.ID, want: []check{field("revision", before.Revision), field("changeRequests", before.ChangeRequests)}},
+	})
+}

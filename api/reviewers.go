@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -66,19 +67,8 @@ func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) error 
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	users := make([]string, 0, len(body.Users))
-	seen := map[string]bool{}
-	for i, u := range body.Users {
-		if seen[u] {
-			continue
-		}
-		seen[u] = true
-		if err := s.author.CheckReviewer(r.Context(), sp, c, fmt.Sprintf("users[%d]", i), u); err != nil {
-			return err
-		}
-		users = append(users, u)
-	}
-	out, err := s.db.RequestReviewers(r.Context(), sp.ID, c.ID, caller(r.Context()).ID, users, body.Subject, body.description)
+	out, err := s.author.RequestReviewers(r.Context(), sp, c, caller(r.Context()).ID,
+		authoring.ReviewRequest{Users: body.Users, Subject: body.Subject, Description: body.description})
 	if err != nil {
 		return err
 	}

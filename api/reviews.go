@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
@@ -152,21 +153,15 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	me := caller(r.Context()).ID
-	asked := false
-	if !role.AtLeast(quire.RoleReview) {
-		if asked, err = s.db.RequestedReviewer(r.Context(), c.ID, me); err != nil {
-			return err
-		}
-	}
-	if err := quire.CheckCanReview(role, asked, c, me); err != nil {
+	// Refused before the body is read; SubmitReview asks again.
+	if err := s.author.CanReview(r.Context(), c, role, me); err != nil {
 		return err
 	}
 	var body reviewRequest
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	v, err := s.db.SubmitReview(r.Context(), store.NewReview{SpaceID: sp.ID, ChangeRequest: c.ID, ReviewerID: me,
-		Status: body.status, Comment: body.markdown})
+	v, err := s.author.SubmitReview(r.Context(), sp, c, role, me, authoring.Review{Status: body.status, Comment: body.markdown})
 	if err != nil {
 		return err
 	}

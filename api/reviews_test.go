@@ -354,13 +354,27 @@ func TestMergeRulesInheritAndBypass(t *testing.T) {
 }
 
 // TestMergeRulesGuardImport: importing into a space merges at once, so the
-// rules in force must allow an unreviewed merge.
+// rules in force must allow an unreviewed merge. A refused import, of a
+// website, of uploaded files or as a run, changes nothing: the space keeps
+// its revision and its change requests, and no run is left.
 func TestMergeRulesGuardImport(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	sp := e.crSpace(t)
-	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+sp, map[string]any{"mergeRules": map[string]any{"type": "rules",
-		"rules": []any{map[string]any{"rule": "require_at_least_one_review"}}}}).want(t, http.StatusOK)
-	e.call(t, e.admin.token, "POST", "/v1/spaces/"+sp+"/content/import", map[string]any{"url": "http://127.0.0.1:1/", "source": "website"}).
-		wantError(t, http.StatusForbidden, "merge rules not met", "require_at_least_one_review")
+	refused := []string{"merge rules not met", "require_at_least_one_review"}
+	var before crSpaceCounts
+	run(t, e, []scenario{
+		{method: "PATCH", path: "/v1/spaces/" + sp, body: map[string]any{"mergeRules": map[string]any{"type": "rules",
+			"rules": []any{map[string]any{"rule": "require_at_least_one_review"}}}}, want: []check{into(&before)}},
+		{method: "POST", path: "/v1/spaces/" + sp + "/content/import", body: map[string]any{"url": "http://127.0.0.1:1/", "source": "website"},
+			status: http.StatusForbidden, errs: refused},
+		{method: "POST", path: "/v1/spaces/" + sp + "/content/import", body: map[string]any{"source": map[string]any{"type": "file", "files": []string{"upload"}}},
+			status: http.StatusForbidden, errs: refused},
+		{method: "POST", path: "/v1/org/" + e.org + "/imports", body: websiteRun("http://127.0.0.1:1/", sp),
+			status: http.StatusForbidden, errs: refused},
+	})
+	run(t, e, []scenario{
+		{path: "/v1/spaces/" + sp, want: []check{field("revision", before.Revision), field("changeRequests", before.ChangeRequests)}},
+		{path: "/v1/org/" + e.org + "/imports", want: []check{field("count", 0)}},
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/app"
+	"github.com/quiredocs/quire/authoring"
 )
 
 // TestSAMLSignInToApp: a sign-in started from the app's sign-in page
@@ -18,7 +19,7 @@ func TestSAMLSignInToApp(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	f := newFlow(t, e, testKeys()[0])
-	web := app.New(e.db, app.Config{PublicURL: testPublicURL})
+	web := app.New(e.db, app.Config{PublicURL: testPublicURL, Author: &authoring.Author{DB: e.db}})
 	srv := api.New(e.db, api.Config{PublicURL: testPublicURL, StartSession: web.StartSession})
 	email := uniqueEmail("App.User")
 

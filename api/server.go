@@ -48,8 +48,13 @@ type Config struct {
 	// nil, answers quote the best section.
 	Model *llm.Model
 	// Imports bounds what website imports and batches fetching files by URL
-	// fetch, for how long, and how many run at once (limits.go).
+	// fetch, for how long, and how many run at once (limits.go), when New
+	// makes the Author.
 	Imports ImportLimits
+	// Author carries out the writes that answer to rules (authoring):
+	// the one the server shares with the app and the background jobs. When
+	// nil, New makes one over db, Blobs, Fetcher and Imports.
+	Author *authoring.Author
 	// OrgCreation says who may create organizations with POST /v1/orgs:
 	// anyone ("" too), members (not guests) of some organization, or none.
 	OrgCreation OrgCreation
@@ -150,7 +155,10 @@ func New(db *store.DB, cfg Config) *Server {
 	if s.reader == nil {
 		s.reader = revision.New(db, s.appHost())
 	}
-	s.author = newAuthor(db, cfg, s.appHost())
+	s.author = cfg.Author
+	if s.author == nil {
+		s.author = newAuthor(db, cfg, s.appHost())
+	}
 	s.git = cfg.Git
 	if s.git == nil {
 		s.git = &gitsync.Syncer{DB: db, Blobs: cfg.Blobs, SecretKey: cfg.SecretKey, Remotes: outbound.Remotes{AllowPrivate: cfg.Fetcher.AllowPrivate}}

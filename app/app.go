@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -34,8 +33,10 @@ type Config struct {
 	PublicURL string
 	Reader    *revision.Reader // shared with the API and the sites, for their caches
 	Blobs     blob.Store       // the bytes of files and images; nil shows none
-	// Author applies the editor's authoring batches, as it does the API's;
-	// nil makes one over the store and Blobs.
+	// Author carries out the writes that answer to rules (merges, the
+	// editor's batches, reviews), and judges custom merge rules on what its
+	// RulesEnv renders: the one cmd/quire shares with the API and the
+	// background jobs. Required.
 	Author *authoring.Author
 	Logger *slog.Logger
 	// Asker answers the ask box, with the server's model if it has one;
@@ -55,8 +56,12 @@ type Server struct {
 	origin *http.CrossOriginProtection
 }
 
-// New returns the app of db.
+// New returns the app of db. It panics without cfg.Author: the app's writes
+// go through the same services as the API's.
 func New(db *store.DB, cfg Config) *Server {
+	if cfg.Author == nil {
+		panic("app: Config.Author is required")
+	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -67,21 +72,9 @@ func New(db *store.DB, cfg Config) *Server {
 	if cfg.DNS == nil {
 		cfg.DNS = dnscheck.New("")
 	}
-	if cfg.Author == nil {
-		cfg.Author = &authoring.Author{DB: db, Blobs: cfg.Blobs, AppHost: hostOf(cfg.PublicURL),
-			PublicURL: strings.TrimRight(cfg.PublicURL, "/")}
-	}
 	s := &Server{db: db, cfg: cfg, mux: http.NewServeMux(), assets: loadAssets(), origin: http.NewCrossOriginProtection()}
 	s.routes()
 	return s
-}
-
-// hostOf is the host of the main address: links to it are in-app.
-func hostOf(publicURL string) string {
-	if u, err := url.Parse(publicURL); err == nil {
-		return u.Host
-	}
-	return ""
 }
 
 // prefixes are the paths the app answers, besides "/" itself; every other

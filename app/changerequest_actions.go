@@ -155,13 +155,7 @@ func (s *Server) submitCRReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	asked := false
-	if !p.role.AtLeast(quire.RoleReview) {
-		if asked, err = s.db.RequestedReviewer(r.Context(), p.cr.ID, p.me.ID); err != nil {
-			return err
-		}
-	}
-	if err := quire.CheckCanReview(p.role, asked, p.cr, p.me.ID); err != nil {
+	if err := s.cfg.Author.CanReview(r.Context(), p.cr, p.role, p.me.ID); err != nil {
 		return err
 	}
 	status, err := quire.ParseReviewStatus("status", r.PostForm.Get("status"))
@@ -172,8 +166,7 @@ func (s *Server) submitCRReview(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(md) == "" {
 		md = ""
 	}
-	if _, err := s.db.SubmitReview(r.Context(), store.NewReview{SpaceID: p.sp.ID, ChangeRequest: p.cr.ID,
-		ReviewerID: p.me.ID, Status: status, Comment: md}); err != nil {
+	if _, err := s.cfg.Author.SubmitReview(r.Context(), p.sp, p.cr, p.role, p.me.ID, authoring.Review{Status: status, Comment: md}); err != nil {
 		return err
 	}
 	return back(w, r, p, "reviewed", "reviews")
@@ -190,10 +183,8 @@ func (s *Server) requestCRReviewer(w http.ResponseWriter, r *http.Request) error
 	if err := quire.CheckLen("user", u, 1, 128); err != nil {
 		return err
 	}
-	if err := s.cfg.Author.CheckReviewer(r.Context(), p.sp, p.cr, "user", u); err != nil {
-		return err
-	}
-	if _, err := s.db.RequestReviewers(r.Context(), p.sp.ID, p.cr.ID, p.me.ID, []string{u}, nil, nil); err != nil {
+	if _, err := s.cfg.Author.RequestReviewers(r.Context(), p.sp, p.cr, p.me.ID,
+		authoring.ReviewRequest{Users: []string{u}, Field: func(int) string { return "user" }}); err != nil {
 		return err
 	}
 	return back(w, r, p, "requested", "reviews")
@@ -273,8 +264,8 @@ func (s *Server) describeCR(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.UpdateChangeRequest(r.Context(), p.sp.ID, p.cr.ID,
-		store.ChangeRequestUpdate{Subject: &subject, Description: &description, Actor: p.me.ID}); err != nil {
+	if _, err := s.cfg.Author.EditChangeRequest(r.Context(), p.sp, p.cr, p.me.ID,
+		authoring.ChangeRequestEdit{Subject: &subject, Description: &description}); err != nil {
 		return err
 	}
 	return back(w, r, p, "described", "")

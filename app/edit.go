@@ -112,7 +112,7 @@ func (s *Server) startEdit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.ownChangeRequest(r.Context(), sp.ID, user(r.Context()).ID)
+	c, err := s.ownChangeRequest(r.Context(), sp, user(r.Context()).ID)
 	if err != nil {
 		return err
 	}
@@ -123,9 +123,9 @@ func (s *Server) startEdit(w http.ResponseWriter, r *http.Request) error {
 
 // ownChangeRequest is the user's newest draft or open change request of the
 // space, or a new one (as POST S/change-requests makes it).
-func (s *Server) ownChangeRequest(ctx context.Context, spaceID, userID string) (*quire.ChangeRequest, error) {
+func (s *Server) ownChangeRequest(ctx context.Context, sp *quire.Space, userID string) (*quire.ChangeRequest, error) {
 	for _, st := range []quire.ChangeRequestStatus{quire.StatusDraft, quire.StatusOpen} {
-		l, err := s.db.ListChangeRequests(ctx, spaceID, store.ChangeRequestFilter{Status: st, Contributor: userID}, store.Page{Limit: 100})
+		l, err := s.db.ListChangeRequests(ctx, sp.ID, store.ChangeRequestFilter{Status: st, Contributor: userID}, store.Page{Limit: 100})
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +135,7 @@ func (s *Server) ownChangeRequest(ctx context.Context, spaceID, userID string) (
 			}
 		}
 	}
-	return s.db.CreateChangeRequest(ctx, spaceID, "", userID)
+	return s.cfg.Author.CreateChangeRequest(ctx, sp, "", userID)
 }
 
 // editorData is what the editor shows.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store/storetest"
 )
 
@@ -18,7 +19,8 @@ import (
 // left out (405, 412, 415, 429, 502) were answered 500 before.
 func TestErrorStatuses(t *testing.T) {
 	t.Parallel()
-	s := New(storetest.Open(t), Config{PublicURL: "http://quire.test"})
+	db := storetest.Open(t)
+	s := New(db, Config{PublicURL: "http://quire.test", Author: &authoring.Author{DB: db}})
 	for _, tc := range []struct {
 		name    string
 		err     error

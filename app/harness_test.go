@@ -15,6 +15,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/api"
 	"github.com/quiredocs/quire/app"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/dnscheck/dnstest"
@@ -53,9 +54,12 @@ func newEnv(t testing.TB) *env {
 	blobs := blob.Dir{Path: t.TempDir()}
 	var apiSrv *api.Server
 	e.dns = dnstest.Start(t)
-	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs, DNS: dnscheck.New(e.dns.Addr)})
+	// One author for the app and the API, as cmd/quire wires it.
+	author := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true}, AppHost: strings.TrimPrefix(e.srv.URL, "http://"),
+		PublicURL: e.srv.URL}
+	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs, DNS: dnscheck.New(e.dns.Addr), Author: author})
 	apiSrv = api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true},
-		Reader: reader, StartSession: web.StartSession, DNS: dnscheck.New(e.dns.Addr)})
+		Reader: reader, StartSession: web.StartSession, DNS: dnscheck.New(e.dns.Addr), Author: author})
 	sites := site.New(db, site.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs})
 	mux.Handle("/", sites.Wrap(web.Wrap(apiSrv)))
 	b, err := db.InitOrganization(t.Context(), "Test Org", e.admin, "Ada Admin")

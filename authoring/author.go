@@ -1,12 +1,17 @@
-// Package authoring carries out authoring batches (POST CR/content) and
-// website imports: it fetches the files a batch gives by URL and the pages of
-// a website within Limits, reads what edit needs to know of each file,
-// applies the batch in one transaction and stores the files in that
-// transaction, once the batch has applied.
+// Package authoring is Quire's services layer: the writes that answer to
+// rules, on domain-shaped inputs, each checking its rules and writing, for
+// the API, the web app and the background jobs alike, through the one
+// Author cmd/quire makes. Merges judge the merge rules in the merge's
+// transaction (merge.go), and so do imports that merge at once (rules.go);
+// authoring batches (POST CR/content) fetch the files a batch gives by URL
+// and website imports the pages of a website, within Limits, then apply in
+// one transaction and store the files in it, once the batch has applied;
+// reviews, review requests, change requests and Git sync operations are
+// checked here before the store writes them.
 //
 // It is apart from edit, which stays a pure package (parsing and applying a
 // batch to a tree, table-tested without a database): this one does the I/O
-// around it, through store, blob, outbound and importer.
+// around it, through store, blob, outbound, importer and gitsync.
 package authoring
 
 import (
@@ -30,9 +35,10 @@ import (
 	"github.com/quiredocs/quire/store"
 )
 
-// Author applies authoring batches and imports websites. Its zero value,
-// given a DB, works; it counts the fetching requests running, so it is used
-// by pointer and shared by all requests of a server.
+// Author carries out the writes with rules: batches, imports, merges,
+// reviews. Its zero value, given a DB, works; it counts the fetching
+// requests running, so it is used by pointer, one per server, shared by
+// the API, the app and the background jobs.
 type Author struct {
 	// DB holds the change requests and their revisions.
 	DB *store.DB
@@ -63,7 +69,7 @@ func (a *Author) Apply(ctx context.Context, sp *quire.Space, c *quire.ChangeRequ
 		}
 		defer done()
 	}
-	return a.commit(ctx, sp, c, "", userID, "", changes, nil)
+	return a.commit(ctx, sp, c, "", userID, "", changes, nil, nil)
 }
 
 // ApplyAt is Apply, refused as a conflict unless the change request's head
@@ -81,17 +87,18 @@ func (a *Author) ApplyAt(ctx context.Context, sp *quire.Space, c *quire.ChangeRe
 		}
 		defer done()
 	}
-	return a.commit(ctx, sp, c, "", userID, expect, changes, nil)
+	return a.commit(ctx, sp, c, "", userID, expect, changes, nil, nil)
 }
 
 // commit applies a batch in one transaction: to change request c, or when c
-// is nil to a change request it creates with subject, which it then merges.
-// Either all of it commits or nothing does. An expect other than "" is the
+// is nil to a change request it creates with subject, which it then merges
+// once check (when not nil) allows it. Either all of it commits or nothing
+// does. An expect other than "" is the
 // revision c's head must still be (ApplyAt). within, when not nil, runs
 // last in the transaction, with what the batch did: when it fails, nothing
 // commits.
 func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, subject, userID, expect string, changes []edit.Change,
-	within func(tx *store.Tx, res *edit.Result) error) (*quire.ChangeRequest, *edit.Result, error) {
+	check store.MergeCheck, within func(tx *store.Tx, res *edit.Result) error) (*quire.ChangeRequest, *edit.Result, error) {
 	if err := a.readFiles(ctx, changes); err != nil {
 		return nil, nil, err
 	}
@@ -120,7 +127,7 @@ func (a *Author) commit(ctx context.Context, sp *quire.Space, c *quire.ChangeReq
 			return err
 		}
 		if c == nil {
-			if out, err = tx.MergeChangeRequest(ctx, sp.ID, cr.ID, userID); err != nil {
+			if out, err = tx.MergeChangeRequestChecked(ctx, sp.ID, cr.ID, userID, check); err != nil {
 				return err
 			}
 		}

@@ -30,6 +30,7 @@ type fixture struct {
 	author *authoring.Author
 	space  *quire.Space
 	userID string
+	user   *quire.User
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -57,7 +58,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{db: db, raw: raw, pg: url != "", blobs: t.TempDir(), space: sp, userID: boot.User.ID}
+	f := &fixture{db: db, raw: raw, pg: url != "", blobs: t.TempDir(), space: sp, userID: boot.User.ID, user: boot.User}
 	f.author = &authoring.Author{DB: db, Blobs: blob.Dir{Path: f.blobs}, Fetcher: outbound.Fetcher{AllowPrivate: true}}
 	return f
 }
@@ -132,7 +133,7 @@ func TestImportIntoSpaceAllOrNothing(t *testing.T) {
 	before := f.counts(t)
 	f.refuse(t, "refuse_merge", "NEW.status = 'merged'")
 
-	if _, err := f.author.ImportIntoSpace(t.Context(), f.space, f.userID, start); err == nil || !strings.Contains(err.Error(), "refused by the test") {
+	if _, err := f.author.ImportIntoSpace(t.Context(), f.space, start, authoring.Actor{User: f.user}); err == nil || !strings.Contains(err.Error(), "refused by the test") {
 		t.Fatalf("import with its merge refused: %v", err)
 	}
 	if after := f.counts(t); after != before {
@@ -149,7 +150,7 @@ func TestImportIntoSpaceAllOrNothing(t *testing.T) {
 	if _, err := f.raw.ExecContext(t.Context(), "DROP TRIGGER refuse_merge"+map[bool]string{true: " ON change_requests"}[f.pg]); err != nil {
 		t.Fatal(err)
 	}
-	im, err := f.author.ImportIntoSpace(t.Context(), f.space, f.userID, start)
+	im, err := f.author.ImportIntoSpace(t.Context(), f.space, start, authoring.Actor{User: f.user})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,34 @@ func CheckImport(url, source *string) error {
 	return nil
 }
 
+// Source is what an import reads: the website at Start, or the uploaded
+// files whose keys are Files (UploadedFolder) when not nil.
+type Source struct {
+	Start string
+	Files []string
+}
+
+// ImportInto imports src into change request c of sp as one new revision,
+// or when c is nil into sp through a request merged at once, once the
+// merge rules judged for by allow it; by's user writes. The caller holds
+// an import slot (Start).
+func (a *Author) ImportInto(ctx context.Context, sp *quire.Space, c *quire.ChangeRequest, src Source, by Actor) (*Import, error) {
+	if src.Files == nil {
+		if c != nil {
+			return a.ImportIntoChangeRequest(ctx, sp, c, by.User.ID, src.Start)
+		}
+		return a.ImportIntoSpace(ctx, sp, src.Start, by)
+	}
+	files, err := a.UploadedFolder(ctx, sp.OrgID, src.Files)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		return a.ImportFolder(ctx, sp, c, by.User.ID, files)
+	}
+	return a.ImportFolderIntoSpace(ctx, sp, files, by)
+}
+
 // ImportIntoChangeRequest imports the website at start into change request
 // c of space sp, as one new revision by the user. The caller holds an import
 // slot (Start).
@@ -50,22 +78,22 @@ func (a *Author) ImportIntoChangeRequest(ctx context.Context, sp *quire.Space, c
 	if err != nil {
 		return nil, err
 	}
-	if c, _, err = a.commit(ctx, sp, c, "", userID, "", changes, nil); err != nil {
+	if c, _, err = a.commit(ctx, sp, c, "", userID, "", changes, nil, nil); err != nil {
 		return nil, err
 	}
 	return &Import{ChangeRequest: c, Imported: len(res.Pages), Found: res.Found}, nil
 }
 
-// ImportIntoSpace imports the website at start into space sp: in one
-// transaction, a change request named after the import is created, gets the
-// pages and is merged. When any step fails, nothing is left: no request, no
-// revision, no file. The caller holds an import slot (Start).
-func (a *Author) ImportIntoSpace(ctx context.Context, sp *quire.Space, userID, start string) (*Import, error) {
+// ImportIntoSpace imports the website at start into space sp for by: in one transaction, a change request named after the import is
+// created, gets the pages and is merged, once the merge rules judged for by
+// allow it (RulesError otherwise). When any step fails, nothing is left: no
+// request, no revision, no file. The caller holds an import slot (Start).
+func (a *Author) ImportIntoSpace(ctx context.Context, sp *quire.Space, start string, by Actor) (*Import, error) {
 	changes, res, err := a.crawl(ctx, start)
 	if err != nil {
 		return nil, err
 	}
-	c, _, err := a.commit(ctx, sp, nil, "Import of "+start, userID, "", changes, nil)
+	c, _, err := a.commit(ctx, sp, nil, "Import of "+start, by.User.ID, "", changes, a.mergeCheck(ctx, sp, by), nil)
 	if err != nil {
 		return nil, err
 	}

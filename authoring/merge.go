@@ -29,14 +29,7 @@ func (a *Author) Merge(ctx context.Context, sp *quire.Space, c *quire.ChangeRequ
 		// The merge's lock has touched the space's row: its rules see the
 		// space as it was before the merge, as the caller read it.
 		locked.UpdatedAt = sp.UpdatedAt
-		unmet, err := a.unmetMergeRules(ctx, tx, locked, c, by)
-		if err != nil {
-			return err
-		}
-		if len(unmet) > 0 {
-			return &RulesError{Unmet: unmet}
-		}
-		return nil
+		return a.judge(ctx, tx, locked, c, by)
 	})
 }
 
@@ -68,6 +61,19 @@ func (a *Author) UnmetMergeRules(ctx context.Context, sp *quire.Space, c *quire.
 type rulesReader interface {
 	Organization(ctx context.Context, id string) (*quire.Organization, error)
 	CurrentReviews(ctx context.Context, changeRequestID string) ([]*quire.Review, error)
+}
+
+// judge refuses (RulesError) a merge of c by by that the rules in force
+// for sp do not allow.
+func (a *Author) judge(ctx context.Context, r rulesReader, sp *quire.Space, c *quire.ChangeRequest, by Actor) error {
+	unmet, err := a.unmetMergeRules(ctx, r, sp, c, by)
+	if err != nil {
+		return err
+	}
+	if len(unmet) > 0 {
+		return &RulesError{Unmet: unmet}
+	}
+	return nil
 }
 
 func (a *Author) unmetMergeRules(ctx context.Context, r rulesReader, sp *quire.Space, c *quire.ChangeRequest, by Actor) ([]string, error) {

@@ -177,6 +177,13 @@ func (tx *Tx) MergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 	return tx.mergeChangeRequest(ctx, spaceID, ref, userID, nil, nil)
 }
 
+// MergeChangeRequestChecked is DB.MergeChangeRequestChecked within tx: a
+// write that merges a request of its own (an import into a space) has its
+// check asked under the merge's locks, in the write's transaction.
+func (tx *Tx) MergeChangeRequestChecked(ctx context.Context, spaceID, ref, userID string, check MergeCheck) (*quire.ChangeRequest, error) {
+	return tx.mergeChangeRequest(ctx, spaceID, ref, userID, nil, check)
+}
+
 // mergeChangeRequest merges, with the trees merged beforehand when pre
 // merged the revisions found under the locks, and check asked first when
 // not nil.

@@ -100,11 +100,28 @@ type NewReview struct {
 // reviewer's earlier reviews become outdated, the review names who asked
 // for it (if anyone did), and its comment is posted in the request's
 // comments. A merged request takes no more reviews (CodeInvalid).
-func (db *DB) SubmitReview(ctx context.Context, n NewReview) (v *quire.Review, err error) {
+func (db *DB) SubmitReview(ctx context.Context, n NewReview) (*quire.Review, error) {
+	return db.SubmitReviewChecked(ctx, n, nil)
+}
+
+// ReviewCheck judges a write of a change request's reviews or reviewers
+// within its transaction, given the request as read under its lock, before
+// anything is written; an error refuses the write. It may run again (a
+// retried transaction): no side effects.
+type ReviewCheck func(tx *Tx, c *quire.ChangeRequest) error
+
+// SubmitReviewChecked is SubmitReview with check asked first, when not nil,
+// whether the review may be written.
+func (db *DB) SubmitReviewChecked(ctx context.Context, n NewReview, check ReviewCheck) (v *quire.Review, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		c, err := tx.lockedChangeRequest(ctx, n.SpaceID, n.ChangeRequest)
 		if err != nil {
 			return err
+		}
+		if check != nil {
+			if err := check(tx, c); err != nil {
+				return err
+			}
 		}
 		if err := checkUnmerged(c); err != nil {
 			return err
@@ -172,11 +189,23 @@ func (r reader) ListRequestedReviewers(ctx context.Context, changeRequestID stri
 // of byUserID, and sets its subject and description (markdown) when they
 // are not nil. Asking a user again renews the request and outdates their
 // reviews. It returns the requests as now recorded, in the order of users.
-func (db *DB) RequestReviewers(ctx context.Context, spaceID, changeRequestID, byUserID string, users []string, subject, desc *string) (out []*quire.RequestedReviewer, err error) {
+func (db *DB) RequestReviewers(ctx context.Context, spaceID, changeRequestID, byUserID string, users []string, subject, desc *string) ([]*quire.RequestedReviewer, error) {
+	return db.RequestReviewersChecked(ctx, spaceID, changeRequestID, byUserID, users, subject, desc, nil)
+}
+
+// RequestReviewersChecked is RequestReviewers with check asked first, when
+// not nil, whether the users may be asked.
+func (db *DB) RequestReviewersChecked(ctx context.Context, spaceID, changeRequestID, byUserID string, users []string, subject, desc *string,
+	check ReviewCheck) (out []*quire.RequestedReviewer, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		c, err := tx.lockedChangeRequest(ctx, spaceID, changeRequestID)
 		if err != nil {
 			return err
+		}
+		if check != nil {
+			if err := check(tx, c); err != nil {
+				return err
+			}
 		}
 		if err := checkUnmerged(c); err != nil {
 			return err

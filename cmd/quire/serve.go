@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -125,8 +126,13 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	reader := revision.New(db, appHost(cfg.publicURL()))
 	sites := site.New(db, site.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Model: model, Logger: log,
 		RateLimit: rates.ip, AskRateLimit: rates.ask, Limiter: limiter})
+	// One author carries out the writes that answer to rules, for the API,
+	// the app and the background jobs alike; it judges custom merge rules
+	// on the API's shapes (package wire).
+	author := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
+		AppHost: appHost(cfg.publicURL()), PublicURL: strings.TrimRight(cfg.publicURL(), "/")}
 	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log,
-		Asker: ask.New(db, reader, model, ""), DNS: dns})
+		Asker: ask.New(db, reader, model, ""), DNS: dns, Author: author})
 	if cfg.GitKnownHosts != "" {
 		if err := gitsync.CheckKnownHosts(cfg.GitKnownHosts); err != nil {
 			return fmt.Errorf("--git-known-hosts: %w", err)
@@ -148,6 +154,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		RateLimits:   rates.api(limiter),
 		Sites:        sites,
 		DNS:          dns,
+		Author:       author,
 	})
 	srv := &http.Server{
 		// Sites first (their hostnames and /sites/), then the app's pages,
@@ -167,7 +174,7 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 		}
 	}()
 	// Background jobs stop, and are waited for, before the store closes.
-	defer startJobs(ctx, db, cfg, git, blobs, model, apiSrv.PDFPrinter(), dns, log)()
+	defer startJobs(ctx, db, cfg, git, author, blobs, model, apiSrv.PDFPrinter(), dns, log)()
 	defer shareRateLimits(ctx, db, limiter, log)()
 
 	log.Info("quire serving", "addr", ln.Addr().String(), "public_url", cfg.publicURL(), "db", db.Dialect())
@@ -184,7 +191,7 @@ func appHost(publicURL string) string {
 
 // startJobs runs the background jobs until the returned function stops them
 // and waits for them to end.
-func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, blobs blob.Collectable, model *llm.Model,
+func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Syncer, author *authoring.Author, blobs blob.Collectable, model *llm.Model,
 	pdfs *jobs.PDFPrinter, dns *dnscheck.Checker, log *slog.Logger) (stop func()) {
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
@@ -197,14 +204,12 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Synce
 	running.Go(func() { jobs.RunSearchIndexer(jobsCtx, db, jobs.SearchIndexInterval, log) })
 	running.Go(func() {
 		// Import runs fetch as the synchronous imports do, one at a time.
-		a := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch}, AppHost: appHost(cfg.publicURL())}
-		jobs.RunImporter(jobsCtx, db, a, jobs.ImportPollInterval, log)
+		jobs.RunImporter(jobsCtx, db, author, jobs.ImportPollInterval, log)
 	})
 	running.Go(func() {
 		// Translation runs ask the configured model; without one, each
 		// run queued before the model was removed fails saying so.
-		a := &authoring.Author{DB: db, Blobs: blobs, AppHost: appHost(cfg.publicURL())}
-		w := &jobs.Translator{DB: db, Author: a, Translate: translate.Translator{Model: model}}
+		w := &jobs.Translator{DB: db, Author: author, Translate: translate.Translator{Model: model}}
 		w.Run(jobsCtx, jobs.TranslationPollInterval, log)
 	})
 	running.Go(func() { git.Run(jobsCtx, gitsync.RunInterval) })
