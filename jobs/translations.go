@@ -1,15 +1,16 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/jobs/lease"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/translate"
 )
@@ -63,32 +64,19 @@ func (w *Translator) ProcessTranslations(ctx context.Context) (int, error) {
 }
 
 func (w *Translator) process(ctx context.Context, t *store.Translation) error {
-	if t.Attempts > MaxTranslationAttempts {
-		return w.DB.FailTranslationRun(ctx, t, fmt.Sprintf("the run was interrupted %d times", MaxTranslationAttempts))
-	}
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		w.watch(runCtx, t, stop)
-	}()
-	err := w.run(runCtx, t)
-	lost := runCtx.Err() != nil
-	stop()
-	<-watched
+	watch := lease.Watch{DB: w.DB, Lease: TranslationLease, Poll: cmp.Or(w.Poll, TranslationPollInterval), Max: MaxTranslationAttempts,
+		GiveUp: fmt.Sprintf("the run was interrupted %d times", MaxTranslationAttempts)}
+	out, err := watch.Run(ctx, t.Lease(), func(ctx context.Context) error { return w.run(ctx, t) })
 	switch {
-	case ctx.Err() != nil:
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		return errors.Join(ctx.Err(), w.DB.ReleaseTranslationRun(rctx, t))
-	case err == nil, errors.Is(err, store.ErrTranslationRunLost), lost:
-		return nil
-	case quire.ErrorCode(err) == quire.CodeInternal:
-		// The store failing: claimed again once the lease runs out.
+	case err != nil, out.GaveUp:
 		return err
+	case out.Err == nil, out.Lost:
+		return nil
+	case quire.ErrorCode(out.Err) == quire.CodeInternal:
+		// The store failing: claimed again once the lease runs out.
+		return out.Err
 	}
-	return w.DB.FailTranslationRun(ctx, t, quire.ErrorMessage(err))
+	return w.DB.FailTranslationRun(ctx, t, quire.ErrorMessage(out.Err))
 }
 
 // run translates the source's current content and writes it into the
@@ -163,19 +151,6 @@ func (w *Translator) request(ctx context.Context, t *store.Translation) (transla
 		}
 	}
 	return req, nil
-}
-
-// watch looks every poll whether t's run is still held, renewing its lease
-// as it goes, and calls stop when not.
-func (w *Translator) watch(ctx context.Context, t *store.Translation, stop func()) {
-	poll := w.Poll
-	if poll <= 0 {
-		poll = TranslationPollInterval
-	}
-	watchLease(ctx, poll, TranslationLease,
-		func() error { return w.DB.RenewTranslationRun(ctx, t, TranslationLease) },
-		func() (bool, error) { return w.DB.TranslationRunHeld(ctx, t) },
-		store.ErrTranslationRunLost, stop)
 }
 
 // Run carries out due runs at start, then whenever the store has some

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quiredocs/quire/jobs/lease"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/webhook"
@@ -151,12 +152,12 @@ func (d *Deliverer) DeliverDue(ctx context.Context) (int, error) {
 		if err != nil || c == nil {
 			return n, err
 		}
-		a := d.send(ctx, c)
-		if ctx.Err() != nil {
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			err := d.DB.ReleaseWebhookDelivery(rctx, c)
-			cancel()
-			return n, errors.Join(ctx.Err(), err)
+		var a store.DeliveryAttempt
+		if _, err := (lease.Watch{DB: d.DB, Lease: d.Lease}).Run(ctx, c.Lease(), func(ctx context.Context) error {
+			a = d.send(ctx, c)
+			return nil
+		}); err != nil {
+			return n, err
 		}
 		disabled, err := d.DB.FinishWebhookDelivery(ctx, c, a, d.Disable)
 		if err != nil {
