@@ -20,19 +20,7 @@ import (
 // ended. When ctx ends in the middle of one, the space is given back with
 // that operation still running: the next claim runs it again.
 func (s *Syncer) RunDue(ctx context.Context) (int, error) {
-	n := 0
-	for ctx.Err() == nil {
-		c, err := s.DB.ClaimGitSync(ctx, s.lease())
-		if err != nil || c == nil {
-			return n, err
-		}
-		done, err := s.runClaim(ctx, c)
-		n += done
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, ctx.Err()
+	return lease.Drain(ctx, func(ctx context.Context) (*store.GitSyncClaim, error) { return s.DB.ClaimGitSync(ctx, s.lease()) }, s.runClaim)
 }
 
 // QueueAndRun queues what continuous sync owes and runs everything due, at

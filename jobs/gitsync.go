@@ -22,11 +22,9 @@ const GitSyncInterval = 500 * time.Millisecond
 // whenever the store changes or a poll is due, and runs the operations of
 // the spaces it claims, looking every interval.
 func RunGitSync(ctx context.Context, s *gitsync.Syncer, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
 	var seen uint64
 	var queuedAt time.Time
-	for {
+	every(ctx, interval, func() {
 		// Queueing writes; it is worth it only when something may be owed:
 		// the store changed (a merge to push), or a poll is due.
 		if commits := s.DB.Commits(); commits != seen || time.Since(queuedAt) >= min(s.Poll(), 5*time.Second) {
@@ -42,10 +40,5 @@ func RunGitSync(ctx context.Context, s *gitsync.Syncer, interval time.Duration, 
 			}
 			seen = s.DB.Commits()
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

@@ -38,18 +38,10 @@ const (
 // none is left, and returns how many it ended. When ctx ends in the middle
 // of one, that run is given back (store.DB.GiveBack), not failed.
 func ProcessImports(ctx context.Context, db *store.DB, a *authoring.Author, poll time.Duration) (int, error) {
-	n := 0
-	for ctx.Err() == nil {
-		run, err := db.ClaimImportRun(ctx, ImportLease)
-		if err != nil || run == nil {
-			return n, err
-		}
-		if err := processImport(ctx, db, a, run, poll); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, ctx.Err()
+	return lease.Drain(ctx, func(ctx context.Context) (*store.ImportRun, error) { return db.ClaimImportRun(ctx, ImportLease) },
+		func(ctx context.Context, run *store.ImportRun) (int, error) {
+			return lease.One(processImport(ctx, db, a, run, poll))
+		})
 }
 
 // processImport carries out one claimed run, watching its claim while the
@@ -103,9 +95,7 @@ func importRun(ctx context.Context, db *store.DB, a *authoring.Author, run *stor
 // RunImporter carries out due runs at start, then whenever the store has
 // some (looking every interval), until ctx ends.
 func RunImporter(ctx context.Context, db *store.DB, a *authoring.Author, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
+	every(ctx, interval, func() {
 		due, err := db.ImportRunsDue(ctx)
 		if err == nil && due {
 			var n int
@@ -117,10 +107,5 @@ func RunImporter(ctx context.Context, db *store.DB, a *authoring.Author, interva
 		if err != nil && ctx.Err() == nil {
 			log.Error("run imports", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

@@ -73,9 +73,7 @@ func ProcessSpecs(ctx context.Context, db *store.DB, f outbound.Fetcher) (int, e
 // RunSpecProcessor processes due jobs at start, then whenever the store has
 // some (looking every interval), until ctx ends.
 func RunSpecProcessor(ctx context.Context, db *store.DB, f outbound.Fetcher, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
+	every(ctx, interval, func() {
 		due, err := db.OpenAPIJobsDue(ctx)
 		if err == nil && due {
 			var n int
@@ -87,12 +85,7 @@ func RunSpecProcessor(ctx context.Context, db *store.DB, f outbound.Fetcher, int
 		if err != nil && ctx.Err() == nil {
 			log.Error("process API specifications", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // processSpec fetches the document of a URL source and parses it.

@@ -129,20 +129,12 @@ func (p *PDFPrinter) Wake() {
 // one, that export is given back, not failed.
 func (p *PDFPrinter) ProcessPDFs(ctx context.Context) (int, error) {
 	p.init()
-	n := 0
-	for ctx.Err() == nil {
-		x, err := p.DB.ClaimPDFExport(ctx, PDFLease)
-		if err != nil || x == nil {
-			return n, err
-		}
-		err = p.process(ctx, x)
-		p.ended()
-		if err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, ctx.Err()
+	return lease.Drain(ctx, func(ctx context.Context) (*store.PDFExport, error) { return p.DB.ClaimPDFExport(ctx, PDFLease) },
+		func(ctx context.Context, x *store.PDFExport) (int, error) {
+			err := p.process(ctx, x)
+			p.ended()
+			return lease.One(err)
+		})
 }
 
 func (p *PDFPrinter) process(ctx context.Context, x *store.PDFExport) error {
@@ -211,9 +203,7 @@ func (p *PDFPrinter) print(ctx context.Context, x *store.PDFExport) (key string,
 // whose printer died, until ctx ends.
 func (p *PDFPrinter) Run(ctx context.Context, interval time.Duration) {
 	p.init()
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
+	every(ctx, interval, func() {
 		due, err := p.DB.PDFExportsDue(ctx)
 		if err == nil && due {
 			p.Wake()
@@ -221,10 +211,5 @@ func (p *PDFPrinter) Run(ctx context.Context, interval time.Duration) {
 		if err != nil && ctx.Err() == nil {
 			p.Log.Error("look for PDFs to print", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	})
 }

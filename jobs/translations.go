@@ -49,18 +49,10 @@ type Translator struct {
 // until none is left, and returns how many it ended. When ctx ends in the
 // middle of one, that run is given back, not failed.
 func (w *Translator) ProcessTranslations(ctx context.Context) (int, error) {
-	n := 0
-	for ctx.Err() == nil {
-		t, err := w.DB.ClaimTranslationRun(ctx, TranslationLease)
-		if err != nil || t == nil {
-			return n, err
-		}
-		if err := w.process(ctx, t); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, ctx.Err()
+	return lease.Drain(ctx, func(ctx context.Context) (*store.Translation, error) {
+		return w.DB.ClaimTranslationRun(ctx, TranslationLease)
+	},
+		func(ctx context.Context, t *store.Translation) (int, error) { return lease.One(w.process(ctx, t)) })
 }
 
 func (w *Translator) process(ctx context.Context, t *store.Translation) error {
@@ -156,9 +148,7 @@ func (w *Translator) request(ctx context.Context, t *store.Translation) (transla
 // Run carries out due runs at start, then whenever the store has some
 // (looking every interval), until ctx ends.
 func (w *Translator) Run(ctx context.Context, interval time.Duration, log *slog.Logger) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
+	every(ctx, interval, func() {
 		due, err := w.DB.TranslationRunsDue(ctx)
 		if err == nil && due {
 			var n int
@@ -170,10 +160,5 @@ func (w *Translator) Run(ctx context.Context, interval time.Duration, log *slog.
 		if err != nil && ctx.Err() == nil {
 			log.Error("run translations", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	})
 }

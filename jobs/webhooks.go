@@ -106,9 +106,7 @@ func (d *Deliverer) Run(ctx context.Context) {
 }
 
 func (d *Deliverer) runSender(ctx context.Context) {
-	t := time.NewTicker(d.Poll)
-	defer t.Stop()
-	for {
+	every(ctx, d.Poll, func() {
 		due, err := d.DB.WebhookDeliveriesDue(ctx)
 		if err == nil && due {
 			_, err = d.DeliverDue(ctx)
@@ -116,29 +114,17 @@ func (d *Deliverer) runSender(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			d.Log.Error("deliver webhooks", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 func (d *Deliverer) runPruner(ctx context.Context) {
-	t := time.NewTicker(d.pruneEvery)
-	defer t.Stop()
-	for {
+	every(ctx, d.pruneEvery, func() {
 		if n, err := d.DB.PruneWebhookDeliveries(ctx, d.DB.Now().Add(-d.Keep)); err != nil && ctx.Err() == nil {
 			d.Log.Error("prune webhook deliveries", "err", err)
 		} else if n > 0 {
 			d.Log.Info("pruned webhook deliveries", "deliveries", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // DeliverDue claims and sends due deliveries one after the other until

@@ -109,3 +109,30 @@ func (w Watch) watch(ctx context.Context, l store.Lease, stop func()) {
 		}
 	}
 }
+
+// Drain claims items with claim and runs each with run, one after the
+// other, until none is left, run fails or ctx ends; it returns the sum of
+// what run counted (the items, or what they held, that ended).
+func Drain[T any](ctx context.Context, claim func(ctx context.Context) (*T, error), run func(ctx context.Context, item *T) (int, error)) (int, error) {
+	n := 0
+	for ctx.Err() == nil {
+		item, err := claim(ctx)
+		if err != nil || item == nil {
+			return n, err
+		}
+		done, err := run(ctx, item)
+		n += done
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, ctx.Err()
+}
+
+// One counts an item that ended without err as one.
+func One(err error) (int, error) {
+	if err != nil {
+		return 0, err
+	}
+	return 1, nil
+}
