@@ -379,12 +379,12 @@ func (db *DB) GitSyncWorkDue(ctx context.Context) (bool, error) { return gitQueu
 // ClaimGitSync claims, for lease, a space with operations waiting that no
 // worker holds (or whose worker's lease ran out); nil when there is none.
 func (db *DB) ClaimGitSync(ctx context.Context, lease time.Duration) (c *GitSyncClaim, err error) {
-	_, err = gitQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
+	l, err := gitQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
 		c = &GitSyncClaim{SpaceID: l.ID, Claim: l.Claim}
 		return nil
 	})
-	if err != nil {
-		return nil, err
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
 	}
 	return c, nil
 }

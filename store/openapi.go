@@ -237,7 +237,7 @@ func (db *DB) OpenAPIJobsDue(ctx context.Context) (bool, error) { return openAPI
 // ClaimOpenAPIJob claims the oldest due job whose lease, if any, has run
 // out, for lease; nil when there is none. The spec moves to progress.
 func (db *DB) ClaimOpenAPIJob(ctx context.Context, lease time.Duration) (job *OpenAPIJob, err error) {
-	_, err = openAPIQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
+	l, err := openAPIQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
 		var url, text sql.NullString
 		if err := tx.q.queryRow(ctx, "SELECT source_url, source_text FROM openapi_specs WHERE id = ?", l.ID).Scan(&url, &text); err != nil {
 			return err
@@ -245,8 +245,8 @@ func (db *DB) ClaimOpenAPIJob(ctx context.Context, lease time.Duration) (job *Op
 		job = &OpenAPIJob{SpecID: l.ID, Claim: l.Claim, Attempts: l.Attempts, Source: OpenAPISource{URL: url.String, Text: text.String}}
 		return nil
 	})
-	if err != nil {
-		return nil, err
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
 	}
 	return job, nil
 }

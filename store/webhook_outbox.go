@@ -191,7 +191,7 @@ func (c *ClaimedDelivery) Lease() Lease {
 // ClaimWebhookDelivery claims the delivery due first, for lease; nil when
 // none is. Its Attempts counts this one.
 func (db *DB) ClaimWebhookDelivery(ctx context.Context, lease time.Duration) (c *ClaimedDelivery, err error) {
-	_, err = webhookQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
+	l, err := webhookQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
 		d := ClaimedDelivery{Claim: l.Claim}
 		var created int64
 		var secret string
@@ -207,8 +207,8 @@ func (db *DB) ClaimWebhookDelivery(ctx context.Context, lease time.Duration) (c 
 		d.CreatedAt, c = fromMicros(created), &d
 		return nil
 	})
-	if err != nil {
-		return nil, err
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
 	}
 	return c, nil
 }
