@@ -220,9 +220,7 @@ var openAPIQueue = &queue{
 	giveBack: "state = '" + string(quire.SpecPending) + "', updated_at = ?",
 	lost:     ErrOpenAPIJobLost,
 	fail: func(ctx context.Context, tx *Tx, l Lease, reason string) error {
-		_, err := tx.finishOpenAPIJob(ctx, &OpenAPIJob{SpecID: l.ID, Claim: l.Claim, Attempts: l.Attempts},
-			OpenAPIResult{ErrorCode: quire.SpecParseError, Errors: []string{reason}, ErrorCount: 1})
-		return err
+		return tx.finishOpenAPIJob(ctx, l, OpenAPISource{}, OpenAPIResult{ErrorCode: quire.SpecParseError, Errors: []string{reason}, ErrorCount: 1})
 	},
 }
 
@@ -262,53 +260,47 @@ func (job *OpenAPIJob) Lease() Lease {
 // changes nothing, when the claim no longer holds: the spec was deleted, was
 // given a new source, or its lease ran out and another worker claimed it.
 func (db *DB) FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, res OpenAPIResult) (finished bool, err error) {
-	err = db.Tx(ctx, func(tx *Tx) (err error) {
-		finished, err = tx.finishOpenAPIJob(ctx, job, res)
-		return err
-	})
-	return finished, err
+	err = db.Tx(ctx, func(tx *Tx) error { return tx.finishOpenAPIJob(ctx, job.Lease(), job.Source, res) })
+	if errors.Is(err, ErrOpenAPIJobLost) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
-// finishOpenAPIJob is FinishOpenAPIJob within tx.
-func (tx *Tx) finishOpenAPIJob(ctx context.Context, job *OpenAPIJob, res OpenAPIResult) (finished bool, err error) {
-	err = func() error {
-		var n int
-		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM openapi_specs WHERE id = ? AND job_claim = ?", job.SpecID, job.Claim).Scan(&n); err != nil {
+// finishOpenAPIJob is FinishOpenAPIJob, of the job l holds on a document
+// from src, within tx; ErrOpenAPIJobLost when the claim no longer holds.
+func (tx *Tx) finishOpenAPIJob(ctx context.Context, l Lease, src OpenAPISource, res OpenAPIResult) error {
+	if err := tx.hold(ctx, l); err != nil {
+		return err
+	}
+	now := micros(tx.Now)
+	set := map[string]any{
+		"state": string(quire.SpecComplete), "updated_at": now, "last_processed_at": now,
+		"job_due": nil, "job_claim": nil, "job_claimed_until": nil, "job_attempts": 0,
+	}
+	if res.ErrorCode == "" {
+		sum := sha256.Sum256([]byte(res.Document))
+		version := newID()
+		url, _ := src.args()
+		var converted any
+		if res.JSON != "" {
+			converted = res.JSON
+		}
+		if _, err := tx.q.exec(ctx, `INSERT INTO openapi_spec_versions (id, spec_id, hash, format, document, json_document, source_url, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, version, l.ID, hex.EncodeToString(sum[:]), res.Format, res.Document, converted, url, now); err != nil {
 			return err
 		}
-		if finished = n == 1; !finished {
-			return nil
+		set["last_version"], set["last_error_code"], set["last_errors"], set["last_error_count"] = version, nil, "[]", 0
+	} else {
+		errs := res.Errors
+		if errs == nil {
+			errs = []string{}
 		}
-		now := micros(tx.Now)
-		set := map[string]any{
-			"state": string(quire.SpecComplete), "updated_at": now, "last_processed_at": now,
-			"job_due": nil, "job_claim": nil, "job_claimed_until": nil, "job_attempts": 0,
+		b, err := json.Marshal(errs)
+		if err != nil {
+			return err
 		}
-		if res.ErrorCode == "" {
-			sum := sha256.Sum256([]byte(res.Document))
-			version := newID()
-			url, _ := job.Source.args()
-			var converted any
-			if res.JSON != "" {
-				converted = res.JSON
-			}
-			if _, err := tx.q.exec(ctx, `INSERT INTO openapi_spec_versions (id, spec_id, hash, format, document, json_document, source_url, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, version, job.SpecID, hex.EncodeToString(sum[:]), res.Format, res.Document, converted, url, now); err != nil {
-				return err
-			}
-			set["last_version"], set["last_error_code"], set["last_errors"], set["last_error_count"] = version, nil, "[]", 0
-		} else {
-			errs := res.Errors
-			if errs == nil {
-				errs = []string{}
-			}
-			b, err := json.Marshal(errs)
-			if err != nil {
-				return err
-			}
-			set["last_error_code"], set["last_errors"], set["last_error_count"] = string(res.ErrorCode), string(b), max(res.ErrorCount, len(errs))
-		}
-		return tx.update(ctx, "openapi_specs", "id", job.SpecID, set)
-	}()
-	return finished, err
+		set["last_error_code"], set["last_errors"], set["last_error_count"] = string(res.ErrorCode), string(b), max(res.ErrorCount, len(errs))
+	}
+	return tx.update(ctx, "openapi_specs", "id", l.ID, set)
 }
