@@ -156,7 +156,7 @@ func (db *DB) PDFExportHeld(ctx context.Context, x *PDFExport) (bool, error) {
 func (tx *Tx) endPDFExport(ctx context.Context, l Lease, set string, args ...any) error {
 	args = append(append([]any{micros(tx.Now)}, args...), l.ID, l.Claim)
 	n, err := tx.q.affected(ctx, "UPDATE pdf_exports SET claim = NULL, claimed_until = NULL, updated_at = ?, "+set+
-		" WHERE id = ? AND claim = ?", args...)
+		" WHERE "+l.q.held(), args...)
 	if err == nil && n == 0 {
 		return ErrPDFExportLost
 	}

@@ -279,6 +279,8 @@ func (tx *Tx) endRun(ctx context.Context, t *Translation, status, reason, revisi
 			total_duration = total_duration + ?, latest_duration = ?, latest_pages = ?, latest_words = ?`
 		args = append(args, revision, stats.Words, stats.Pages, secs, secs, stats.Pages, stats.Words)
 	}
+	// The claim's condition, translationQueue.held(), spelled out: the
+	// queue's give-up calls endRun.
 	n, err := tx.q.affected(ctx, "UPDATE translations SET "+set+" WHERE id = ? AND claim = ?", append(args, t.ID, t.Claim)...)
 	if err == nil && n == 0 {
 		return ErrTranslationRunLost

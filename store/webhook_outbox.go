@@ -255,7 +255,7 @@ func (db *DB) FinishWebhookDelivery(ctx context.Context, c *ClaimedDelivery, a D
 		for _, k := range sortedKeys(set) {
 			cols, args = append(cols, k+" = ?"), append(args, set[k])
 		}
-		n, err := tx.q.affected(ctx, "UPDATE webhook_deliveries SET "+strings.Join(cols, ", ")+" WHERE id = ? AND claim = ?", append(args, c.ID, c.Claim)...)
+		n, err := tx.q.affected(ctx, "UPDATE webhook_deliveries SET "+strings.Join(cols, ", ")+" WHERE "+webhookQueue.held(), append(args, c.ID, c.Claim)...)
 		if err != nil || n == 0 {
 			return err
 		}
