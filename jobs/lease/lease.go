@@ -58,12 +58,14 @@ func (w Watch) Run(ctx context.Context, l store.Lease, work func(ctx context.Con
 	}
 	defer stop()
 	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		if w.Poll > 0 {
+	if w.Poll > 0 {
+		go func() {
+			defer close(watched)
 			w.watch(runCtx, l, stop)
-		}
-	}()
+		}()
+	} else {
+		close(watched)
+	}
 	var out Outcome
 	out.Err = work(runCtx)
 	out.TimedOut = errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
