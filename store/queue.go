@@ -47,7 +47,8 @@ type queue struct {
 	fail func(ctx context.Context, tx *Tx, l Lease, reason string) error
 }
 
-// Lease is a worker's claim of one item of a queue.
+// Lease is a worker's claim of one item of a queue. Only the store makes
+// them: a claimed item's Lease method gives its own.
 type Lease struct {
 	q     *queue
 	ID    string // the item's key
