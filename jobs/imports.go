@@ -65,7 +65,7 @@ func processImport(ctx context.Context, db *store.DB, a *authoring.Author, run *
 		// the run is claimed again once its lease runs out.
 		return out.Err
 	}
-	return db.FailImportRun(ctx, run, quire.ErrorMessage(out.Err))
+	return db.GiveUp(ctx, run.Lease(), quire.ErrorMessage(out.Err))
 }
 
 // importRun loads the run's target and imports into it.

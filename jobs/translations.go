@@ -68,7 +68,7 @@ func (w *Translator) process(ctx context.Context, t *store.Translation) error {
 		// The store failing: claimed again once the lease runs out.
 		return out.Err
 	}
-	return w.DB.FailTranslationRun(ctx, t, quire.ErrorMessage(out.Err))
+	return w.DB.GiveUp(ctx, t.Lease(), quire.ErrorMessage(out.Err))
 }
 
 // run translates the source's current content and writes it into the

@@ -219,9 +219,3 @@ func (tx *Tx) CompleteImportRun(ctx context.Context, run *ImportRun, pages []Imp
 	}
 	return err
 }
-
-// FailImportRun marks a claimed run failed for reason, while the claim
-// holds; it does nothing otherwise.
-func (db *DB) FailImportRun(ctx context.Context, run *ImportRun, reason string) error {
-	return db.GiveUp(ctx, run.Lease(), reason)
-}

@@ -186,8 +186,8 @@ func (db *DB) GiveBack(ctx context.Context, l Lease) error {
 }
 
 // GiveUp ends a claimed item as failed for reason, as a worker does with
-// one claimed too often: it is not claimed again. It does nothing when l
-// no longer holds.
+// one whose work failed for good or that was claimed too often: it is not
+// claimed again. It does nothing when l no longer holds.
 func (db *DB) GiveUp(ctx context.Context, l Lease, reason string) error {
 	err := db.Tx(ctx, func(tx *Tx) error { return l.q.fail(ctx, tx, l, reason) })
 	if errors.Is(err, l.q.lost) {

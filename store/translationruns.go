@@ -294,9 +294,3 @@ func (tx *Tx) endRun(ctx context.Context, t *Translation, status, reason, revisi
 func (tx *Tx) CompleteTranslationRun(ctx context.Context, t *Translation, revision string, stats TranslationRunStats) error {
 	return tx.endRun(ctx, t, "completed", "", revision, &stats)
 }
-
-// FailTranslationRun records t's claimed run failed for reason, while the
-// claim holds; it does nothing otherwise.
-func (db *DB) FailTranslationRun(ctx context.Context, t *Translation, reason string) error {
-	return db.GiveUp(ctx, t.Lease(), reason)
-}
