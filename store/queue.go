@@ -22,7 +22,8 @@ import (
 // A new kind joins with a table holding a key, a claim, a claimed_until
 // and (usually) an attempts column, and a queue value: when a row is ready,
 // what a claim, a release and giving up write, and what its lost claim
-// says. Its worker in jobs runs each claimed item under lease.Run.
+// says. Its worker in jobs runs each claimed item under jobs/lease's
+// Watch.Run. docs/architecture/jobs.md tells it step by step.
 
 // queue describes one kind of leased work.
 type queue struct {
@@ -54,7 +55,8 @@ type Lease struct {
 	ID    string // the item's key
 	Claim string // this claim
 	// Attempts counts the claims of the item, this one included; more
-	// than one means a worker died (or stopped) holding it.
+	// than one means a worker died holding it (one that stops gives its
+	// claim back uncounted). 0 for git sync, whose operations count theirs.
 	Attempts int
 }
 
