@@ -5,70 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
+	"github.com/quiredocs/quire/jobs/lease"
 	"github.com/quiredocs/quire/store"
 )
-
-// RunInterval is how often a server's worker looks for Git sync work: a
-// merge is pushed within about this long.
-const RunInterval = 500 * time.Millisecond
-
-// Run syncs until ctx ends: it queues what continuous sync owes whenever
-// the store changes or a poll is due, and runs the operations of the
-// spaces it claims, looking every interval.
-func (s *Syncer) Run(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	var seen uint64
-	var queuedAt time.Time
-	for {
-		// Queueing writes; it is worth it only when something may be owed:
-		// the store changed (a merge to push), or a poll is due.
-		if commits := s.DB.Commits(); commits != seen || time.Since(queuedAt) >= min(s.Poll(), 5*time.Second) {
-			seen, queuedAt = commits, time.Now()
-			if _, err := s.DB.QueueGitSyncWork(ctx, s.Poll()); err != nil && ctx.Err() == nil {
-				s.log().Error("queue Git sync work", "err", err)
-			}
-			seen = s.DB.Commits() // not woken by its own write
-		}
-		if due, err := s.DB.GitSyncWorkDue(ctx); err == nil && due {
-			if _, err := s.RunDue(ctx); err != nil && ctx.Err() == nil {
-				s.log().Error("run Git sync", "err", err)
-			}
-			seen = s.DB.Commits()
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
 
 // RunDue claims spaces with operations waiting and runs them, one space
 // after the other, until none is left; it returns how many operations
 // ended. When ctx ends in the middle of one, the space is given back with
 // that operation still running: the next claim runs it again.
 func (s *Syncer) RunDue(ctx context.Context) (int, error) {
-	n := 0
-	for ctx.Err() == nil {
-		c, err := s.DB.ClaimGitSync(ctx, s.lease())
-		if err != nil || c == nil {
-			return n, err
-		}
-		done, err := s.runClaim(ctx, c)
-		n += done
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, ctx.Err()
+	return lease.Drain(ctx, func(ctx context.Context) (*store.GitSyncClaim, error) { return s.DB.ClaimGitSync(ctx, s.lease()) }, s.runClaim)
 }
 
 // QueueAndRun queues what continuous sync owes and runs everything due, at
@@ -83,55 +35,36 @@ func (s *Syncer) QueueAndRun(ctx context.Context) (int, error) {
 // runClaim runs a claimed space's operations in order, renewing the lease
 // while it does, and gives the space back.
 func (s *Syncer) runClaim(ctx context.Context, c *store.GitSyncClaim) (int, error) {
-	opCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	renewed := make(chan struct{})
-	go func() {
-		defer close(renewed)
-		t := time.NewTicker(s.lease() / 3)
-		defer t.Stop()
+	n, giveBack := 0, false
+	w := lease.Watch{DB: s.DB, Lease: s.lease(), Poll: s.lease() / 3}
+	out, err := w.Run(ctx, c.Lease(), func(ctx context.Context) error {
 		for {
-			select {
-			case <-opCtx.Done():
-				return
-			case <-t.C:
-				if err := s.DB.RenewGitSyncClaim(opCtx, c, s.lease()); err != nil && opCtx.Err() == nil {
-					s.log().Warn("Git sync: the space's lease was lost", "space", c.SpaceID, "err", err)
-					cancel() // another worker has the space: stop
-					return
-				}
+			op, err := s.DB.NextGitSyncOperation(ctx, c)
+			if err != nil || op == nil {
+				giveBack = !errors.Is(err, store.ErrGitClaimLost)
+				return err
 			}
+			res := s.runOperation(ctx, c, op)
+			if ctx.Err() != nil && res.State != store.GitTimeout {
+				// Stopped, or the lease was lost: the operation stays
+				// running, to be run again by whoever claims the space next.
+				return ctx.Err()
+			}
+			if err := s.DB.FinishGitSyncOperation(ctx, c, op, res); err != nil {
+				return err
+			}
+			n++
 		}
-	}()
-	defer func() { cancel(); <-renewed }()
-	n := 0
-	for {
-		op, err := s.DB.NextGitSyncOperation(opCtx, c)
-		if errors.Is(err, store.ErrGitClaimLost) {
-			return n, nil
-		}
-		if err != nil || op == nil {
-			return n, errors.Join(err, s.release(ctx, c))
-		}
-		res := s.runOperation(opCtx, c, op)
-		if opCtx.Err() != nil && res.State != store.GitTimeout {
-			// Stopped, or the lease was lost: the operation stays running,
-			// to be run again by whoever claims the space next.
-			return n, errors.Join(ctx.Err(), s.release(ctx, c))
-		}
-		if err := s.DB.FinishGitSyncOperation(opCtx, c, op, res); errors.Is(err, store.ErrGitClaimLost) {
-			return n, nil
-		} else if err != nil {
-			return n, err
-		}
-		n++
+	})
+	switch {
+	case err != nil: // stopped: the space was given back
+		return n, err
+	case giveBack:
+		return n, errors.Join(out.Err, s.DB.GiveBack(ctx, c.Lease()))
+	case out.Lost:
+		return n, nil
 	}
-}
-
-func (s *Syncer) release(ctx context.Context, c *store.GitSyncClaim) error {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	return s.DB.ReleaseGitSyncClaim(rctx, c)
+	return n, out.Err
 }
 
 // runOperation runs one operation within the Syncer's timeout and says how

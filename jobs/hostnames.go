@@ -72,19 +72,12 @@ func CheckHostnames(ctx context.Context, db *store.DB, dns *dnscheck.Checker, gr
 // interval until ctx ends. Checking is idempotent, so several servers on
 // one database may all run it.
 func RunHostnameChecker(ctx context.Context, db *store.DB, dns *dnscheck.Checker, interval, grace time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
+	every(ctx, interval, func() {
 		n, err := CheckHostnames(ctx, db, dns, grace)
 		if err != nil && ctx.Err() == nil {
 			log.Error("check custom hostnames", "err", err)
 		} else if n > 0 {
 			log.Info("custom hostnames not proved by DNS", "hostnames", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

@@ -2,13 +2,13 @@ package jobs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/jobs/lease"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -36,55 +36,36 @@ const (
 
 // ProcessImports claims and carries out due runs one after the other until
 // none is left, and returns how many it ended. When ctx ends in the middle
-// of one, that run is given back (store.ReleaseImportRun), not failed.
+// of one, that run is given back (store.DB.GiveBack), not failed.
 func ProcessImports(ctx context.Context, db *store.DB, a *authoring.Author, poll time.Duration) (int, error) {
-	n := 0
-	for ctx.Err() == nil {
-		run, err := db.ClaimImportRun(ctx, ImportLease)
-		if err != nil || run == nil {
-			return n, err
-		}
-		if err := processImport(ctx, db, a, run, poll); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, ctx.Err()
+	return lease.Drain(ctx, func(ctx context.Context) (*store.ImportRun, error) { return db.ClaimImportRun(ctx, ImportLease) },
+		func(ctx context.Context, run *store.ImportRun) (int, error) {
+			return lease.One(processImport(ctx, db, a, run, poll))
+		})
 }
 
 // processImport carries out one claimed run, watching its claim while the
 // website is crawled: the crawl ends when the run is cancelled or lost.
 func processImport(ctx context.Context, db *store.DB, a *authoring.Author, run *store.ImportRun, poll time.Duration) error {
-	if run.Attempts > MaxImportAttempts {
-		return db.FailImportRun(ctx, run, fmt.Sprintf("the import was interrupted %d times; the website may be too large to import", MaxImportAttempts))
-	}
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		watchImport(runCtx, db, run, poll, stop)
-	}()
-	_, err := importRun(runCtx, db, a, run)
-	lost := runCtx.Err() != nil // cancelled, taken over, or shutting down
-	stop()
-	<-watched
+	w := lease.Watch{DB: db, Lease: ImportLease, Poll: poll, Max: MaxImportAttempts,
+		GiveUp: fmt.Sprintf("the import was interrupted %d times; the website may be too large to import", MaxImportAttempts)}
+	out, err := w.Run(ctx, run.Lease(), func(ctx context.Context) error {
+		_, err := importRun(ctx, db, a, run)
+		return err
+	})
 	switch {
-	case ctx.Err() != nil:
-		// The error may be the shutdown's doing; let the next worker redo it.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		return errors.Join(ctx.Err(), db.ReleaseImportRun(rctx, run))
-	case err == nil, errors.Is(err, store.ErrImportRunLost), lost:
+	case err != nil, out.GaveUp:
+		return err
+	case out.Err == nil, out.Lost:
 		// Completed, or cancelled (or taken over) before it could be:
 		// whoever holds the run now says how it ends.
 		return nil
-	case quire.ErrorCode(err) == quire.CodeInternal:
+	case quire.ErrorCode(out.Err) == quire.CodeInternal:
 		// Not the website's fault, nor the request's (the store failing):
 		// the run is claimed again once its lease runs out.
-		return err
+		return out.Err
 	}
-	return db.FailImportRun(ctx, run, quire.ErrorMessage(err))
+	return db.GiveUp(ctx, run.Lease(), quire.ErrorMessage(out.Err))
 }
 
 // importRun loads the run's target and imports into it.
@@ -111,21 +92,10 @@ func importRun(ctx context.Context, db *store.DB, a *authoring.Author, run *stor
 	return a.ImportRun(ctx, sp, c, run)
 }
 
-// watchImport looks every poll whether run is still held and not
-// cancelled, renewing its lease as it goes, and calls stop when not.
-func watchImport(ctx context.Context, db *store.DB, run *store.ImportRun, poll time.Duration, stop func()) {
-	watchLease(ctx, poll, ImportLease,
-		func() error { return db.RenewImportRun(ctx, run, ImportLease) },
-		func() (bool, error) { return db.ImportRunHeld(ctx, run) },
-		store.ErrImportRunLost, stop)
-}
-
 // RunImporter carries out due runs at start, then whenever the store has
 // some (looking every interval), until ctx ends.
 func RunImporter(ctx context.Context, db *store.DB, a *authoring.Author, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
+	every(ctx, interval, func() {
 		due, err := db.ImportRunsDue(ctx)
 		if err == nil && due {
 			var n int
@@ -137,10 +107,5 @@ func RunImporter(ctx context.Context, db *store.DB, a *authoring.Author, interva
 		if err != nil && ctx.Err() == nil {
 			log.Error("run imports", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

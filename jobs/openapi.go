@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/jobs/lease"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/store"
 )
@@ -41,7 +42,7 @@ const (
 
 // ProcessSpecs claims and processes due jobs one after the other until none
 // is left, and returns how many it processed. When ctx ends in the middle
-// of one, that job is given back (store.ReleaseOpenAPIJob), not failed.
+// of one, that job is given back (store.DB.GiveBack), not failed.
 func ProcessSpecs(ctx context.Context, db *store.DB, f outbound.Fetcher) (int, error) {
 	n := 0
 	for ctx.Err() == nil {
@@ -49,21 +50,20 @@ func ProcessSpecs(ctx context.Context, db *store.DB, f outbound.Fetcher) (int, e
 		if err != nil || job == nil {
 			return n, err
 		}
+		w := lease.Watch{DB: db, Lease: SpecLease, Max: MaxSpecAttempts,
+			GiveUp: fmt.Sprintf("processing was interrupted %d times; the document may be too large to process", MaxSpecAttempts)}
 		var res store.OpenAPIResult
-		if job.Attempts > MaxSpecAttempts {
-			res = specFailure(quire.SpecParseError, fmt.Sprintf("processing was interrupted %d times; the document may be too large to process", MaxSpecAttempts))
-		} else {
+		out, err := w.Run(ctx, job.Lease(), func(ctx context.Context) error {
 			res = processSpec(ctx, job.Source, f)
+			return nil
+		})
+		if err != nil {
+			return n, err
 		}
-		if ctx.Err() != nil {
-			// The result may be the cancellation's doing; let the next worker redo it.
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			err := db.ReleaseOpenAPIJob(rctx, job)
-			cancel()
-			return n, errors.Join(ctx.Err(), err)
-		}
-		if _, err := db.FinishOpenAPIJob(ctx, job, res); err != nil {
-			return n, fmt.Errorf("finish processing spec %s: %w", job.SpecID, err)
+		if !out.GaveUp {
+			if _, err := db.FinishOpenAPIJob(ctx, job, res); err != nil {
+				return n, fmt.Errorf("finish processing spec %s: %w", job.SpecID, err)
+			}
 		}
 		n++
 	}
@@ -73,9 +73,7 @@ func ProcessSpecs(ctx context.Context, db *store.DB, f outbound.Fetcher) (int, e
 // RunSpecProcessor processes due jobs at start, then whenever the store has
 // some (looking every interval), until ctx ends.
 func RunSpecProcessor(ctx context.Context, db *store.DB, f outbound.Fetcher, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
+	every(ctx, interval, func() {
 		due, err := db.OpenAPIJobsDue(ctx)
 		if err == nil && due {
 			var n int
@@ -87,12 +85,7 @@ func RunSpecProcessor(ctx context.Context, db *store.DB, f outbound.Fetcher, int
 		if err != nil && ctx.Err() == nil {
 			log.Error("process API specifications", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // processSpec fetches the document of a URL source and parses it.

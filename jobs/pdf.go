@@ -14,6 +14,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/blob"
+	"github.com/quiredocs/quire/jobs/lease"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -128,63 +129,43 @@ func (p *PDFPrinter) Wake() {
 // one, that export is given back, not failed.
 func (p *PDFPrinter) ProcessPDFs(ctx context.Context) (int, error) {
 	p.init()
-	n := 0
-	for ctx.Err() == nil {
-		x, err := p.DB.ClaimPDFExport(ctx, PDFLease)
-		if err != nil || x == nil {
-			return n, err
-		}
-		err = p.process(ctx, x)
-		p.ended()
-		if err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, ctx.Err()
+	return lease.Drain(ctx, func(ctx context.Context) (*store.PDFExport, error) { return p.DB.ClaimPDFExport(ctx, PDFLease) },
+		func(ctx context.Context, x *store.PDFExport) (int, error) {
+			err := p.process(ctx, x)
+			p.ended()
+			return lease.One(err)
+		})
 }
 
 func (p *PDFPrinter) process(ctx context.Context, x *store.PDFExport) error {
-	if x.Attempts > MaxPDFAttempts {
-		return p.fail(ctx, x, quire.CodeInternal, fmt.Sprintf("printing the PDF was interrupted %d times", MaxPDFAttempts))
-	}
-	runCtx, stop := context.WithTimeout(ctx, cmp.Or(p.Timeout, PDFTimeout))
-	defer stop()
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		watchLease(runCtx, cmp.Or(p.Poll, PDFPollInterval), PDFLease,
-			func() error { return p.DB.RenewPDFExport(runCtx, x, PDFLease) },
-			func() (bool, error) { return p.DB.PDFExportHeld(runCtx, x) },
-			store.ErrPDFExportLost, stop)
-	}()
-	key, size, err := p.print(runCtx, x)
-	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded)
-	lost := runCtx.Err() != nil && !timedOut
-	stop()
-	<-watched
+	w := lease.Watch{DB: p.DB, Lease: PDFLease, Poll: cmp.Or(p.Poll, PDFPollInterval), Timeout: cmp.Or(p.Timeout, PDFTimeout),
+		Max: MaxPDFAttempts, GiveUp: fmt.Sprintf("printing the PDF was interrupted %d times", MaxPDFAttempts)}
+	var key string
+	var size int64
+	out, err := w.Run(ctx, x.Lease(), func(ctx context.Context) (err error) {
+		key, size, err = p.print(ctx, x)
+		return err
+	})
 	switch {
-	case ctx.Err() != nil:
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		return errors.Join(ctx.Err(), p.DB.ReleasePDFExport(rctx, x))
-	case err == nil:
+	case err != nil, out.GaveUp:
+		return err
+	case out.Err == nil:
 		err = p.DB.CompletePDFExport(ctx, x, key, size)
 		if errors.Is(err, store.ErrPDFExportLost) {
 			return nil
 		}
 		return err
-	case lost:
+	case out.Lost:
 		return nil
-	case timedOut:
+	case out.TimedOut:
 		return p.fail(ctx, x, quire.CodeTooLarge, fmt.Sprintf("printing the PDF took longer than %s; print a page and its subpages (page) instead",
-			cmp.Or(p.Timeout, PDFTimeout)))
-	case quire.ErrorCode(err) == quire.CodeInternal:
+			w.Timeout))
+	case quire.ErrorCode(out.Err) == quire.CodeInternal:
 		// The store or blob storage failing: claimed again once the
 		// lease runs out, up to MaxPDFAttempts times.
-		return err
+		return out.Err
 	}
-	return p.fail(ctx, x, quire.ErrorCode(err), quire.ErrorMessage(err))
+	return p.fail(ctx, x, quire.ErrorCode(out.Err), quire.ErrorMessage(out.Err))
 }
 
 // fail records that x cannot be printed, while the claim holds.
@@ -222,9 +203,7 @@ func (p *PDFPrinter) print(ctx context.Context, x *store.PDFExport) (key string,
 // whose printer died, until ctx ends.
 func (p *PDFPrinter) Run(ctx context.Context, interval time.Duration) {
 	p.init()
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
+	every(ctx, interval, func() {
 		due, err := p.DB.PDFExportsDue(ctx)
 		if err == nil && due {
 			p.Wake()
@@ -232,10 +211,5 @@ func (p *PDFPrinter) Run(ctx context.Context, interval time.Duration) {
 		if err != nil && ctx.Err() == nil {
 			p.Log.Error("look for PDFs to print", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	})
 }

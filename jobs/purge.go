@@ -28,19 +28,12 @@ func Purge(ctx context.Context, db *store.DB) (int, error) {
 // RunPurger purges at start and then every interval until ctx ends. Purging
 // is idempotent, so several servers on one database may all run it.
 func RunPurger(ctx context.Context, db *store.DB, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
+	every(ctx, interval, func() {
 		n, err := Purge(ctx, db)
 		if err != nil && ctx.Err() == nil {
 			log.Error("purge deleted spaces", "err", err)
 		} else if n > 0 {
 			log.Info("purged deleted spaces", "spaces", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

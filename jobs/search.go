@@ -19,9 +19,7 @@ const searchIndexBatch = 20
 // a batch at a time. Spaces are indexed one at a time under a lock on
 // their index row, so several servers on one database may all run it.
 func RunSearchIndexer(ctx context.Context, db *store.DB, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
+	every(ctx, interval, func() {
 		for {
 			n, err := db.IndexStaleSpaces(ctx, searchIndexBatch)
 			if err != nil && ctx.Err() == nil {
@@ -31,10 +29,5 @@ func RunSearchIndexer(ctx context.Context, db *store.DB, interval time.Duration,
 				break
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

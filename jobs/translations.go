@@ -1,15 +1,16 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/jobs/lease"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/translate"
 )
@@ -48,47 +49,26 @@ type Translator struct {
 // until none is left, and returns how many it ended. When ctx ends in the
 // middle of one, that run is given back, not failed.
 func (w *Translator) ProcessTranslations(ctx context.Context) (int, error) {
-	n := 0
-	for ctx.Err() == nil {
-		t, err := w.DB.ClaimTranslationRun(ctx, TranslationLease)
-		if err != nil || t == nil {
-			return n, err
-		}
-		if err := w.process(ctx, t); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, ctx.Err()
+	return lease.Drain(ctx, func(ctx context.Context) (*store.Translation, error) {
+		return w.DB.ClaimTranslationRun(ctx, TranslationLease)
+	},
+		func(ctx context.Context, t *store.Translation) (int, error) { return lease.One(w.process(ctx, t)) })
 }
 
 func (w *Translator) process(ctx context.Context, t *store.Translation) error {
-	if t.Attempts > MaxTranslationAttempts {
-		return w.DB.FailTranslationRun(ctx, t, fmt.Sprintf("the run was interrupted %d times", MaxTranslationAttempts))
-	}
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		w.watch(runCtx, t, stop)
-	}()
-	err := w.run(runCtx, t)
-	lost := runCtx.Err() != nil
-	stop()
-	<-watched
+	watch := lease.Watch{DB: w.DB, Lease: TranslationLease, Poll: cmp.Or(w.Poll, TranslationPollInterval), Max: MaxTranslationAttempts,
+		GiveUp: fmt.Sprintf("the run was interrupted %d times", MaxTranslationAttempts)}
+	out, err := watch.Run(ctx, t.Lease(), func(ctx context.Context) error { return w.run(ctx, t) })
 	switch {
-	case ctx.Err() != nil:
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		return errors.Join(ctx.Err(), w.DB.ReleaseTranslationRun(rctx, t))
-	case err == nil, errors.Is(err, store.ErrTranslationRunLost), lost:
-		return nil
-	case quire.ErrorCode(err) == quire.CodeInternal:
-		// The store failing: claimed again once the lease runs out.
+	case err != nil, out.GaveUp:
 		return err
+	case out.Err == nil, out.Lost:
+		return nil
+	case quire.ErrorCode(out.Err) == quire.CodeInternal:
+		// The store failing: claimed again once the lease runs out.
+		return out.Err
 	}
-	return w.DB.FailTranslationRun(ctx, t, quire.ErrorMessage(err))
+	return w.DB.GiveUp(ctx, t.Lease(), quire.ErrorMessage(out.Err))
 }
 
 // run translates the source's current content and writes it into the
@@ -165,25 +145,10 @@ func (w *Translator) request(ctx context.Context, t *store.Translation) (transla
 	return req, nil
 }
 
-// watch looks every poll whether t's run is still held, renewing its lease
-// as it goes, and calls stop when not.
-func (w *Translator) watch(ctx context.Context, t *store.Translation, stop func()) {
-	poll := w.Poll
-	if poll <= 0 {
-		poll = TranslationPollInterval
-	}
-	watchLease(ctx, poll, TranslationLease,
-		func() error { return w.DB.RenewTranslationRun(ctx, t, TranslationLease) },
-		func() (bool, error) { return w.DB.TranslationRunHeld(ctx, t) },
-		store.ErrTranslationRunLost, stop)
-}
-
 // Run carries out due runs at start, then whenever the store has some
 // (looking every interval), until ctx ends.
 func (w *Translator) Run(ctx context.Context, interval time.Duration, log *slog.Logger) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
+	every(ctx, interval, func() {
 		due, err := w.DB.TranslationRunsDue(ctx)
 		if err == nil && due {
 			var n int
@@ -195,10 +160,5 @@ func (w *Translator) Run(ctx context.Context, interval time.Duration, log *slog.
 		if err != nil && ctx.Err() == nil {
 			log.Error("run translations", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quiredocs/quire/jobs/lease"
 	"github.com/quiredocs/quire/outbound"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/webhook"
@@ -105,9 +106,7 @@ func (d *Deliverer) Run(ctx context.Context) {
 }
 
 func (d *Deliverer) runSender(ctx context.Context) {
-	t := time.NewTicker(d.Poll)
-	defer t.Stop()
-	for {
+	every(ctx, d.Poll, func() {
 		due, err := d.DB.WebhookDeliveriesDue(ctx)
 		if err == nil && due {
 			_, err = d.DeliverDue(ctx)
@@ -115,29 +114,17 @@ func (d *Deliverer) runSender(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			d.Log.Error("deliver webhooks", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 func (d *Deliverer) runPruner(ctx context.Context) {
-	t := time.NewTicker(d.pruneEvery)
-	defer t.Stop()
-	for {
+	every(ctx, d.pruneEvery, func() {
 		if n, err := d.DB.PruneWebhookDeliveries(ctx, d.DB.Now().Add(-d.Keep)); err != nil && ctx.Err() == nil {
 			d.Log.Error("prune webhook deliveries", "err", err)
 		} else if n > 0 {
 			d.Log.Info("pruned webhook deliveries", "deliveries", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // DeliverDue claims and sends due deliveries one after the other until
@@ -151,12 +138,12 @@ func (d *Deliverer) DeliverDue(ctx context.Context) (int, error) {
 		if err != nil || c == nil {
 			return n, err
 		}
-		a := d.send(ctx, c)
-		if ctx.Err() != nil {
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			err := d.DB.ReleaseWebhookDelivery(rctx, c)
-			cancel()
-			return n, errors.Join(ctx.Err(), err)
+		var a store.DeliveryAttempt
+		if _, err := (lease.Watch{DB: d.DB, Lease: d.Lease}).Run(ctx, c.Lease(), func(ctx context.Context) error {
+			a = d.send(ctx, c)
+			return nil
+		}); err != nil {
+			return n, err
 		}
 		disabled, err := d.DB.FinishWebhookDelivery(ctx, c, a, d.Disable)
 		if err != nil {

@@ -339,51 +339,54 @@ func idExpr(tx *Tx) string {
 	return "lower(hex(randomblob(10)))"
 }
 
+// gitQueue is the queue of spaces with Git sync operations waiting: a
+// worker holds the space, so that two servers never sync one space at
+// once, and runs its operations in order, which count their own attempts.
+var gitQueue = &queue{
+	kind: "Git sync", table: "git_syncs", alias: "g", key: "space_id", claim: "claim", until: "claimed_until",
+	ready: "EXISTS (SELECT 1 FROM git_sync_operations o WHERE o.space_id = g.space_id AND o.state IN ('queued', 'running'))",
+	order: "g.claimed_until, g.space_id",
+	lost:  ErrGitClaimLost,
+	fail: func(ctx context.Context, tx *Tx, l Lease, reason string) error {
+		if err := tx.hold(ctx, l); err != nil {
+			return err
+		}
+		now := micros(tx.Now)
+		if _, err := tx.q.exec(ctx, `UPDATE git_sync_operations SET state = ?, stage = 'finalize', error = ?, updated_at = ?, ended_at = ?
+			WHERE id = (SELECT o.id FROM git_sync_operations o WHERE o.space_id = ? AND o.state IN ('queued', 'running')
+			ORDER BY CASE WHEN o.state = 'running' THEN 0 ELSE 1 END, o.ordered_at, o.created_at, o.id LIMIT 1)`,
+			GitFailure, reason, now, now, l.ID); err != nil {
+			return err
+		}
+		_, err := tx.q.exec(ctx, "UPDATE git_syncs SET claim = NULL, claimed_until = NULL WHERE "+l.q.held(), l.ID, l.Claim)
+		return err
+	},
+}
+
 // GitSyncClaim is a worker's hold on one space's operations.
 type GitSyncClaim struct {
 	SpaceID string
 	Claim   string
 }
 
+// Lease is the worker's claim of the space.
+func (c *GitSyncClaim) Lease() Lease { return Lease{q: gitQueue, ID: c.SpaceID, Claim: c.Claim} }
+
 // GitSyncWorkDue reports, with a plain read, whether some space has
 // operations waiting and no worker holding it.
-func (db *DB) GitSyncWorkDue(ctx context.Context) (bool, error) {
-	var n int
-	err := db.q.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM git_syncs g WHERE (g.claimed_until IS NULL OR g.claimed_until <= ?)
-		AND EXISTS (SELECT 1 FROM git_sync_operations o WHERE o.space_id = g.space_id AND o.state IN ('queued', 'running')) LIMIT 1) d`,
-		micros(db.Now())).Scan(&n)
-	return n > 0, err
-}
+func (db *DB) GitSyncWorkDue(ctx context.Context) (bool, error) { return gitQueue.anyDue(ctx, db) }
 
 // ClaimGitSync claims, for lease, a space with operations waiting that no
 // worker holds (or whose worker's lease ran out); nil when there is none.
 func (db *DB) ClaimGitSync(ctx context.Context, lease time.Duration) (c *GitSyncClaim, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		c = nil
-		query := `SELECT g.space_id FROM git_syncs g WHERE (g.claimed_until IS NULL OR g.claimed_until <= ?)
-			AND EXISTS (SELECT 1 FROM git_sync_operations o WHERE o.space_id = g.space_id AND o.state IN ('queued', 'running'))
-			ORDER BY g.claimed_until, g.space_id LIMIT 1`
-		if tx.q.d.name() == "postgres" {
-			// Several servers' workers: each skips the spaces another is claiming.
-			query += " FOR UPDATE SKIP LOCKED"
-		}
-		var spaceID string
-		err := tx.q.queryRow(ctx, query, micros(tx.Now)).Scan(&spaceID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		claim := newID()
-		if _, err := tx.q.exec(ctx, "UPDATE git_syncs SET claim = ?, claimed_until = ? WHERE space_id = ?",
-			claim, micros(tx.Now.Add(lease)), spaceID); err != nil {
-			return err
-		}
-		c = &GitSyncClaim{SpaceID: spaceID, Claim: claim}
+	l, err := gitQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
+		c = &GitSyncClaim{SpaceID: l.ID, Claim: l.Claim}
 		return nil
 	})
-	return c, err
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
+	}
+	return c, nil
 }
 
 // ErrGitClaimLost reports a worker's claim that ran out and was taken by
@@ -391,33 +394,11 @@ func (db *DB) ClaimGitSync(ctx context.Context, lease time.Duration) (c *GitSync
 var ErrGitClaimLost = errors.New("the space's Git sync claim was lost")
 
 // checkClaim fails unless c still holds, locking the connection's row.
-func (tx *Tx) checkClaim(ctx context.Context, c *GitSyncClaim) error {
-	n, err := tx.q.affected(ctx, "UPDATE git_syncs SET claim = claim WHERE space_id = ? AND claim = ?", c.SpaceID, c.Claim)
-	if err == nil && n == 0 {
-		return ErrGitClaimLost
-	}
-	return err
-}
-
-// RenewGitSyncClaim extends a claim's lease; ErrGitClaimLost when it no
-// longer holds.
-func (db *DB) RenewGitSyncClaim(ctx context.Context, c *GitSyncClaim, lease time.Duration) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		n, err := tx.q.affected(ctx, "UPDATE git_syncs SET claimed_until = ? WHERE space_id = ? AND claim = ?",
-			micros(tx.Now.Add(lease)), c.SpaceID, c.Claim)
-		if err == nil && n == 0 {
-			return ErrGitClaimLost
-		}
-		return err
-	})
-}
+func (tx *Tx) checkClaim(ctx context.Context, c *GitSyncClaim) error { return tx.hold(ctx, c.Lease()) }
 
 // ReleaseGitSyncClaim lets another worker claim the space at once.
 func (db *DB) ReleaseGitSyncClaim(ctx context.Context, c *GitSyncClaim) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.q.exec(ctx, "UPDATE git_syncs SET claim = NULL, claimed_until = NULL WHERE space_id = ? AND claim = ?", c.SpaceID, c.Claim)
-		return err
-	})
+	return db.GiveBack(ctx, c.Lease())
 }
 
 // NextGitSyncOperation starts the claimed space's next operation, in the

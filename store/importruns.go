@@ -136,7 +136,7 @@ func (r reader) ImportRuns(ctx context.Context, orgID string, f ImportRunFilter)
 
 // CancelImportRun cancels a pending or in-progress run; a run that has
 // ended is a 400 saying how. The worker of an in-progress run sees it at
-// its next look (ImportRunHeld) and stops without writing.
+// its next look (DB.LeaseHeld) and stops without writing.
 func (db *DB) CancelImportRun(ctx context.Context, orgID, id string) (run *ImportRun, err error) {
 	err = db.Tx(ctx, func(tx *Tx) error {
 		n, err := tx.q.affected(ctx, `UPDATE import_runs SET status = ?, updated_at = ?, claim = NULL, claimed_until = NULL
@@ -155,39 +155,48 @@ func (db *DB) CancelImportRun(ctx context.Context, orgID, id string) (run *Impor
 	return run, err
 }
 
+// importQueue is the queue of import runs: a run waits pending, and is
+// in-progress while a worker holds it.
+var importQueue = &queue{
+	kind: "import run", table: "import_runs", alias: "r", key: "id",
+	claim: "claim", until: "claimed_until", attempts: "attempts",
+	ready: "r.status IN ('pending', 'in-progress')", order: "r.created_at, r.id",
+	take:     "status = 'in-progress', started_at = COALESCE(started_at, ?), updated_at = ?",
+	giveBack: "status = 'pending', updated_at = ?",
+	lost:     ErrImportRunLost,
+	fail: func(ctx context.Context, tx *Tx, l Lease, reason string) error {
+		_, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, reason = ?, updated_at = ?, claim = NULL, claimed_until = NULL
+			WHERE `+l.q.held(), ImportFailed, reason, micros(tx.Now), l.ID, l.Claim)
+		return err
+	},
+}
+
 // ImportRunsDue reports, with a plain read, whether a run waits to be
 // claimed.
-func (db *DB) ImportRunsDue(ctx context.Context) (bool, error) { return importLeases.anyDue(ctx, db) }
+func (db *DB) ImportRunsDue(ctx context.Context) (bool, error) { return importQueue.anyDue(ctx, db) }
 
 // ClaimImportRun claims, for lease, the oldest pending run or in-progress
 // run whose lease ran out; nil when there is none. The run is in-progress.
-func (db *DB) ClaimImportRun(ctx context.Context, lease time.Duration) (*ImportRun, error) {
-	return claimNext(ctx, db, importLeases, importRunColumns, "created_at, id", scanImportRun, func(tx *Tx, r *ImportRun) error {
-		if r.StartedAt.IsZero() {
-			r.StartedAt = tx.Now
-		}
-		r.Status, r.Claim, r.Attempts, r.UpdatedAt = ImportInProgress, newID(), r.Attempts+1, tx.Now
-		return importLeases.take(ctx, tx, r.ID, r.Claim, r.Attempts, tx.Now.Add(lease), "started_at = ?, updated_at = ?",
-			micros(r.StartedAt), micros(tx.Now))
+func (db *DB) ClaimImportRun(ctx context.Context, lease time.Duration) (run *ImportRun, err error) {
+	l, err := importQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) (err error) {
+		run, err = scanImportRun(tx.q.queryRow(ctx, "SELECT "+importRunColumns+" FROM import_runs WHERE id = ?", l.ID))
+		return err
 	})
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
+	}
+	return run, nil
+}
+
+// Lease is the worker's claim of run.
+func (r *ImportRun) Lease() Lease {
+	return Lease{q: importQueue, ID: r.ID, Claim: r.Claim, Attempts: r.Attempts}
 }
 
 // ErrImportRunLost reports a claimed run that was cancelled, deleted, or
 // whose lease ran out and was claimed by another worker: its worker stops
 // and writes nothing.
 var ErrImportRunLost = errors.New("the import run was cancelled or taken by another worker")
-
-// ImportRunHeld reports, with a plain read, whether the claim of run still
-// holds and it is not cancelled.
-func (db *DB) ImportRunHeld(ctx context.Context, run *ImportRun) (bool, error) {
-	return importLeases.isHeld(ctx, db, run.ID, run.Claim)
-}
-
-// RenewImportRun extends the lease of a claimed run; ErrImportRunLost when
-// the claim no longer holds.
-func (db *DB) RenewImportRun(ctx context.Context, run *ImportRun, lease time.Duration) error {
-	return importLeases.renew(ctx, db, run.ID, run.Claim, lease)
-}
 
 // CompleteImportRun marks a claimed run completed with the pages it wrote,
 // within the transaction that wrote them; ErrImportRunLost, which rolls the
@@ -204,30 +213,9 @@ func (tx *Tx) CompleteImportRun(ctx context.Context, run *ImportRun, pages []Imp
 	}
 	now := micros(tx.Now)
 	n, err := tx.q.affected(ctx, `UPDATE import_runs SET status = ?, pages = ?, completed_at = ?, updated_at = ?, claim = NULL, claimed_until = NULL
-		WHERE `+importLeases.held(), ImportCompleted, string(b), now, now, run.ID, run.Claim)
+		WHERE `+importQueue.held(), ImportCompleted, string(b), now, now, run.ID, run.Claim)
 	if err == nil && n == 0 {
 		return ErrImportRunLost
 	}
 	return err
-}
-
-// FailImportRun marks a claimed run failed for reason, while the claim
-// holds; it does nothing otherwise.
-func (db *DB) FailImportRun(ctx context.Context, run *ImportRun, reason string) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, reason = ?, updated_at = ?, claim = NULL, claimed_until = NULL
-			WHERE `+importLeases.held(), ImportFailed, reason, micros(tx.Now), run.ID, run.Claim)
-		return err
-	})
-}
-
-// ReleaseImportRun gives a claimed run back unfinished, as a worker that
-// stops does: it is due again at once, and this claim does not count as an
-// attempt. It does nothing when the claim no longer holds.
-func (db *DB) ReleaseImportRun(ctx context.Context, run *ImportRun) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.q.exec(ctx, `UPDATE import_runs SET status = ?, claim = NULL, claimed_until = NULL, attempts = ?, updated_at = ?
-			WHERE `+importLeases.held(), ImportPending, run.Attempts-1, micros(tx.Now), run.ID, run.Claim)
-		return err
-	})
 }

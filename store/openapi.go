@@ -210,47 +210,48 @@ type OpenAPIResult struct {
 	ErrorCount int                 // how many in all
 }
 
+// openAPIQueue is the queue of processing jobs, which live on their
+// spec's row: a spec has a job while job_due is set.
+var openAPIQueue = &queue{
+	kind: "API specification processing", table: "openapi_specs", alias: "p", key: "id",
+	claim: "job_claim", until: "job_claimed_until", attempts: "job_attempts",
+	ready: "p.job_due IS NOT NULL AND p.job_due <= ?", order: "p.job_due, p.id",
+	take:     "state = '" + string(quire.SpecProgress) + "', updated_at = ?",
+	giveBack: "state = '" + string(quire.SpecPending) + "', updated_at = ?",
+	lost:     ErrOpenAPIJobLost,
+	fail: func(ctx context.Context, tx *Tx, l Lease, reason string) error {
+		return tx.finishOpenAPIJob(ctx, l, OpenAPISource{}, OpenAPIResult{ErrorCode: quire.SpecParseError, Errors: []string{reason}, ErrorCount: 1})
+	},
+}
+
+// ErrOpenAPIJobLost reports a claimed job whose spec was deleted or given
+// a new source, or whose lease ran out and was claimed by another worker.
+var ErrOpenAPIJobLost = errors.New("the API specification was changed, deleted or taken by another worker")
+
 // OpenAPIJobsDue reports, with a plain read, whether a job is waiting to be
 // claimed, so idle workers do not take the write lock to find nothing.
-func (db *DB) OpenAPIJobsDue(ctx context.Context) (bool, error) {
-	now := micros(db.Now())
-	var n int
-	err := db.q.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM openapi_specs WHERE job_due IS NOT NULL AND job_due <= ?
-		AND (job_claimed_until IS NULL OR job_claimed_until <= ?) LIMIT 1) d`, now, now).Scan(&n)
-	return n > 0, err
-}
+func (db *DB) OpenAPIJobsDue(ctx context.Context) (bool, error) { return openAPIQueue.anyDue(ctx, db) }
 
 // ClaimOpenAPIJob claims the oldest due job whose lease, if any, has run
 // out, for lease; nil when there is none. The spec moves to progress.
 func (db *DB) ClaimOpenAPIJob(ctx context.Context, lease time.Duration) (job *OpenAPIJob, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		job = nil
-		query := `SELECT id, source_url, source_text, job_attempts FROM openapi_specs
-			WHERE job_due IS NOT NULL AND job_due <= ? AND (job_claimed_until IS NULL OR job_claimed_until <= ?)
-			ORDER BY job_due, id LIMIT 1`
-		if tx.q.d.name() == "postgres" {
-			// Several servers' workers: each skips the rows another is claiming.
-			query += " FOR UPDATE SKIP LOCKED"
-		}
-		var j OpenAPIJob
+	l, err := openAPIQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
 		var url, text sql.NullString
-		err := tx.q.queryRow(ctx, query, micros(tx.Now), micros(tx.Now)).Scan(&j.SpecID, &url, &text, &j.Attempts)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
+		if err := tx.q.queryRow(ctx, "SELECT source_url, source_text FROM openapi_specs WHERE id = ?", l.ID).Scan(&url, &text); err != nil {
 			return err
 		}
-		j.Source, j.Claim, j.Attempts = OpenAPISource{URL: url.String, Text: text.String}, newID(), j.Attempts+1
-		if _, err := tx.q.exec(ctx, `UPDATE openapi_specs SET state = ?, updated_at = ?, job_claim = ?, job_claimed_until = ?,
-			job_attempts = ? WHERE id = ?`,
-			string(quire.SpecProgress), micros(tx.Now), j.Claim, micros(tx.Now.Add(lease)), j.Attempts, j.SpecID); err != nil {
-			return err
-		}
-		job = &j
+		job = &OpenAPIJob{SpecID: l.ID, Claim: l.Claim, Attempts: l.Attempts, Source: OpenAPISource{URL: url.String, Text: text.String}}
 		return nil
 	})
-	return job, err
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
+	}
+	return job, nil
+}
+
+// Lease is the worker's claim of job.
+func (job *OpenAPIJob) Lease() Lease {
+	return Lease{q: openAPIQueue, ID: job.SpecID, Claim: job.Claim, Attempts: job.Attempts}
 }
 
 // FinishOpenAPIJob records the result of a claimed job: on success a new
@@ -259,56 +260,47 @@ func (db *DB) ClaimOpenAPIJob(ctx context.Context, lease time.Duration) (job *Op
 // changes nothing, when the claim no longer holds: the spec was deleted, was
 // given a new source, or its lease ran out and another worker claimed it.
 func (db *DB) FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, res OpenAPIResult) (finished bool, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		var n int
-		if err := tx.q.queryRow(ctx, "SELECT COUNT(*) FROM openapi_specs WHERE id = ? AND job_claim = ?", job.SpecID, job.Claim).Scan(&n); err != nil {
-			return err
-		}
-		if finished = n == 1; !finished {
-			return nil
-		}
-		now := micros(tx.Now)
-		set := map[string]any{
-			"state": string(quire.SpecComplete), "updated_at": now, "last_processed_at": now,
-			"job_due": nil, "job_claim": nil, "job_claimed_until": nil, "job_attempts": 0,
-		}
-		if res.ErrorCode == "" {
-			sum := sha256.Sum256([]byte(res.Document))
-			version := newID()
-			url, _ := job.Source.args()
-			var converted any
-			if res.JSON != "" {
-				converted = res.JSON
-			}
-			if _, err := tx.q.exec(ctx, `INSERT INTO openapi_spec_versions (id, spec_id, hash, format, document, json_document, source_url, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, version, job.SpecID, hex.EncodeToString(sum[:]), res.Format, res.Document, converted, url, now); err != nil {
-				return err
-			}
-			set["last_version"], set["last_error_code"], set["last_errors"], set["last_error_count"] = version, nil, "[]", 0
-		} else {
-			errs := res.Errors
-			if errs == nil {
-				errs = []string{}
-			}
-			b, err := json.Marshal(errs)
-			if err != nil {
-				return err
-			}
-			set["last_error_code"], set["last_errors"], set["last_error_count"] = string(res.ErrorCode), string(b), max(res.ErrorCount, len(errs))
-		}
-		return tx.update(ctx, "openapi_specs", "id", job.SpecID, set)
-	})
-	return finished, err
+	err = db.Tx(ctx, func(tx *Tx) error { return tx.finishOpenAPIJob(ctx, job.Lease(), job.Source, res) })
+	if errors.Is(err, ErrOpenAPIJobLost) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
-// ReleaseOpenAPIJob gives a claimed job back unfinished, as a worker that
-// stops does: it is due again at once, and this claim does not count as an
-// attempt. It does nothing when the claim no longer holds.
-func (db *DB) ReleaseOpenAPIJob(ctx context.Context, job *OpenAPIJob) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.q.exec(ctx, `UPDATE openapi_specs SET state = ?, updated_at = ?, job_claim = NULL, job_claimed_until = NULL,
-			job_attempts = ? WHERE id = ? AND job_claim = ?`,
-			string(quire.SpecPending), micros(tx.Now), job.Attempts-1, job.SpecID, job.Claim)
+// finishOpenAPIJob is FinishOpenAPIJob, of the job l holds on a document
+// from src, within tx; ErrOpenAPIJobLost when the claim no longer holds.
+func (tx *Tx) finishOpenAPIJob(ctx context.Context, l Lease, src OpenAPISource, res OpenAPIResult) error {
+	if err := tx.hold(ctx, l); err != nil {
 		return err
-	})
+	}
+	now := micros(tx.Now)
+	set := map[string]any{
+		"state": string(quire.SpecComplete), "updated_at": now, "last_processed_at": now,
+		"job_due": nil, "job_claim": nil, "job_claimed_until": nil, "job_attempts": 0,
+	}
+	if res.ErrorCode == "" {
+		sum := sha256.Sum256([]byte(res.Document))
+		version := newID()
+		url, _ := src.args()
+		var converted any
+		if res.JSON != "" {
+			converted = res.JSON
+		}
+		if _, err := tx.q.exec(ctx, `INSERT INTO openapi_spec_versions (id, spec_id, hash, format, document, json_document, source_url, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, version, l.ID, hex.EncodeToString(sum[:]), res.Format, res.Document, converted, url, now); err != nil {
+			return err
+		}
+		set["last_version"], set["last_error_code"], set["last_errors"], set["last_error_count"] = version, nil, "[]", 0
+	} else {
+		errs := res.Errors
+		if errs == nil {
+			errs = []string{}
+		}
+		b, err := json.Marshal(errs)
+		if err != nil {
+			return err
+		}
+		set["last_error_code"], set["last_errors"], set["last_error_count"] = string(res.ErrorCode), string(b), max(res.ErrorCount, len(errs))
+	}
+	return tx.update(ctx, "openapi_specs", "id", l.ID, set)
 }

@@ -11,7 +11,7 @@ import (
 
 // PDF exports (security finding 1): a PDF is printed by a durable job, once
 // per what it prints, and kept in blob storage; see migration 0038. The row
-// is the job, claimed as import runs and translations are (leases.go).
+// is the job, claimed from the leased queue (queue.go).
 
 // The states of a PDF export.
 const (
@@ -99,10 +99,24 @@ func (r reader) PDFExport(ctx context.Context, id string) (*PDFExport, error) {
 	return scanRow(ctx, r.q, "PDF export", scanPDFExport, "SELECT "+pdfExportColumns+" FROM pdf_exports WHERE id = ?", id)
 }
 
+// pdfQueue is the queue of PDF exports: an export waits pending, and is
+// printing while a worker holds it.
+var pdfQueue = &queue{
+	kind: "PDF export", table: "pdf_exports", alias: "x", key: "id",
+	claim: "claim", until: "claimed_until", attempts: "attempts",
+	ready: "x.state IN ('pending', 'printing')", order: "x.updated_at, x.id",
+	take:     "state = 'printing'",
+	giveBack: "state = 'pending', updated_at = ?",
+	lost:     ErrPDFExportLost,
+	fail: func(ctx context.Context, tx *Tx, l Lease, reason string) error {
+		return tx.endPDFExport(ctx, l, "state = ?, error_code = ?, error = ?", PDFFailed, string(quire.CodeInternal), reason)
+	},
+}
+
 // PDFExportsDue reports, with a plain read, whether an export waits to be
 // claimed: pending, or printing under a lease that ran out.
 func (db *DB) PDFExportsDue(ctx context.Context) (bool, error) {
-	return pdfLeases.anyDue(ctx, db)
+	return pdfQueue.anyDue(ctx, db)
 }
 
 // PDFExportDue reports whether x, as read, waits to be claimed.
@@ -112,12 +126,20 @@ func (db *DB) PDFExportDue(x *PDFExport) bool {
 
 // ClaimPDFExport claims, for lease, the export due longest; nil when none
 // is.
-func (db *DB) ClaimPDFExport(ctx context.Context, lease time.Duration) (*PDFExport, error) {
-	return claimNext(ctx, db, pdfLeases, pdfExportColumns, "updated_at, id", scanPDFExport, func(tx *Tx, r *PDFExport) error {
-		r.State, r.Claim, r.Attempts = PDFPrinting, newID(), r.Attempts+1
-		r.ClaimedUntil = tx.Now.Add(lease)
-		return pdfLeases.take(ctx, tx, r.ID, r.Claim, r.Attempts, r.ClaimedUntil, "")
+func (db *DB) ClaimPDFExport(ctx context.Context, lease time.Duration) (x *PDFExport, err error) {
+	l, err := pdfQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) (err error) {
+		x, err = scanPDFExport(tx.q.queryRow(ctx, "SELECT "+pdfExportColumns+" FROM pdf_exports WHERE id = ?", l.ID))
+		return err
 	})
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
+	}
+	return x, nil
+}
+
+// Lease is the worker's claim of x.
+func (x *PDFExport) Lease() Lease {
+	return Lease{q: pdfQueue, ID: x.ID, Claim: x.Claim, Attempts: x.Attempts}
 }
 
 // ErrPDFExportLost reports a claimed export whose lease ran out and was
@@ -126,48 +148,34 @@ var ErrPDFExportLost = errors.New("the PDF export was removed or taken by anothe
 
 // PDFExportHeld reports, with a plain read, whether x's claim holds.
 func (db *DB) PDFExportHeld(ctx context.Context, x *PDFExport) (bool, error) {
-	return pdfLeases.isHeld(ctx, db, x.ID, x.Claim)
+	return db.LeaseHeld(ctx, x.Lease())
 }
 
-// RenewPDFExport extends the lease of a claimed export; ErrPDFExportLost
-// when the claim no longer holds.
-func (db *DB) RenewPDFExport(ctx context.Context, x *PDFExport, lease time.Duration) error {
-	return pdfLeases.renew(ctx, db, x.ID, x.Claim, lease)
-}
-
-// endPDFExport ends x's claim with set (and its arguments); ErrPDFExportLost
-// when the claim no longer holds.
-func (db *DB) endPDFExport(ctx context.Context, x *PDFExport, set string, args ...any) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		args = append(append([]any{micros(tx.Now)}, args...), x.ID, x.Claim)
-		n, err := tx.q.affected(ctx, "UPDATE pdf_exports SET claim = NULL, claimed_until = NULL, updated_at = ?, "+set+
-			" WHERE "+pdfLeases.held(), args...)
-		if err == nil && n == 0 {
-			return ErrPDFExportLost
-		}
-		return err
-	})
+// endPDFExport ends l's claim with set (and its arguments);
+// ErrPDFExportLost when the claim no longer holds.
+func (tx *Tx) endPDFExport(ctx context.Context, l Lease, set string, args ...any) error {
+	args = append(append([]any{micros(tx.Now)}, args...), l.ID, l.Claim)
+	n, err := tx.q.affected(ctx, "UPDATE pdf_exports SET claim = NULL, claimed_until = NULL, updated_at = ?, "+set+
+		" WHERE "+l.q.held(), args...)
+	if err == nil && n == 0 {
+		return ErrPDFExportLost
+	}
+	return err
 }
 
 // CompletePDFExport records x printed into blob, of size bytes.
 func (db *DB) CompletePDFExport(ctx context.Context, x *PDFExport, blob string, size int64) error {
-	return db.endPDFExport(ctx, x, "state = ?, blob = ?, size = ?", PDFDone, blob, size)
+	return db.Tx(ctx, func(tx *Tx) error {
+		return tx.endPDFExport(ctx, x.Lease(), "state = ?, blob = ?, size = ?", PDFDone, blob, size)
+	})
 }
 
 // FailPDFExport records that x cannot be printed, for the reason code and
 // message say; requests are answered with them.
 func (db *DB) FailPDFExport(ctx context.Context, x *PDFExport, code quire.Code, message string) error {
-	return db.endPDFExport(ctx, x, "state = ?, error_code = ?, error = ?", PDFFailed, string(code), message)
-}
-
-// ReleasePDFExport gives a claimed export back unfinished, as a worker that
-// stops does: due again at once, this claim not counted.
-func (db *DB) ReleasePDFExport(ctx context.Context, x *PDFExport) error {
-	err := db.endPDFExport(ctx, x, "state = ?, attempts = ?", PDFPending, x.Attempts-1)
-	if errors.Is(err, ErrPDFExportLost) {
-		return nil
-	}
-	return err
+	return db.Tx(ctx, func(tx *Tx) error {
+		return tx.endPDFExport(ctx, x.Lease(), "state = ?, error_code = ?, error = ?", PDFFailed, string(code), message)
+	})
 }
 
 // PurgePDFExports removes the exports done before done and those failed

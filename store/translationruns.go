@@ -222,39 +222,48 @@ func (db *DB) QueueTranslationRun(ctx context.Context, orgID, id, userID string)
 	})
 }
 
+// translationQueue is the queue of translation runs: a run waits queued,
+// and is running while a worker holds it.
+var translationQueue = &queue{
+	kind: "translation run", table: "translations", alias: "t", key: "id",
+	claim: "claim", until: "claimed_until", attempts: "attempts",
+	ready: "t.state IN ('queued', 'running')", order: "t.updated_at, t.id",
+	take:     "state = 'running', last_started_at = CASE WHEN state = 'queued' THEN ? ELSE last_started_at END",
+	giveBack: "state = 'queued'",
+	lost:     ErrTranslationRunLost,
+	fail: func(ctx context.Context, tx *Tx, l Lease, reason string) error {
+		return tx.endRun(ctx, &Translation{ID: l.ID, Claim: l.Claim}, "failed", reason, "", nil)
+	},
+}
+
 // TranslationRunsDue reports, with a plain read, whether a run waits to be
 // claimed.
 func (db *DB) TranslationRunsDue(ctx context.Context) (bool, error) {
-	return translationLeases.anyDue(ctx, db)
+	return translationQueue.anyDue(ctx, db)
 }
 
 // ClaimTranslationRun claims, for lease, the translation queued longest, or
 // a running one whose lease ran out; nil when there is none.
-func (db *DB) ClaimTranslationRun(ctx context.Context, lease time.Duration) (*Translation, error) {
-	return claimNext(ctx, db, translationLeases, translationRowColumns, "updated_at, id", scanTranslation, func(tx *Tx, r *Translation) error {
-		if r.State == TranslationQueued {
-			r.LastStartedAt = tx.Now
-		}
-		r.State, r.Claim, r.Attempts = TranslationRunning, newID(), r.Attempts+1
-		return translationLeases.take(ctx, tx, r.ID, r.Claim, r.Attempts, tx.Now.Add(lease), "last_started_at = ?", micros(r.LastStartedAt))
+func (db *DB) ClaimTranslationRun(ctx context.Context, lease time.Duration) (t *Translation, err error) {
+	l, err := translationQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) (err error) {
+		t, err = scanTranslation(tx.q.queryRow(ctx, "SELECT "+translationRowColumns+" FROM translations WHERE id = ?", l.ID))
+		return err
 	})
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
+	}
+	return t, nil
+}
+
+// Lease is the worker's claim of t's run.
+func (t *Translation) Lease() Lease {
+	return Lease{q: translationQueue, ID: t.ID, Claim: t.Claim, Attempts: t.Attempts}
 }
 
 // ErrTranslationRunLost reports a claimed run whose translation was deleted
 // or whose lease ran out and was claimed by another worker: its worker stops
 // and writes nothing.
 var ErrTranslationRunLost = errors.New("the translation was deleted or its run taken by another worker")
-
-// TranslationRunHeld reports, with a plain read, whether t's claim holds.
-func (db *DB) TranslationRunHeld(ctx context.Context, t *Translation) (bool, error) {
-	return translationLeases.isHeld(ctx, db, t.ID, t.Claim)
-}
-
-// RenewTranslationRun extends the lease of a claimed run;
-// ErrTranslationRunLost when the claim no longer holds.
-func (db *DB) RenewTranslationRun(ctx context.Context, t *Translation, lease time.Duration) error {
-	return translationLeases.renew(ctx, db, t.ID, t.Claim, lease)
-}
 
 // endRun ends t's claimed run as status, or fails with ErrTranslationRunLost
 // when the claim no longer holds; a run asked for meanwhile (rerun) is
@@ -270,7 +279,9 @@ func (tx *Tx) endRun(ctx context.Context, t *Translation, status, reason, revisi
 			total_duration = total_duration + ?, latest_duration = ?, latest_pages = ?, latest_words = ?`
 		args = append(args, revision, stats.Words, stats.Pages, secs, secs, stats.Pages, stats.Words)
 	}
-	n, err := tx.q.affected(ctx, "UPDATE translations SET "+set+" WHERE "+translationLeases.held(), append(args, t.ID, t.Claim)...)
+	// The claim's condition, translationQueue.held(), spelled out: the
+	// queue's give-up calls endRun.
+	n, err := tx.q.affected(ctx, "UPDATE translations SET "+set+" WHERE id = ? AND claim = ?", append(args, t.ID, t.Claim)...)
 	if err == nil && n == 0 {
 		return ErrTranslationRunLost
 	}
@@ -282,24 +293,4 @@ func (tx *Tx) endRun(ctx context.Context, t *Translation, status, reason, revisi
 // which rolls the writing back, when the claim no longer holds.
 func (tx *Tx) CompleteTranslationRun(ctx context.Context, t *Translation, revision string, stats TranslationRunStats) error {
 	return tx.endRun(ctx, t, "completed", "", revision, &stats)
-}
-
-// FailTranslationRun records t's claimed run failed for reason, while the
-// claim holds; it does nothing otherwise.
-func (db *DB) FailTranslationRun(ctx context.Context, t *Translation, reason string) error {
-	err := db.Tx(ctx, func(tx *Tx) error { return tx.endRun(ctx, t, "failed", reason, "", nil) })
-	if errors.Is(err, ErrTranslationRunLost) {
-		return nil
-	}
-	return err
-}
-
-// ReleaseTranslationRun gives a claimed run back unfinished, as a worker
-// that stops does: due again at once, this claim not counted.
-func (db *DB) ReleaseTranslationRun(ctx context.Context, t *Translation) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.q.exec(ctx, `UPDATE translations SET state = ?, claim = NULL, claimed_until = NULL, attempts = ?
-			WHERE `+translationLeases.held(), TranslationQueued, t.Attempts-1, t.ID, t.Claim)
-		return err
-	})
 }

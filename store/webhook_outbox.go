@@ -145,21 +145,34 @@ func (tx *Tx) failPendingDeliveries(ctx context.Context, webhookID, why string) 
 	return err
 }
 
-// dueDelivery is the condition on d of a delivery a worker may claim at a
-// time (twice the argument): due, not leased, and the first of its webhook's
-// pending deliveries of its resource.
-const dueDelivery = `d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
-	AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.resource = d.resource
-		AND e.next_attempt_at IS NOT NULL AND (e.created_at < d.created_at OR (e.created_at = d.created_at AND e.seq < d.seq)))`
+// webhookQueue is the outbox's queue: a delivery is ready at its next
+// attempt when it is the first of its webhook's pending deliveries of its
+// resource, so those go out one after the other.
+var webhookQueue = &queue{
+	kind: "webhook delivery", table: "webhook_deliveries", alias: "d", join: " JOIN webhooks w ON w.id = d.webhook_id", key: "id",
+	claim: "claim", until: "claimed_until", attempts: "attempts",
+	ready: `d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ?
+		AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.resource = d.resource
+		AND e.next_attempt_at IS NOT NULL AND (e.created_at < d.created_at OR (e.created_at = d.created_at AND e.seq < d.seq)))`,
+	order: "d.next_attempt_at, d.created_at, d.seq",
+	lost:  ErrWebhookDeliveryLost,
+	fail: func(ctx context.Context, tx *Tx, l Lease, reason string) error {
+		_, err := tx.q.exec(ctx, `UPDATE webhook_deliveries SET status = ?, next_attempt_at = NULL, claim = NULL, claimed_until = NULL, error = ?
+			WHERE `+l.q.held(), string(quire.DeliveryFailed), reason, l.ID, l.Claim)
+		return err
+	},
+}
+
+// ErrWebhookDeliveryLost reports a claimed delivery whose webhook was
+// deleted or turned off, or whose lease ran out and was claimed by
+// another worker.
+var ErrWebhookDeliveryLost = errors.New("the webhook delivery was removed or taken by another worker")
 
 // WebhookDeliveriesDue reports, with a plain read, whether a delivery is
 // waiting to be claimed, so idle workers do not take the write lock to find
 // nothing.
 func (db *DB) WebhookDeliveriesDue(ctx context.Context) (bool, error) {
-	now := micros(db.Now())
-	var n int
-	err := db.q.queryRow(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries d WHERE "+dueDelivery+" LIMIT 1) x", now, now).Scan(&n)
-	return n > 0, err
+	return webhookQueue.anyDue(ctx, db)
 }
 
 // ClaimedDelivery is a delivery a worker holds, with what sending it takes.
@@ -170,41 +183,34 @@ type ClaimedDelivery struct {
 	Secret []byte // sealed
 }
 
+// Lease is the worker's claim of c.
+func (c *ClaimedDelivery) Lease() Lease {
+	return Lease{q: webhookQueue, ID: c.ID, Claim: c.Claim, Attempts: c.Attempts}
+}
+
 // ClaimWebhookDelivery claims the delivery due first, for lease; nil when
 // none is. Its Attempts counts this one.
 func (db *DB) ClaimWebhookDelivery(ctx context.Context, lease time.Duration) (c *ClaimedDelivery, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		c = nil
-		query := `SELECT d.id, d.webhook_id, d.event_id, d.event, d.payload, d.attempts, d.created_at, w.url, w.secret
-			FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE ` + dueDelivery + `
-			ORDER BY d.next_attempt_at, d.created_at, d.seq LIMIT 1`
-		if tx.q.d.name() == "postgres" {
-			// Several servers' workers: each skips the rows another is claiming.
-			query += " FOR UPDATE OF d SKIP LOCKED"
-		}
-		var d ClaimedDelivery
+	l, err := webhookQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) error {
+		d := ClaimedDelivery{Claim: l.Claim}
 		var created int64
 		var secret string
-		err := tx.q.queryRow(ctx, query, micros(tx.Now), micros(tx.Now)).Scan(&d.ID, &d.WebhookID, &d.EventID, &d.Event,
-			&d.Payload, &d.Attempts, &created, &d.URL, &secret)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
+		if err := tx.q.queryRow(ctx, `SELECT d.id, d.webhook_id, d.event_id, d.event, d.payload, d.attempts, d.created_at, w.url, w.secret
+			FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = ?`, l.ID).Scan(&d.ID, &d.WebhookID, &d.EventID,
+			&d.Event, &d.Payload, &d.Attempts, &created, &d.URL, &secret); err != nil {
 			return err
 		}
+		var err error
 		if d.Secret, err = base64.StdEncoding.DecodeString(secret); err != nil {
 			return fmt.Errorf("webhook %s secret: %w", d.WebhookID, err)
 		}
-		d.CreatedAt, d.Claim, d.Attempts = fromMicros(created), newID(), d.Attempts+1
-		if _, err := tx.q.exec(ctx, "UPDATE webhook_deliveries SET claim = ?, claimed_until = ?, attempts = ? WHERE id = ?",
-			d.Claim, micros(tx.Now.Add(lease)), d.Attempts, d.ID); err != nil {
-			return err
-		}
-		c = &d
+		d.CreatedAt, c = fromMicros(created), &d
 		return nil
 	})
-	return c, err
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
+	}
+	return c, nil
 }
 
 // DeliveryAttempt is the outcome of sending a claimed delivery.
@@ -249,7 +255,7 @@ func (db *DB) FinishWebhookDelivery(ctx context.Context, c *ClaimedDelivery, a D
 		for _, k := range sortedKeys(set) {
 			cols, args = append(cols, k+" = ?"), append(args, set[k])
 		}
-		n, err := tx.q.affected(ctx, "UPDATE webhook_deliveries SET "+strings.Join(cols, ", ")+" WHERE id = ? AND claim = ?", append(args, c.ID, c.Claim)...)
+		n, err := tx.q.affected(ctx, "UPDATE webhook_deliveries SET "+strings.Join(cols, ", ")+" WHERE "+webhookQueue.held(), append(args, c.ID, c.Claim)...)
 		if err != nil || n == 0 {
 			return err
 		}
@@ -276,16 +282,6 @@ func (db *DB) FinishWebhookDelivery(ctx context.Context, c *ClaimedDelivery, a D
 		return tx.failPendingDeliveries(ctx, c.WebhookID, "the webhook was turned off")
 	})
 	return disabled, err
-}
-
-// ReleaseWebhookDelivery gives a claimed delivery back untried, as a worker
-// that stops does: due again at once, the attempt not counted.
-func (db *DB) ReleaseWebhookDelivery(ctx context.Context, c *ClaimedDelivery) error {
-	return db.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.q.exec(ctx, "UPDATE webhook_deliveries SET claim = NULL, claimed_until = NULL, attempts = ? WHERE id = ? AND claim = ?",
-			c.Attempts-1, c.ID, c.Claim)
-		return err
-	})
 }
 
 // PruneWebhookDeliveries deletes the deliveries delivered or given up that

@@ -212,7 +212,7 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Synce
 		w := &jobs.Translator{DB: db, Author: author, Translate: translate.Translator{Model: model}}
 		w.Run(jobsCtx, jobs.TranslationPollInterval, log)
 	})
-	running.Go(func() { git.Run(jobsCtx, gitsync.RunInterval) })
+	running.Go(func() { jobs.RunGitSync(jobsCtx, git, jobs.GitSyncInterval, log) })
 	// PDFs are printed when a link's request asks; this prints those whose
 	// printer died while nobody waits.
 	running.Go(func() { pdfs.Run(jobsCtx, jobs.PDFPollInterval) })
