@@ -9,6 +9,7 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -182,7 +183,7 @@ func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commen
 		if err != nil {
 			return nil, err
 		}
-		return out.listJSON(l, replies), nil
+		return out.List(l, replies), nil
 	}
 	if !trusted {
 		body, err := build()
@@ -280,12 +281,31 @@ func (s *Server) getCommentOrReply(w http.ResponseWriter, r *http.Request, p *co
 }
 
 // writeComment answers one comment or reply, its body in format f.
-func (s *Server) writeComment(w http.ResponseWriter, r *http.Request, p *commentPlace, f format, c *quire.Comment) error {
+func (s *Server) writeComment(w http.ResponseWriter, r *http.Request, p *commentPlace, f revision.Format, c *quire.Comment) error {
 	out, err := s.commentWriter(r, p, f, []*quire.Comment{c})
 	if err != nil {
 		return err
 	}
-	return out.write(w, c)
+	return writeRaw(w, http.StatusOK, out.One(c))
+}
+
+// commentWriter prepares to encode cs (revision.CommentJSON), opening the
+// content they are shown against (revision.Reader.CommentViews).
+func (s *Server) commentWriter(r *http.Request, p *commentPlace, f revision.Format, cs []*quire.Comment) (*revision.CommentJSON, error) {
+	views, err := s.reader.CommentViews(r.Context(), p.sp, p.revisionID(), p.cr, cs, f.Document)
+	if err != nil {
+		return nil, err
+	}
+	who := revision.CommentReader{Path: p.path(), Role: p.role, UserID: caller(r.Context()).ID}
+	return revision.NewCommentJSON(s.wire, views, who, f.Document), nil
+}
+
+// writeRaw writes a JSON body already encoded.
+func writeRaw(w http.ResponseWriter, status int, body []byte) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, err := w.Write(body)
+	return err
 }
 
 // commentUpdateRequest is the body of PUT on a comment or a reply.

@@ -149,10 +149,7 @@ func (r *Reader) Lists() *Answers { return r.lists }
 // comma-separated, and those deflated, ending with a sync flush.
 type Run struct{ JSON, Z []byte }
 
-// Run is the run kept under key, named by what its bytes are made of.
-func (r *Reader) Run(key [sha256.Size]byte) (*Run, bool) { return r.runs.Get(key) }
-
-// KeepRun keeps run under key.
-func (r *Reader) KeepRun(key [sha256.Size]byte, run *Run) {
+// keepRun keeps run under key, named by what its bytes are made of.
+func (r *Reader) keepRun(key [sha256.Size]byte, run *Run) {
 	r.runs.Add(key, run, len(run.JSON)+len(run.Z)+64)
 }
