@@ -9,9 +9,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
-	"github.com/quiredocs/quire/wire"
 )
 
 func (s *Server) appHost() string {
@@ -138,8 +136,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	list := store.PageOf(v.Index().Files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
-	return writeList(w, list, func(f *content.File) wire.File { return s.wire.RevisionFile(v.Space.ID, v.Revision.ID, f) })
+	return writeJSON(w, http.StatusOK, v.FileList(s.wire, p))
 }
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {
@@ -150,7 +147,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	return writeJSON(w, http.StatusOK, s.wire.RevisionFile(v.Space.ID, v.Revision.ID, f))
+	return writeJSON(w, http.StatusOK, v.FileJSON(s.wire, f))
 }
 
 // downloadFile serves a file's bytes to whoever may read the space.
