@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/quiredocs/quire"
@@ -160,12 +159,10 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) error {
 // replies) that list finds in p, their bodies in the format r asks for. The
 // page and format parameters are checked first, then list may check its own.
 // A page of comments is costly to build and read over and over, so its bytes
-// are kept until the change count moves, by path, query, caller and role
-// (comments' permissions are the caller's); the count is read before the
-// comments, so a change meanwhile is a miss next time.
+// are kept until the change count moves (revision.Reader.UntilChanged), by
+// path, query, caller and role (comments' permissions are the caller's).
 func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commentPlace, replies bool,
 	list func(ctx context.Context, pg store.Page) (*store.CommentList, error)) error {
-	changes, trusted := s.db.ChangeCount()
 	pg, err := pageParams(r)
 	if err != nil {
 		return err
@@ -174,7 +171,8 @@ func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commen
 	if err != nil {
 		return err
 	}
-	build := func() ([]byte, error) {
+	key := "comments\x00" + r.URL.Path + "\x00" + r.URL.RawQuery + "\x00" + caller(r.Context()).ID + "\x00" + string(p.role)
+	a, kept, err := s.reader.UntilChanged(r.Context(), key, func() ([]byte, error) {
 		l, err := list(r.Context(), pg)
 		if err != nil {
 			return nil, err
@@ -184,17 +182,14 @@ func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commen
 			return nil, err
 		}
 		return out.List(l, replies), nil
+	})
+	if err != nil {
+		return err
 	}
-	if !trusted {
-		body, err := build()
-		if err != nil {
-			return err
-		}
-		return writeRaw(w, http.StatusOK, body)
+	if !kept {
+		return writeRaw(w, http.StatusOK, a.Body[0])
 	}
-	key := "comments\x00" + r.URL.Path + "\x00" + r.URL.RawQuery + "\x00" + caller(r.Context()).ID + "\x00" + string(p.role) +
-		"\x00" + strconv.FormatUint(changes, 10)
-	return serveAnswer(w, r, s.reader.Answers(), key, encoded(build))
+	return writeAnswer(w, r, a)
 }
 
 // commentRequest is the body of POST …/comments. Whether page is in the

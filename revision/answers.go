@@ -153,3 +153,21 @@ type Run struct{ JSON, Z []byte }
 func (r *Reader) keepRun(key [sha256.Size]byte, run *Run) {
 	r.runs.Add(key, run, len(run.JSON)+len(run.Z)+64)
 }
+
+// UntilChanged is the answer named key, built by build when missing and
+// kept until a write moves the store's change count (the key names the
+// count too). The count is read before build runs, so a change meanwhile is
+// a miss next time. kept is false when the count cannot be trusted: then
+// the answer is built afresh and kept nowhere.
+func (r *Reader) UntilChanged(ctx context.Context, key string, build func() ([]byte, error)) (a *Answer, kept bool, err error) {
+	changes, trusted := r.db.ChangeCount()
+	if !trusted {
+		body, err := build()
+		if err != nil {
+			return nil, false, err
+		}
+		return NewAnswer(body), false, nil
+	}
+	a, err = r.answers.Get(ctx, key+"\x00"+strconv.FormatUint(changes, 10), Encoded(build))
+	return a, true, err
+}
