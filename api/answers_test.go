@@ -282,7 +282,7 @@ func TestSearchAnswersCached(t *testing.T) {
 }
 
 // TestListPagesFromRuns holds page lists put together from cached runs of
-// top-level pages (pagelist.go) to the uncached bytes, plain and gzipped,
+// top-level pages (revision/pagelist.go) to the uncached bytes, plain and gzipped,
 // across merges that change one page, the first page (README.md in Git,
 // so the next one's Git paths change while its pages do not), a section's
 // slug (its pages' paths) and a removal.

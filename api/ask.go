@@ -49,7 +49,7 @@ func askParams(r *http.Request) (document bool, err error) {
 	if _, err := optBoolParam(r, "details"); err != nil {
 		return false, err
 	}
-	return f.document, nil
+	return f.Document, nil
 }
 
 // askBody is the body of POST O/ask.

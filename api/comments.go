@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -159,12 +159,10 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) error {
 // replies) that list finds in p, their bodies in the format r asks for. The
 // page and format parameters are checked first, then list may check its own.
 // A page of comments is costly to build and read over and over, so its bytes
-// are kept until the change count moves, by path, query, caller and role
-// (comments' permissions are the caller's); the count is read before the
-// comments, so a change meanwhile is a miss next time.
+// are kept until the change count moves (revision.Reader.UntilChanged), by
+// path, query, caller and role (comments' permissions are the caller's).
 func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commentPlace, replies bool,
 	list func(ctx context.Context, pg store.Page) (*store.CommentList, error)) error {
-	changes, trusted := s.db.ChangeCount()
 	pg, err := pageParams(r)
 	if err != nil {
 		return err
@@ -173,7 +171,8 @@ func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commen
 	if err != nil {
 		return err
 	}
-	build := func() ([]byte, error) {
+	key := "comments\x00" + r.URL.Path + "\x00" + r.URL.RawQuery + "\x00" + caller(r.Context()).ID + "\x00" + string(p.role)
+	a, kept, err := s.reader.UntilChanged(r.Context(), key, func() ([]byte, error) {
 		l, err := list(r.Context(), pg)
 		if err != nil {
 			return nil, err
@@ -182,18 +181,15 @@ func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commen
 		if err != nil {
 			return nil, err
 		}
-		return out.listJSON(l, replies), nil
+		return out.List(l, replies), nil
+	})
+	if err != nil {
+		return err
 	}
-	if !trusted {
-		body, err := build()
-		if err != nil {
-			return err
-		}
-		return writeRaw(w, http.StatusOK, body)
+	if !kept {
+		return writeRaw(w, http.StatusOK, a.Body[0])
 	}
-	key := "comments\x00" + r.URL.Path + "\x00" + r.URL.RawQuery + "\x00" + caller(r.Context()).ID + "\x00" + string(p.role) +
-		"\x00" + strconv.FormatUint(changes, 10)
-	return serveAnswer(w, r, s.reader.Answers(), key, encoded(build))
+	return writeAnswer(w, r, a)
 }
 
 // commentRequest is the body of POST …/comments. Whether page is in the
@@ -280,12 +276,31 @@ func (s *Server) getCommentOrReply(w http.ResponseWriter, r *http.Request, p *co
 }
 
 // writeComment answers one comment or reply, its body in format f.
-func (s *Server) writeComment(w http.ResponseWriter, r *http.Request, p *commentPlace, f format, c *quire.Comment) error {
+func (s *Server) writeComment(w http.ResponseWriter, r *http.Request, p *commentPlace, f revision.Format, c *quire.Comment) error {
 	out, err := s.commentWriter(r, p, f, []*quire.Comment{c})
 	if err != nil {
 		return err
 	}
-	return out.write(w, c)
+	return writeRaw(w, http.StatusOK, out.One(c))
+}
+
+// commentWriter prepares to encode cs (revision.CommentJSON), opening the
+// content they are shown against (revision.Reader.CommentViews).
+func (s *Server) commentWriter(r *http.Request, p *commentPlace, f revision.Format, cs []*quire.Comment) (*revision.CommentJSON, error) {
+	views, err := s.reader.CommentViews(r.Context(), p.sp, p.revisionID(), p.cr, cs, f.Document)
+	if err != nil {
+		return nil, err
+	}
+	who := revision.CommentReader{Path: p.path(), Role: p.role, UserID: caller(r.Context()).ID}
+	return revision.NewCommentJSON(s.wire, views, who, f.Document), nil
+}
+
+// writeRaw writes a JSON body already encoded.
+func writeRaw(w http.ResponseWriter, status int, body []byte) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, err := w.Write(body)
+	return err
 }
 
 // commentUpdateRequest is the body of PUT on a comment or a reply.

@@ -1,24 +1,16 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"mime"
 	"net/http"
 	"net/url"
-	"slices"
 	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/revision"
-	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
-	"github.com/quiredocs/quire/wire"
 )
-
-func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
 
 func (s *Server) appHost() string {
 	if u, err := url.Parse(s.publicURL); err == nil {
@@ -67,95 +59,43 @@ func viewHandler(load func(*http.Request) (*revision.View, error), h func(http.R
 
 // formatParams reads format, metadata and computed. Quire has no computed
 // pages yet, so computed is checked and has no effect.
-func formatParams(r *http.Request) (format, error) {
-	var f format
+func formatParams(r *http.Request) (revision.Format, error) {
+	var document bool
 	switch v := query(r).Get("format"); v {
 	case "", "markdown":
 	case "document":
-		f.document = true
-		f.docBytes = new(int)
-		*f.docBytes = MaxAnswerDocumentBytes
+		document = true
 	default:
-		return f, errorf(quire.CodeInvalid, "format: must be markdown or document")
+		return revision.Format{}, errorf(quire.CodeInvalid, "format: must be markdown or document")
 	}
-	var err error
-	if f.metadata, err = boolParam(r, "metadata", true); err != nil {
-		return f, err
+	metadata, err := boolParam(r, "metadata", true)
+	if err != nil {
+		return revision.Format{}, err
 	}
 	if _, err = boolParam(r, "computed", true); err != nil {
-		return f, err
+		return revision.Format{}, err
 	}
-	return f, nil
+	return revision.NewFormat(document, metadata), nil
 }
 
+// getRevision answers a revision with its pages (revision.Reader.RevisionAnswer).
 func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision.View) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
 	}
-	mergedFrom, err := s.mergedFrom(r, v)
+	parts, err := s.reader.RevisionAnswer(r.Context(), s.wire, v, f)
 	if err != nil {
 		return err
-	}
-	// The pages, the bulk of the answer, are the page list's, encoded once
-	// per revision (answers.go); the rest is small and written each time.
-	list, err := s.reader.Lists().Get(r.Context(), revisionKey(v, f, "pages"), s.pageListOf(r.Context(), v, f))
-	if err != nil {
-		return err
-	}
-	rev := s.wire.RevisionHead(v.Space, v.Revision, v.Index().Files, mergedFrom)
-	rev.Pages = []wire.Page{}
-	head, err := json.Marshal(rev)
-	if err != nil {
-		return err
-	}
-	at := bytes.Index(head, []byte(emptyPages))
-	pages, ok := trimParts(list.Body, []byte(`{"pages":`), []byte("}\n"))
-	if at < 0 || !ok {
-		return fmt.Errorf("revision answer: no room for the pages") // unreachable: both are ours
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
-	parts := append([][]byte{head[:at], []byte(`"pages":`)}, pages...)
-	for _, part := range append(parts, head[at+len(emptyPages):], []byte("\n")) {
+	for _, part := range parts {
 		if _, err := w.Write(part); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// trimParts is parts without prefix at their start and suffix at their
-// end, sharing their bytes; ok is false when they do not begin and end so.
-func trimParts(parts [][]byte, prefix, suffix []byte) (_ [][]byte, ok bool) {
-	if len(parts) == 0 || !bytes.HasPrefix(parts[0], prefix) {
-		return nil, false
-	}
-	out := slices.Clone(parts)
-	out[0] = out[0][len(prefix):]
-	last := len(out) - 1
-	if !bytes.HasSuffix(out[last], suffix) {
-		return nil, false
-	}
-	out[last] = out[last][:len(out[last])-len(suffix)]
-	return out, true
-}
-
-// emptyPages is where the pages go in a revision's answer.
-const emptyPages = `"pages":[]`
-
-// mergedFrom is the change request whose merge made v's revision; nil when
-// a merge did not make it.
-func (s *Server) mergedFrom(r *http.Request, v *revision.View) (*wire.ChangeRequest, error) {
-	if v.Revision.Type != store.RevisionMerge {
-		return nil, nil
-	}
-	c, err := s.db.ChangeRequest(r.Context(), v.Space.ID, v.Revision.MergedFrom)
-	if err != nil {
-		return nil, err
-	}
-	j := s.wire.ChangeRequest(v.Space, c)
-	return &j, nil
 }
 
 func (s *Server) getPage(w http.ResponseWriter, r *http.Request, v *revision.View) error {
@@ -196,8 +136,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	list := store.PageOf(v.Index().Files, p, func(f *content.File) store.Cursor { return store.Cursor{Str: f.Name, ID: f.ID} })
-	return writeList(w, list, func(f *content.File) wire.File { return s.wire.RevisionFile(v.Space.ID, v.Revision.ID, f) })
+	return writeJSON(w, http.StatusOK, v.FileList(s.wire, p))
 }
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {
@@ -208,7 +147,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	return writeJSON(w, http.StatusOK, s.wire.RevisionFile(v.Space.ID, v.Revision.ID, f))
+	return writeJSON(w, http.StatusOK, v.FileJSON(s.wire, f))
 }
 
 // downloadFile serves a file's bytes to whoever may read the space.

@@ -114,7 +114,7 @@ func TestContentDocumentBounds(t *testing.T) {
 }
 
 // TestContentDocumentAnswerBound: the documents of one answer are at most
-// api.MaxAnswerDocumentBytes, though each page's is within bounds.
+// revision.MaxAnswerDocumentBytes, though each page's is within bounds.
 func TestContentDocumentAnswerBound(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

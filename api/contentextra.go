@@ -1,12 +1,10 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/content"
-	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/wire"
 )
@@ -83,21 +81,13 @@ func (s *Server) getDocument(w http.ResponseWriter, r *http.Request, v *revision
 	return s.writeDocument(w, v, id)
 }
 
-// writeDocument writes page id's JSON document. A page past render's
-// bounds, stored before they were checked, is 400, as with format=document.
+// writeDocument writes page id's JSON document (revision.View.DocumentAnswer).
 func (s *Server) writeDocument(w http.ResponseWriter, v *revision.View, id string) error {
-	doc, err := v.Document(id)
-	if errors.Is(err, render.ErrDocumentTooLarge) {
-		return errorf(quire.CodeInvalid, "page %q is too large for the document form (more than %d elements); read its markdown instead",
-			id, render.MaxDocumentNodes)
-	}
+	body, err := v.DocumentAnswer(id)
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(append(doc[:len(doc):len(doc)], '\n'))
-	return err
+	return writeRaw(w, http.StatusOK, body)
 }
 
 // getReusableContent answers the reference's reusable-content reads, of a

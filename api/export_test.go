@@ -17,8 +17,8 @@ func (s *Server) SetKeepAlive(d time.Duration) { s.keepAlive = d }
 // spaceID built afresh, as listPages built it for every request before
 // the page list cache: the reference the cached bytes are held to.
 func (s *Server) PageListUncached(ctx context.Context, spaceID, revisionID string, document, metadata bool) ([]byte, error) {
-	return s.uncached(ctx, spaceID, revisionID, document, metadata, func(v *revision.View, f format) (any, error) {
-		pages, err := s.pagesJSON(v, f)
+	return s.uncached(ctx, spaceID, revisionID, document, metadata, func(v *revision.View, f revision.Format) (any, error) {
+		pages, err := v.PagesJSON(s.wire, f)
 		return map[string]any{"pages": pages}, err
 	})
 }
@@ -26,12 +26,12 @@ func (s *Server) PageListUncached(ctx context.Context, spaceID, revisionID strin
 // PageUncached is a page read (GET …/page/{pageId}) built afresh, as it was
 // before the answer cache.
 func (s *Server) PageUncached(ctx context.Context, spaceID, revisionID, pageID string, document, metadata bool) ([]byte, error) {
-	return s.uncached(ctx, spaceID, revisionID, document, metadata, func(v *revision.View, f format) (any, error) {
-		return s.pageJSON(v, pageID, f, true)
+	return s.uncached(ctx, spaceID, revisionID, document, metadata, func(v *revision.View, f revision.Format) (any, error) {
+		return v.PageJSON(s.wire, pageID, f, true)
 	})
 }
 
-func (s *Server) uncached(ctx context.Context, spaceID, revisionID string, document, metadata bool, answer func(*revision.View, format) (any, error)) ([]byte, error) {
+func (s *Server) uncached(ctx context.Context, spaceID, revisionID string, document, metadata bool, answer func(*revision.View, revision.Format) (any, error)) ([]byte, error) {
 	sp, err := s.db.Space(ctx, spaceID)
 	if err != nil {
 		return nil, err
@@ -40,12 +40,7 @@ func (s *Server) uncached(ctx context.Context, spaceID, revisionID string, docum
 	if err != nil {
 		return nil, err
 	}
-	f := format{document: document, metadata: metadata}
-	if document {
-		f.docBytes = new(int)
-		*f.docBytes = MaxAnswerDocumentBytes
-	}
-	out, err := answer(v, f)
+	out, err := answer(v, revision.NewFormat(document, metadata))
 	if err != nil {
 		return nil, err
 	}

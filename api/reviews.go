@@ -53,7 +53,7 @@ func (s *Server) reviewWriter(r *http.Request, sp *quire.Space, c *quire.ChangeR
 		return nil, err
 	}
 	for _, k := range cs {
-		o.comments[k.ID] = out.append(nil, k, false)
+		o.comments[k.ID] = out.Append(nil, k, false)
 	}
 	return o, nil
 }

@@ -91,7 +91,7 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 	}
 	// The answer depends on the content and the query, not on the caller
 	// (already allowed to read the space): encoded once, like page reads.
-	key := revisionKey(v, format{}, "search\x00"+text+"\x00"+q.Get("limit")+"\x00"+q.Get("page"))
+	key := v.AnswerKey(revision.Format{}, "search\x00"+text+"\x00"+q.Get("limit")+"\x00"+q.Get("page"))
 	return serveAnswer(w, r, s.reader.Answers(), key, encoded(func() ([]byte, error) {
 		terms := revision.Terms(text)
 		ranked, err := v.Search(r.Context(), terms)
@@ -111,7 +111,7 @@ func (s *Server) searchSpace(w http.ResponseWriter, r *http.Request, v *revision
 func (s *Server) pageResultJSON(v *revision.View, rp revision.Ranked, rank int, terms []string) searchPageJSON {
 	res := v.Result(rp, terms, sectionsPerPage, snippetRunes)
 	out := searchPageJSON{
-		ID: res.Page.ID, Title: pageTitle(res.Page), Description: res.Page.Description, Path: res.Path, Score: res.Score,
+		ID: res.Page.ID, Title: revision.PageTitle(res.Page), Description: res.Page.Description, Path: res.Path, Score: res.Score,
 		Rank: rank, ResultType: "section", Sections: []searchSectionJSON{}, Ancestors: []searchAncestorJSON{},
 		URLs: wire.PageURLs{App: v.Space.PageAppURL(s.publicURL, res.Path, "")},
 	}

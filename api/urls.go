@@ -126,12 +126,12 @@ func (s *Server) contentAt(r *http.Request, u *url.URL) (map[string]any, error) 
 
 // pageAt is the page at a slug path of a view, as GET S/content/path
 // answers it.
-func (s *Server) pageAt(v *revision.View, path string, f format) (any, bool) {
+func (s *Server) pageAt(v *revision.View, path string, f revision.Format) (any, bool) {
 	id, ok := v.PageAt(path)
 	if !ok {
 		return nil, false
 	}
-	page, err := s.pageJSON(v, id, f, true)
+	page, err := v.PageJSON(s.wire, id, f, true)
 	return page, err == nil
 }
 

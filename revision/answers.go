@@ -149,10 +149,25 @@ func (r *Reader) Lists() *Answers { return r.lists }
 // comma-separated, and those deflated, ending with a sync flush.
 type Run struct{ JSON, Z []byte }
 
-// Run is the run kept under key, named by what its bytes are made of.
-func (r *Reader) Run(key [sha256.Size]byte) (*Run, bool) { return r.runs.Get(key) }
-
-// KeepRun keeps run under key.
-func (r *Reader) KeepRun(key [sha256.Size]byte, run *Run) {
+// keepRun keeps run under key, named by what its bytes are made of.
+func (r *Reader) keepRun(key [sha256.Size]byte, run *Run) {
 	r.runs.Add(key, run, len(run.JSON)+len(run.Z)+64)
+}
+
+// UntilChanged is the answer named key, built by build when missing and
+// kept until a write moves the store's change count (the key names the
+// count too). The count is read before build runs, so a change meanwhile is
+// a miss next time. kept is false when the count cannot be trusted: then
+// the answer is built afresh and kept nowhere.
+func (r *Reader) UntilChanged(ctx context.Context, key string, build func() ([]byte, error)) (a *Answer, kept bool, err error) {
+	changes, trusted := r.db.ChangeCount()
+	if !trusted {
+		body, err := build()
+		if err != nil {
+			return nil, false, err
+		}
+		return NewAnswer(body), false, nil
+	}
+	a, err = r.answers.Get(ctx, key+"\x00"+strconv.FormatUint(changes, 10), Encoded(build))
+	return a, true, err
 }

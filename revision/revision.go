@@ -10,8 +10,10 @@
 // the least recently used entries make room. The one exception is what a
 // published site shows (PublishedSite, PublishedStructure, and answers
 // about it): keyed by the store's commit count and kept at most
-// PublishedTTL. Encoded answers of reads are kept here too (answers.go), so
-// that the API keeps no cache of its own. What is not derived from stored
+// PublishedTTL. The API's answers of a view are built here too, in wire's
+// shapes (answer_*.go: pages, page lists, revisions, changes, links, files,
+// comments), and kept encoded (answers.go), so that the API only resolves,
+// authorizes and writes them, and keeps no cache of its own. What is not derived from stored
 // data (a model's suggested questions, kept by package ask) is cached by its
 // owner, not here.
 package revision

@@ -1,4 +1,4 @@
-package api
+package revision
 
 import (
 	"bytes"
@@ -10,13 +10,13 @@ import (
 	"hash/crc32"
 	"sync"
 
-	"github.com/quiredocs/quire/revision"
+	"github.com/quiredocs/quire/wire"
 )
 
 // The page list of a new revision is mostly the list of the revision
 // before: a merge that edits one page changes one top-level section of a
 // thousand-page list. So a markdown-format list is put together from runs
-// of top-level pages (revision.Run), each kept encoded and deflated by what
+// of top-level pages (Run), each kept encoded and deflated by what
 // its bytes are made of, and only the runs a commit changed are encoded and
 // compressed again. The gzipped answer is the deflated runs end to end in
 // one gzip member: each run is compressed on its own and ends with a sync
@@ -63,20 +63,20 @@ func deflated(b []byte, last bool) []byte {
 // pageListRuns builds the markdown-format page list of v from its runs,
 // plain and gzipped; ok is false when v's tree is not a stored one, whose
 // pages have no hash to key runs by.
-func (s *Server) pageListRuns(ctx context.Context, v *revision.View, f format) (_ *revision.Answer, ok bool, err error) {
+func (r *Reader) pageListRuns(ctx context.Context, l wire.Links, v *View, f Format) (_ *Answer, ok bool, err error) {
 	ids := v.Tree.Root
-	var runs []*revision.Run
+	var runs []*Run
 	for start := 0; start < len(ids); {
-		end, key, ok := s.listRunAt(v, f, ids, start)
+		end, key, ok := listRunAt(v, f, ids, start)
 		if !ok {
 			return nil, false, nil
 		}
-		run, hit := s.reader.Run(key)
+		run, hit := r.runs.Get(key)
 		if !hit {
-			if run, err = s.encodeListRun(ctx, v, f, ids[start:end]); err != nil {
+			if run, err = r.encodeListRun(ctx, l, v, f, ids[start:end]); err != nil {
 				return nil, true, err
 			}
-			s.reader.KeepRun(key, run)
+			r.keepRun(key, run)
 		}
 		runs = append(runs, run)
 		start = end
@@ -99,9 +99,9 @@ func (s *Server) pageListRuns(ctx context.Context, v *revision.View, f format) (
 	body = append(body, listClose)
 	crc = crc32.Update(crc, crc32.IEEETable, listClose)
 	trailer := binary.LittleEndian.AppendUint32(nil, crc)
-	trailer = binary.LittleEndian.AppendUint32(trailer, uint32(revision.PartsSize(body)))
+	trailer = binary.LittleEndian.AppendUint32(trailer, uint32(PartsSize(body)))
 	z = append(z, listCloseZ, trailer)
-	return revision.NewAnswerGzipped(body, z), true, nil
+	return NewAnswerGzipped(body, z), true, nil
 }
 
 // gzipHeader starts a gzip member (RFC 1952) with no name, time or extra
@@ -111,10 +111,10 @@ var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
 // listRunAt finds the run of ids that begins at start and the key of its
 // bytes: the space (in each page's URL), the format, and what each of its
 // pages' answers is made of (writeSubtree).
-func (s *Server) listRunAt(v *revision.View, f format, ids []string, start int) (end int, key [sha256.Size]byte, ok bool) {
+func listRunAt(v *View, f Format, ids []string, start int) (end int, key [sha256.Size]byte, ok bool) {
 	h := sha256.New()
 	h.Write([]byte(v.Space.ID))
-	h.Write([]byte{0, boolByte(f.metadata)})
+	h.Write([]byte{0, boolByte(f.Metadata)})
 	pages := 0
 	for end = start; end < len(ids) && pages < listRunPages; end++ {
 		n, ok := writeSubtree(h, v, ids[end])
@@ -133,7 +133,7 @@ func (s *Server) listRunAt(v *revision.View, f format, ids []string, start int) 
 // Git path, which depend on pages outside. It returns the pages of the
 // subtree; ok is false when v's tree is not a stored one, whose pages have
 // no hash.
-func writeSubtree(h hash.Hash, v *revision.View, id string) (pages int, ok bool) {
+func writeSubtree(h hash.Hash, v *View, id string) (pages int, ok bool) {
 	hash, ok := v.Tree.PageHash(id)
 	if !ok {
 		return 0, false
@@ -161,13 +161,13 @@ func writeSubtree(h hash.Hash, v *revision.View, id string) (pages int, ok bool)
 // rather than by the revision, so that a page read after a merge that left
 // it as it was finds its answer kept; ok is false for the document format,
 // whose links depend on other pages, and for trees not stored.
-func pageKey(v *revision.View, f format, id string) (key string, ok bool) {
-	if f.document {
+func pageKey(v *View, f Format, id string) (key string, ok bool) {
+	if f.Document {
 		return "", false
 	}
 	h := sha256.New()
 	h.Write([]byte(v.Space.ID))
-	h.Write([]byte{0, boolByte(f.metadata)})
+	h.Write([]byte{0, boolByte(f.Metadata)})
 	if _, ok := writeSubtree(h, v, id); !ok {
 		return "", false
 	}
@@ -182,14 +182,14 @@ func boolByte(b bool) byte {
 }
 
 // encodeListRun encodes the top-level pages ids of v as the list holds
-// them: as they are read one by one, each kept in the reader's answers by what
+// them: as they are read one by one, each kept in Answers by what
 // it is made of (pageAnswer), so that a merge that edits one page encodes
 // that page again, not its run.
-func (s *Server) encodeListRun(ctx context.Context, v *revision.View, f format, ids []string) (*revision.Run, error) {
+func (r *Reader) encodeListRun(ctx context.Context, l wire.Links, v *View, f Format, ids []string) (*Run, error) {
 	var b []byte
 	for i, id := range ids {
-		key, build := s.pageAnswer(v, id, f)
-		a, err := s.reader.Answers().Get(ctx, key, build)
+		key, build := r.pageAnswer(l, v, id, f)
+		a, err := r.answers.Get(ctx, key, build)
 		if err != nil {
 			return nil, err
 		}
@@ -203,5 +203,5 @@ func (s *Server) encodeListRun(ctx context.Context, v *revision.View, f format, 
 	}
 	// Kept at their exact size: grown by appending, they held up to twice
 	// what the cache counts.
-	return &revision.Run{JSON: bytes.Clone(b), Z: bytes.Clone(deflated(b, false))}, nil
+	return &Run{JSON: bytes.Clone(b), Z: bytes.Clone(deflated(b, false))}, nil
 }

@@ -1,67 +1,62 @@
-package api
+package revision
 
 import (
 	"encoding/json"
-	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/internal/jsonappend"
-	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
-// Wire shapes of comments and replies (reference: Comment, CommentReply,
-// EmojiReactions), written by hand rather than by encoding/json: a page of
-// 100 comments holds some 700 users (authors, reactions, repliers), and
-// encoding them by reflection was half the cost of a page. Users are
-// encoded once per response, by encoding/json in their shape (wire.User).
-// Every comment response goes through these writers, and the tests check
-// them against the reference.
+// The API's shapes of comments and replies (reference: Comment,
+// CommentReply, EmojiReactions), written by hand rather than by
+// encoding/json: a page of 100 comments holds some 700 users (authors,
+// reactions, repliers), and encoding them by reflection was half the cost
+// of a page. Users are encoded once per answer, by encoding/json in their
+// shape (wire.User). Every comment answer of the API goes through
+// CommentJSON, and its tests check it against the reference.
 
-// commentOut renders the comments of one place for one caller.
-type commentOut struct {
-	s     *Server
-	p     *commentPlace
-	f     format
-	me    *quire.User
-	views *revision.CommentViews
-	users map[string][]byte     // JSON by user id
-	known map[string]quire.User // a list's users, whose comments name them by id only
+// CommentReader is who reads the comments of one place, and where: the API
+// path of the place's comments and the caller's role on its space.
+type CommentReader struct {
+	Path   string // "/spaces/{id}/comments", or a change request's
+	Role   quire.Role
+	UserID string
 }
 
-// commentWriter prepares to render cs, opening the content they are shown
-// against (revision.Reader.CommentViews).
-func (s *Server) commentWriter(r *http.Request, p *commentPlace, f format, cs []*quire.Comment) (*commentOut, error) {
-	views, err := s.reader.CommentViews(r.Context(), p.sp, p.revisionID(), p.cr, cs, f.document)
-	if err != nil {
-		return nil, err
-	}
-	return &commentOut{s: s, p: p, f: f, me: caller(r.Context()), views: views, users: map[string][]byte{}}, nil
+// CommentJSON encodes the comments of one place for one reader.
+type CommentJSON struct {
+	links    wire.Links
+	who      CommentReader
+	document bool // bodies as JSON documents rather than markdown
+	views    *CommentViews
+	users    map[string][]byte     // JSON by user id
+	known    map[string]quire.User // a list's users, whose comments name them by id only
 }
 
-// listJSON encodes a list of comments (reply false) or replies.
-func (o *commentOut) listJSON(list *store.CommentList, reply bool) []byte {
+// NewCommentJSON encodes comments shown against views (Reader.CommentViews)
+// for who, their bodies as JSON documents with document.
+func NewCommentJSON(l wire.Links, views *CommentViews, who CommentReader, document bool) *CommentJSON {
+	return &CommentJSON{links: l, who: who, document: document, views: views, users: map[string][]byte{}}
+}
+
+// List encodes a list of comments (reply false) or replies, as an answer.
+func (o *CommentJSON) List(list *store.CommentList, reply bool) []byte {
 	o.known = list.Users
-	b := itemsOf(&list.List).appendJSON(nil, func(b []byte, c *quire.Comment) []byte { return o.append(b, c, reply) })
+	b := wire.Items(&list.List).AppendJSON(nil, func(b []byte, c *quire.Comment) []byte { return o.Append(b, c, reply) })
 	return append(b, '\n')
 }
 
-// write answers one comment or reply.
-func (o *commentOut) write(w http.ResponseWriter, c *quire.Comment) error {
-	return writeRaw(w, http.StatusOK, append(o.append(nil, c, c.ParentID != ""), '\n'))
+// One encodes one comment or reply, as an answer.
+func (o *CommentJSON) One(c *quire.Comment) []byte {
+	return append(o.Append(nil, c, c.ParentID != ""), '\n')
 }
 
-// writeRaw writes a JSON body already encoded.
-func writeRaw(w http.ResponseWriter, status int, body []byte) error {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, err := w.Write(body)
-	return err
-}
-
-// append appends a comment (Comment) or, with reply, a reply (CommentReply).
-func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
+// Append appends a comment (Comment) or, with reply, a reply (CommentReply).
+func (o *CommentJSON) Append(b []byte, c *quire.Comment, reply bool) []byte {
 	if reply {
 		b = append(b, `{"object":"comment-reply","id":`...)
 	} else {
@@ -80,12 +75,12 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 	b = o.reactions(b, c)
 	b = append(b, `,"body":`...)
 	b = o.body(b, c)
-	location := o.p.path() + "/" + c.ID
+	location := o.who.Path + "/" + c.ID
 	if reply {
-		location = o.p.path() + "/" + c.ParentID + "/replies/" + c.ID
+		location = o.who.Path + "/" + c.ParentID + "/replies/" + c.ID
 	}
 	b = append(b, `,"urls":{"location":`...)
-	b = jsonappend.String(b, o.s.url(location))
+	b = jsonappend.String(b, o.links.API(location))
 	b = append(b, `},"permissions":`...)
 	b = o.permissions(b, c)
 	if reply {
@@ -137,14 +132,14 @@ func (o *commentOut) append(b []byte, c *quire.Comment, reply bool) []byte {
 
 // user appends a user, encoded once per response: lists repeat the same
 // few people.
-func (o *commentOut) user(b []byte, u *quire.User) []byte {
+func (o *CommentJSON) user(b []byte, u *quire.User) []byte {
 	j, ok := o.users[u.ID]
 	if !ok {
 		if k, ok := o.known[u.ID]; ok {
 			u = &k
 		}
 		var err error
-		if j, err = json.Marshal(o.s.wire.User(u)); err != nil {
+		if j, err = json.Marshal(o.links.User(u)); err != nil {
 			panic(err) // strings only
 		}
 		o.users[u.ID] = j
@@ -153,8 +148,8 @@ func (o *commentOut) user(b []byte, u *quire.User) []byte {
 }
 
 // permissions are what the caller may do with a comment or reply.
-func (o *commentOut) permissions(b []byte, c *quire.Comment) []byte {
-	p := quire.CommentPermissionsOf(o.p.role, c, o.me.ID)
+func (o *CommentJSON) permissions(b []byte, c *quire.Comment) []byte {
+	p := quire.CommentPermissionsOf(o.who.Role, c, o.who.UserID)
 	b = append(b, `{"view":true,"edit":`...)
 	b = strconv.AppendBool(b, p.Edit)
 	b = append(b, `,"reply":`...)
@@ -164,7 +159,7 @@ func (o *commentOut) permissions(b []byte, c *quire.Comment) []byte {
 	return append(b, '}')
 }
 
-func (o *commentOut) reactions(b []byte, c *quire.Comment) []byte {
+func (o *CommentJSON) reactions(b []byte, c *quire.Comment) []byte {
 	b = append(b, '[')
 	b = jsonappend.Each(b, len(c.Reactions), func(b []byte, i int) []byte {
 		re := &c.Reactions[i]
@@ -188,8 +183,8 @@ func (o *commentOut) reactions(b []byte, c *quire.Comment) []byte {
 // body is the markdown as written, or with format=document its JSON
 // document, links resolved against the current content and mentions of
 // users as mention nodes.
-func (o *commentOut) body(b []byte, c *quire.Comment) []byte {
-	if !o.f.document {
+func (o *CommentJSON) body(b []byte, c *quire.Comment) []byte {
+	if !o.document {
 		b = append(b, `{"markdown":`...)
 		b = jsonappend.String(b, c.Markdown)
 		return append(b, '}')
@@ -199,14 +194,14 @@ func (o *commentOut) body(b []byte, c *quire.Comment) []byte {
 	return append(b, '}')
 }
 
-// page describes the page a comment targets (revision.CommentViews.Page).
-func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
+// page describes the page a comment targets (CommentViews.Page).
+func (o *CommentJSON) page(b []byte, c *quire.Comment) []byte {
 	b = append(b, `{"id":`...)
 	b = jsonappend.String(b, c.PageID)
 	v, pg, outdated := o.views.Page(c)
 	if pg != nil {
 		b = append(b, `,"title":`...)
-		b = jsonappend.String(b, pageTitle(pg))
+		b = jsonappend.String(b, PageTitle(pg))
 		for _, f := range []struct{ key, v string }{{`,"emoji":`, pg.Emoji}, {`,"icon":`, pg.Icon}, {`,"path":`, v.Path(c.PageID)}} {
 			if f.v != "" {
 				b = append(b, f.key...)
@@ -215,9 +210,9 @@ func (o *commentOut) page(b []byte, c *quire.Comment) []byte {
 		}
 		if pg.CreatedAt != 0 {
 			b = append(b, `,"createdAt":`...)
-			b = jsonappend.Time(b, fromMicros(pg.CreatedAt))
+			b = jsonappend.Time(b, time.UnixMicro(pg.CreatedAt).UTC())
 			b = append(b, `,"updatedAt":`...)
-			b = jsonappend.Time(b, fromMicros(pg.UpdatedAt))
+			b = jsonappend.Time(b, time.UnixMicro(pg.UpdatedAt).UTC())
 		}
 	}
 	b = append(b, `,"outdated":`...)

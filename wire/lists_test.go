@@ -1,4 +1,4 @@
-package api
+package wire_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/quiredocs/quire/wire"
 )
 
 // TestListJSONAppend: the envelope appended by hand (comments) is byte for
@@ -13,24 +14,24 @@ import (
 func TestListJSONAppend(t *testing.T) {
 	tests := []struct {
 		name string
-		list listJSON[int]
+		list wire.List[int]
 	}{
-		{"empty", listJSON[int]{Items: []int{}}},
-		{"nil items", listJSON[int]{}},
-		{"one", listJSON[int]{Items: []int{7}, Count: 1}},
-		{"next", listJSON[int]{Items: []int{1, 2, 3}, Count: 10, Next: &nextJSON{Page: "eyJrIjoiYSJ9_-"}}},
+		{"empty", wire.List[int]{Items: []int{}}},
+		{"nil items", wire.List[int]{}},
+		{"one", wire.List[int]{Items: []int{7}, Count: 1}},
+		{"next", wire.List[int]{Items: []int{1, 2, 3}, Count: 10, Next: &wire.Next{Page: "eyJrIjoiYSJ9_-"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := tt.list
-			if want.Items == nil { // appendJSON writes [] for none, as listOf makes them
+			if want.Items == nil { // AppendJSON writes [] for none, as ListOf makes them
 				want.Items = []int{}
 			}
 			b, err := json.Marshal(want)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := tt.list.appendJSON(nil, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+			got := tt.list.AppendJSON(nil, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
 			if diff := cmp.Diff(string(b), string(got)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -40,7 +41,7 @@ func TestListJSONAppend(t *testing.T) {
 
 // TestLinkListJSON: the embedded envelope comes first, stats after it.
 func TestLinkListJSON(t *testing.T) {
-	out := linkListJSON{listJSON[linkJSON]{Items: []linkJSON{}, Count: 0, Next: &nextJSON{Page: "p"}}, linkStatsJSON{Total: 2}}
+	out := wire.LinkList{List: wire.List[wire.Link]{Items: []wire.Link{}, Count: 0, Next: &wire.Next{Page: "p"}}, Stats: wire.LinkStats{Total: 2}}
 	b, err := json.Marshal(out)
 	if err != nil {
 		t.Fatal(err)
