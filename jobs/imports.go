@@ -49,23 +49,10 @@ func ProcessImports(ctx context.Context, db *store.DB, a *authoring.Author, poll
 func processImport(ctx context.Context, db *store.DB, a *authoring.Author, run *store.ImportRun, poll time.Duration) error {
 	w := lease.Watch{DB: db, Lease: ImportLease, Poll: poll, Max: MaxImportAttempts,
 		GiveUp: fmt.Sprintf("the import was interrupted %d times; the website may be too large to import", MaxImportAttempts)}
-	out, err := w.Run(ctx, run.Lease(), func(ctx context.Context) error {
+	return w.Do(ctx, run.Lease(), func(ctx context.Context) error {
 		_, err := importRun(ctx, db, a, run)
 		return err
 	})
-	switch {
-	case err != nil, out.GaveUp:
-		return err
-	case out.Err == nil, out.Lost:
-		// Completed, or cancelled (or taken over) before it could be:
-		// whoever holds the run now says how it ends.
-		return nil
-	case quire.ErrorCode(out.Err) == quire.CodeInternal:
-		// Not the website's fault, nor the request's (the store failing):
-		// the run is claimed again once its lease runs out.
-		return out.Err
-	}
-	return db.GiveUp(ctx, run.Lease(), quire.ErrorMessage(out.Err))
 }
 
 // importRun loads the run's target and imports into it.

@@ -58,17 +58,7 @@ func (w *Translator) ProcessTranslations(ctx context.Context) (int, error) {
 func (w *Translator) process(ctx context.Context, t *store.Translation) error {
 	watch := lease.Watch{DB: w.DB, Lease: TranslationLease, Poll: cmp.Or(w.Poll, TranslationPollInterval), Max: MaxTranslationAttempts,
 		GiveUp: fmt.Sprintf("the run was interrupted %d times", MaxTranslationAttempts)}
-	out, err := watch.Run(ctx, t.Lease(), func(ctx context.Context) error { return w.run(ctx, t) })
-	switch {
-	case err != nil, out.GaveUp:
-		return err
-	case out.Err == nil, out.Lost:
-		return nil
-	case quire.ErrorCode(out.Err) == quire.CodeInternal:
-		// The store failing: claimed again once the lease runs out.
-		return out.Err
-	}
-	return w.DB.GiveUp(ctx, t.Lease(), quire.ErrorMessage(out.Err))
+	return watch.Do(ctx, t.Lease(), func(ctx context.Context) error { return w.run(ctx, t) })
 }
 
 // run translates the source's current content and writes it into the

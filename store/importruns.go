@@ -177,15 +177,8 @@ func (db *DB) ImportRunsDue(ctx context.Context) (bool, error) { return importQu
 
 // ClaimImportRun claims, for lease, the oldest pending run or in-progress
 // run whose lease ran out; nil when there is none. The run is in-progress.
-func (db *DB) ClaimImportRun(ctx context.Context, lease time.Duration) (run *ImportRun, err error) {
-	l, err := importQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) (err error) {
-		run, err = scanImportRun(tx.q.queryRow(ctx, "SELECT "+importRunColumns+" FROM import_runs WHERE id = ?", l.ID))
-		return err
-	})
-	if err != nil || l.ID == "" {
-		return nil, err // none due, or a retried transaction found none
-	}
-	return run, nil
+func (db *DB) ClaimImportRun(ctx context.Context, lease time.Duration) (*ImportRun, error) {
+	return claimRow(ctx, db, importQueue, lease, importRunColumns, scanImportRun)
 }
 
 // Lease is the worker's claim of run.

@@ -126,15 +126,8 @@ func (db *DB) PDFExportDue(x *PDFExport) bool {
 
 // ClaimPDFExport claims, for lease, the export due longest; nil when none
 // is.
-func (db *DB) ClaimPDFExport(ctx context.Context, lease time.Duration) (x *PDFExport, err error) {
-	l, err := pdfQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) (err error) {
-		x, err = scanPDFExport(tx.q.queryRow(ctx, "SELECT "+pdfExportColumns+" FROM pdf_exports WHERE id = ?", l.ID))
-		return err
-	})
-	if err != nil || l.ID == "" {
-		return nil, err // none due, or a retried transaction found none
-	}
-	return x, nil
+func (db *DB) ClaimPDFExport(ctx context.Context, lease time.Duration) (*PDFExport, error) {
+	return claimRow(ctx, db, pdfQueue, lease, pdfExportColumns, scanPDFExport)
 }
 
 // Lease is the worker's claim of x.

@@ -135,6 +135,22 @@ func (q *queue) claimNext(ctx context.Context, db *DB, lease time.Duration, read
 	return l, err
 }
 
+// claimRow claims the next due item of q for lease and reads its row
+// (columns of q's table) with scan, in the claim's transaction; nil when
+// none is due.
+func claimRow[T any](ctx context.Context, db *DB, q *queue, lease time.Duration, columns string,
+	scan func(row interface{ Scan(...any) error }) (*T, error)) (*T, error) {
+	var item *T
+	l, err := q.claimNext(ctx, db, lease, func(tx *Tx, l Lease) (err error) {
+		item, err = scan(tx.q.queryRow(ctx, "SELECT "+columns+" FROM "+q.table+" WHERE "+q.key+" = ?", l.ID))
+		return err
+	})
+	if err != nil || l.ID == "" {
+		return nil, err // none due, or a retried transaction found none
+	}
+	return item, nil
+}
+
 // held is the condition on a row (by key and claim, its two arguments)
 // that a claim still holds.
 func (q *queue) held() string { return q.key + " = ? AND " + q.claim + " = ?" }

@@ -244,15 +244,8 @@ func (db *DB) TranslationRunsDue(ctx context.Context) (bool, error) {
 
 // ClaimTranslationRun claims, for lease, the translation queued longest, or
 // a running one whose lease ran out; nil when there is none.
-func (db *DB) ClaimTranslationRun(ctx context.Context, lease time.Duration) (t *Translation, err error) {
-	l, err := translationQueue.claimNext(ctx, db, lease, func(tx *Tx, l Lease) (err error) {
-		t, err = scanTranslation(tx.q.queryRow(ctx, "SELECT "+translationRowColumns+" FROM translations WHERE id = ?", l.ID))
-		return err
-	})
-	if err != nil || l.ID == "" {
-		return nil, err // none due, or a retried transaction found none
-	}
-	return t, nil
+func (db *DB) ClaimTranslationRun(ctx context.Context, lease time.Duration) (*Translation, error) {
+	return claimRow(ctx, db, translationQueue, lease, translationRowColumns, scanTranslation)
 }
 
 // Lease is the worker's claim of t's run.

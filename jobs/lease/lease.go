@@ -8,6 +8,7 @@ package lease
 import (
 	"context"
 	"errors"
+	"github.com/quiredocs/quire"
 	"time"
 
 	"github.com/quiredocs/quire/store"
@@ -79,6 +80,24 @@ func (w Watch) Run(ctx context.Context, l store.Lease, work func(ctx context.Con
 		return out, errors.Join(ctx.Err(), w.DB.GiveBack(rctx, l))
 	}
 	return out, nil
+}
+
+// Do runs work on the item l holds, under w, for work that writes its own
+// result (in the transaction that ends the item) and ends it as that
+// outcome says: done or lost, nothing is left to do; the store failing
+// (CodeInternal), the item is claimed again once its lease runs out; any
+// other error fails it for good with the error's message.
+func (w Watch) Do(ctx context.Context, l store.Lease, work func(ctx context.Context) error) error {
+	out, err := w.Run(ctx, l, work)
+	switch {
+	case err != nil, out.GaveUp:
+		return err
+	case out.Err == nil, out.Lost:
+		return nil
+	case quire.ErrorCode(out.Err) == quire.CodeInternal:
+		return out.Err
+	}
+	return w.DB.GiveUp(ctx, l, quire.ErrorMessage(out.Err))
 }
 
 // watch looks every Poll whether l still holds, renewing it once a third
