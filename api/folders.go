@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/blob"
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/revision"
@@ -108,8 +109,8 @@ func (b *uploadRequest) validate() error {
 		return errorf(quire.CodeInvalid, "kind: is required")
 	case *b.Kind != "import_file" && *b.Kind != "customization_font":
 		return errorf(quire.CodeInvalid, "kind: import_file or customization_font")
-	case *b.Kind == "customization_font" && *b.File.Size > MaxFontBytes:
-		return errorf(quire.CodeTooLarge, "file.size: a font file is at most %d MiB", MaxFontBytes>>20)
+	case *b.Kind == "customization_font" && *b.File.Size > authoring.MaxFontBytes:
+		return errorf(quire.CodeTooLarge, "file.size: a font file is at most %d MiB", authoring.MaxFontBytes>>20)
 	}
 	return nil
 }
