@@ -331,21 +331,8 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	u := body.update(caller(r.Context()).ID)
-	var claim *hostnameClaim
-	if u.Hostname != nil && *u.Hostname != "" && *u.Hostname != site.Hostname {
-		if claim, err = s.claimHostname(r.Context(), site, *u.Hostname); err != nil {
-			return err
-		}
-		u.TakeHostname = claim != nil && claim.proved
-	}
-	if site, err = s.db.UpdateSite(r.Context(), site.ID, u); err != nil {
-		return claim.conflict(err)
-	}
-	if claim != nil && claim.proved { // proved just now: served at once
-		if _, err := s.recheckHostname(r.Context(), site, site.Hostname); err != nil {
-			return err
-		}
+	if site, err = s.siteWrites().UpdateSite(r.Context(), site, body.update(caller(r.Context()).ID)); err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))
 }
