@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -84,15 +85,9 @@ func (s *Server) listFonts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListFonts(r.Context(), me.OrgID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(f *store.Font) wire.Font { return s.wire.Font(f, me) })
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.Font], error) {
+		return s.db.ListFonts(ctx, me.OrgID, p)
+	}, func(f *store.Font) wire.Font { return s.wire.Font(f, me) })
 }
 
 func (s *Server) getFont(w http.ResponseWriter, r *http.Request) error {

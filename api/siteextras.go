@@ -131,17 +131,11 @@ func removable(o quire.Optional[string]) *string {
 // deleteSiteExternalLink: 205 when the link was deleted, 204 when there was
 // none, as the reference says.
 func (s *Server) deleteSiteExternalLink(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	existed, err := s.db.DeleteSiteExternalLink(r.Context(), site.ID, r.PathValue("siteExternalLinkId"))
-	if err != nil {
-		return err
-	}
-	return deleted(w, existed)
+	return s.removeSiteItem(w, r, "siteExternalLinkId", s.db.DeleteSiteExternalLink)
 }
 
+// deleted answers a DELETE the reference answers 205 when it deleted and
+// 204 when there was nothing to delete.
 func deleted(w http.ResponseWriter, existed bool) error {
 	if existed {
 		w.WriteHeader(statusResetContent)
@@ -273,15 +267,7 @@ func (s *Server) updateSiteMCPServer(w http.ResponseWriter, r *http.Request) err
 // deleteSiteMCPServer: 205 when the server was deleted, 204 when there was
 // none, as the reference says.
 func (s *Server) deleteSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	existed, err := s.db.DeleteSiteMCPServer(r.Context(), site.ID, r.PathValue("siteMcpServerId"))
-	if err != nil {
-		return err
-	}
-	return deleted(w, existed)
+	return s.removeSiteItem(w, r, "siteMcpServerId", s.db.DeleteSiteMCPServer)
 }
 
 // listSiteIntegrations answers GET SITE/integrations: the integrations
