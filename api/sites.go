@@ -11,7 +11,6 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Contract §4.8 Docs sites. Organization members with the create role (and
@@ -355,13 +354,12 @@ type adaptiveSchemaRequest struct {
 	JSONSchema json.RawMessage `json:"jsonSchema"`
 }
 
-// validate checks the schema and keeps it as checkAdaptiveSchema re-encodes it.
-func (b *adaptiveSchemaRequest) validate() (err error) {
+// validate checks that the schema is given; authoring checks the schema.
+func (b *adaptiveSchemaRequest) validate() error {
 	if len(b.JSONSchema) == 0 || string(b.JSONSchema) == "null" {
 		return errorf(quire.CodeInvalid, "jsonSchema: is required")
 	}
-	b.JSONSchema, err = checkAdaptiveSchema(b.JSONSchema)
-	return err
+	return nil
 }
 
 func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error {
@@ -373,46 +371,9 @@ func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	schema := body.JSONSchema
-	updated, err := s.db.SetAdaptiveSchema(r.Context(), site.ID, schema)
+	schema, updated, err := s.author.SetAdaptiveSchema(r.Context(), site, body.JSONSchema)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, wire.AdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: wire.Time(updated)})
-}
-
-// checkAdaptiveSchema validates an adaptive schema and returns it compacted:
-// a JSON Schema draft-07 (checked against the draft-07 metaschema) of the
-// shape of Contract §2 Site adaptive schema, which the reference details
-// (adaptiveSchemaShape).
-func checkAdaptiveSchema(raw json.RawMessage) (json.RawMessage, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: malformed JSON")
-	}
-	if _, ok := doc.(map[string]any); !ok {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: must be an object")
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft7)
-	if err := c.AddResource("quire:adaptive-schema.json", doc); err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: %s", schemaError(err))
-	}
-	if _, err := c.Compile("quire:adaptive-schema.json"); err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: not a valid JSON Schema draft-07: %s", schemaError(err))
-	}
-	if err := adaptiveSchemaShape.Validate(doc); err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: must describe visitor attributes as the contract says (type object, properties of boolean, string, number, array or object attributes each with a description, additionalProperties false): %s", schemaError(err))
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: malformed JSON")
-	}
-	return buf.Bytes(), nil
-}
-
-// schemaError shortens a jsonschema error to its first line.
-func schemaError(err error) string {
-	msg, _, _ := strings.Cut(err.Error(), "\n")
-	return msg
 }
