@@ -12,7 +12,9 @@ import (
 
 func TestRedirectOps(t *testing.T) {
 	src := func(s string) *string { return &s }
-	to := func(id string) *authoring.RedirectTarget { return &authoring.RedirectTarget{Kind: "site-section", SectionID: id} }
+	to := func(id string) *authoring.RedirectTarget {
+		return &authoring.RedirectTarget{Kind: "site-section", SectionID: id}
+	}
 	sec := func(id string) *string { return &id }
 	for _, tc := range []struct {
 		name    string
