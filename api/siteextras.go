@@ -14,14 +14,8 @@ import (
 // create) change them; MCP servers' headers may hold credentials, so only
 // they read them too.
 
-const (
-	maxMCPServerURL    = 2048
-	maxMCPHeaders      = 32
-	maxMCPHeaderName   = 256
-	maxMCPHeaderValue  = 512
-	maxExternalLinkURL = 2048
-	statusResetContent = http.StatusResetContent // 205: what DELETE answers when it deleted
-)
+// maxExternalLinkURL bounds an external link's URL.
+const maxExternalLinkURL = 2048
 
 // externalLinkBody is the body of POST SITE/external-links and of PATCH
 // SITE/external-links/{id}: null removes description, icon and condition,
@@ -138,7 +132,7 @@ func (s *Server) deleteSiteExternalLink(w http.ResponseWriter, r *http.Request) 
 // 204 when there was nothing to delete.
 func deleted(w http.ResponseWriter, existed bool) error {
 	if existed {
-		w.WriteHeader(statusResetContent)
+		w.WriteHeader(http.StatusResetContent)
 		return nil
 	}
 	return noContent(w)
@@ -157,30 +151,22 @@ type mcpServerBody struct {
 func (b *mcpServerBody) validate() error {
 	if err := quire.FirstError(
 		checkString("name", b.Name, 1, 100),
-		checkString("url", b.URL, 1, maxMCPServerURL),
+		checkString("url", b.URL, 1, quire.MaxMCPServerURL),
 		checkAbsolute("url", b.URL),
 		checkRemovable(b.Condition, checkCondition),
 	); err != nil {
 		return err
 	}
-	if b.Transport.Set && b.Transport.Value != "sse" && b.Transport.Value != "http" {
-		return errorf(quire.CodeInvalid, "transport: must be sse or http")
+	if b.Transport.Set {
+		if err := quire.CheckMCPTransport("transport", b.Transport.Value); err != nil {
+			return err
+		}
 	}
 	if b.Headers.Set {
 		if b.Headers.Null {
 			return errorf(quire.CodeInvalid, "headers: must be an object")
 		}
-		if len(b.Headers.Value) > maxMCPHeaders {
-			return errorf(quire.CodeInvalid, "headers: must hold at most %d headers", maxMCPHeaders)
-		}
-		for name, v := range b.Headers.Value {
-			if name == "" || len(name) > maxMCPHeaderName || strings.ContainsAny(name, " \t\r\n:") {
-				return errorf(quire.CodeInvalid, "headers: %q is not a header name", name)
-			}
-			if len(v) < 1 || len(v) > maxMCPHeaderValue || strings.ContainsAny(v, "\r\n") {
-				return errorf(quire.CodeInvalid, "headers.%s: must be 1 to %d characters on one line", name, maxMCPHeaderValue)
-			}
-		}
+		return quire.CheckMCPHeaders("headers", b.Headers.Value)
 	}
 	return nil
 }
