@@ -19,9 +19,9 @@ import (
 // The answer says which records to add; an unproved hostname is pending:
 // isActive false and a status other than dns_passed.
 
-// siteWrites is the service that changes sites, hostnames proved by this
+// sitesService is the service that changes sites, hostnames proved by this
 // server's DNS checker.
-func (s *Server) siteWrites() *authoring.Sites {
+func (s *Server) sitesService() *authoring.Sites {
 	return &authoring.Sites{DB: s.db, DNS: s.dns, Grace: jobs.HostnameGrace}
 }
 
@@ -67,22 +67,11 @@ func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	check, err := s.db.HostnameCheck(r.Context(), hostname)
-	if err == nil && check == nil { // never checked: check once now
-		check, err = s.siteWrites().CheckHostname(r.Context(), site, hostname)
-	}
+	h, err := s.sitesService().Hostname(r.Context(), site, hostname)
 	if err != nil {
 		return err
 	}
-	token, err := s.db.VerificationToken(r.Context(), site.OrgID, hostname)
-	if err != nil {
-		return err
-	}
-	verifiedAt, err := s.db.HostnameVerifiedAt(r.Context(), site.ID)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.wire.CustomHostname(site, hostname, token, check, verifiedAt, s.dnsTarget()))
+	return writeJSON(w, http.StatusOK, s.wire.CustomHostname(site, hostname, h.Token, h.Check, h.VerifiedAt, s.dnsTarget()))
 }
 
 // dnsRevalidateCustomHostname checks the hostname's DNS again: the site is
@@ -90,7 +79,7 @@ func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error
 func (s *Server) dnsRevalidateCustomHostname(w http.ResponseWriter, r *http.Request) error {
 	if site, hostname, err := s.customHostnameSite(r, quire.RoleCreate); err != nil {
 		return err
-	} else if _, err := s.siteWrites().CheckHostname(r.Context(), site, hostname); err != nil {
+	} else if _, err := s.sitesService().CheckHostname(r.Context(), site, hostname); err != nil {
 		return err
 	}
 	return noContent(w)

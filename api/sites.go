@@ -330,7 +330,7 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if site, err = s.siteWrites().UpdateSite(r.Context(), site, body.update(caller(r.Context()).ID)); err != nil {
+	if site, err = s.sitesService().UpdateSite(r.Context(), site, body.update(caller(r.Context()).ID)); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))

@@ -63,6 +63,36 @@ func (s *Sites) CheckHostname(ctx context.Context, site *quire.Site, hostname st
 	return CheckHostname(ctx, s.DB, s.DNS, store.SiteHostname{SiteID: site.ID, OrgID: site.OrgID, Hostname: hostname}, s.Grace)
 }
 
+// HostnameState is what is known of a site's custom hostname: the token
+// its TXT record must hold, the last check, and since when it is proved
+// (zero while it is not).
+type HostnameState struct {
+	Token      string
+	Check      *store.HostnameCheck
+	VerifiedAt time.Time
+}
+
+// Hostname is the state of hostname, site's; one never checked is checked
+// once now.
+func (s *Sites) Hostname(ctx context.Context, site *quire.Site, hostname string) (*HostnameState, error) {
+	check, err := s.DB.HostnameCheck(ctx, hostname)
+	if err == nil && check == nil {
+		check, err = s.CheckHostname(ctx, site, hostname)
+	}
+	if err != nil {
+		return nil, err
+	}
+	token, err := s.DB.VerificationToken(ctx, site.OrgID, hostname)
+	if err != nil {
+		return nil, err
+	}
+	verifiedAt, err := s.DB.HostnameVerifiedAt(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &HostnameState{Token: token, Check: check, VerifiedAt: verifiedAt}, nil
+}
+
 // UpdateSite applies u to site. A new hostname that another site holds
 // without having proved it is site's when its organization's DNS proves it
 // now (and it is served at once); else the conflict says which record to

@@ -79,3 +79,33 @@ func TestUpdateSiteHostname(t *testing.T) {
 		}
 	}
 }
+
+// TestHostnameState: a hostname never checked is checked once when asked
+// about, and proved once its record is there and it is checked again.
+func TestHostnameState(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	zone := dnstest.Start(t)
+	sites := &authoring.Sites{DB: f.db, DNS: dnscheck.New(zone.Addr), Grace: time.Hour}
+	site, _ := f.newSite(t)
+	const host = "docs.example.com"
+	h := host
+	if _, err := sites.UpdateSite(ctx, site, store.SiteUpdate{Hostname: &h}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sites.Hostname(ctx, site, host)
+	if err != nil || st.Token == "" || st.Check == nil || st.Check.Status != authoring.DNSNoCNAME || !st.VerifiedAt.IsZero() {
+		t.Fatalf("Hostname = %+v, %v; want checked once, not proved", st, err)
+	}
+	zone.SetTXT("_quire."+host, dnscheck.RecordValue(st.Token))
+	if again, err := sites.Hostname(ctx, site, host); err != nil || again.Check.Status != authoring.DNSNoCNAME {
+		t.Fatalf("Hostname = %+v, %v; want the last check kept, not a new one", again, err)
+	}
+	if _, err := sites.CheckHostname(ctx, site, host); err != nil {
+		t.Fatal(err)
+	}
+	st, err = sites.Hostname(ctx, site, host)
+	if err != nil || st.Check.Status != authoring.DNSPassed || st.VerifiedAt.IsZero() {
+		t.Fatalf("Hostname = %+v, %v; want proved", st, err)
+	}
+}
