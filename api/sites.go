@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -132,9 +132,9 @@ type newSpaceJSON struct {
 
 // newSpace validates a request to create a space, titled title by default.
 func (n *newSpaceJSON) newSpace(field, title string) (*store.NewSpace, error) {
-	out := &store.NewSpace{Title: truncateTitle(title, 50), EditMode: quire.EditLive}
+	out := authoring.PublishedSpace(title)
 	if n.Title != nil {
-		if err := quire.CheckLen(field+".title", *n.Title, 0, 50); err != nil {
+		if err := quire.CheckLen(field+".title", *n.Title, 0, authoring.MaxSpaceTitle); err != nil {
 			return nil, err
 		}
 		out.Title = *n.Title
@@ -146,13 +146,6 @@ func (n *newSpaceJSON) newSpace(field, title string) (*store.NewSpace, error) {
 		out.Emoji = *n.Emoji
 	}
 	return out, nil
-}
-
-func truncateTitle(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }
 
 // siteCreateRequest is the body of POST /v1/orgs/{organizationId}/sites.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
@@ -42,7 +43,7 @@ func checkSpaceSource(id spaceSourceJSON) error {
 // space titled title.
 func spaceSource(id spaceSourceJSON, title string) (string, *store.NewSpace) {
 	if id.Null {
-		return "", &store.NewSpace{Title: truncateTitle(title, 50), EditMode: quire.EditLive}
+		return "", authoring.PublishedSpace(title)
 	}
 	return id.Value, nil
 }
