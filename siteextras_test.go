@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckMCPHeaders(t *testing.T) {
+	t.Parallel()
 	many := map[string]string{}
 	for i := range quire.MaxMCPHeaders + 1 {
 		many[strings.Repeat("x", i+1)] = "v"
@@ -37,6 +38,7 @@ func TestCheckMCPHeaders(t *testing.T) {
 }
 
 func TestCheckMCPTransport(t *testing.T) {
+	t.Parallel()
 	for v, ok := range map[string]bool{"sse": true, "http": true, "": false, "ws": false} {
 		if err := quire.CheckMCPTransport("transport", v); (err == nil) != ok {
 			t.Errorf("CheckMCPTransport(%q) = %v", v, err)

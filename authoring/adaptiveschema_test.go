@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheckAdaptiveSchema(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, raw string
 		want      string // the schema kept, or the error's start
@@ -39,6 +40,7 @@ func TestCheckAdaptiveSchema(t *testing.T) {
 }
 
 func TestSetAdaptiveSchema(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	site, _ := f.newSite(t)
 	if _, _, err := f.author.SetAdaptiveSchema(t.Context(), site, []byte(`[]`)); quire.ErrorCode(err) != quire.CodeInvalid {

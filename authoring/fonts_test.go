@@ -10,6 +10,7 @@ import (
 )
 
 func TestFontFormat(t *testing.T) {
+	t.Parallel()
 	for data, want := range map[string]string{"wOF2rest": "woff2", "wOFFrest": "woff", "OTTO": "", "": ""} {
 		if got := authoring.FontFormat([]byte(data)); got != want {
 			t.Errorf("FontFormat(%q) = %q, want %q", data, got, want)
@@ -36,6 +37,7 @@ func (f *fixture) upload(t *testing.T, data []byte, size int64) string {
 }
 
 func TestFontFace(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	woff2 := f.upload(t, []byte("wOF2 font"), 9)
 	for _, tc := range []struct {
@@ -75,6 +77,7 @@ func TestFontFace(t *testing.T) {
 }
 
 func TestCreateFont(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	face := store.FontFace{Weight: 700, Blob: "b", Format: "woff2", Size: 9}
 	for _, tc := range []struct {

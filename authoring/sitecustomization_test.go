@@ -26,6 +26,7 @@ func (f *fixture) newSite(t *testing.T) (*quire.Site, string) {
 }
 
 func TestOverrideSiteSpaceCustomization(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	site, ssID := f.newSite(t)
 	// Each step patches the overrides left by the one before.
@@ -68,6 +69,7 @@ func TestOverrideSiteSpaceCustomization(t *testing.T) {
 }
 
 func TestSetSiteCustomization(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	site, _ := f.newSite(t)
 	bad := map[string]any{"title": 3}

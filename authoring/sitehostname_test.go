@@ -17,6 +17,7 @@ import (
 // proves it (and served at once), else the conflict names the record; one
 // another site proved is a plain conflict.
 func TestUpdateSiteHostname(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
 	zone := dnstest.Start(t)
@@ -83,6 +84,7 @@ func TestUpdateSiteHostname(t *testing.T) {
 // TestHostnameState: a hostname never checked is checked once when asked
 // about, and proved once its record is there and it is checked again.
 func TestHostnameState(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
 	zone := dnstest.Start(t)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRedirectOps(t *testing.T) {
+	t.Parallel()
 	src := func(s string) *string { return &s }
 	to := func(id string) *authoring.RedirectTarget {
 		return &authoring.RedirectTarget{Kind: "site-section", SectionID: id}
@@ -62,6 +63,7 @@ func TestRedirectOps(t *testing.T) {
 }
 
 func TestUpsertSiteRedirects(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	site, _ := f.newSite(t)
 	sec, err := f.db.CreateSiteSection(t.Context(), site, store.NewSiteSection{Title: "Guides", SpaceID: f.space.ID})

@@ -9,6 +9,7 @@ import (
 )
 
 func TestPublishedSpace(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ title, want string }{
 		{"Guides", "Guides"},
 		{strings.Repeat("é", 60), strings.Repeat("é", 50)},

@@ -9,6 +9,7 @@ import (
 )
 
 func TestMergeSettings(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name             string
 		base, over, want map[string]any
@@ -29,6 +30,7 @@ func TestMergeSettings(t *testing.T) {
 }
 
 func TestMergeOverrides(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name              string
 		over, patch, want map[string]any
@@ -49,6 +51,7 @@ func TestMergeOverrides(t *testing.T) {
 }
 
 func TestCheckCustomization(t *testing.T) {
+	t.Parallel()
 	site := &quire.Site{Title: "Docs"}
 	for _, tc := range []struct {
 		name  string
@@ -76,6 +79,7 @@ func TestCheckCustomization(t *testing.T) {
 }
 
 func TestSiteSettingsDefaults(t *testing.T) {
+	t.Parallel()
 	got := authoring.SiteSettings(&quire.Site{Title: "Docs"})
 	if got["title"] != "Docs" || got["styling"].(map[string]any)["theme"] != "clean" {
 		t.Fatalf("SiteSettings = %v, want the defaults titled Docs", got)
