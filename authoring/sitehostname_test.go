@@ -12,16 +12,23 @@ import (
 	"github.com/quiredocs/quire/store"
 )
 
+// newSites is a fixture with the sites service over it, whose DNS is the
+// zone returned.
+func newSites(t *testing.T) (*fixture, *authoring.Sites, *dnstest.Server) {
+	t.Helper()
+	f := newFixture(t)
+	zone := dnstest.Start(t)
+	return f, &authoring.Sites{DB: f.db, DNS: dnscheck.New(zone.Addr), Grace: time.Hour}, zone
+}
+
 // TestUpdateSiteHostname: a hostname no site holds is set; one another
 // site holds unproved is taken by the site whose organization's record
 // proves it (and served at once), else the conflict names the record; one
 // another site proved is a plain conflict.
 func TestUpdateSiteHostname(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
+	f, sites, zone := newSites(t)
 	ctx := t.Context()
-	zone := dnstest.Start(t)
-	sites := &authoring.Sites{DB: f.db, DNS: dnscheck.New(zone.Addr), Grace: time.Hour}
 	first, _ := f.newSite(t)
 	other, err := f.db.InitOrganization(ctx, "Other", "bob@example.com", "Bob")
 	if err != nil {
@@ -85,10 +92,8 @@ func TestUpdateSiteHostname(t *testing.T) {
 // about, and proved once its record is there and it is checked again.
 func TestHostnameState(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
+	f, sites, zone := newSites(t)
 	ctx := t.Context()
-	zone := dnstest.Start(t)
-	sites := &authoring.Sites{DB: f.db, DNS: dnscheck.New(zone.Addr), Grace: time.Hour}
 	site, _ := f.newSite(t)
 	const host = "docs.example.com"
 	h := host

@@ -109,43 +109,28 @@ func SiteSettings(site *quire.Site) map[string]any {
 
 // MergeSettings returns base with over merged in, objects key by key; a
 // null in over removes the key.
-func MergeSettings(base, over map[string]any) map[string]any {
+func MergeSettings(base, over map[string]any) map[string]any { return merge(base, over, false) }
+
+// MergeOverrides merges a PATCH into a site space's overrides: a null drops
+// the override, so the site's value applies again; objects merge key by
+// key, and one left empty is dropped.
+func MergeOverrides(over, patch map[string]any) map[string]any { return merge(over, patch, true) }
+
+// merge returns base with over merged in, objects key by key, a null
+// removing a key; prune drops the objects the merge leaves empty.
+func merge(base, over map[string]any, prune bool) map[string]any {
 	out := make(map[string]any, len(base)+len(over))
 	for k, v := range base {
 		out[k] = v
 	}
 	for k, v := range over {
-		if v == nil {
-			delete(out, k)
-			continue
-		}
-		b, bok := out[k].(map[string]any)
-		o, ook := v.(map[string]any)
-		if bok && ook {
-			out[k] = MergeSettings(b, o)
-		} else {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// MergeOverrides merges a PATCH into a site space's overrides: a null drops
-// the override, so the site's value applies again; objects merge key by
-// key, and one left empty is dropped.
-func MergeOverrides(over, patch map[string]any) map[string]any {
-	out := make(map[string]any, len(over)+len(patch))
-	for k, v := range over {
-		out[k] = v
-	}
-	for k, v := range patch {
 		b, bok := out[k].(map[string]any)
 		o, ook := v.(map[string]any)
 		switch {
 		case v == nil:
 			delete(out, k)
 		case bok && ook:
-			if m := MergeOverrides(b, o); len(m) > 0 {
+			if m := merge(b, o, prune); len(m) > 0 || !prune {
 				out[k] = m
 			} else {
 				delete(out, k)
