@@ -33,9 +33,12 @@ type externalLinkBody struct {
 }
 
 func (b *externalLinkBody) validate() error {
-	for field, o := range map[string]quire.Optional[any]{"localizedTitle": b.LocalizedTitle, "localizedDescription": b.LocalizedDescription} {
-		if o.Set && !o.Null {
-			return errorf(quire.CodeInvalid, "%s: Quire has no localized titles; set title and description", field)
+	for _, f := range []struct {
+		field string
+		o     quire.Optional[any]
+	}{{"localizedTitle", b.LocalizedTitle}, {"localizedDescription", b.LocalizedDescription}} { // in order: one answer
+		if f.o.Set && !f.o.Null {
+			return errorf(quire.CodeInvalid, "%s: Quire has no localized titles; set title and description", f.field)
 		}
 	}
 	return quire.FirstError(
@@ -58,12 +61,9 @@ func checkAbsolute(field string, o quire.Optional[string]) error {
 }
 
 func (s *Server) createSiteExternalLink(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body externalLinkBody
-	if err := readRequest(w, r, &body); err != nil {
+	site, _, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	switch {
@@ -188,18 +188,14 @@ func (s *Server) listSiteMCPServers(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) createSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
+	var body mcpServerBody
+	site, _, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	var body mcpServerBody
-	if err := readRequest(w, r, &body); err != nil {
+	if err := quire.FirstError(quire.CheckRequired("name", body.Name.Set), quire.CheckRequired("url", body.URL.Set),
+		quire.CheckRequired("headers", body.Headers.Set)); err != nil {
 		return err
-	}
-	for field, set := range map[string]bool{"name": body.Name.Set, "url": body.URL.Set, "headers": body.Headers.Set} {
-		if !set {
-			return errorf(quire.CodeInvalid, "%s: is required", field)
-		}
 	}
 	m := quire.SiteMCPServer{SiteID: site.ID, Name: body.Name.Value, URL: body.URL.Value, Transport: "sse",
 		Headers: body.Headers.Value, Condition: body.Condition.Value}
@@ -227,12 +223,9 @@ func (s *Server) getSiteMCPServer(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) updateSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body mcpServerBody
-	if err := readRequest(w, r, &body); err != nil {
+	site, _, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	u := store.SiteMCPServerUpdate{Name: setValue(body.Name), URL: setValue(body.URL), Transport: setValue(body.Transport),
