@@ -1,13 +1,11 @@
 package api
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/dnscheck"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/store"
 )
@@ -15,48 +13,16 @@ import (
 // Custom hostnames (issue 19): a site's hostname (PATCH SITE hostname), as
 // the published sites serve it (site.siteAtHost) once its DNS proves it the
 // organization's: a TXT record at _quire.<hostname> with the organization's
-// token for it (jobs.CheckHostname). A CNAME to this server would prove
-// nothing: every organization's hostnames point here. The answer says which
-// records to add; an unproved hostname is pending: isActive false and a
-// status other than dns_passed.
+// token for it (authoring.Sites, which also gives a hostname another site
+// holds unproved to the site whose organization proves it). A CNAME to this
+// server would prove nothing: every organization's hostnames point here.
+// The answer says which records to add; an unproved hostname is pending:
+// isActive false and a status other than dns_passed.
 
-// hostnameClaim is a site's claim of a hostname another site holds without
-// having proved it: the claimant takes it if its organization proves it,
-// else the conflict says how to.
-type hostnameClaim struct {
-	hostname, record string
-	proved           bool
-}
-
-// claimHostname looks at who holds hostname, for site about to take it:
-// nil when no other site does, or one that proved it (a plain conflict).
-func (s *Server) claimHostname(ctx context.Context, site *quire.Site, hostname string) (*hostnameClaim, error) {
-	other, err := s.db.SiteIDWithHostname(ctx, hostname)
-	if quire.ErrorCode(err) == quire.CodeNotFound {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	if at, err := s.db.HostnameVerifiedAt(ctx, other); err != nil || !at.IsZero() {
-		return nil, err
-	}
-	token, err := s.db.VerificationToken(ctx, site.OrgID, hostname)
-	if err != nil {
-		return nil, err
-	}
-	c := &hostnameClaim{hostname: hostname, record: fmt.Sprintf("%s. TXT %q", dnscheck.RecordName(hostname), dnscheck.RecordValue(token))}
-	res, err := s.dns.Verify(ctx, hostname, token)
-	c.proved = err == nil && res.Verified // no answer is no proof: the conflict stands
-	return c, nil
-}
-
-// conflict tells the claimant of a hostname held but not proved by another
-// site how to take it.
-func (c *hostnameClaim) conflict(err error) error {
-	if c == nil || c.proved || quire.ErrorCode(err) != quire.CodeConflict || !strings.HasPrefix(err.Error(), "hostname:") {
-		return err
-	}
-	return errorf(quire.CodeConflict, "hostname: %q is already used by another site, which has not proved it its own; if it is yours, add the DNS record %s and send again", c.hostname, c.record)
+// sitesService is the service that changes sites, hostnames proved by this
+// server's DNS checker.
+func (s *Server) sitesService() *authoring.Sites {
+	return &authoring.Sites{DB: s.db, DNS: s.dns, Grace: jobs.HostnameGrace}
 }
 
 // customHostnameSite is the site whose hostname the path names, for a
@@ -96,31 +62,16 @@ func (s *Server) customHostnameSite(r *http.Request, need quire.Role) (*quire.Si
 // dnsTarget is the host a custom hostname should lead to: this server's.
 func (s *Server) dnsTarget() string { return strings.ToLower(hostOnly(s.appHost())) }
 
-func (s *Server) recheckHostname(ctx context.Context, site *quire.Site, hostname string) (*store.HostnameCheck, error) {
-	return jobs.CheckHostname(ctx, s.db, s.dns, store.SiteHostname{SiteID: site.ID, OrgID: site.OrgID, Hostname: hostname}, jobs.HostnameGrace)
-}
-
 func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error {
 	site, hostname, err := s.customHostnameSite(r, quire.RoleRead)
 	if err != nil {
 		return err
 	}
-	check, err := s.db.HostnameCheck(r.Context(), hostname)
-	if err == nil && check == nil { // never checked: check once now
-		check, err = s.recheckHostname(r.Context(), site, hostname)
-	}
+	h, err := s.sitesService().Hostname(r.Context(), site, hostname)
 	if err != nil {
 		return err
 	}
-	token, err := s.db.VerificationToken(r.Context(), site.OrgID, hostname)
-	if err != nil {
-		return err
-	}
-	verifiedAt, err := s.db.HostnameVerifiedAt(r.Context(), site.ID)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.wire.CustomHostname(site, hostname, token, check, verifiedAt, s.dnsTarget()))
+	return writeJSON(w, http.StatusOK, s.wire.CustomHostname(site, hostname, h.Token, h.Check, h.VerifiedAt, s.dnsTarget()))
 }
 
 // dnsRevalidateCustomHostname checks the hostname's DNS again: the site is
@@ -128,7 +79,7 @@ func (s *Server) getCustomHostname(w http.ResponseWriter, r *http.Request) error
 func (s *Server) dnsRevalidateCustomHostname(w http.ResponseWriter, r *http.Request) error {
 	if site, hostname, err := s.customHostnameSite(r, quire.RoleCreate); err != nil {
 		return err
-	} else if _, err := s.recheckHostname(r.Context(), site, hostname); err != nil {
+	} else if _, err := s.sitesService().CheckHostname(r.Context(), site, hostname); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -147,9 +98,5 @@ func (s *Server) removeCustomHostname(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	if !removed {
-		return noContent(w)
-	}
-	w.WriteHeader(http.StatusResetContent)
-	return nil
+	return deleted(w, removed)
 }

@@ -108,8 +108,8 @@ func (b *uploadRequest) validate() error {
 		return errorf(quire.CodeInvalid, "kind: is required")
 	case *b.Kind != "import_file" && *b.Kind != "customization_font":
 		return errorf(quire.CodeInvalid, "kind: import_file or customization_font")
-	case *b.Kind == "customization_font" && *b.File.Size > MaxFontBytes:
-		return errorf(quire.CodeTooLarge, "file.size: a font file is at most %d MiB", MaxFontBytes>>20)
+	case *b.Kind == "customization_font" && *b.File.Size > authoring.MaxFontBytes:
+		return errorf(quire.CodeTooLarge, "file.size: a font file is at most %d MiB", authoring.MaxFontBytes>>20)
 	}
 	return nil
 }

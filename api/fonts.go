@@ -1,7 +1,7 @@
 package api
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -19,26 +20,9 @@ import (
 // the blob store and served, with no token, at the URLs the font's sources
 // give, for published sites' pages to load.
 
-// MaxFontBytes bounds one font file.
-const MaxFontBytes = 4 << 20
-
 // maxFontFaces bounds the faces of one font: one a weight, 1 to 1000, and
 // a family seldom has more than nine.
 const maxFontFaces = 20
-
-// fontFormat is the format of a font file by its signature: WOFF2 or
-// WOFF, the reference's FontSource formats; "" for anything else.
-func fontFormat(data []byte) string {
-	switch {
-	case bytes.HasPrefix(data, []byte("wOF2")):
-		return "woff2"
-	case bytes.HasPrefix(data, []byte("wOFF")):
-		return "woff"
-	}
-	return ""
-}
-
-var fontContentTypes = map[string]string{"woff2": "font/woff2", "woff": "font/woff"}
 
 type fontFaceRequest struct {
 	Weight     *float64        `json:"weight"`
@@ -77,22 +61,11 @@ func (s *Server) faces(r *http.Request, orgID string, body *fontRequest, update 
 			out = append(out, store.FontFaceChange{Weight: weight})
 			continue
 		}
-		u, err := s.db.UploadedFile(r.Context(), orgID, *key)
-		if err != nil {
-			return nil, quire.Errorf(quire.ErrorCode(err), "%s.storageKey: %s", field, quire.ErrorMessage(err))
-		}
-		if u.Size > MaxFontBytes {
-			return nil, errorf(quire.CodeTooLarge, "%s.storageKey: a font file is at most %d MiB", field, MaxFontBytes>>20)
-		}
-		data, err := readUpload(r.Context(), s.blobs, u.Blob)
+		face, err := s.author.FontFace(r.Context(), orgID, field+".storageKey", weight, *key)
 		if err != nil {
 			return nil, err
 		}
-		format := fontFormat(data)
-		if format == "" {
-			return nil, errorf(quire.CodeInvalid, "%s.storageKey: the file is not a WOFF or WOFF2 font", field)
-		}
-		out = append(out, store.FontFaceChange{Weight: weight, Face: &store.FontFace{Weight: weight, Blob: u.Blob, Format: format, Size: u.Size}})
+		out = append(out, store.FontFaceChange{Weight: weight, Face: face})
 	}
 	return out, nil
 }
@@ -112,15 +85,9 @@ func (s *Server) listFonts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	list, err := s.db.ListFonts(r.Context(), me.OrgID, p)
-	if err != nil {
-		return err
-	}
-	return writeList(w, list, func(f *store.Font) wire.Font { return s.wire.Font(f, me) })
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.Font], error) {
+		return s.db.ListFonts(ctx, me.OrgID, p)
+	}, func(f *store.Font) wire.Font { return s.wire.Font(f, me) })
 }
 
 func (s *Server) getFont(w http.ResponseWriter, r *http.Request) error {
@@ -135,37 +102,40 @@ func (s *Server) getFont(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.wire.Font(f, me))
 }
 
-// createFont answers PUT O/fonts: organization admins add a font, with a
-// regular (400) face at least.
-func (s *Server) createFont(w http.ResponseWriter, r *http.Request) error {
+// readFont starts a font write: organization admins only, then the body
+// and its faces checked and their files read; update allows a family left
+// out and faces removed (null storage key).
+func (s *Server) readFont(w http.ResponseWriter, r *http.Request, update bool) (*quire.Member, *fontRequest, []store.FontFaceChange, error) {
 	me, err := s.orgAdmin(r)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	var body fontRequest
 	if err := readJSON(w, r, &body); err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	if err := checkFontFamily(body.FontFamily, true); err != nil {
-		return err
+	if err := checkFontFamily(body.FontFamily, !update); err != nil {
+		return nil, nil, nil, err
 	}
-	if len(body.FontFaces) == 0 {
-		return errorf(quire.CodeInvalid, "fontFaces: at least one face")
+	if !update && len(body.FontFaces) == 0 {
+		return nil, nil, nil, errorf(quire.CodeInvalid, "fontFaces: at least one face")
 	}
-	changes, err := s.faces(r, me.OrgID, &body, false)
+	changes, err := s.faces(r, me.OrgID, &body, update)
+	return me, &body, changes, err
+}
+
+// createFont answers PUT O/fonts: organization admins add a font, with a
+// regular (400) face at least.
+func (s *Server) createFont(w http.ResponseWriter, r *http.Request) error {
+	me, body, changes, err := s.readFont(w, r, false)
 	if err != nil {
 		return err
 	}
 	faces := make([]store.FontFace, 0, len(changes))
-	regular := false
 	for _, c := range changes {
 		faces = append(faces, *c.Face)
-		regular = regular || c.Weight == 400
 	}
-	if !regular {
-		return errorf(quire.CodePreconditionFailed, "fontFaces: a face of weight 400 (regular) is required")
-	}
-	f, err := s.db.CreateFont(r.Context(), me.OrgID, *body.FontFamily, me.User.ID, faces)
+	f, err := s.author.CreateFont(r.Context(), me.OrgID, *body.FontFamily, me.User.ID, faces)
 	if err != nil {
 		return err
 	}
@@ -175,22 +145,11 @@ func (s *Server) createFont(w http.ResponseWriter, r *http.Request) error {
 // updateFont answers POST O/fonts/{fontId}: a new family name, and faces
 // set or, with a null storage key, removed; the regular face stays.
 func (s *Server) updateFont(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.orgAdmin(r)
+	me, body, changes, err := s.readFont(w, r, true)
 	if err != nil {
 		return err
 	}
-	var body fontRequest
-	if err := readJSON(w, r, &body); err != nil {
-		return err
-	}
-	if err := checkFontFamily(body.FontFamily, false); err != nil {
-		return err
-	}
-	changes, err := s.faces(r, me.OrgID, &body, true)
-	if err != nil {
-		return err
-	}
-	family := ""
+	family := "" // keeps it
 	if body.FontFamily != nil {
 		family = *body.FontFamily
 	}
@@ -207,15 +166,11 @@ func (s *Server) deleteFont(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	deleted, err := s.db.DeleteFont(r.Context(), me.OrgID, r.PathValue("fontId"))
+	existed, err := s.db.DeleteFont(r.Context(), me.OrgID, r.PathValue("fontId"))
 	if err != nil {
 		return err
 	}
-	if !deleted {
-		return noContent(w)
-	}
-	w.WriteHeader(http.StatusResetContent)
-	return nil
+	return deleted(w, existed)
 }
 
 // getFontFile serves a face's file, with no token: published sites' pages
@@ -236,7 +191,7 @@ func (s *Server) getFontFile(w http.ResponseWriter, r *http.Request) error {
 	for _, face := range f.Faces {
 		if face.Weight == weight {
 			w.Header().Set("Access-Control-Allow-Origin", "*") // @font-face loads cross-origin from custom hostnames
-			return s.serveBlob(w, r, face.Blob, fontContentTypes[face.Format], "", "default-src 'none'", "public, max-age=31536000, immutable")
+			return s.serveBlob(w, r, face.Blob, authoring.FontContentType(face.Format), "", "default-src 'none'", "public, max-age=31536000, immutable")
 		}
 	}
 	return notFound

@@ -14,14 +14,8 @@ import (
 // create) change them; MCP servers' headers may hold credentials, so only
 // they read them too.
 
-const (
-	maxMCPServerURL    = 2048
-	maxMCPHeaders      = 32
-	maxMCPHeaderName   = 256
-	maxMCPHeaderValue  = 512
-	maxExternalLinkURL = 2048
-	statusResetContent = http.StatusResetContent // 205: what DELETE answers when it deleted
-)
+// maxExternalLinkURL bounds an external link's URL.
+const maxExternalLinkURL = 2048
 
 // externalLinkBody is the body of POST SITE/external-links and of PATCH
 // SITE/external-links/{id}: null removes description, icon and condition,
@@ -39,9 +33,12 @@ type externalLinkBody struct {
 }
 
 func (b *externalLinkBody) validate() error {
-	for field, o := range map[string]quire.Optional[any]{"localizedTitle": b.LocalizedTitle, "localizedDescription": b.LocalizedDescription} {
-		if o.Set && !o.Null {
-			return errorf(quire.CodeInvalid, "%s: Quire has no localized titles; set title and description", field)
+	for _, f := range []struct {
+		field string
+		o     quire.Optional[any]
+	}{{"localizedTitle", b.LocalizedTitle}, {"localizedDescription", b.LocalizedDescription}} { // in order: one answer
+		if f.o.Set && !f.o.Null {
+			return errorf(quire.CodeInvalid, "%s: Quire has no localized titles; set title and description", f.field)
 		}
 	}
 	return quire.FirstError(
@@ -64,12 +61,9 @@ func checkAbsolute(field string, o quire.Optional[string]) error {
 }
 
 func (s *Server) createSiteExternalLink(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body externalLinkBody
-	if err := readRequest(w, r, &body); err != nil {
+	site, _, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	switch {
@@ -131,20 +125,14 @@ func removable(o quire.Optional[string]) *string {
 // deleteSiteExternalLink: 205 when the link was deleted, 204 when there was
 // none, as the reference says.
 func (s *Server) deleteSiteExternalLink(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	existed, err := s.db.DeleteSiteExternalLink(r.Context(), site.ID, r.PathValue("siteExternalLinkId"))
-	if err != nil {
-		return err
-	}
-	return deleted(w, existed)
+	return s.removeSiteItem(w, r, "siteExternalLinkId", s.db.DeleteSiteExternalLink)
 }
 
+// deleted answers a DELETE the reference answers 205 when it deleted and
+// 204 when there was nothing to delete.
 func deleted(w http.ResponseWriter, existed bool) error {
 	if existed {
-		w.WriteHeader(statusResetContent)
+		w.WriteHeader(http.StatusResetContent)
 		return nil
 	}
 	return noContent(w)
@@ -163,30 +151,22 @@ type mcpServerBody struct {
 func (b *mcpServerBody) validate() error {
 	if err := quire.FirstError(
 		checkString("name", b.Name, 1, 100),
-		checkString("url", b.URL, 1, maxMCPServerURL),
+		checkString("url", b.URL, 1, quire.MaxMCPServerURL),
 		checkAbsolute("url", b.URL),
 		checkRemovable(b.Condition, checkCondition),
 	); err != nil {
 		return err
 	}
-	if b.Transport.Set && b.Transport.Value != "sse" && b.Transport.Value != "http" {
-		return errorf(quire.CodeInvalid, "transport: must be sse or http")
+	if b.Transport.Set {
+		if err := quire.CheckMCPTransport("transport", b.Transport.Value); err != nil {
+			return err
+		}
 	}
 	if b.Headers.Set {
 		if b.Headers.Null {
 			return errorf(quire.CodeInvalid, "headers: must be an object")
 		}
-		if len(b.Headers.Value) > maxMCPHeaders {
-			return errorf(quire.CodeInvalid, "headers: must hold at most %d headers", maxMCPHeaders)
-		}
-		for name, v := range b.Headers.Value {
-			if name == "" || len(name) > maxMCPHeaderName || strings.ContainsAny(name, " \t\r\n:") {
-				return errorf(quire.CodeInvalid, "headers: %q is not a header name", name)
-			}
-			if len(v) < 1 || len(v) > maxMCPHeaderValue || strings.ContainsAny(v, "\r\n") {
-				return errorf(quire.CodeInvalid, "headers.%s: must be 1 to %d characters on one line", name, maxMCPHeaderValue)
-			}
-		}
+		return quire.CheckMCPHeaders("headers", b.Headers.Value)
 	}
 	return nil
 }
@@ -208,18 +188,14 @@ func (s *Server) listSiteMCPServers(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) createSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
+	var body mcpServerBody
+	site, _, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	var body mcpServerBody
-	if err := readRequest(w, r, &body); err != nil {
+	if err := quire.FirstError(quire.CheckRequired("name", body.Name.Set), quire.CheckRequired("url", body.URL.Set),
+		quire.CheckRequired("headers", body.Headers.Set)); err != nil {
 		return err
-	}
-	for field, set := range map[string]bool{"name": body.Name.Set, "url": body.URL.Set, "headers": body.Headers.Set} {
-		if !set {
-			return errorf(quire.CodeInvalid, "%s: is required", field)
-		}
 	}
 	m := quire.SiteMCPServer{SiteID: site.ID, Name: body.Name.Value, URL: body.URL.Value, Transport: "sse",
 		Headers: body.Headers.Value, Condition: body.Condition.Value}
@@ -247,12 +223,9 @@ func (s *Server) getSiteMCPServer(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) updateSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
 	var body mcpServerBody
-	if err := readRequest(w, r, &body); err != nil {
+	site, _, err := s.siteForWrite(w, r, &body)
+	if err != nil {
 		return err
 	}
 	u := store.SiteMCPServerUpdate{Name: setValue(body.Name), URL: setValue(body.URL), Transport: setValue(body.Transport),
@@ -273,15 +246,7 @@ func (s *Server) updateSiteMCPServer(w http.ResponseWriter, r *http.Request) err
 // deleteSiteMCPServer: 205 when the server was deleted, 204 when there was
 // none, as the reference says.
 func (s *Server) deleteSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	existed, err := s.db.DeleteSiteMCPServer(r.Context(), site.ID, r.PathValue("siteMcpServerId"))
-	if err != nil {
-		return err
-	}
-	return deleted(w, existed)
+	return s.removeSiteItem(w, r, "siteMcpServerId", s.db.DeleteSiteMCPServer)
 }
 
 // listSiteIntegrations answers GET SITE/integrations: the integrations

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/wire"
 )
 
@@ -37,29 +38,9 @@ type customizationsJSON struct {
 	SiteSpaces map[string]json.RawMessage `json:"siteSpaces"`
 }
 
-// defaultCustomization is every field of Contract §2 customizations.site
-// (and those the reference requires) at its default, but the title, which
-// is the site's, until its customization is set (sitecustomization.go).
-const defaultCustomization = `"styling":{"theme":"clean","primaryColor":{"light":"#346DDB","dark":"#346DDB"},` +
-	`"tint":{"color":{"light":"#787878","dark":"#787878"}},` +
-	`"infoColor":{"light":"#787878","dark":"#787878"},"successColor":{"light":"#00C950","dark":"#00D45E"},` +
-	`"warningColor":{"light":"#FE9A00","dark":"#E28800"},"dangerColor":{"light":"#FB2C36","dark":"#FF6467"},` +
-	`"corners":"rounded","depth":"subtle","links":"default","font":"Inter","monospaceFont":"IBMPlexMono",` +
-	`"codeTheme":{"default":{"light":"default-light","dark":"default-dark"},"openapi":{"light":"default-light","dark":"default-dark"}},` +
-	`"background":"plain","icons":"regular","sidebar":{"background":"default","list":"default"},"search":"subtle"},` +
-	`"internationalization":{"locale":"en"},"favicon":{},` +
-	`"header":{"preset":"default","links":[]},"footer":{"groups":[]},` +
-	`"announcement":{"enabled":false,"message":"Announcement","style":"info"},` +
-	`"themes":{"default":"system","toggeable":true},` +
-	`"pdf":{"enabled":false},"feedback":{"enabled":false},"aiSearch":{"enabled":true},` +
-	`"advancedCustomization":{"enabled":false},"pagination":{"enabled":true},"trademark":{"enabled":false},` +
-	`"ai":{"mode":"search","pageLinkSummaries":{"enabled":false}},"git":{"showEditLink":false},` +
-	`"privacyPolicy":{},"socialPreview":{},"insights":{"trackingCookie":false},` +
-	`"externalLinks":{"target":"self"},"pageActions":{"items":["markdown"]},"socialAccounts":[]`
-
-// siteCustomization is the site's customization in effect (siteSettings).
+// siteCustomization is the site's customization in effect (authoring.SiteSettings).
 func siteCustomization(site *quire.Site) json.RawMessage {
-	b, _ := json.Marshal(siteSettings(site))
+	b, _ := json.Marshal(authoring.SiteSettings(site))
 	return b
 }
 
@@ -67,7 +48,7 @@ func (s *Server) publishedJSON(site *quire.Site, v *quire.Viewer, st *quire.Site
 	return publishedSiteJSON{
 		Object: "published-content-site", Site: s.wire.Site(site, siteRole(site, v)), Scripts: []struct{}{},
 		Structure:      s.structureJSON(site, v, st, false),
-		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: siteSpaceCustomizations(site, st)},
+		Customizations: customizationsJSON{Site: siteCustomization(site), SiteSpaces: authoring.SiteSpaceCustomizations(site, st)},
 	}
 }
 

@@ -1,11 +1,10 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/wire"
 )
 
@@ -14,10 +13,8 @@ import (
 // creates or updates the redirect from that source, null deletes it. They
 // run in order in one transaction, each on its own: one that cannot be done
 // is an "error" result and the others are still done. Quire has no draft
-// redirects, nor permanent or wildcard ones: such operations are errors.
-
-// maxBulkRedirects is the reference's maxItems.
-const maxBulkRedirects = 500
+// redirects, nor permanent or wildcard ones: such operations are errors
+// (authoring.RedirectOps).
 
 type bulkRedirectItem struct {
 	Source          *string                                  `json:"source"`
@@ -29,58 +26,30 @@ type bulkRedirectItem struct {
 
 type bulkRedirectsRequest struct {
 	Redirects []bulkRedirectItem `json:"redirects"`
-
-	ops []store.RedirectOp
 }
 
-// validate refuses the request as a whole only when an item has no valid
-// source, or no destination outside a publish: the answer names every item
-// by its source.
-func (b *bulkRedirectsRequest) validate() error {
-	if len(b.Redirects) == 0 || len(b.Redirects) > maxBulkRedirects {
-		return errorf(quire.CodeInvalid, "redirects: give 1 to %d redirects", maxBulkRedirects)
-	}
-	b.ops = make([]store.RedirectOp, len(b.Redirects))
+// changes is the request as authoring takes it.
+func (b *bulkRedirectsRequest) changes() []authoring.RedirectChange {
+	out := make([]authoring.RedirectChange, len(b.Redirects))
 	for i, it := range b.Redirects {
-		if it.Source == nil {
-			return errorf(quire.CodeInvalid, "redirects[%d].source: is required", i)
+		out[i] = authoring.RedirectChange{Source: it.Source, Intent: it.Intent, CaptureWildcard: it.CaptureWildcard, Permanent: it.Permanent}
+		if d := it.Destination; d.Set {
+			out[i].Destination = &authoring.RedirectTarget{Delete: d.Null, Kind: d.Value.Kind, SectionID: d.Value.SiteSectionID}
 		}
-		if err := quire.CheckRedirectSource(fmt.Sprintf("redirects[%d].source", i), *it.Source); err != nil {
-			return err
-		}
-		op := store.RedirectOp{Source: *it.Source}
-		switch it.Intent {
-		case "", "live":
-		case "draft", "publish":
-			op.Refused = "Quire has no draft redirects: intent must be live"
-		default:
-			return errorf(quire.CodeInvalid, "redirects[%d].intent: must be live, draft or publish", i)
-		}
-		switch d := it.Destination; {
-		case op.Refused != "":
-		case !d.Set:
-			return errorf(quire.CodeInvalid, "redirects[%d].destination: is required (null deletes the redirect)", i)
-		case it.CaptureWildcard || it.Permanent:
-			op.Refused = "Quire redirects are neither permanent nor wildcard ones"
-		case d.Null:
-		case d.Value.Kind != "site-section" || d.Value.SiteSectionID == "":
-			op.Refused = `destination: Quire redirects go to a section of the site: {"kind":"site-section","siteSectionId":ID}`
-		default:
-			section := d.Value.SiteSectionID
-			op.SectionID = &section
-		}
-		b.ops[i] = op
 	}
-	return nil
+	return out
 }
 
 func (s *Server) bulkUpsertSiteRedirects(w http.ResponseWriter, r *http.Request) error {
-	var body bulkRedirectsRequest
-	site, _, err := s.siteForWrite(w, r, &body)
+	site, _, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return err
 	}
-	results, err := s.db.UpsertSiteRedirects(r.Context(), site.ID, body.ops)
+	var body bulkRedirectsRequest
+	if err := readJSON(w, r, &body); err != nil {
+		return err
+	}
+	results, err := s.author.UpsertSiteRedirects(r.Context(), site, body.changes())
 	if err != nil {
 		return err
 	}

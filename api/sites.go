@@ -6,12 +6,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Contract §4.8 Docs sites. Organization members with the create role (and
@@ -133,9 +132,9 @@ type newSpaceJSON struct {
 
 // newSpace validates a request to create a space, titled title by default.
 func (n *newSpaceJSON) newSpace(field, title string) (*store.NewSpace, error) {
-	out := &store.NewSpace{Title: truncateTitle(title, 50), EditMode: quire.EditLive}
+	out := authoring.PublishedSpace(title)
 	if n.Title != nil {
-		if err := quire.CheckLen(field+".title", *n.Title, 0, 50); err != nil {
+		if err := quire.CheckLen(field+".title", *n.Title, 0, authoring.MaxSpaceTitle); err != nil {
 			return nil, err
 		}
 		out.Title = *n.Title
@@ -147,13 +146,6 @@ func (n *newSpaceJSON) newSpace(field, title string) (*store.NewSpace, error) {
 		out.Emoji = *n.Emoji
 	}
 	return out, nil
-}
-
-func truncateTitle(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }
 
 // siteCreateRequest is the body of POST /v1/orgs/{organizationId}/sites.
@@ -331,21 +323,8 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	u := body.update(caller(r.Context()).ID)
-	var claim *hostnameClaim
-	if u.Hostname != nil && *u.Hostname != "" && *u.Hostname != site.Hostname {
-		if claim, err = s.claimHostname(r.Context(), site, *u.Hostname); err != nil {
-			return err
-		}
-		u.TakeHostname = claim != nil && claim.proved
-	}
-	if site, err = s.db.UpdateSite(r.Context(), site.ID, u); err != nil {
-		return claim.conflict(err)
-	}
-	if claim != nil && claim.proved { // proved just now: served at once
-		if _, err := s.recheckHostname(r.Context(), site, site.Hostname); err != nil {
-			return err
-		}
+	if site, err = s.sitesService().UpdateSite(r.Context(), site, body.update(caller(r.Context()).ID)); err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))
 }
@@ -368,13 +347,12 @@ type adaptiveSchemaRequest struct {
 	JSONSchema json.RawMessage `json:"jsonSchema"`
 }
 
-// validate checks the schema and keeps it as checkAdaptiveSchema re-encodes it.
-func (b *adaptiveSchemaRequest) validate() (err error) {
+// validate checks that the schema is given; authoring checks the schema.
+func (b *adaptiveSchemaRequest) validate() error {
 	if len(b.JSONSchema) == 0 || string(b.JSONSchema) == "null" {
 		return errorf(quire.CodeInvalid, "jsonSchema: is required")
 	}
-	b.JSONSchema, err = checkAdaptiveSchema(b.JSONSchema)
-	return err
+	return nil
 }
 
 func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error {
@@ -386,46 +364,9 @@ func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	schema := body.JSONSchema
-	updated, err := s.db.SetAdaptiveSchema(r.Context(), site.ID, schema)
+	schema, updated, err := s.author.SetAdaptiveSchema(r.Context(), site, body.JSONSchema)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, wire.AdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: wire.Time(updated)})
-}
-
-// checkAdaptiveSchema validates an adaptive schema and returns it compacted:
-// a JSON Schema draft-07 (checked against the draft-07 metaschema) of the
-// shape of Contract §2 Site adaptive schema, which the reference details
-// (adaptiveSchemaShape).
-func checkAdaptiveSchema(raw json.RawMessage) (json.RawMessage, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: malformed JSON")
-	}
-	if _, ok := doc.(map[string]any); !ok {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: must be an object")
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft7)
-	if err := c.AddResource("quire:adaptive-schema.json", doc); err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: %s", schemaError(err))
-	}
-	if _, err := c.Compile("quire:adaptive-schema.json"); err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: not a valid JSON Schema draft-07: %s", schemaError(err))
-	}
-	if err := adaptiveSchemaShape.Validate(doc); err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: must describe visitor attributes as the contract says (type object, properties of boolean, string, number, array or object attributes each with a description, additionalProperties false): %s", schemaError(err))
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return nil, errorf(quire.CodeInvalid, "jsonSchema: malformed JSON")
-	}
-	return buf.Bytes(), nil
-}
-
-// schemaError shortens a jsonschema error to its first line.
-func schemaError(err error) string {
-	msg, _, _ := strings.Cut(err.Error(), "\n")
-	return msg
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
@@ -42,7 +43,7 @@ func checkSpaceSource(id spaceSourceJSON) error {
 // space titled title.
 func spaceSource(id spaceSourceJSON, title string) (string, *store.NewSpace) {
 	if id.Null {
-		return "", &store.NewSpace{Title: truncateTitle(title, 50), EditMode: quire.EditLive}
+		return "", authoring.PublishedSpace(title)
 	}
 	return id.Value, nil
 }
@@ -115,6 +116,21 @@ func (s *Server) deleteSiteItem(w http.ResponseWriter, r *http.Request, param st
 		return err
 	}
 	return noContent(w)
+}
+
+// removeSiteItem answers the DELETE of an item of a site that the reference
+// answers 205 when it was deleted and 204 when there was none, the item
+// named by the path parameter param: managers only (role create), then del.
+func (s *Server) removeSiteItem(w http.ResponseWriter, r *http.Request, param string, del func(ctx context.Context, siteID, id string) (bool, error)) error {
+	site, _, err := s.site(r, quire.RoleCreate)
+	if err != nil {
+		return err
+	}
+	existed, err := del(r.Context(), site.ID, r.PathValue(param))
+	if err != nil {
+		return err
+	}
+	return deleted(w, existed)
 }
 
 // siteSectionCreateRequest is the body of POST SITE/sections.

@@ -87,17 +87,5 @@ func (s *Server) updateSiteShareLink(w http.ResponseWriter, r *http.Request) err
 // deleteSiteShareLink answers 205 when the link was deleted, 204 when there
 // was none, as the reference says.
 func (s *Server) deleteSiteShareLink(w http.ResponseWriter, r *http.Request) error {
-	site, _, err := s.site(r, quire.RoleCreate)
-	if err != nil {
-		return err
-	}
-	deleted, err := s.db.DeleteShareLink(r.Context(), site.ID, r.PathValue("shareLinkId"))
-	if err != nil {
-		return err
-	}
-	if !deleted {
-		return noContent(w)
-	}
-	w.WriteHeader(http.StatusResetContent)
-	return nil
+	return s.removeSiteItem(w, r, "shareLinkId", s.db.DeleteShareLink)
 }

@@ -146,7 +146,7 @@ func (s *Server) setPublished(published bool) handlerFunc {
 		if err != nil {
 			return err
 		}
-		if site, err = s.db.UpdateSite(r.Context(), site.ID, store.SiteUpdate{Actor: caller(r.Context()).ID, Published: &published}); err != nil {
+		if site, err = s.sitesService().UpdateSite(r.Context(), site, store.SiteUpdate{Actor: caller(r.Context()).ID, Published: &published}); err != nil {
 			return err
 		}
 		return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/dnscheck"
 	"github.com/quiredocs/quire/store"
 )
@@ -19,34 +20,17 @@ const HostnameCheckInterval = time.Hour
 // to someone else) is served no more within three days.
 const HostnameGrace = 72 * time.Hour
 
-// DNS statuses of the reference (CustomHostnameDnsStatus), for the
-// outcome of a check: the record proves the hostname; a verification
-// record with another token is there; no record, or no answer.
+// DNS statuses of a check (authoring.CheckHostname).
 const (
-	DNSPassed     = "dns_passed"
-	DNSWrongCNAME = "dns_wrong_cname"
-	DNSNoCNAME    = "dns_no_cname"
+	DNSPassed     = authoring.DNSPassed
+	DNSWrongCNAME = authoring.DNSWrongCNAME
+	DNSNoCNAME    = authoring.DNSNoCNAME
 )
 
-// CheckHostname looks for the TXT record that proves h the site's own and
-// keeps the outcome (store.DB.SaveHostnameCheck): the published sites
-// serve a hostname only while it is proved.
+// CheckHostname checks h's DNS now and keeps the outcome: the one check,
+// authoring.CheckHostname, under the name the app and the checker call.
 func CheckHostname(ctx context.Context, db *store.DB, dns *dnscheck.Checker, h store.SiteHostname, grace time.Duration) (*store.HostnameCheck, error) {
-	token, err := db.VerificationToken(ctx, h.OrgID, h.Hostname)
-	if err != nil {
-		return nil, err
-	}
-	status := DNSNoCNAME
-	res, err := dns.Verify(ctx, h.Hostname, token)
-	switch {
-	case err != nil: // no answer is no proof, nor proof of its absence: the grace covers it
-		res.Detail = fmt.Sprintf("the DNS lookup failed (%v); %s", err, dnscheck.Instructions(h.Hostname, token))
-	case res.Verified:
-		status = DNSPassed
-	case res.Wrong:
-		status = DNSWrongCNAME
-	}
-	return db.SaveHostnameCheck(context.WithoutCancel(ctx), h.SiteID, h.Hostname, res.Verified, status, res.Detail, grace)
+	return authoring.CheckHostname(ctx, db, dns, h, grace)
 }
 
 // CheckHostnames proves every custom hostname again, reporting how many

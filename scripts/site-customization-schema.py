@@ -3,7 +3,7 @@
 refers to, out of the official OpenAPI document into a JSON Schema (2020-12)
 that api/sitecustomization.go embeds to validate customizations.
 
-usage: scripts/site-customization-schema.py [reference.json] > api/schemas/site-customization.json
+usage: scripts/site-customization-schema.py [reference.json] > authoring/schemas/site-customization.json
 """
 import json
 import sys

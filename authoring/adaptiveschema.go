@@ -1,7 +1,13 @@
-package api
+package authoring
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"strings"
+	"time"
+
+	"github.com/quiredocs/quire"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -57,3 +63,50 @@ var adaptiveSchemaShape = func() *jsonschema.Schema {
 	}
 	return c.MustCompile("quire:adaptive-schema-shape.json")
 }()
+
+// CheckAdaptiveSchema validates a site's adaptive schema and returns it
+// compacted: a JSON Schema draft-07 (checked against the draft-07
+// metaschema) of the shape of Contract §2 Site adaptive schema, which the
+// reference details (adaptiveSchemaShape).
+func CheckAdaptiveSchema(raw json.RawMessage) (json.RawMessage, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, quire.Errorf(quire.CodeInvalid, "jsonSchema: malformed JSON")
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		return nil, quire.Errorf(quire.CodeInvalid, "jsonSchema: must be an object")
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	if err := c.AddResource("quire:adaptive-schema.json", doc); err != nil {
+		return nil, quire.Errorf(quire.CodeInvalid, "jsonSchema: %s", schemaError(err))
+	}
+	if _, err := c.Compile("quire:adaptive-schema.json"); err != nil {
+		return nil, quire.Errorf(quire.CodeInvalid, "jsonSchema: not a valid JSON Schema draft-07: %s", schemaError(err))
+	}
+	if err := adaptiveSchemaShape.Validate(doc); err != nil {
+		return nil, quire.Errorf(quire.CodeInvalid, "jsonSchema: must describe visitor attributes as the contract says (type object, properties of boolean, string, number, array or object attributes each with a description, additionalProperties false): %s", schemaError(err))
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, quire.Errorf(quire.CodeInvalid, "jsonSchema: malformed JSON")
+	}
+	return buf.Bytes(), nil
+}
+
+// schemaError shortens a jsonschema error to its first line.
+func schemaError(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return msg
+}
+
+// SetAdaptiveSchema sets site's adaptive schema, once CheckAdaptiveSchema
+// passes it, and returns it as kept, compacted, with when it was set.
+func (a *Author) SetAdaptiveSchema(ctx context.Context, site *quire.Site, raw json.RawMessage) (json.RawMessage, time.Time, error) {
+	schema, err := CheckAdaptiveSchema(raw)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	updated, err := a.DB.SetAdaptiveSchema(ctx, site.ID, schema)
+	return schema, updated, err
+}
