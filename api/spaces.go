@@ -198,7 +198,7 @@ type spaceUpdateRequest struct {
 }
 
 // validate checks the fields given, in this order. Whether in-collection
-// suits the space is the handler's to say.
+// suits the space is the service's to say.
 func (b *spaceUpdateRequest) validate() error {
 	if err := quire.FirstError(checkString("title", b.Title, 0, 50), checkRemovable(b.Emoji, checkEmoji)); err != nil {
 		return err
@@ -246,7 +246,7 @@ func (b *spaceUpdateRequest) update() store.SpaceUpdate {
 
 // updateSpace: title and emoji are edits (edit role, refused while locked);
 // defaultLevel, editMode, visibility and mergeRules are the space's
-// settings (admin).
+// settings (admin): authoring.CheckSpaceUpdate.
 func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	sp, role, err := s.space(r, quire.RoleEdit)
 	if err != nil {
@@ -256,20 +256,7 @@ func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	u := body.update()
-	if u.Visibility != nil && *u.Visibility == quire.VisibilityInCollection && sp.ParentID == "" {
-		return errorf(quire.CodeInvalid, "visibility: in-collection is only for spaces inside a collection")
-	}
-	if (u.DefaultLevel != nil || u.EditMode != nil || u.Visibility != nil || u.MergeRules != nil) && role != quire.RoleAdmin {
-		return errorf(quire.CodeForbidden, "changing defaultLevel, editMode, visibility or mergeRules needs the admin role on the space")
-	}
-	unlocking := u.EditMode != nil && *u.EditMode == quire.EditLive
-	if (u.Title != nil || u.Emoji != nil) && !unlocking {
-		if err := quire.CheckEditable(sp); err != nil {
-			return err
-		}
-	}
-	if sp, err = s.db.UpdateSpace(r.Context(), sp.ID, u); err != nil {
+	if sp, err = s.author.UpdateSpace(r.Context(), sp, role, body.update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Space(sp, role))
@@ -400,27 +387,15 @@ func (b *transferRequest) validate() error {
 	return quire.CheckRequired("organization", b.Organization != nil)
 }
 
-// transferTarget checks that the caller is an admin of both organizations.
+// transferTarget reads the organization to transfer to, which the caller
+// must administer as well as fromOrg (authoring.Author.TransferTarget).
 func (s *Server) transferTarget(w http.ResponseWriter, r *http.Request, fromOrg string) (string, error) {
 	var body transferRequest
 	if err := readRequest(w, r, &body); err != nil {
 		return "", err
 	}
-	me := caller(r.Context()).ID
-	for _, org := range []string{fromOrg, *body.Organization} {
-		m, err := s.db.Membership(r.Context(), org, me)
-		if quire.ErrorCode(err) == quire.CodeNotFound {
-			return "", errorf(quire.CodeNotFound, "organization not found")
-		}
-		if err != nil {
-			return "", err
-		}
-		if m.Role != quire.RoleAdmin {
-			return "", errorf(quire.CodeForbidden, "transferring needs the admin role in both organizations")
-		}
-	}
-	if *body.Organization == fromOrg {
-		return "", errorf(quire.CodeInvalid, "organization: already the owner")
+	if err := s.author.TransferTarget(r.Context(), caller(r.Context()).ID, fromOrg, *body.Organization); err != nil {
+		return "", err
 	}
 	return *body.Organization, nil
 }
