@@ -39,10 +39,7 @@ func TestCheckSpaceUpdate(t *testing.T) {
 		{"settings while locked", lockedSpace, quire.RoleAdmin, store.SpaceUpdate{Visibility: &public}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := authoring.CheckSpaceUpdate(tc.sp, tc.role, tc.u)
-			if got := quire.ErrorCode(err); (err == nil) != (tc.want == "") || (err != nil && got != tc.want) {
-				t.Fatalf("CheckSpaceUpdate = %v, want code %q", err, tc.want)
-			}
+			wantCode(t, "CheckSpaceUpdate", authoring.CheckSpaceUpdate(tc.sp, tc.role, tc.u), tc.want)
 		})
 	}
 }
@@ -96,10 +93,7 @@ func TestTransferTarget(t *testing.T) {
 		{"reader of the target", reader.User.ID, other.ID, quire.CodeForbidden},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := f.author.TransferTarget(ctx, tc.user, from, tc.to)
-			if got := quire.ErrorCode(err); (err == nil) != (tc.want == "") || (err != nil && got != tc.want) {
-				t.Fatalf("TransferTarget = %v, want code %q", err, tc.want)
-			}
+			wantCode(t, "TransferTarget", f.author.TransferTarget(ctx, tc.user, from, tc.to), tc.want)
 		})
 	}
 }
