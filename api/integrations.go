@@ -209,15 +209,10 @@ func (s *Server) unpublishIntegration(w http.ResponseWriter, r *http.Request) er
 		return errorf(quire.CodeForbidden, "only admins of the integration's organization may unpublish it")
 	}
 	deleted, err := s.db.DeleteIntegration(r.Context(), in.OrgID, in.Name)
-	if err != nil || !deleted {
-		if err == nil {
-			err = noContent(w)
-		}
+	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Length", "0")
-	w.WriteHeader(http.StatusResetContent)
-	return nil
+	return resetOrNoContent(w, deleted)
 }
 
 // listIntegrationInstallations lists where an integration is installed, for
