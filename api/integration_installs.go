@@ -41,7 +41,7 @@ func (s *Server) installation(r *http.Request) (*installationAccess, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &installationAccess{in: in, inst: inst, ownerAdmin: quire.PermissionsOf(owner.me).Admin}
+	a := &installationAccess{in: in, inst: inst, ownerAdmin: owner.Admin()}
 	me, err := s.db.Membership(r.Context(), inst.OrgID, caller(r.Context()).ID)
 	if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
 		return nil, err
@@ -348,7 +348,7 @@ func (h contentHandlers) listAll(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if !quire.PermissionsOf(owner.me).Admin {
+	if !owner.Admin() {
 		return errorf(quire.CodeForbidden, "only admins of the integration's organization may list its installations")
 	}
 	ext := query(r).Get("externalId")

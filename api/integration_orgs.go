@@ -65,23 +65,19 @@ func (s *Server) listOrgInstallations(w http.ResponseWriter, r *http.Request) er
 	})
 }
 
-// installedIntegrations renders the integrations of installations by name.
+// installedIntegrations shapes the integrations of installations, by name.
 func (s *Server) installedIntegrations(r *http.Request, list []*quire.IntegrationInstallation) (map[string]wire.Integration, error) {
-	o := s.owners(r)
-	out := map[string]wire.Integration{}
-	for _, inst := range list {
-		if _, ok := out[inst.Integration]; ok {
-			continue
-		}
-		in, err := s.db.Integration(r.Context(), inst.Integration)
-		if err != nil {
-			return nil, err
-		}
-		owner, err := o.get(in.OrgID)
-		if err != nil {
-			return nil, err
-		}
-		out[in.Name] = s.integrationJSON(in, owner)
+	names := make([]string, len(list))
+	for i, inst := range list {
+		names[i] = inst.Integration
+	}
+	ints, err := s.owners(r).Installed(r.Context(), names)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]wire.Integration, len(ints))
+	for name, in := range ints {
+		out[name] = s.integrationJSON(in.Integration, in.Owner)
 	}
 	return out, nil
 }

@@ -307,7 +307,7 @@ func (s *Server) listSiteIntegrations(w http.ResponseWriter, r *http.Request) er
 		if needle != "" && !strings.Contains(strings.ToLower(in.Name), needle) && !strings.Contains(strings.ToLower(in.Title), needle) {
 			continue
 		}
-		owner, err := o.get(in.OrgID)
+		owner, err := o.Owner(r.Context(), in.OrgID)
 		if err != nil {
 			return err
 		}
