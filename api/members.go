@@ -3,9 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
-	"time"
 
-	"github.com/golang-jwt/jwt/v5"
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
@@ -145,29 +143,15 @@ func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.wire.Member(m))
 }
 
-// visitorClaimsTTL is how long the claims returned by ping stay valid.
-const visitorClaimsTTL = time.Hour
-
 // ping records that the caller was seen and returns a signed JWT of their
-// claims (subject, organization, role) for the published sites.
+// claims (subject, organization, role) for the published sites
+// (authoring.Author.Ping).
 func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.membership(r)
 	if err != nil {
 		return err
 	}
-	if err := s.db.TouchMember(r.Context(), me.OrgID, me.User.ID); err != nil {
-		return err
-	}
-	key, err := s.db.ServerKey(r.Context(), "visitor-claims")
-	if err != nil {
-		return err
-	}
-	now := s.db.Now()
-	claims := jwt.MapClaims{
-		"iss": s.publicURL, "sub": me.User.ID, "org": me.OrgID, "role": wire.Role(me.Role),
-		"iat": now.Unix(), "exp": now.Add(visitorClaimsTTL).Unix(),
-	}
-	signed, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(key)
+	signed, err := s.author.Ping(r.Context(), me)
 	if err != nil {
 		return err
 	}
