@@ -91,3 +91,48 @@ func (a *Author) InstallationToken(ctx context.Context, inst *quire.IntegrationI
 	}
 	return a.DB.CreateInstallationToken(ctx, inst.ID)
 }
+
+// CheckReach says whether installation inst reaches the space or site id
+// (as kind says): one of its organization that it is set up on, or that its
+// selection takes in (store.DB.ContentInstalled). Anything else is
+// CodeNotFound, as for what does not exist.
+func (a *Author) CheckReach(ctx context.Context, inst *quire.IntegrationInstallation, kind store.ContentKind, id string) error {
+	what := "site"
+	if kind == store.SpaceInstallations {
+		what = "space"
+		sp, err := a.DB.Space(ctx, id)
+		if quire.ErrorCode(err) == quire.CodeNotFound || err == nil && sp.OrgID != inst.OrgID {
+			return quire.Errorf(quire.CodeNotFound, "space not found")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	ok, err := a.DB.ContentInstalled(ctx, kind, inst, id)
+	if err == nil && !ok {
+		err = quire.Errorf(quire.CodeNotFound, "%s not found", what)
+	}
+	return err
+}
+
+// InstallationGrant is what an installation token was granted: the user
+// it acts as (the installer), its installation and its integration's
+// scopes.
+type InstallationGrant struct {
+	User         *quire.User
+	Installation *quire.IntegrationInstallation
+	Scopes       []string
+}
+
+// TokenGrant authenticates token as an installation token.
+func (a *Author) TokenGrant(ctx context.Context, token string) (*InstallationGrant, error) {
+	inst, u, err := a.DB.InstallationByToken(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	in, err := a.DB.Integration(ctx, inst.Integration)
+	if err != nil {
+		return nil, err
+	}
+	return &InstallationGrant{User: u, Installation: inst, Scopes: in.Scopes}, nil
+}

@@ -1,6 +1,7 @@
 package authoring_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/quiredocs/quire"
@@ -159,5 +160,66 @@ func TestInstallationToken(t *testing.T) {
 				t.Fatal("no token")
 			}
 		})
+	}
+}
+
+// TestCheckReach checks which spaces and sites an installation reaches:
+// those of its organization its selection takes in, nothing else. (With
+// the selection "all", a site is not looked up here: the handler finds it.)
+func TestCheckReach(t *testing.T) {
+	f := newIntegrationFixture(t)
+	ctx := t.Context()
+	inst, err := f.author.InstallIntegration(ctx, f.public, f.space.OrgID, f.userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := f.db.CreateSpace(ctx, f.space.OrgID, store.NewSpace{Title: "Second"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	selected := "selected"
+	if inst, err = f.author.UpdateInstallation(ctx, f.public.Name, inst, authoring.InstallationEditor{OrgAdmin: true}, store.InstallationUpdate{SpaceSelection: &selected, SiteSelection: &selected}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.author.InstallOnContent(ctx, store.SpaceInstallations, inst, f.space.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		kind store.ContentKind
+		id   string
+		want quire.Code
+	}{
+		{"a space it is set up on", store.SpaceInstallations, f.space.ID, ""},
+		{"a space it is not set up on", store.SpaceInstallations, second.ID, quire.CodeNotFound},
+		{"another organization's space", store.SpaceInstallations, f.otherSpace.ID, quire.CodeNotFound},
+		{"no such space", store.SpaceInstallations, "nope", quire.CodeNotFound},
+		{"no such site", store.SiteInstallations, "nope", quire.CodeNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCode(t, "CheckReach", f.author.CheckReach(ctx, inst, tc.kind, tc.id), tc.want)
+		})
+	}
+}
+
+// TestTokenGrant authenticates a minted token as its installation, its
+// installer and its integration's scopes.
+func TestTokenGrant(t *testing.T) {
+	f := newIntegrationFixture(t)
+	ctx := t.Context()
+	inst, err := f.author.InstallIntegration(ctx, f.public, f.space.OrgID, f.userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := f.author.InstallationToken(ctx, inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := f.author.TokenGrant(ctx, token)
+	if err != nil || g.User.ID != f.userID || g.Installation.ID != inst.ID || !reflect.DeepEqual(g.Scopes, f.public.Scopes) {
+		t.Fatalf("grant %+v, %v", g, err)
+	}
+	if _, err := f.author.TokenGrant(ctx, token+"x"); err == nil {
+		t.Fatal("a wrong token was granted")
 	}
 }
