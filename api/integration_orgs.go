@@ -184,20 +184,13 @@ func (s *Server) listSpaceIntegrations(w http.ResponseWriter, r *http.Request) e
 	if err := quire.CheckLen("search", search, 0, 200); err != nil {
 		return err
 	}
-	insts, err := s.db.SpaceInstallations(r.Context(), sp.OrgID, sp.ID)
+	ints, err := s.owners(r).SpaceIntegrations(r.Context(), sp, search)
 	if err != nil {
 		return err
 	}
-	ints, err := s.installedIntegrations(r, insts)
-	if err != nil {
-		return err
-	}
-	items := []wire.Integration{}
-	for _, inst := range insts {
-		j := ints[inst.Integration]
-		if search == "" || strings.Contains(strings.ToLower(j.Name), search) || strings.Contains(strings.ToLower(j.Title), search) {
-			items = append(items, j)
-		}
+	items := make([]wire.Integration, len(ints))
+	for i, in := range ints {
+		items[i] = s.integrationJSON(in.Integration, in.Owner)
 	}
 	return writeJSON(w, http.StatusOK, listJSON[wire.Integration]{Items: items, Count: len(items)})
 }

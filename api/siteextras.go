@@ -302,9 +302,8 @@ func (s *Server) listSiteIntegrations(w http.ResponseWriter, r *http.Request) er
 	}
 	o := s.owners(r)
 	out := listJSON[wire.Integration]{Items: []wire.Integration{}}
-	needle := strings.ToLower(search)
 	for _, in := range list {
-		if needle != "" && !strings.Contains(strings.ToLower(in.Name), needle) && !strings.Contains(strings.ToLower(in.Title), needle) {
+		if !in.Matches(search) {
 			continue
 		}
 		owner, err := o.Owner(r.Context(), in.OrgID)

@@ -96,3 +96,28 @@ func (v *IntegrationViewer) Installed(ctx context.Context, names []string) (map[
 	}
 	return out, nil
 }
+
+// SpaceIntegrations are the integrations installed on space sp's
+// organization that reach sp (on every space, or set up on it), in the
+// order of their installations, those search finds (quire.Integration.Matches).
+func (v *IntegrationViewer) SpaceIntegrations(ctx context.Context, sp *quire.Space, search string) ([]OwnedIntegration, error) {
+	insts, err := v.db.SpaceInstallations(ctx, sp.OrgID, sp.ID)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(insts))
+	for i, inst := range insts {
+		names[i] = inst.Integration
+	}
+	ints, err := v.Installed(ctx, names)
+	if err != nil {
+		return nil, err
+	}
+	out := []OwnedIntegration{}
+	for _, name := range names {
+		if in := ints[name]; in.Integration.Matches(search) {
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}

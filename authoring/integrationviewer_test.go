@@ -1,6 +1,7 @@
 package authoring_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/quiredocs/quire"
@@ -53,5 +54,43 @@ func TestIntegrationViewer(t *testing.T) {
 	}
 	if _, err := v.Installed(ctx, []string{"nope"}); quire.ErrorCode(err) != quire.CodeNotFound {
 		t.Fatalf("installed unknown: %v, want not found", err)
+	}
+}
+
+// TestSpaceIntegrations lists the integrations reaching a space, found by
+// name or title.
+func TestSpaceIntegrations(t *testing.T) {
+	f := newIntegrationFixture(t)
+	ctx := t.Context()
+	for _, in := range []*quire.Integration{f.public, f.private} {
+		if _, err := f.author.InstallIntegration(ctx, in, f.space.OrgID, f.userID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.author.InstallIntegration(ctx, f.public, f.other.ID, f.userID); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sp     *quire.Space
+		search string
+		want   []string
+	}{
+		{f.space, "", []string{"closed", "open"}},
+		{f.space, "OPE", []string{"open"}},
+		{f.space, "none", nil},
+		{f.otherSpace, "", []string{"open"}},
+	} {
+		got, err := f.author.IntegrationViewer(f.userID).SpaceIntegrations(ctx, tc.sp, tc.search)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, in := range got {
+			names = append(names, in.Integration.Name)
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, tc.want) {
+			t.Errorf("%s, %q: %v, want %v", tc.sp.Title, tc.search, names, tc.want)
+		}
 	}
 }
