@@ -66,13 +66,10 @@ func (s *Server) listSpacesOf(w http.ResponseWriter, r *http.Request, orgID stri
 }
 
 // requireCreateIn checks that the viewer may create content in a parent
-// collection ("" for the top level) of the organization (quire.Viewer.CheckCreateIn).
+// collection ("" for the top level) of the organization
+// (authoring.Author.CheckCreateIn).
 func (s *Server) requireCreateIn(r *http.Request, v *quire.Viewer, orgID, parentID string) error {
-	var c *quire.Collection
-	if parentID != "" {
-		c, _ = s.db.Collection(r.Context(), parentID) // nil on any failure: no such parent
-	}
-	return v.CheckCreateIn(orgID, parentID, c)
+	return s.author.CheckCreateIn(r.Context(), v, orgID, parentID)
 }
 
 func checkEmoji(v string) error { return quire.CheckLen("emoji", v, 1, 50) }
@@ -132,12 +129,7 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	n := body.newSpace()
-	orgID := r.PathValue("organizationId")
-	if err := s.requireCreateIn(r, v, orgID, n.ParentID); err != nil {
-		return err
-	}
-	sp, err := s.db.CreateSpace(r.Context(), orgID, n)
+	sp, err := s.author.CreateSpace(r.Context(), v, r.PathValue("organizationId"), body.newSpace())
 	if err != nil {
 		return err
 	}
@@ -267,19 +259,7 @@ func (s *Server) duplicateSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.db.Viewer(r.Context(), sp.OrgID, caller(r.Context()).ID, nil)
-	if err != nil {
-		return err
-	}
-	if err := s.requireCreateIn(r, v, sp.OrgID, sp.ParentID); err != nil {
-		if quire.ErrorCode(err) == quire.CodeInvalid {
-			// The caller sees the space but not its collection: the parent
-			// is not theirs to name, so this is a refusal, not a bad request.
-			return errorf(quire.CodeForbidden, "duplicating needs the create role on the space's collection")
-		}
-		return err
-	}
-	dup, err := s.db.DuplicateSpace(r.Context(), sp.ID)
+	dup, err := s.author.DuplicateSpace(r.Context(), sp, caller(r.Context()).ID)
 	if err != nil {
 		return err
 	}

@@ -58,3 +58,52 @@ func (a *Author) TransferTarget(ctx context.Context, userID, from, to string) er
 	}
 	return nil
 }
+
+// CheckCreateIn checks that viewer v may create content in collection
+// parentID ("" for the top level) of organization orgID
+// (quire.Viewer.CheckCreateIn): a parent that is not a live collection of
+// it, or that v cannot read, is CodeInvalid, as naming none.
+func (a *Author) CheckCreateIn(ctx context.Context, v *quire.Viewer, orgID, parentID string) error {
+	var c *quire.Collection
+	if parentID != "" {
+		c, _ = a.DB.Collection(ctx, parentID) // nil on any failure: no such parent
+	}
+	return v.CheckCreateIn(orgID, parentID, c)
+}
+
+// CreateSpace creates space n in organization orgID for viewer v, who may
+// create in its parent (CheckCreateIn).
+func (a *Author) CreateSpace(ctx context.Context, v *quire.Viewer, orgID string, n store.NewSpace) (*quire.Space, error) {
+	if err := a.CheckCreateIn(ctx, v, orgID, n.ParentID); err != nil {
+		return nil, err
+	}
+	return a.DB.CreateSpace(ctx, orgID, n)
+}
+
+// CreateCollection creates a collection titled title in collection parentID
+// ("" for the top level) of organization orgID for viewer v, who may create
+// there (CheckCreateIn).
+func (a *Author) CreateCollection(ctx context.Context, v *quire.Viewer, orgID, title, parentID string) (*quire.Collection, error) {
+	if err := a.CheckCreateIn(ctx, v, orgID, parentID); err != nil {
+		return nil, err
+	}
+	return a.DB.CreateCollection(ctx, orgID, title, parentID)
+}
+
+// DuplicateSpace copies space sp beside it for user userID, who reads it
+// and may create in its collection. One who sees the space but not its
+// collection is refused (CodeForbidden), not told of a bad parent: the
+// parent is not theirs to name.
+func (a *Author) DuplicateSpace(ctx context.Context, sp *quire.Space, userID string) (*quire.Space, error) {
+	v, err := a.DB.Viewer(ctx, sp.OrgID, userID, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.CheckCreateIn(ctx, v, sp.OrgID, sp.ParentID); err != nil {
+		if quire.ErrorCode(err) == quire.CodeInvalid {
+			return nil, quire.Errorf(quire.CodeForbidden, "duplicating needs the create role on the space's collection")
+		}
+		return nil, err
+	}
+	return a.DB.DuplicateSpace(ctx, sp.ID)
+}
