@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -178,20 +179,14 @@ func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	var v *quire.Viewer
-	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.MemberSpace], error) {
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[authoring.MemberSpace], error) {
 		if _, err := orderParam(r); err != nil {
 			return nil, err
 		}
-		list, err := s.db.ListMemberSpaces(ctx, me.OrgID, m.User.ID, p)
-		if err != nil {
-			return nil, err
-		}
+		return s.author.MemberSpaces(ctx, me, m.User.ID, p)
+	}, func(ms authoring.MemberSpace) wire.MemberSpace {
 		// The permission shown is the member's; the space's flags are the caller's.
-		v, err = s.db.Viewer(ctx, me.OrgID, me.User.ID, nil)
-		return list, err
-	}, func(ms *store.MemberSpace) wire.MemberSpace {
-		return wire.MemberSpace{Permission: ms.Role, Space: s.wire.Space(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
+		return wire.MemberSpace{Permission: ms.Role, Space: s.wire.Space(ms.Space, ms.ViewerRole)}
 	})
 }
 

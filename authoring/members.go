@@ -6,6 +6,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
 
@@ -33,4 +34,29 @@ func (a *Author) Ping(ctx context.Context, me *quire.Member) (string, error) {
 		"iat": now.Unix(), "exp": now.Add(VisitorClaimsTTL).Unix(),
 	}
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(key)
+}
+
+// MemberSpace is a space a member can access with their role on it, and
+// the role on it of the one who asks, whose the space's flags are.
+type MemberSpace struct {
+	store.MemberSpace
+	ViewerRole quire.Role
+}
+
+// MemberSpaces is page p of the spaces member userID of me's organization
+// can access, with their role in each and me's.
+func (a *Author) MemberSpaces(ctx context.Context, me *quire.Member, userID string, p store.Page) (*store.List[MemberSpace], error) {
+	list, err := a.DB.ListMemberSpaces(ctx, me.OrgID, userID, p)
+	if err != nil {
+		return nil, err
+	}
+	v, err := a.DB.Viewer(ctx, me.OrgID, me.User.ID, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := &store.List[MemberSpace]{Items: make([]MemberSpace, len(list.Items)), Count: list.Count, Next: list.Next}
+	for i, ms := range list.Items {
+		out.Items[i] = MemberSpace{MemberSpace: *ms, ViewerRole: v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors)}
+	}
+	return out, nil
 }

@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
+	"github.com/quiredocs/quire/store"
 )
 
 // TestPing checks the claims signed for the sites and that the member is
@@ -42,5 +44,41 @@ func TestPing(t *testing.T) {
 	}
 	if me, err = f.db.Member(ctx, f.space.OrgID, f.userID); err != nil || me.LastSeenAt.IsZero() {
 		t.Fatalf("not seen after the ping: %+v, %v", me, err)
+	}
+}
+
+// TestMemberSpaces lists a member's spaces with their role and the asker's.
+func TestMemberSpaces(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	org := f.space.OrgID
+	guest, err := f.db.AddUser(ctx, org, "gus@example.com", "Gus", quire.RoleGuest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden, err := f.db.CreateSpace(ctx, org, store.NewSpace{Title: "Hidden"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.GrantRoles(ctx, store.Content{Kind: "space", ID: f.space.ID, OrgID: org, Level: f.space.DefaultLevel}, []string{guest.User.ID}, nil, quire.RoleEdit); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := f.db.Member(ctx, org, f.userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := f.author.MemberSpaces(ctx, admin, guest.User.ID, store.Page{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != 1 || list.Count != 1 {
+		t.Fatalf("Gus's spaces: %+v", list.Items)
+	}
+	ms := list.Items[0]
+	if ms.Space.ID != f.space.ID || ms.Role != quire.RoleEdit || ms.ViewerRole != quire.RoleAdmin {
+		t.Fatalf("Gus's space %s with %s, asked by a %s", ms.Space.Title, ms.Role, ms.ViewerRole)
+	}
+	if list, err = f.author.MemberSpaces(ctx, admin, f.userID, store.Page{Limit: 10}); err != nil || len(list.Items) != 2 {
+		t.Fatalf("the admin's own spaces: %+v, %v; want Docs and %s", list, err, hidden.Title)
 	}
 }
