@@ -50,6 +50,16 @@ func newIntegrationFixture(t *testing.T) *integrationFixture {
 	return f
 }
 
+// install installs in on organization orgID as the fixture's user.
+func (f *integrationFixture) install(t *testing.T, in *quire.Integration, orgID string) *quire.IntegrationInstallation {
+	t.Helper()
+	inst, err := f.author.InstallIntegration(t.Context(), in, orgID, f.userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inst
+}
+
 func wantCode(t *testing.T, what string, err error, want quire.Code) {
 	t.Helper()
 	if got := quire.ErrorCode(err); (err == nil) != (want == "") || (err != nil && got != want) {
@@ -82,10 +92,7 @@ func TestInstallIntegration(t *testing.T) {
 func TestUpdateInstallation(t *testing.T) {
 	f := newIntegrationFixture(t)
 	ctx := t.Context()
-	inst, err := f.author.InstallIntegration(ctx, f.public, f.other.ID, f.userID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := f.install(t, f.public, f.other.ID)
 	selected, ids := "selected", []string{"x-1"}
 	for _, tc := range []struct {
 		name string
@@ -112,10 +119,7 @@ func TestUpdateInstallation(t *testing.T) {
 func TestInstallOnContent(t *testing.T) {
 	f := newIntegrationFixture(t)
 	ctx := t.Context()
-	inst, err := f.author.InstallIntegration(ctx, f.public, f.space.OrgID, f.userID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := f.install(t, f.public, f.space.OrgID)
 	for _, tc := range []struct {
 		name string
 		kind store.ContentKind
@@ -138,10 +142,7 @@ func TestInstallOnContent(t *testing.T) {
 func TestInstallationToken(t *testing.T) {
 	f := newIntegrationFixture(t)
 	ctx := t.Context()
-	inst, err := f.author.InstallIntegration(ctx, f.public, f.space.OrgID, f.userID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := f.install(t, f.public, f.space.OrgID)
 	paused, gone := *inst, *inst
 	paused.Status, gone.InstalledBy = "paused", ""
 	for _, tc := range []struct {
@@ -169,10 +170,7 @@ func TestInstallationToken(t *testing.T) {
 func TestCheckReach(t *testing.T) {
 	f := newIntegrationFixture(t)
 	ctx := t.Context()
-	inst, err := f.author.InstallIntegration(ctx, f.public, f.space.OrgID, f.userID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := f.install(t, f.public, f.space.OrgID)
 	second, err := f.db.CreateSpace(ctx, f.space.OrgID, store.NewSpace{Title: "Second"})
 	if err != nil {
 		t.Fatal(err)
@@ -207,10 +205,7 @@ func TestCheckReach(t *testing.T) {
 func TestTokenGrant(t *testing.T) {
 	f := newIntegrationFixture(t)
 	ctx := t.Context()
-	inst, err := f.author.InstallIntegration(ctx, f.public, f.space.OrgID, f.userID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := f.install(t, f.public, f.space.OrgID)
 	token, err := f.author.InstallationToken(ctx, inst)
 	if err != nil {
 		t.Fatal(err)

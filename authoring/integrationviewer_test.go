@@ -63,13 +63,9 @@ func TestSpaceIntegrations(t *testing.T) {
 	f := newIntegrationFixture(t)
 	ctx := t.Context()
 	for _, in := range []*quire.Integration{f.public, f.private} {
-		if _, err := f.author.InstallIntegration(ctx, in, f.space.OrgID, f.userID); err != nil {
-			t.Fatal(err)
-		}
+		f.install(t, in, f.space.OrgID)
 	}
-	if _, err := f.author.InstallIntegration(ctx, f.public, f.other.ID, f.userID); err != nil {
-		t.Fatal(err)
-	}
+	f.install(t, f.public, f.other.ID)
 	for _, tc := range []struct {
 		sp     *quire.Space
 		search string
