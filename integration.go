@@ -60,6 +60,13 @@ func (i *Integration) Asset(blob string) (IntegrationAsset, bool) {
 // unlisted ones to everyone, private ones to members of their organization.
 func (i *Integration) VisibleTo(member bool) bool { return i.Visibility != "private" || member }
 
+// Matches reports whether a search of the integrations installed somewhere
+// finds i: its name or title holds search, any case; "" finds every one.
+func (i *Integration) Matches(search string) bool {
+	needle := strings.ToLower(search)
+	return needle == "" || strings.Contains(strings.ToLower(i.Name), needle) || strings.Contains(strings.ToLower(i.Title), needle)
+}
+
 // IntegrationInstallation is an integration installed on an organization.
 // Contract §2 Integration installation. Quire records installations and
 // their events but runs no script.

@@ -78,3 +78,23 @@ func TestCheckBlockDomain(t *testing.T) {
 		}
 	}
 }
+
+func TestIntegrationMatches(t *testing.T) {
+	in := &Integration{Name: "slack-notify", Title: "Slack Notifications"}
+	for _, tc := range []struct {
+		search string
+		want   bool
+	}{
+		{"", true},
+		{"slack", true},
+		{"SLACK-N", true},
+		{"notif", true},
+		{"Notifications", true},
+		{"teams", false},
+		{"slack notify", false},
+	} {
+		if got := in.Matches(tc.search); got != tc.want {
+			t.Errorf("Matches(%q) = %v, want %v", tc.search, got, tc.want)
+		}
+	}
+}

@@ -150,3 +150,18 @@ func CheckSpecText(field, t string) error {
 	}
 	return nil
 }
+
+// CheckSpecAccess says whether member m may read the organization's API
+// specifications (every member but guests) and, with change, change them
+// (the create or admin role: the organization's createOpenAPISpec
+// permission); CodeForbidden otherwise.
+func CheckSpecAccess(m *Member, change bool) error {
+	p := PermissionsOf(m)
+	if !p.Access {
+		return Errorf(CodeForbidden, "guests may not see the organization's API specifications")
+	}
+	if change && !p.CreateContent {
+		return Errorf(CodeForbidden, "only members with the create or admin role may change API specifications")
+	}
+	return nil
+}

@@ -65,3 +65,26 @@ func FuzzCheckSpecSlug(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckSpecAccess(t *testing.T) {
+	for _, tc := range []struct {
+		role         Role
+		disabled     bool
+		read, change bool
+	}{
+		{RoleAdmin, false, true, true},
+		{RoleCreate, false, true, true},
+		{RoleEdit, false, true, false},
+		{RoleRead, false, true, false},
+		{RoleGuest, false, false, false},
+		{RoleAdmin, true, false, false},
+	} {
+		m := &Member{Role: tc.role, Disabled: tc.disabled}
+		if got := CheckSpecAccess(m, false) == nil; got != tc.read {
+			t.Errorf("%s (disabled %v) reads: %v, want %v", tc.role, tc.disabled, got, tc.read)
+		}
+		if err := CheckSpecAccess(m, true); (err == nil) != tc.change || (err != nil && ErrorCode(err) != CodeForbidden) {
+			t.Errorf("%s (disabled %v) changes: %v, want %v", tc.role, tc.disabled, err, tc.change)
+		}
+	}
+}

@@ -255,3 +255,12 @@ func checkMergeRule(field string, raw json.RawMessage) error {
 	}
 	return nil
 }
+
+// RequireOrgAdmin refuses (CodeForbidden) a member who is not an admin of
+// their organization, for what only its admins do.
+func RequireOrgAdmin(m *Member) error {
+	if m.Role != RoleAdmin {
+		return Errorf(CodeForbidden, "only organization admins may do this")
+	}
+	return nil
+}

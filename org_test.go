@@ -93,3 +93,12 @@ func TestOrgCreationCheck(t *testing.T) {
 		t.Error(`ParseOrgCreation("Anyone") is accepted`)
 	}
 }
+
+func TestRequireOrgAdmin(t *testing.T) {
+	for _, role := range []Role{RoleAdmin, RoleCreate, RoleEdit, RoleRead, RoleGuest} {
+		err := RequireOrgAdmin(&Member{Role: role})
+		if (err == nil) != (role == RoleAdmin) || (err != nil && ErrorCode(err) != CodeForbidden) {
+			t.Errorf("%s: %v", role, err)
+		}
+	}
+}

@@ -64,9 +64,4 @@ func (s *Server) org(r *http.Request) (*quire.Organization, *quire.Member, error
 }
 
 // requireAdmin refuses members who are not organization admins.
-func requireAdmin(me *quire.Member) error {
-	if me.Role != quire.RoleAdmin {
-		return errorf(quire.CodeForbidden, "only organization admins may do this")
-	}
-	return nil
-}
+func requireAdmin(me *quire.Member) error { return quire.RequireOrgAdmin(me) }

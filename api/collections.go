@@ -142,11 +142,7 @@ func (s *Server) createCollection(w http.ResponseWriter, r *http.Request) error 
 	if body.Parent != nil {
 		parent = *body.Parent
 	}
-	orgID := r.PathValue("organizationId")
-	if err := s.requireCreateIn(r, v, orgID, parent); err != nil {
-		return err
-	}
-	c, err := s.db.CreateCollection(r.Context(), orgID, title, parent)
+	c, err := s.author.CreateCollection(r.Context(), v, r.PathValue("organizationId"), title, parent)
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,8 @@
 package api
 
 import (
-	"cmp"
 	"fmt"
 	"net/http"
-	"slices"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -39,24 +35,11 @@ func (s *Server) listGlossaryEntries(w http.ResponseWriter, r *http.Request) err
 			return err
 		}
 	}
-	entries, err := s.db.GlossaryEntries(r.Context(), me.OrgID)
+	list, err := s.author.GlossaryPage(r.Context(), me.OrgID, orderBy, p)
 	if err != nil {
 		return err
 	}
-	key := func(g *store.GlossaryEntry) store.Cursor {
-		if orderBy == "" {
-			return store.Cursor{Str: fmt.Sprintf("%019d", g.CreatedAt.UnixMicro()), ID: g.ID}
-		}
-		if term, ok := g.Translations[orderBy]; ok {
-			return store.Cursor{Str: "0" + strings.ToLower(term), ID: g.ID}
-		}
-		return store.Cursor{Str: "1", ID: g.ID}
-	}
-	slices.SortFunc(entries, func(a, b *store.GlossaryEntry) int {
-		ka, kb := key(a), key(b)
-		return cmp.Or(cmp.Compare(ka.Str, kb.Str), cmp.Compare(ka.ID, kb.ID))
-	})
-	return writeList(w, store.PageOf(entries, p, key), s.wire.GlossaryEntry)
+	return writeList(w, list, s.wire.GlossaryEntry)
 }
 
 func (s *Server) getGlossaryEntry(w http.ResponseWriter, r *http.Request) error {
@@ -117,41 +100,12 @@ func (b *glossaryRequest) validate() error {
 			if op.Translations == nil {
 				return errorf(quire.CodeInvalid, "%s.translations: is required", at)
 			}
-			if err := checkGlossaryTerms(at+".translations", *op.Translations); err != nil {
+			if err := quire.CheckGlossaryTerms(at+".translations", *op.Translations); err != nil {
 				return err
 			}
 			out.Translations = *op.Translations
 		}
 		b.ops = append(b.ops, out)
-	}
-	return nil
-}
-
-// checkGlossaryTerms checks the reference's GlossaryTranslations: language
-// codes to terms of 1 to 255 characters on one line; at least one.
-func checkGlossaryTerms(field string, terms map[string]string) error {
-	if len(terms) == 0 {
-		return errorf(quire.CodeInvalid, "%s: must give the term in at least one language", field)
-	}
-	langs := make([]string, 0, len(terms))
-	for lang := range terms {
-		langs = append(langs, lang)
-	}
-	slices.Sort(langs) // the first fault named is the same every time
-	for _, lang := range langs {
-		if !quire.IsTranslationLanguage(lang) {
-			return errorf(quire.CodeInvalid, "%s.%s: not a language; must be one of %s", field, lang, strings.Join(quire.TranslationLanguages, ", "))
-		}
-		term := terms[lang]
-		if n := utf8.RuneCountInString(term); n < 1 || n > 255 || strings.TrimSpace(term) == "" {
-			return errorf(quire.CodeInvalid, "%s.%s: must be 1 to 255 characters", field, lang)
-		}
-		if err := quire.CheckStrings(field+"."+lang, term); err != nil {
-			return err
-		}
-		if strings.ContainsAny(term, "\r\n") {
-			return errorf(quire.CodeInvalid, "%s.%s: must be on one line", field, lang)
-		}
 	}
 	return nil
 }

@@ -9,10 +9,14 @@ import (
 	"github.com/quiredocs/quire/wire"
 )
 
-// Grants give users and teams a role on a space, a collection or a site.
-// The handlers are the same for all three (grantSubject tells them apart),
-// but for removal: a site's answers whether there was a grant, as the
-// reference says (removeSiteGrant).
+// Grants give users and teams a role on a space, a collection or a site,
+// with the same handlers for all three: grantSubject tells them apart. A
+// site's grants are kept as those on spaces and collections are
+// (store.GrantRoles, content kind "site"); a member's role on a site is the
+// stronger of their organization role and the roles granted on it to them
+// and their teams, so a guest granted edit edits the site as an editor of the
+// organization would. The one difference is the reference's: removing a
+// site's grant answers whether there was one (removeGrant).
 
 // grantSubject loads what the path names as the subject of grants,
 // requiring the caller's role on it to be at least need: s.content for a
@@ -34,6 +38,16 @@ func (s *Server) content(r *http.Request, need quire.Role) (store.Content, error
 		return store.Content{}, err
 	}
 	return store.Content{Kind: "collection", ID: c.ID, OrgID: c.OrgID, Level: c.DefaultLevel, Ancestors: c.Ancestors}, nil
+}
+
+// siteContent is the site named in the path as the subject of grants,
+// requiring the caller's role on it to be at least need.
+func (s *Server) siteContent(r *http.Request, need quire.Role) (store.Content, error) {
+	site, _, err := s.site(r, need)
+	if err != nil {
+		return store.Content{}, err
+	}
+	return store.Content{Kind: "site", ID: site.ID, OrgID: site.OrgID, Level: quire.LevelInherit}, nil
 }
 
 // parseGrantRole reads a role or null (null removes the grant).
@@ -139,22 +153,28 @@ func (s *Server) listTeamGrants(on grantSubject) handlerFunc {
 	}
 }
 
-// listContentAccess lists everyone who can access the content, with their
-// effective role; role filters to one role.
-func (s *Server) listContentAccess(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.content(r, quire.RoleRead)
-	if err != nil {
-		return err
+// listAccess lists everyone who can access the content, with their
+// effective role; role filters to one role. A site's list also says where
+// each role comes from.
+func (s *Server) listAccess(on grantSubject) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		c, err := on(r, quire.RoleRead)
+		if err != nil {
+			return err
+		}
+		if c.Kind == "site" {
+			return listAccessAs(w, r, s.db, c, func(a *store.Access) wire.SiteAccess { return s.wire.SiteAccess(c.OrgID, c.ID, a) })
+		}
+		return listAccessAs(w, r, s.db, c, func(a *store.Access) wire.UserPermission {
+			return wire.UserPermission{Permission: a.Role, User: s.wire.User(&a.User)}
+		})
 	}
-	return listAccess(w, r, s.db, c, func(a *store.Access) wire.UserPermission {
-		return wire.UserPermission{Permission: a.Role, User: s.wire.User(&a.User)}
-	})
 }
 
-// listAccess writes the page of those who can access c, with their
+// listAccessAs writes the page of those who can access c, with their
 // effective role, as toJSON makes each; the query's role filters to one
 // role.
-func listAccess[J any](w http.ResponseWriter, r *http.Request, db *store.DB, c store.Content, toJSON func(*store.Access) J) error {
+func listAccessAs[J any](w http.ResponseWriter, r *http.Request, db *store.DB, c store.Content, toJSON func(*store.Access) J) error {
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.Access], error) {
 		var only *quire.Role
 		if q := query(r); q.Has("role") {
@@ -190,17 +210,23 @@ func (s *Server) updateGrant(on grantSubject, principalKind string) handlerFunc 
 	}
 }
 
-// removeGrant removes one user's or team's role on a space or collection.
-func (s *Server) removeGrant(principalKind string) handlerFunc {
+// removeGrant removes one user's or team's role. On a space or a
+// collection it answers 204; on a site, 205 when it removed a grant and
+// 204 when there was none, as the reference says.
+func (s *Server) removeGrant(on grantSubject, principalKind string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.content(r, quire.RoleAdmin)
+		c, err := on(r, quire.RoleAdmin)
 		if err != nil {
 			return err
 		}
-		if err := s.db.RemoveGrant(r.Context(), c, principalKind, principalID(r, principalKind)); err != nil {
+		revoked, err := s.db.RevokeGrant(r.Context(), c, principalKind, principalID(r, principalKind))
+		if err != nil {
 			return err
 		}
-		return noContent(w)
+		if c.Kind != "site" {
+			return noContent(w)
+		}
+		return resetOrNoContent(w, revoked)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 )
 
@@ -39,10 +40,7 @@ var installationRoutes = map[string]installationRoute{
 }
 
 // installationGrant is what an installation token was granted.
-type installationGrant struct {
-	inst   *quire.IntegrationInstallation
-	scopes []string
-}
+type installationGrant = authoring.InstallationGrant
 
 // viaInstallation reports whether the request came with an installation
 // token.
@@ -71,41 +69,25 @@ func (s *Server) allowInstallation(r *http.Request, pattern string, g *installat
 	if !ok {
 		return errorf(quire.CodeForbidden, "an installation token may not call %s", pattern)
 	}
-	if len(rt.scopes) > 0 && !slices.ContainsFunc(rt.scopes, func(sc string) bool { return slices.Contains(g.scopes, sc) }) {
+	if len(rt.scopes) > 0 && !slices.ContainsFunc(rt.scopes, func(sc string) bool { return slices.Contains(g.Scopes, sc) }) {
 		return errorf(quire.CodeForbidden, "the integration's scopes do not allow this: it needs %s", strings.Join(rt.scopes, " or "))
 	}
-	ctx := r.Context()
-	if name := r.PathValue("integrationName"); name != "" && name != g.inst.Integration {
+	if name := r.PathValue("integrationName"); name != "" && name != g.Installation.Integration {
 		return errorf(quire.CodeForbidden, "an installation token may act only for its own integration")
 	}
-	if id := r.PathValue("installationId"); id != "" && id != g.inst.ID {
+	if id := r.PathValue("installationId"); id != "" && id != g.Installation.ID {
 		return errorf(quire.CodeNotFound, "installation not found")
 	}
-	if org := r.PathValue("organizationId"); org != "" && org != g.inst.OrgID {
+	if org := r.PathValue("organizationId"); org != "" && org != g.Installation.OrgID {
 		return errorf(quire.CodeNotFound, "organization not found")
 	}
 	if id := r.PathValue("spaceId"); id != "" {
-		sp, err := s.db.Space(ctx, id)
-		if quire.ErrorCode(err) == quire.CodeNotFound || err == nil && sp.OrgID != g.inst.OrgID {
-			return errorf(quire.CodeNotFound, "space not found")
-		}
-		if err != nil {
-			return err
-		}
-		if ok, err := s.db.ContentInstalled(ctx, store.SpaceInstallations, g.inst, id); err != nil || !ok {
-			if err == nil {
-				err = errorf(quire.CodeNotFound, "space not found")
-			}
+		if err := s.author.CheckReach(r.Context(), g.Installation, store.SpaceInstallations, id); err != nil {
 			return err
 		}
 	}
 	if id := r.PathValue("siteId"); id != "" {
-		if ok, err := s.db.ContentInstalled(ctx, store.SiteInstallations, g.inst, id); err != nil || !ok {
-			if err == nil {
-				err = errorf(quire.CodeNotFound, "site not found")
-			}
-			return err
-		}
+		return s.author.CheckReach(r.Context(), g.Installation, store.SiteInstallations, id)
 	}
 	return nil
 }
@@ -113,13 +95,9 @@ func (s *Server) allowInstallation(r *http.Request, pattern string, g *installat
 // installationToken authenticates token as an installation token: the
 // installer, and what the installation was granted.
 func (s *Server) installationToken(r *http.Request, token string) (*quire.User, *installationGrant, error) {
-	inst, u, err := s.db.InstallationByToken(r.Context(), token)
+	g, err := s.author.TokenGrant(r.Context(), token)
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := s.db.Integration(r.Context(), inst.Integration)
-	if err != nil {
-		return nil, nil, err
-	}
-	return u, &installationGrant{inst: inst, scopes: in.Scopes}, nil
+	return g.User, g, nil
 }

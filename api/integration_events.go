@@ -21,7 +21,7 @@ func (s *Server) integrationForAdmin(r *http.Request) (*quire.Integration, error
 	if err != nil {
 		return nil, err
 	}
-	if !quire.PermissionsOf(owner.me).Admin {
+	if !owner.Admin() {
 		return nil, errorf(quire.CodeForbidden, "only admins of the integration's organization may read its events")
 	}
 	return in, nil

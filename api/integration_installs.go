@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -40,7 +41,7 @@ func (s *Server) installation(r *http.Request) (*installationAccess, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &installationAccess{in: in, inst: inst, ownerAdmin: quire.PermissionsOf(owner.me).Admin}
+	a := &installationAccess{in: in, inst: inst, ownerAdmin: owner.Admin()}
 	me, err := s.db.Membership(r.Context(), inst.OrgID, caller(r.Context()).ID)
 	if err != nil && quire.ErrorCode(err) != quire.CodeNotFound {
 		return nil, err
@@ -55,10 +56,7 @@ func (s *Server) installation(r *http.Request) (*installationAccess, error) {
 // requireOrgAdmin refuses callers who do not administer the organization
 // the integration is installed on.
 func (a *installationAccess) requireOrgAdmin() error {
-	if !a.orgAdmin {
-		return errorf(quire.CodeForbidden, "only admins of the organization the integration is installed on may do this")
-	}
-	return nil
+	return authoring.CheckInstallingAdmin(a.orgAdmin)
 }
 
 // installBody is the reference's OrganizationTarget.
@@ -96,10 +94,7 @@ func (s *Server) installIntegration(w http.ResponseWriter, r *http.Request) erro
 	if err := requireAdmin(me); err != nil {
 		return err
 	}
-	if in.Visibility == "private" && in.OrgID != me.OrgID {
-		return errorf(quire.CodeForbidden, "a private integration installs only on the organization that publishes it")
-	}
-	inst, err := s.db.InstallIntegration(ctx, in.Name, me.OrgID, caller(ctx).ID)
+	inst, err := s.author.InstallIntegration(ctx, in, me.OrgID, caller(ctx).ID)
 	if err != nil {
 		return err
 	}
@@ -158,17 +153,8 @@ func (s *Server) updateIntegrationInstallation(w http.ResponseWriter, r *http.Re
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if body.SpaceSelection != nil || body.SiteSelection != nil {
-		if viaInstallation(r) {
-			// An installation does not widen what it reaches.
-			return errorf(quire.CodeForbidden, "an installation token may not change space_selection or site_selection")
-		}
-		if err := a.requireOrgAdmin(); err != nil {
-			return err
-		}
-	}
-	inst, err := s.db.UpdateIntegrationInstallation(r.Context(), a.in.Name, a.inst.ID, store.InstallationUpdate{
-		ExternalIDs: body.ExternalIDs, Configuration: body.Configuration, SpaceSelection: body.SpaceSelection, SiteSelection: body.SiteSelection})
+	inst, err := s.author.UpdateInstallation(r.Context(), a.in.Name, a.inst, authoring.InstallationEditor{OrgAdmin: a.orgAdmin, ViaToken: viaInstallation(r)},
+		store.InstallationUpdate{ExternalIDs: body.ExternalIDs, Configuration: body.Configuration, SpaceSelection: body.SpaceSelection, SiteSelection: body.SiteSelection})
 	if err != nil {
 		return err
 	}
@@ -210,13 +196,7 @@ func (s *Server) createInstallationToken(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	if a.inst.Status != "active" {
-		return errorf(quire.CodeInvalid, "the installation is %s, not active", a.inst.Status)
-	}
-	if a.inst.InstalledBy == "" {
-		return errorf(quire.CodeInvalid, "the account that installed the integration is gone: reinstall it")
-	}
-	token, err := s.db.CreateInstallationToken(r.Context(), a.inst.ID)
+	token, err := s.author.InstallationToken(r.Context(), a.inst)
 	if err != nil {
 		return err
 	}
@@ -279,23 +259,6 @@ func (b *installTargetBody) validate() error {
 	return quire.CheckLen(b.field, *v, 1, 100)
 }
 
-// checkTarget makes sure a space or site is of the installation's
-// organization; 404 otherwise, as for what does not exist.
-func (h contentHandlers) checkTarget(r *http.Request, orgID, id string) error {
-	if h.kind == store.SiteInstallations {
-		site, err := h.s.db.Site(r.Context(), id)
-		if err == nil && site.OrgID != orgID {
-			err = errorf(quire.CodeNotFound, "site not found")
-		}
-		return err
-	}
-	sp, err := h.s.db.Space(r.Context(), id)
-	if err == nil && (sp.OrgID != orgID || !sp.DeletedAt.IsZero()) {
-		err = errorf(quire.CodeNotFound, "space not found")
-	}
-	return err
-}
-
 func (h contentHandlers) install(w http.ResponseWriter, r *http.Request) error {
 	a, err := h.s.installation(r)
 	if err != nil {
@@ -308,10 +271,7 @@ func (h contentHandlers) install(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if err := h.checkTarget(r, a.inst.OrgID, *body.target()); err != nil {
-		return err
-	}
-	c, err := h.s.db.InstallOnContent(r.Context(), h.kind, a.inst, *body.target())
+	c, err := h.s.author.InstallOnContent(r.Context(), h.kind, a.inst, *body.target())
 	if err != nil {
 		return err
 	}
@@ -388,7 +348,7 @@ func (h contentHandlers) listAll(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if !quire.PermissionsOf(owner.me).Admin {
+	if !owner.Admin() {
 		return errorf(quire.CodeForbidden, "only admins of the integration's organization may list its installations")
 	}
 	ext := query(r).Get("externalId")

@@ -65,23 +65,19 @@ func (s *Server) listOrgInstallations(w http.ResponseWriter, r *http.Request) er
 	})
 }
 
-// installedIntegrations renders the integrations of installations by name.
+// installedIntegrations shapes the integrations of installations, by name.
 func (s *Server) installedIntegrations(r *http.Request, list []*quire.IntegrationInstallation) (map[string]wire.Integration, error) {
-	o := s.owners(r)
-	out := map[string]wire.Integration{}
-	for _, inst := range list {
-		if _, ok := out[inst.Integration]; ok {
-			continue
-		}
-		in, err := s.db.Integration(r.Context(), inst.Integration)
-		if err != nil {
-			return nil, err
-		}
-		owner, err := o.get(in.OrgID)
-		if err != nil {
-			return nil, err
-		}
-		out[in.Name] = s.integrationJSON(in, owner)
+	names := make([]string, len(list))
+	for i, inst := range list {
+		names[i] = inst.Integration
+	}
+	ints, err := s.owners(r).Installed(r.Context(), names)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]wire.Integration, len(ints))
+	for name, in := range ints {
+		out[name] = s.integrationJSON(in.Integration, in.Owner)
 	}
 	return out, nil
 }
@@ -188,20 +184,13 @@ func (s *Server) listSpaceIntegrations(w http.ResponseWriter, r *http.Request) e
 	if err := quire.CheckLen("search", search, 0, 200); err != nil {
 		return err
 	}
-	insts, err := s.db.SpaceInstallations(r.Context(), sp.OrgID, sp.ID)
+	ints, err := s.owners(r).SpaceIntegrations(r.Context(), sp, search)
 	if err != nil {
 		return err
 	}
-	ints, err := s.installedIntegrations(r, insts)
-	if err != nil {
-		return err
-	}
-	items := []wire.Integration{}
-	for _, inst := range insts {
-		j := ints[inst.Integration]
-		if search == "" || strings.Contains(strings.ToLower(j.Name), search) || strings.Contains(strings.ToLower(j.Title), search) {
-			items = append(items, j)
-		}
+	items := make([]wire.Integration, len(ints))
+	for i, in := range ints {
+		items[i] = s.integrationJSON(in.Integration, in.Owner)
 	}
 	return writeJSON(w, http.StatusOK, listJSON[wire.Integration]{Items: items, Count: len(items)})
 }

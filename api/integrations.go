@@ -1,10 +1,10 @@
 package api
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -24,48 +24,15 @@ func (b *publishBody) validate() error { return (*quire.PublishIntegration)(b).V
 
 // Wire shapes.
 
-// integrationOwner is the publishing organization and the caller's
-// membership of it (nil when they are not in it).
-type integrationOwner struct {
-	org *quire.Organization
-	me  *quire.Member
-}
-
 // integrationJSON shows in, published by owner (wire.Links.Integration).
-func (s *Server) integrationJSON(in *quire.Integration, owner integrationOwner) wire.Integration {
-	return s.wire.Integration(in, owner.org, owner.me)
+func (s *Server) integrationJSON(in *quire.Integration, owner authoring.IntegrationOwner) wire.Integration {
+	return s.wire.Integration(in, owner.Org, owner.Member)
 }
 
-// owners loads and remembers, per request, the organizations integrations
-// belong to and the caller's membership of each.
-type owners struct {
-	s      *Server
-	ctx    context.Context
-	userID string
-	m      map[string]integrationOwner
-}
-
-func (s *Server) owners(r *http.Request) *owners {
-	return &owners{s: s, ctx: r.Context(), userID: caller(r.Context()).ID, m: map[string]integrationOwner{}}
-}
-
-func (o *owners) get(orgID string) (integrationOwner, error) {
-	if got, ok := o.m[orgID]; ok {
-		return got, nil
-	}
-	org, err := o.s.db.Organization(o.ctx, orgID)
-	if err != nil {
-		return integrationOwner{}, err
-	}
-	me, err := o.s.db.Member(o.ctx, orgID, o.userID)
-	if quire.ErrorCode(err) == quire.CodeNotFound {
-		me, err = nil, nil
-	}
-	if err != nil {
-		return integrationOwner{}, err
-	}
-	o.m[orgID] = integrationOwner{org: org, me: me}
-	return o.m[orgID], nil
+// owners loads integrations and their owners as the caller sees them, for
+// one request.
+func (s *Server) owners(r *http.Request) *authoring.IntegrationViewer {
+	return s.author.IntegrationViewer(caller(r.Context()).ID)
 }
 
 func checkIntegrationName(r *http.Request) (string, error) {
@@ -75,23 +42,12 @@ func checkIntegrationName(r *http.Request) (string, error) {
 
 // integration loads the integration named in the path with its owner; 404
 // when there is none or the caller may not see it.
-func (s *Server) integration(r *http.Request) (*quire.Integration, integrationOwner, error) {
+func (s *Server) integration(r *http.Request) (*quire.Integration, authoring.IntegrationOwner, error) {
 	name, err := checkIntegrationName(r)
 	if err != nil {
-		return nil, integrationOwner{}, err
+		return nil, authoring.IntegrationOwner{}, err
 	}
-	in, err := s.db.Integration(r.Context(), name)
-	if err != nil {
-		return nil, integrationOwner{}, err
-	}
-	owner, err := s.owners(r).get(in.OrgID)
-	if err != nil {
-		return nil, integrationOwner{}, err
-	}
-	if !in.VisibleTo(owner.me != nil) {
-		return nil, integrationOwner{}, errorf(quire.CodeNotFound, "integration not found")
-	}
-	return in, owner, nil
+	return s.owners(r).Integration(r.Context(), name)
 }
 
 // listIntegrations lists the public integrations and those of the caller's
@@ -142,9 +98,9 @@ func (s *Server) listIntegrationsWith(w http.ResponseWriter, r *http.Request, f 
 		return err
 	}
 	o := s.owners(r)
-	byName := map[string]integrationOwner{}
+	byName := map[string]authoring.IntegrationOwner{}
 	for _, in := range list.Items {
-		if byName[in.Name], err = o.get(in.OrgID); err != nil {
+		if byName[in.Name], err = o.Owner(r.Context(), in.OrgID); err != nil {
 			return err
 		}
 	}
@@ -191,7 +147,7 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.integrationJSON(published, integrationOwner{org: org, me: me}))
+	return writeJSON(w, http.StatusOK, s.integrationJSON(published, authoring.IntegrationOwner{Org: org, Member: me}))
 }
 
 // unpublishIntegration answers 205 once it deleted the integration and 204
@@ -205,19 +161,14 @@ func (s *Server) unpublishIntegration(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	if !quire.PermissionsOf(owner.me).Admin {
+	if !owner.Admin() {
 		return errorf(quire.CodeForbidden, "only admins of the integration's organization may unpublish it")
 	}
 	deleted, err := s.db.DeleteIntegration(r.Context(), in.OrgID, in.Name)
-	if err != nil || !deleted {
-		if err == nil {
-			err = noContent(w)
-		}
+	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Length", "0")
-	w.WriteHeader(http.StatusResetContent)
-	return nil
+	return resetOrNoContent(w, deleted)
 }
 
 // listIntegrationInstallations lists where an integration is installed, for
@@ -227,7 +178,7 @@ func (s *Server) listIntegrationInstallations(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	if !quire.PermissionsOf(owner.me).Admin {
+	if !owner.Admin() {
 		return errorf(quire.CodeForbidden, "only admins of the integration's organization may list its installations")
 	}
 	p, err := pageParams(r)

@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/authoring"
 )
 
 // Invites by e-mail (the reference's inviteUsersToOrganization) and joining
@@ -75,21 +75,23 @@ func (b *orgInviteRequest) validate() error {
 	return checkBool("sso", b.SSO)
 }
 
-// invites are the addresses with their roles: their own, else the body's,
-// else the organization's default role.
-func (b *orgInviteRequest) invites(def quire.Role) []store.NewInvite {
-	if b.Role.Set {
-		def, _ = quire.ParseRoleOrNull("role", b.Role)
-	}
-	out := make([]store.NewInvite, 0, len(b.Emails))
+// invitees are the addresses of a validated b with their roles, and the
+// role of those without one (nil: the organization's default role).
+func (b *orgInviteRequest) invitees() ([]authoring.Invitee, *quire.Role) {
+	out := make([]authoring.Invitee, 0, len(b.Emails))
 	for _, e := range b.Emails {
-		role := def
-		if e.Role.Set {
-			role, _ = quire.ParseRoleOrNull("role", e.Role)
-		}
-		out = append(out, store.NewInvite{Email: e.Email, Role: role})
+		out = append(out, authoring.Invitee{Email: e.Email, Role: optionalRole(e.Role)})
 	}
-	return out
+	return out, optionalRole(b.Role)
+}
+
+// optionalRole is a validated role or null (guest), nil when not given.
+func optionalRole(o quire.Optional[string]) *quire.Role {
+	if !o.Set {
+		return nil
+	}
+	role, _ := quire.ParseRoleOrNull("role", o)
+	return &role
 }
 
 func (s *Server) inviteUsers(w http.ResponseWriter, r *http.Request) error {
@@ -101,11 +103,8 @@ func (s *Server) inviteUsers(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	org, err := s.db.Organization(r.Context(), me.OrgID)
-	if err != nil {
-		return err
-	}
-	made, err := s.db.CreateInvites(r.Context(), org.ID, me.User.ID, body.invites(org.DefaultRole), body.SSO.Value)
+	invitees, role := body.invitees()
+	made, err := s.author.InviteMembers(r.Context(), me.OrgID, me.User.ID, invitees, role, body.SSO.Value)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -19,53 +20,10 @@ import (
 // extension fields key and url); joining is POST O/invites/{key}, and only
 // while the organization's inviteLinks is true.
 
-// inviteTarget is a link invite's space or collection as the caller sees it.
-type inviteTarget struct {
-	space      *quire.Space
-	collection *quire.Collection
-	role       quire.Role // the caller's on it
-}
-
-// linkInviteJSON shows li to me, whose role on its target t is t.role
+// linkInviteJSON shows li to me, whose role on its target t is t.Role
 // (wire.Links.LinkInvite).
-func (s *Server) linkInviteJSON(li *quire.LinkInvite, t inviteTarget, me *quire.Member) wire.LinkInvite {
-	return s.wire.LinkInvite(li, wire.InviteTarget{Space: t.space, Collection: t.collection, Role: t.role}, me)
-}
-
-// loadInviteTarget loads the space or collection id of organization orgID
-// and the caller's role on it: 404 unless they can see it.
-func (s *Server) loadInviteTarget(r *http.Request, orgID string, kind quire.InviteTarget, id string) (t inviteTarget, err error) {
-	var n node
-	if kind == quire.TargetSpace {
-		if t.space, err = s.db.Space(r.Context(), id); err == nil {
-			n = spaceNode(t.space)
-		}
-	} else if t.collection, err = s.db.Collection(r.Context(), id); err == nil {
-		n = collectionNode(t.collection)
-	}
-	if err != nil {
-		return t, err
-	}
-	if n.orgID != orgID || n.deleted {
-		return t, errorf(quire.CodeNotFound, "%s not found", kind)
-	}
-	t.role, err = s.roleOn(r, orgID, id, n.level, n.ancestors)
-	if err == nil {
-		err = quire.RequireRole(t.role, quire.RoleRead, string(kind))
-	}
-	return t, err
-}
-
-// requireInviteAdmin refuses callers who may not administer li's target.
-func (s *Server) requireInviteAdmin(r *http.Request, me *quire.Member, li *quire.LinkInvite) (inviteTarget, error) {
-	if li.Target == quire.TargetOrganization {
-		return inviteTarget{role: me.Role}, requireAdmin(me)
-	}
-	t, err := s.loadInviteTarget(r, me.OrgID, li.Target, li.TargetID)
-	if err == nil {
-		err = quire.RequireRole(t.role, quire.RoleAdmin, string(li.Target))
-	}
-	return t, err
+func (s *Server) linkInviteJSON(li *quire.LinkInvite, t authoring.InviteTarget, me *quire.Member) wire.LinkInvite {
+	return s.wire.LinkInvite(li, wire.InviteTarget{Space: t.Space, Collection: t.Collection, Role: t.Role}, me)
 }
 
 // linkInviteCreateRequest is the body of POST O/link-invites: {role}, or
@@ -124,7 +82,7 @@ func (s *Server) createLinkInvite(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	li := quire.LinkInvite{OrgID: me.OrgID, Target: body.target, TargetID: body.targetID, Role: body.role, CreatedBy: me.User.ID}
-	t, err := s.requireInviteAdmin(r, me, &li)
+	t, err := s.author.LinkInviteTarget(r.Context(), me, li.Target, li.TargetID)
 	if err != nil {
 		return err
 	}
@@ -145,22 +103,22 @@ func (s *Server) listLinkInvites(w http.ResponseWriter, r *http.Request) error {
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.LinkInvite], error) {
 		return s.db.ListLinkInvites(ctx, me.OrgID, p)
 	}, func(li *quire.LinkInvite) wire.LinkInvite {
-		return s.linkInviteJSON(li, inviteTarget{role: me.Role}, me)
+		return s.linkInviteJSON(li, authoring.InviteTarget{Role: me.Role}, me)
 	})
 }
 
 // linkInvite loads the caller's membership and the link invite in the
 // path, which they must be able to administer.
-func (s *Server) linkInvite(r *http.Request) (*quire.Member, *quire.LinkInvite, inviteTarget, error) {
+func (s *Server) linkInvite(r *http.Request) (*quire.Member, *quire.LinkInvite, authoring.InviteTarget, error) {
 	me, err := s.membership(r)
 	if err != nil {
-		return nil, nil, inviteTarget{}, err
+		return nil, nil, authoring.InviteTarget{}, err
 	}
 	li, err := s.db.LinkInvite(r.Context(), me.OrgID, r.PathValue("inviteId"))
 	if err != nil {
-		return me, nil, inviteTarget{}, err
+		return me, nil, authoring.InviteTarget{}, err
 	}
-	t, err := s.requireInviteAdmin(r, me, li)
+	t, err := s.author.LinkInviteTarget(r.Context(), me, li.Target, li.TargetID)
 	return me, li, t, err
 }
 

@@ -3,10 +3,9 @@ package api
 import (
 	"context"
 	"net/http"
-	"time"
 
-	"github.com/golang-jwt/jwt/v5"
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -145,29 +144,15 @@ func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.wire.Member(m))
 }
 
-// visitorClaimsTTL is how long the claims returned by ping stay valid.
-const visitorClaimsTTL = time.Hour
-
 // ping records that the caller was seen and returns a signed JWT of their
-// claims (subject, organization, role) for the published sites.
+// claims (subject, organization, role) for the published sites
+// (authoring.Author.Ping).
 func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.membership(r)
 	if err != nil {
 		return err
 	}
-	if err := s.db.TouchMember(r.Context(), me.OrgID, me.User.ID); err != nil {
-		return err
-	}
-	key, err := s.db.ServerKey(r.Context(), "visitor-claims")
-	if err != nil {
-		return err
-	}
-	now := s.db.Now()
-	claims := jwt.MapClaims{
-		"iss": s.publicURL, "sub": me.User.ID, "org": me.OrgID, "role": wire.Role(me.Role),
-		"iat": now.Unix(), "exp": now.Add(visitorClaimsTTL).Unix(),
-	}
-	signed, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(key)
+	signed, err := s.author.Ping(r.Context(), me)
 	if err != nil {
 		return err
 	}
@@ -194,20 +179,14 @@ func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	var v *quire.Viewer
-	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*store.MemberSpace], error) {
+	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[authoring.MemberSpace], error) {
 		if _, err := orderParam(r); err != nil {
 			return nil, err
 		}
-		list, err := s.db.ListMemberSpaces(ctx, me.OrgID, m.User.ID, p)
-		if err != nil {
-			return nil, err
-		}
+		return s.author.MemberSpaces(ctx, me, m.User.ID, p)
+	}, func(ms authoring.MemberSpace) wire.MemberSpace {
 		// The permission shown is the member's; the space's flags are the caller's.
-		v, err = s.db.Viewer(ctx, me.OrgID, me.User.ID, nil)
-		return list, err
-	}, func(ms *store.MemberSpace) wire.MemberSpace {
-		return wire.MemberSpace{Permission: ms.Role, Space: s.wire.Space(ms.Space, v.RoleOn(ms.Space.ID, ms.Space.DefaultLevel, ms.Space.Ancestors))}
+		return wire.MemberSpace{Permission: ms.Role, Space: s.wire.Space(ms.Space, ms.ViewerRole)}
 	})
 }
 

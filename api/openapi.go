@@ -26,14 +26,7 @@ func (s *Server) specMember(r *http.Request, edit bool) (*quire.Member, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := quire.PermissionsOf(me)
-	if !p.Access {
-		return nil, errorf(quire.CodeForbidden, "guests may not see the organization's API specifications")
-	}
-	if edit && !p.CreateContent {
-		return nil, errorf(quire.CodeForbidden, "only members with the create or admin role may change API specifications")
-	}
-	return me, nil
+	return me, quire.CheckSpecAccess(me, edit)
 }
 
 // specSourceJSON is a spec's source: {"url": …} or {"text": …} as the
@@ -182,9 +175,5 @@ func (s *Server) deleteSpec(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if !deleted {
-		return noContent(w)
-	}
-	w.WriteHeader(http.StatusResetContent)
-	return nil
+	return resetOrNoContent(w, deleted)
 }

@@ -68,19 +68,6 @@ func (s *Server) listSpecVersions(w http.ResponseWriter, r *http.Request) error 
 	return writeList(w, list, func(v *quire.OpenAPISpecVersion) wire.SpecVersion { return s.wire.SpecVersion(p, v) })
 }
 
-// specVersion is the version in the path of spec p, with its document:
-// by id, or "latest", the spec's lastVersion (404 until one processed).
-func (s *Server) specVersion(r *http.Request, p *quire.OpenAPISpec) (*quire.OpenAPISpecVersion, error) {
-	id := r.PathValue("versionId")
-	if id == "" || id == "latest" {
-		if p.LastVersion == "" {
-			return nil, errorf(quire.CodeNotFound, "API specification %s has no processed version yet", p.Slug)
-		}
-		id = p.LastVersion
-	}
-	return s.db.OpenAPISpecVersion(r.Context(), p.ID, id)
-}
-
 // onSpecVersion adapts a handler of a readable spec's version to a route.
 func (s *Server) onSpecVersion(h func(http.ResponseWriter, *quire.OpenAPISpec, *quire.OpenAPISpecVersion) error) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
@@ -88,7 +75,7 @@ func (s *Server) onSpecVersion(h func(http.ResponseWriter, *quire.OpenAPISpec, *
 		if err != nil {
 			return err
 		}
-		v, err := s.specVersion(r, p)
+		v, err := s.author.SpecVersion(r.Context(), p, r.PathValue("versionId"))
 		if err != nil {
 			return err
 		}
@@ -116,14 +103,7 @@ func (s *Server) getSpecVersionRaw(w http.ResponseWriter, _ *quire.OpenAPISpec, 
 // its public URL. A private spec, to this route, does not exist. The
 // answer is the document's own bytes, never run as a page of this origin.
 func (s *Server) getPublicSpecVersion(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.db.OpenAPISpec(r.Context(), r.PathValue("organizationId"), r.PathValue("specSlug"))
-	if err == nil && p.Visibility != quire.SpecPublic {
-		err = errorf(quire.CodeNotFound, "API specification not found")
-	}
-	if err != nil {
-		return err
-	}
-	v, err := s.specVersion(r, p)
+	v, err := s.author.PublicSpecVersion(r.Context(), r.PathValue("organizationId"), r.PathValue("specSlug"), r.PathValue("versionId"))
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -44,19 +45,11 @@ func (s *Server) listOrgs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	me := caller(r.Context())
-	list, err := s.db.ListUserOrganizations(r.Context(), me.ID, p)
+	list, err := s.author.UserOrganizations(r.Context(), caller(r.Context()).ID, p)
 	if err != nil {
 		return err
 	}
-	// Permissions are per organization; the caller's memberships are few.
-	members := map[string]*quire.Member{}
-	for _, o := range list.Items {
-		if members[o.ID], err = s.db.Member(r.Context(), o.ID, me.ID); err != nil {
-			return err
-		}
-	}
-	return writeList(w, list, func(o *quire.Organization) wire.Organization { return s.wire.Organization(o, members[o.ID]) })
+	return writeList(w, list, func(m authoring.Membership) wire.Organization { return s.wire.Organization(m.Org, m.Member) })
 }
 
 // orgCreateRequest is the body of POST /v1/orgs.
@@ -87,16 +80,14 @@ func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	org, err := s.db.CreateOrganization(r.Context(), *body.Title, body.EmailDomains, me.ID)
-	if err != nil {
-		release()
-		return err
+	made, err := s.author.CreateOrganization(r.Context(), *body.Title, body.EmailDomains, me.ID)
+	if made.Org == nil {
+		release() // not created: it does not count
 	}
-	member, err := s.db.Member(r.Context(), org.ID, me.ID)
 	if err != nil {
 		return err
 	}
-	out := s.wire.Organization(org, member)
+	out := s.wire.Organization(made.Org, made.Member)
 	return writeCreated(w, out.URLs.Location, out)
 }
 
@@ -190,12 +181,9 @@ func (s *Server) updateOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	org, err := s.db.UpdateOrganization(r.Context(), me.OrgID, body.update())
+	m, err := s.author.UpdateOrganization(r.Context(), me, body.update())
 	if err != nil {
 		return err
 	}
-	if me, err = s.db.Member(r.Context(), me.OrgID, me.User.ID); err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, s.wire.Organization(org, me))
+	return writeJSON(w, http.StatusOK, s.wire.Organization(m.Org, m.Member))
 }

@@ -187,13 +187,13 @@ func (s *Server) routes() {
 	s.handle("PATCH "+site+"/share-links/{shareLinkId}", s.updateSiteShareLink)
 	s.handle("DELETE "+site+"/share-links/{shareLinkId}", s.deleteSiteShareLink)
 	s.handle("POST "+site+"/permissions", s.invite(s.siteContent))
-	s.handle("GET "+site+"/permissions/aggregate", s.listSiteAccess)
+	s.handle("GET "+site+"/permissions/aggregate", s.listAccess(s.siteContent))
 	s.handle("GET "+site+"/permissions/users", s.listUserGrants(s.siteContent))
 	s.handle("PATCH "+site+"/permissions/users/{userId}", s.updateGrant(s.siteContent, "user"))
-	s.handle("DELETE "+site+"/permissions/users/{userId}", s.removeSiteGrant("user"))
+	s.handle("DELETE "+site+"/permissions/users/{userId}", s.removeGrant(s.siteContent, "user"))
 	s.handle("GET "+site+"/permissions/teams", s.listTeamGrants(s.siteContent))
 	s.handle("PATCH "+site+"/permissions/teams/{teamId}", s.updateGrant(s.siteContent, "team"))
-	s.handle("DELETE "+site+"/permissions/teams/{teamId}", s.removeSiteGrant("team"))
+	s.handle("DELETE "+site+"/permissions/teams/{teamId}", s.removeGrant(s.siteContent, "team"))
 	s.handle("GET "+site+"/customization", s.getSiteCustomization)
 	s.handle("PUT "+site+"/customization", s.putSiteCustomization)
 	s.handle("GET "+site+"/site-spaces/{siteSpaceId}/customization", s.getSiteSpaceCustomization)
@@ -254,13 +254,13 @@ func (s *Server) routes() {
 	// Space and collection grants (extras, shapes from the reference).
 	for _, prefix := range []string{"/v1/spaces/{spaceId}", "/v1/collections/{collectionId}"} {
 		s.handle("POST "+prefix+"/permissions", s.invite(s.content))
-		s.handle("GET "+prefix+"/permissions/aggregate", s.listContentAccess)
+		s.handle("GET "+prefix+"/permissions/aggregate", s.listAccess(s.content))
 		s.handle("GET "+prefix+"/permissions/users", s.listUserGrants(s.content))
 		s.handle("PATCH "+prefix+"/permissions/users/{userId}", s.updateGrant(s.content, "user"))
-		s.handle("DELETE "+prefix+"/permissions/users/{userId}", s.removeGrant("user"))
+		s.handle("DELETE "+prefix+"/permissions/users/{userId}", s.removeGrant(s.content, "user"))
 		s.handle("GET "+prefix+"/permissions/teams", s.listTeamGrants(s.content))
 		s.handle("PATCH "+prefix+"/permissions/teams/{teamId}", s.updateGrant(s.content, "team"))
-		s.handle("DELETE "+prefix+"/permissions/teams/{teamId}", s.removeGrant("team"))
+		s.handle("DELETE "+prefix+"/permissions/teams/{teamId}", s.removeGrant(s.content, "team"))
 	}
 
 	// §4.14 Teams.

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
@@ -267,12 +266,11 @@ func (s *Server) listSiteIntegrations(w http.ResponseWriter, r *http.Request) er
 	}
 	o := s.owners(r)
 	out := listJSON[wire.Integration]{Items: []wire.Integration{}}
-	needle := strings.ToLower(search)
 	for _, in := range list {
-		if needle != "" && !strings.Contains(strings.ToLower(in.Name), needle) && !strings.Contains(strings.ToLower(in.Title), needle) {
+		if !in.Matches(search) {
 			continue
 		}
-		owner, err := o.get(in.OrgID)
+		owner, err := o.Owner(r.Context(), in.OrgID)
 		if err != nil {
 			return err
 		}

@@ -69,7 +69,7 @@ func (s *Server) sharedSiteWith(r *http.Request, load func(ctx context.Context, 
 
 // siteRole is the caller's role on a site, for members of its organization:
 // the stronger of their organization role and the role granted on the site
-// to them or to one of their teams (sitepermissions.go); nothing for others.
+// to them or to one of their teams (grants.go); nothing for others.
 func siteRole(site *quire.Site, v *quire.Viewer) quire.Role { return v.RoleOnSite(site.ID) }
 
 func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {

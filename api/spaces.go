@@ -66,13 +66,10 @@ func (s *Server) listSpacesOf(w http.ResponseWriter, r *http.Request, orgID stri
 }
 
 // requireCreateIn checks that the viewer may create content in a parent
-// collection ("" for the top level) of the organization (quire.Viewer.CheckCreateIn).
+// collection ("" for the top level) of the organization
+// (authoring.Author.CheckCreateIn).
 func (s *Server) requireCreateIn(r *http.Request, v *quire.Viewer, orgID, parentID string) error {
-	var c *quire.Collection
-	if parentID != "" {
-		c, _ = s.db.Collection(r.Context(), parentID) // nil on any failure: no such parent
-	}
-	return v.CheckCreateIn(orgID, parentID, c)
+	return s.author.CheckCreateIn(r.Context(), v, orgID, parentID)
 }
 
 func checkEmoji(v string) error { return quire.CheckLen("emoji", v, 1, 50) }
@@ -132,12 +129,7 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	n := body.newSpace()
-	orgID := r.PathValue("organizationId")
-	if err := s.requireCreateIn(r, v, orgID, n.ParentID); err != nil {
-		return err
-	}
-	sp, err := s.db.CreateSpace(r.Context(), orgID, n)
+	sp, err := s.author.CreateSpace(r.Context(), v, r.PathValue("organizationId"), body.newSpace())
 	if err != nil {
 		return err
 	}
@@ -198,7 +190,7 @@ type spaceUpdateRequest struct {
 }
 
 // validate checks the fields given, in this order. Whether in-collection
-// suits the space is the handler's to say.
+// suits the space is the service's to say.
 func (b *spaceUpdateRequest) validate() error {
 	if err := quire.FirstError(checkString("title", b.Title, 0, 50), checkRemovable(b.Emoji, checkEmoji)); err != nil {
 		return err
@@ -246,7 +238,7 @@ func (b *spaceUpdateRequest) update() store.SpaceUpdate {
 
 // updateSpace: title and emoji are edits (edit role, refused while locked);
 // defaultLevel, editMode, visibility and mergeRules are the space's
-// settings (admin).
+// settings (admin): authoring.CheckSpaceUpdate.
 func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	sp, role, err := s.space(r, quire.RoleEdit)
 	if err != nil {
@@ -256,20 +248,7 @@ func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	u := body.update()
-	if u.Visibility != nil && *u.Visibility == quire.VisibilityInCollection && sp.ParentID == "" {
-		return errorf(quire.CodeInvalid, "visibility: in-collection is only for spaces inside a collection")
-	}
-	if (u.DefaultLevel != nil || u.EditMode != nil || u.Visibility != nil || u.MergeRules != nil) && role != quire.RoleAdmin {
-		return errorf(quire.CodeForbidden, "changing defaultLevel, editMode, visibility or mergeRules needs the admin role on the space")
-	}
-	unlocking := u.EditMode != nil && *u.EditMode == quire.EditLive
-	if (u.Title != nil || u.Emoji != nil) && !unlocking {
-		if err := quire.CheckEditable(sp); err != nil {
-			return err
-		}
-	}
-	if sp, err = s.db.UpdateSpace(r.Context(), sp.ID, u); err != nil {
+	if sp, err = s.author.UpdateSpace(r.Context(), sp, role, body.update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Space(sp, role))
@@ -280,19 +259,7 @@ func (s *Server) duplicateSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.db.Viewer(r.Context(), sp.OrgID, caller(r.Context()).ID, nil)
-	if err != nil {
-		return err
-	}
-	if err := s.requireCreateIn(r, v, sp.OrgID, sp.ParentID); err != nil {
-		if quire.ErrorCode(err) == quire.CodeInvalid {
-			// The caller sees the space but not its collection: the parent
-			// is not theirs to name, so this is a refusal, not a bad request.
-			return errorf(quire.CodeForbidden, "duplicating needs the create role on the space's collection")
-		}
-		return err
-	}
-	dup, err := s.db.DuplicateSpace(r.Context(), sp.ID)
+	dup, err := s.author.DuplicateSpace(r.Context(), sp, caller(r.Context()).ID)
 	if err != nil {
 		return err
 	}
@@ -400,27 +367,15 @@ func (b *transferRequest) validate() error {
 	return quire.CheckRequired("organization", b.Organization != nil)
 }
 
-// transferTarget checks that the caller is an admin of both organizations.
+// transferTarget reads the organization to transfer to, which the caller
+// must administer as well as fromOrg (authoring.Author.TransferTarget).
 func (s *Server) transferTarget(w http.ResponseWriter, r *http.Request, fromOrg string) (string, error) {
 	var body transferRequest
 	if err := readRequest(w, r, &body); err != nil {
 		return "", err
 	}
-	me := caller(r.Context()).ID
-	for _, org := range []string{fromOrg, *body.Organization} {
-		m, err := s.db.Membership(r.Context(), org, me)
-		if quire.ErrorCode(err) == quire.CodeNotFound {
-			return "", errorf(quire.CodeNotFound, "organization not found")
-		}
-		if err != nil {
-			return "", err
-		}
-		if m.Role != quire.RoleAdmin {
-			return "", errorf(quire.CodeForbidden, "transferring needs the admin role in both organizations")
-		}
-	}
-	if *body.Organization == fromOrg {
-		return "", errorf(quire.CodeInvalid, "organization: already the owner")
+	if err := s.author.TransferTarget(r.Context(), caller(r.Context()).ID, fromOrg, *body.Organization); err != nil {
+		return "", err
 	}
 	return *body.Organization, nil
 }

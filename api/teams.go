@@ -132,17 +132,12 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) error {
 	}
 	var team func(*quire.Team) wire.Team
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.Team], error) {
-		f := store.TeamFilter{Title: query(r).Get("title")}
-		var err error
-		if query(r).Has("owner") {
-			if f.ManagedBy, err = s.db.Member(ctx, me.OrgID, query(r).Get("owner")); err != nil {
-				if quire.ErrorCode(err) == quire.CodeNotFound {
-					return nil, errorf(quire.CodeInvalid, "owner: not a member of the organization")
-				}
-				return nil, err
-			}
+		q := query(r)
+		var owner *string
+		if q.Has("owner") {
+			owner = new(q.Get("owner"))
 		}
-		list, err := s.db.ListTeams(ctx, me.OrgID, f, p)
+		list, err := s.author.Teams(ctx, me.OrgID, q.Get("title"), owner, p)
 		if err != nil {
 			return nil, err
 		}

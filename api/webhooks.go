@@ -5,8 +5,8 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
-	"github.com/quiredocs/quire/webhook"
 	"github.com/quiredocs/quire/wire"
 )
 
@@ -127,18 +127,14 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	n := store.NewWebhook{ID: store.NewID(), OrgID: me.OrgID, URL: *body.URL, Events: body.events, CreatedBy: me.User.ID}
+	n := store.NewWebhook{OrgID: me.OrgID, URL: *body.URL, Events: body.events, CreatedBy: me.User.ID}
 	if body.Space != nil {
 		n.SpaceID = *body.Space
 	}
 	if body.Description != nil {
 		n.Description = *body.Description
 	}
-	secret := webhook.NewSecret()
-	if n.Secret, err = s.webhookSealer.Seal(r.Context(), n.ID, secret); err != nil {
-		return err
-	}
-	created, err := s.db.CreateWebhook(r.Context(), n)
+	created, secret, err := authoring.CreateWebhook(r.Context(), s.webhookSealer, n)
 	if err != nil {
 		return err
 	}
