@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -30,18 +29,12 @@ import (
 // It names the revision, which never changes, so what it serves does not
 // change either: each PDF is printed once, by a durable job (jobs/pdf.go,
 // a row of pdf_exports), and kept in blob storage; a link's request joins
-// the export of what it prints, waits for it, and streams the blob.
+// the export of what it prints, waits for it (jobs.PDFPrinter.OpenPDF),
+// and streams the blob.
 
 const (
 	// pdfLinkTTL is how long a PDF link works, as the reference says.
 	pdfLinkTTL = time.Hour
-	// pdfWait bounds how long a link's request waits for its PDF: past
-	// it, 503 with Retry-After, the printing going on. It is longer than
-	// jobs.PDFTimeout, so that a PDF printed at once is waited for.
-	pdfWait = jobs.PDFTimeout + 10*time.Second
-	// pdfPoll is how often a waiting request looks whether its PDF, being
-	// printed by another server, is done.
-	pdfPoll = 500 * time.Millisecond
 	// pdfKeyName names the server key that signs PDF links.
 	pdfKeyName = "pdf-links"
 )
@@ -200,16 +193,8 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	src := s.pdfSource(v)
 	key := store.PDFExportKey{SpaceID: v.Space.ID, RevisionID: link.revision, ChangeRequestID: link.changeRequest,
 		PageID: link.page, Only: link.only, Title: src.Title, Subtitle: src.Subtitle}
-	x, err := s.awaitPDF(ctx, key)
-	var doc io.ReadSeekCloser
-	if err == nil {
-		// A PDF purged since it was read (jobs.PDFKeep) is printed anew
-		// at the next request.
-		if doc, err = s.blobs.Open(ctx, x.Blob); errors.Is(err, fs.ErrNotExist) {
-			err = errPDFWait
-		}
-	}
-	if errors.Is(err, errPDFWait) {
+	doc, err := s.pdf.printer.OpenPDF(ctx, key)
+	if errors.Is(err, jobs.ErrPDFWait) {
 		w.Header().Set("Retry-After", "10")
 		return web.WriteJSONError(w, http.StatusServiceUnavailable, "the PDF is still being printed; try again in a moment")
 	}
@@ -250,49 +235,6 @@ func (s *Server) pdfView(ctx context.Context, spaceID, rev, changeRequest string
 		}
 	}
 	return s.reader.Open(ctx, sp, rev, c)
-}
-
-// errPDFWait says a PDF was not printed within the time a request waits.
-var errPDFWait = errors.New("the PDF is still being printed")
-
-// awaitPDF returns the export of k once it is done: enqueued when there is
-// none, joined when there is, printed on this server when a slot is free
-// (else by another's). A failed export answers its error (413 for a PDF
-// over the bounds, naming the page), without printing again.
-func (s *Server) awaitPDF(ctx context.Context, k store.PDFExportKey) (*store.PDFExport, error) {
-	wait := time.NewTimer(pdfWait)
-	defer wait.Stop()
-	poll := time.NewTicker(pdfPoll)
-	defer poll.Stop()
-	var x *store.PDFExport
-	for {
-		ended := s.pdf.printer.Ended() // before reading, so that an end meanwhile is not missed
-		var err error
-		if x == nil {
-			x, err = s.db.EnsurePDFExport(ctx, k)
-		} else if x, err = s.db.PDFExport(ctx, x.ID); quire.ErrorCode(err) == quire.CodeNotFound {
-			continue // purged meanwhile: enqueued again
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case x.State == store.PDFDone:
-			return x, nil
-		case x.State == store.PDFFailed:
-			return nil, quire.Errorf(quire.Code(x.ErrorCode), "%s", x.Error)
-		case s.db.PDFExportDue(x):
-			s.pdf.printer.Wake()
-		}
-		select {
-		case <-ended:
-		case <-poll.C:
-		case <-wait.C:
-			return nil, errPDFWait
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
 }
 
 // printExport prints x's PDF to out: it runs in jobs.PDFPrinter.

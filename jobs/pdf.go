@@ -59,6 +59,8 @@ type PDFPrinter struct {
 	Slots   int
 	Timeout time.Duration
 	Poll    time.Duration
+	// Wait bounds how long OpenPDF waits; PDFWait when 0.
+	Wait time.Duration
 	// TempDir holds the PDFs being printed; "" is os.TempDir().
 	TempDir string
 	Log     *slog.Logger
