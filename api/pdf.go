@@ -15,10 +15,8 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/pdf"
-	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
 )
@@ -186,11 +184,11 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	v, err := s.pdfView(ctx, link.space, link.revision, link.changeRequest)
+	v, err := s.reader.OpenPrinted(ctx, link.space, link.revision, link.changeRequest)
 	if err != nil {
 		return err
 	}
-	src := s.pdfSource(v)
+	src := v.PDFSource(s.publicURL, s.blobs)
 	key := store.PDFExportKey{SpaceID: v.Space.ID, RevisionID: link.revision, ChangeRequestID: link.changeRequest,
 		PageID: link.page, Only: link.only, Title: src.Title, Subtitle: src.Subtitle}
 	doc, err := s.pdf.printer.OpenPDF(ctx, key)
@@ -218,32 +216,13 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// pdfView is the content a PDF prints: the space's, or its change
-// request's, at revision rev.
-func (s *Server) pdfView(ctx context.Context, spaceID, rev, changeRequest string) (*revision.View, error) {
-	sp, err := s.db.Space(ctx, spaceID)
-	if err != nil {
-		return nil, err
-	}
-	if !sp.DeletedAt.IsZero() {
-		return nil, errorf(quire.CodeNotFound, "space not found")
-	}
-	var c *quire.ChangeRequest
-	if changeRequest != "" {
-		if c, err = s.db.ChangeRequest(ctx, sp.ID, changeRequest); err != nil {
-			return nil, err
-		}
-	}
-	return s.reader.Open(ctx, sp, rev, c)
-}
-
 // printExport prints x's PDF to out: it runs in jobs.PDFPrinter.
 func (s *Server) printExport(ctx context.Context, x *store.PDFExport, out io.Writer) error {
-	v, err := s.pdfView(ctx, x.SpaceID, x.RevisionID, x.ChangeRequestID)
+	v, err := s.reader.OpenPrinted(ctx, x.SpaceID, x.RevisionID, x.ChangeRequestID)
 	if err != nil {
 		return err
 	}
-	src := s.pdfSource(v)
+	src := v.PDFSource(s.publicURL, s.blobs)
 	src.Title, src.Subtitle = x.Title, x.Subtitle
 	return pdf.Write(ctx, out, src, pdf.Options{Page: x.PageID, Only: x.Only}, pdf.DefaultLimits)
 }
@@ -251,25 +230,3 @@ func (s *Server) printExport(ctx context.Context, x *store.PDFExport, out io.Wri
 // PDFPrinter prints this server's PDF exports; serve runs it, to print
 // those no request is waiting for (jobs.PDFPrinter.Run).
 func (s *Server) PDFPrinter() *jobs.PDFPrinter { return s.pdf.printer }
-
-// pdfSource is what package pdf prints v from.
-func (s *Server) pdfSource(v *revision.View) pdf.Source {
-	src := pdf.Source{
-		Title: v.Space.Title, Revision: v.Revision.ID, Date: v.Revision.CreatedAt,
-		Tree: v.Tree, Resolver: v.Resolver(),
-		OpenFile: func(ctx context.Context, f *content.File) (io.ReadCloser, error) {
-			if s.blobs == nil {
-				return nil, errors.New("no blob store")
-			}
-			return s.blobs.Open(ctx, f.Blob)
-		},
-		PageURL: func(id, anchor string) string { return v.Space.PageAppURL(s.publicURL, v.Path(id), anchor) },
-	}
-	if c := v.ChangeRequest; c != nil {
-		src.Subtitle = "Change request #" + strconv.Itoa(c.Number)
-		if c.Subject != "" {
-			src.Subtitle += ": " + c.Subject
-		}
-	}
-	return src
-}
