@@ -92,8 +92,8 @@ func (s *Server) answerPDFLink(w http.ResponseWriter, r *http.Request, sp *quire
 		if err != nil {
 			return err
 		}
-		if _, placed := v.Tree.Parent(page); !placed || v.Page(page) == nil {
-			return errorf(quire.CodeNotFound, "page not found")
+		if err := v.CheckPrintedPage(page); err != nil {
+			return err
 		}
 	}
 	link := pdfLink{space: sp.ID, revision: rev, page: page, only: only, expires: s.db.Now().Add(pdfLinkTTL).Unix()}

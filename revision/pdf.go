@@ -32,6 +32,15 @@ func (r *Reader) OpenPrinted(ctx context.Context, spaceID, rev, changeRequest st
 	return r.Open(ctx, sp, rev, c)
 }
 
+// CheckPrintedPage refuses (404) page id as where a PDF of v starts: a
+// page not placed in v's tree is not found.
+func (v *View) CheckPrintedPage(id string) error {
+	if _, placed := v.Tree.Parent(id); !placed || v.Page(id) == nil {
+		return quire.Errorf(quire.CodeNotFound, "page not found")
+	}
+	return nil
+}
+
 // PDFSource is what package pdf prints of v: titled by its space, and for
 // a change request's content subtitled by it, its files read from blobs,
 // its pages linked to the app at base (the public URL, no trailing slash).

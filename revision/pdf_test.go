@@ -49,6 +49,11 @@ func TestPDFSource(t *testing.T) {
 		if u := src.PageURL("install", "x"); !strings.HasPrefix(u, "https://q.example/s/"+f.space.ID+"/") || !strings.HasSuffix(u, "#x") {
 			t.Errorf("%s: page URL %q", tt.name, u)
 		}
+		for page, code := range map[string]quire.Code{"install": "", "guides": "", "nope": quire.CodeNotFound} {
+			if err := v.CheckPrintedPage(page); quire.ErrorCode(err) != code {
+				t.Errorf("%s: printing from %s: %v, want code %q", tt.name, page, err, code)
+			}
+		}
 		if _, err := src.OpenFile(ctx, v.Tree.Files["f1"]); err == nil {
 			t.Errorf("%s: a file opened without a blob store", tt.name)
 		}
