@@ -2,16 +2,12 @@ package api
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -33,32 +29,12 @@ import (
 const (
 	// pdfLinkTTL is how long a PDF link works, as the reference says.
 	pdfLinkTTL = time.Hour
-	// pdfKeyName names the server key that signs PDF links.
-	pdfKeyName = "pdf-links"
 )
 
-// pdfState is the key of PDF links, once read, and the printer of this
-// server's PDF exports.
+// pdfState is the printer of this server's PDF exports, which also signs
+// and checks their links (jobs/pdflinks.go).
 type pdfState struct {
-	keyMu   sync.Mutex
-	key     []byte
 	printer *jobs.PDFPrinter
-}
-
-// pdfLink is what a PDF link names.
-type pdfLink struct {
-	space, revision string
-	changeRequest   string // the change request whose content it is, "" for none
-	page            string // the page printed with its subpages, "" for all
-	only            bool   // page alone
-	expires         int64  // Unix seconds
-}
-
-// payload is what the signature covers: every field, each on its own so
-// that no two links sign alike.
-func (l pdfLink) payload() []byte {
-	return []byte(strings.Join([]string{"quire-pdf-v1", l.space, l.revision, l.changeRequest, l.page,
-		strconv.FormatBool(l.only), strconv.FormatInt(l.expires, 10)}, "\x00"))
 }
 
 func (s *Server) getSpacePDF(w http.ResponseWriter, r *http.Request) error {
@@ -96,17 +72,17 @@ func (s *Server) answerPDFLink(w http.ResponseWriter, r *http.Request, sp *quire
 			return err
 		}
 	}
-	link := pdfLink{space: sp.ID, revision: rev, page: page, only: only, expires: s.db.Now().Add(pdfLinkTTL).Unix()}
+	link := jobs.PDFLink{Space: sp.ID, Revision: rev, Page: page, Only: only, Expires: s.db.Now().Add(pdfLinkTTL).Unix()}
 	if c != nil {
-		link.changeRequest = c.ID
+		link.ChangeRequest = c.ID
 	}
-	sig, err := s.signPDF(r.Context(), link)
+	sig, err := s.pdf.printer.SignPDFLink(r.Context(), link)
 	if err != nil {
 		return err
 	}
 	q := url.Values{}
-	if link.changeRequest != "" {
-		q.Set("changeRequest", link.changeRequest)
+	if link.ChangeRequest != "" {
+		q.Set("changeRequest", link.ChangeRequest)
 	}
 	if page != "" {
 		q.Set("page", page)
@@ -114,67 +90,26 @@ func (s *Server) answerPDFLink(w http.ResponseWriter, r *http.Request, sp *quire
 	if only {
 		q.Set("only", "true")
 	}
-	q.Set("expires", strconv.FormatInt(link.expires, 10))
+	q.Set("expires", strconv.FormatInt(link.Expires, 10))
 	q.Set("signature", sig)
 	u := s.publicURL + "/pdf/" + url.PathEscape(sp.ID) + "/" + url.PathEscape(rev) + "?" + q.Encode()
 	return writeJSON(w, http.StatusOK, map[string]string{"url": u})
 }
 
-// pdfKey is the key that signs PDF links, shared by the servers of the
-// database.
-func (s *Server) pdfKey(ctx context.Context) ([]byte, error) {
-	s.pdf.keyMu.Lock()
-	defer s.pdf.keyMu.Unlock()
-	if s.pdf.key == nil {
-		key, err := s.db.ServerKey(ctx, pdfKeyName)
-		if err != nil {
-			return nil, err
-		}
-		s.pdf.key = key
-	}
-	return s.pdf.key, nil
-}
-
-// signPDF is link's signature: HMAC-SHA256 of its payload, in base64url.
-func (s *Server) signPDF(ctx context.Context, link pdfLink) (string, error) {
-	key, err := s.pdfKey(ctx)
-	if err != nil {
-		return "", err
-	}
-	mac := hmac.New(sha256.New, key)
-	mac.Write(link.payload())
-	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), nil
-}
-
-// errPDFLink refuses a PDF link that was altered or has expired.
-var errPDFLink = quire.Errorf(quire.CodeForbidden, "signature: this PDF link was altered or has expired; ask for a new one")
-
 // pdfLinkOf reads and checks the link r follows.
-func (s *Server) pdfLinkOf(r *http.Request) (pdfLink, error) {
+func (s *Server) pdfLinkOf(r *http.Request) (jobs.PDFLink, error) {
 	q := r.URL.Query()
-	link := pdfLink{space: r.PathValue("spaceId"), revision: r.PathValue("revisionId"),
-		changeRequest: q.Get("changeRequest"), page: q.Get("page"), only: q.Get("only") == "true"}
+	link := jobs.PDFLink{Space: r.PathValue("spaceId"), Revision: r.PathValue("revisionId"),
+		ChangeRequest: q.Get("changeRequest"), Page: q.Get("page"), Only: q.Get("only") == "true"}
 	expires, err := strconv.ParseInt(q.Get("expires"), 10, 64)
 	if err != nil {
-		return link, errPDFLink
+		return link, jobs.ErrPDFLink
 	}
-	link.expires = expires
+	link.Expires = expires
 	if q.Has("only") && q.Get("only") != "true" {
-		return link, errPDFLink // only links that say only=true are signed with it
+		return link, jobs.ErrPDFLink // only links that say only=true are signed with it
 	}
-	got, err := base64.RawURLEncoding.DecodeString(q.Get("signature"))
-	if err != nil {
-		return link, errPDFLink
-	}
-	want, err := s.signPDF(r.Context(), link)
-	if err != nil {
-		return link, err
-	}
-	wantMAC, _ := base64.RawURLEncoding.DecodeString(want)
-	if !hmac.Equal(got, wantMAC) || !time.Unix(expires, 0).After(s.db.Now()) {
-		return link, errPDFLink
-	}
-	return link, nil
+	return link, s.pdf.printer.CheckPDFLink(r.Context(), link, q.Get("signature"), s.db.Now())
 }
 
 // downloadPDF serves the PDF a signed link names; it needs no token.
@@ -184,13 +119,13 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	v, err := s.reader.OpenPrinted(ctx, link.space, link.revision, link.changeRequest)
+	v, err := s.reader.OpenPrinted(ctx, link.Space, link.Revision, link.ChangeRequest)
 	if err != nil {
 		return err
 	}
 	src := v.PDFSource(s.publicURL, s.blobs)
-	key := store.PDFExportKey{SpaceID: v.Space.ID, RevisionID: link.revision, ChangeRequestID: link.changeRequest,
-		PageID: link.page, Only: link.only, Title: src.Title, Subtitle: src.Subtitle}
+	key := store.PDFExportKey{SpaceID: v.Space.ID, RevisionID: link.Revision, ChangeRequestID: link.ChangeRequest,
+		PageID: link.Page, Only: link.Only, Title: src.Title, Subtitle: src.Subtitle}
 	doc, err := s.pdf.printer.OpenPDF(ctx, key)
 	if errors.Is(err, jobs.ErrPDFWait) {
 		w.Header().Set("Retry-After", "10")
@@ -201,8 +136,8 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer doc.Close()
 	name := v.Space.Title
-	if link.page != "" {
-		if p := v.Page(link.page); p != nil {
+	if link.Page != "" {
+		if p := v.Page(link.Page); p != nil {
 			name = p.Title
 		}
 	}
@@ -211,7 +146,7 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Disposition", mimeDisposition(strings.TrimSpace(name)+".pdf"))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
-	h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(max(0, link.expires-s.db.Now().Unix()), 10))
+	h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(max(0, link.Expires-s.db.Now().Unix()), 10))
 	http.ServeContent(w, r, "", time.Time{}, doc)
 	return nil
 }

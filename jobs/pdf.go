@@ -70,6 +70,9 @@ type PDFPrinter struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed, and made anew, when an export ends here
 	printed int           // exports this printer printed, done or failed (tests)
+
+	keyMu sync.Mutex
+	key   []byte // the key of PDF links, once read (pdflinks.go)
 }
 
 func (p *PDFPrinter) init() {
