@@ -39,24 +39,10 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return retryAfter(w, err)
 	}
-	out := s.wire.ChangeRequest(sp, c)
 	if compat {
-		return writeJSON(w, http.StatusOK, out)
+		return writeJSON(w, http.StatusOK, s.wire.ChangeRequest(sp, c))
 	}
-	res := wire.BatchResult{ChangeRequest: out, Changes: []wire.BatchOutcome{}, InsertedFiles: []wire.File{}}
-	for _, o := range result.Changes {
-		j := wire.BatchOutcome{Object: o.Kind, Ref: o.Ref, Page: o.PageID}
-		if o.Kind != edit.DeletedPage {
-			j.Page = wire.PageRef{Object: "page", ID: o.PageID, URLs: wire.URLs{
-				Location: s.url("/spaces/" + sp.ID + "/change-requests/" + c.ID + "/content/page/" + o.PageID),
-			}}
-		}
-		res.Changes = append(res.Changes, j)
-	}
-	for _, f := range result.Files {
-		res.InsertedFiles = append(res.InsertedFiles, s.wire.RevisionFile(sp.ID, c.RevisionID, f))
-	}
-	return writeJSON(w, http.StatusOK, res)
+	return writeJSON(w, http.StatusOK, s.wire.BatchResult(sp, c, result))
 }
 
 // editableChangeRequest is changeRequest for edits of its content: the edit

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -89,11 +90,11 @@ func (s *Server) listCollectionSpaces(w http.ResponseWriter, r *http.Request) er
 }
 
 func (s *Server) moveCollection(w http.ResponseWriter, r *http.Request) error {
-	return collections.move(s, w, r, (*store.DB).MoveCollection)
+	return collections.move(s, w, r, (*authoring.Author).MoveCollection)
 }
 
 func (s *Server) transferCollection(w http.ResponseWriter, r *http.Request) error {
-	return collections.transfer(s, w, r, (*store.DB).TransferCollection)
+	return collections.transfer(s, w, r, (*authoring.Author).TransferCollection)
 }
 
 func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {

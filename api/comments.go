@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
@@ -41,12 +42,9 @@ func (s *Server) commentPlace(r *http.Request, need quire.Role) (*commentPlace, 
 	return p, nil
 }
 
-// revisionID is the current revision of the place's content.
-func (p *commentPlace) revisionID() string {
-	if p.cr != nil {
-		return p.cr.RevisionID
-	}
-	return p.sp.RevisionID
+// place is the services' form of p.
+func (p *commentPlace) place() authoring.CommentPlace {
+	return authoring.CommentPlace{Space: p.sp, ChangeRequest: p.cr}
 }
 
 // path is the API path of the place's comments.
@@ -217,9 +215,8 @@ func (b *commentRequest) validate() (err error) {
 	return nil
 }
 
-// postComment starts a thread; the comment role and up may comment. A page
-// must exist in the place's current content, whose revision the comment
-// records.
+// postComment starts a thread; the comment role and up may comment
+// (authoring.Author.PostComment checks the page it names).
 func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
 	p, err := s.commentPlace(r, quire.RoleComment)
 	if err != nil {
@@ -233,21 +230,8 @@ func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	n := store.NewComment{CommentScope: p.scope, UserID: caller(r.Context()).ID, Markdown: body.markdown, RevisionID: p.revisionID()}
-	if body.Node != nil {
-		n.NodeID = *body.Node
-	}
-	if body.Page != nil {
-		v, err := s.reader.Open(r.Context(), p.sp, n.RevisionID, p.cr)
-		if err != nil {
-			return err
-		}
-		if _, ok := v.Tree.Pages[*body.Page]; !ok {
-			return errorf(quire.CodeInvalid, "page: no page %q in the current content", *body.Page)
-		}
-		n.PageID = *body.Page
-	}
-	c, err := s.db.CreateComment(r.Context(), n)
+	c, err := s.author.PostComment(r.Context(), p.place(), caller(r.Context()).ID,
+		authoring.NewThread{Markdown: body.markdown, Page: body.Page, NodeID: derefOr(body.Node)})
 	if err != nil {
 		return err
 	}
@@ -287,7 +271,7 @@ func (s *Server) writeComment(w http.ResponseWriter, r *http.Request, p *comment
 // commentWriter prepares to encode cs (revision.CommentJSON), opening the
 // content they are shown against (revision.Reader.CommentViews).
 func (s *Server) commentWriter(r *http.Request, p *commentPlace, f revision.Format, cs []*quire.Comment) (*revision.CommentJSON, error) {
-	views, err := s.reader.CommentViews(r.Context(), p.sp, p.revisionID(), p.cr, cs, f.Document)
+	views, err := s.reader.CommentViews(r.Context(), p.sp, p.place().RevisionID(), p.cr, cs, f.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +329,8 @@ func (b *commentUpdateRequest) update() store.CommentUpdate {
 }
 
 // updateCommentOrReply applies PUT to a comment or a reply: anyone who may
-// comment resolves, reopens and reacts; only the author edits the body.
+// comment resolves, reopens and reacts; only the author edits the body
+// (authoring.Author.UpdateComment).
 // Contract §4.1/§4.2: a change request's replies take resolved (it resolves
 // their thread), a space's do not.
 func (s *Server) updateCommentOrReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
@@ -357,24 +342,16 @@ func (s *Server) updateCommentOrReply(w http.ResponseWriter, r *http.Request, p 
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	me := caller(r.Context())
-	u := body.update()
-	if u.Markdown != nil && !quire.CommentPermissionsOf(p.role, c, me.ID).Edit {
-		return errorf(quire.CodeForbidden, "only its author may edit a comment")
-	}
-	if c, err = s.db.UpdateComment(r.Context(), p.scope, c, me.ID, u); err != nil {
+	if c, err = s.author.UpdateComment(r.Context(), p.place(), c, p.role, caller(r.Context()).ID, body.update()); err != nil {
 		return err
 	}
 	return s.writeComment(w, r, p, f, c)
 }
 
 // deleteCommentOrReply deletes a comment (with its replies) or a reply: its
-// author may, and so may the space's admins.
+// author may, and so may the space's admins (authoring.Author.DeleteComment).
 func (s *Server) deleteCommentOrReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
-	if !quire.CommentPermissionsOf(p.role, c, caller(r.Context()).ID).Delete {
-		return errorf(quire.CodeForbidden, "only its author or an admin of the space may delete a comment")
-	}
-	if err := s.db.DeleteComment(r.Context(), p.scope, c); err != nil {
+	if err := s.author.DeleteComment(r.Context(), p.place(), c, p.role, caller(r.Context()).ID); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -408,8 +385,7 @@ func (s *Server) postCommentReply(w http.ResponseWriter, r *http.Request, p *com
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	reply, err := s.db.CreateComment(r.Context(), store.NewComment{CommentScope: p.scope, ParentID: c.ID,
-		UserID: caller(r.Context()).ID, Markdown: body.markdown})
+	reply, err := s.author.ReplyToComment(r.Context(), p.place(), c, caller(r.Context()).ID, body.markdown)
 	if err != nil {
 		return err
 	}

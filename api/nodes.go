@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -96,35 +97,35 @@ func (k nodeKind[T, J]) delete(s *Server, w http.ResponseWriter, r *http.Request
 	return noContent(w)
 }
 
-// move moves the one in the path to the parent and position in the body.
-func (k nodeKind[T, J]) move(s *Server, w http.ResponseWriter, r *http.Request, mv func(*store.DB, context.Context, string, string, quire.Position) (T, error)) error {
+// move moves the one in the path to the parent and position in the body
+// (authoring checks the caller may create there).
+func (k nodeKind[T, J]) move(s *Server, w http.ResponseWriter, r *http.Request, mv func(*authoring.Author, context.Context, T, string, string, quire.Position) (T, error)) error {
 	x, _, err := k.load(s, r, quire.RoleAdmin)
 	if err != nil {
 		return err
 	}
-	n := k.node(x)
-	parent, pos, err := s.moveTarget(w, r, n.orgID, n.parentID)
+	parent, pos, err := moveTarget(w, r, k.node(x).parentID)
 	if err != nil {
 		return err
 	}
-	if x, err = mv(s.db, r.Context(), n.id, parent, pos); err != nil {
+	if x, err = mv(s.author, r.Context(), x, caller(r.Context()).ID, parent, pos); err != nil {
 		return err
 	}
 	return k.write(s, w, r, http.StatusOK, x)
 }
 
-// transfer moves the one in the path to the organization in the body.
-func (k nodeKind[T, J]) transfer(s *Server, w http.ResponseWriter, r *http.Request, tr func(*store.DB, context.Context, string, string) (T, error)) error {
+// transfer moves the one in the path to the organization in the body
+// (authoring checks the caller is an admin of both).
+func (k nodeKind[T, J]) transfer(s *Server, w http.ResponseWriter, r *http.Request, tr func(*authoring.Author, context.Context, T, string, string) (T, error)) error {
 	x, _, err := k.load(s, r, quire.RoleAdmin)
 	if err != nil {
 		return err
 	}
-	n := k.node(x)
-	target, err := s.transferTarget(w, r, n.orgID)
-	if err != nil {
+	var body transferRequest
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if x, err = tr(s.db, r.Context(), n.id, target); err != nil {
+	if x, err = tr(s.author, r.Context(), x, caller(r.Context()).ID, *body.Organization); err != nil {
 		return err
 	}
 	return k.write(s, w, r, http.StatusOK, x)

@@ -2,24 +2,17 @@ package api
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/content"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/pdf"
-	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/web"
 )
@@ -30,44 +23,18 @@ import (
 // It names the revision, which never changes, so what it serves does not
 // change either: each PDF is printed once, by a durable job (jobs/pdf.go,
 // a row of pdf_exports), and kept in blob storage; a link's request joins
-// the export of what it prints, waits for it, and streams the blob.
+// the export of what it prints, waits for it (jobs.PDFPrinter.OpenPDF),
+// and streams the blob.
 
 const (
 	// pdfLinkTTL is how long a PDF link works, as the reference says.
 	pdfLinkTTL = time.Hour
-	// pdfWait bounds how long a link's request waits for its PDF: past
-	// it, 503 with Retry-After, the printing going on. It is longer than
-	// jobs.PDFTimeout, so that a PDF printed at once is waited for.
-	pdfWait = jobs.PDFTimeout + 10*time.Second
-	// pdfPoll is how often a waiting request looks whether its PDF, being
-	// printed by another server, is done.
-	pdfPoll = 500 * time.Millisecond
-	// pdfKeyName names the server key that signs PDF links.
-	pdfKeyName = "pdf-links"
 )
 
-// pdfState is the key of PDF links, once read, and the printer of this
-// server's PDF exports.
+// pdfState is the printer of this server's PDF exports, which also signs
+// and checks their links (jobs/pdflinks.go).
 type pdfState struct {
-	keyMu   sync.Mutex
-	key     []byte
 	printer *jobs.PDFPrinter
-}
-
-// pdfLink is what a PDF link names.
-type pdfLink struct {
-	space, revision string
-	changeRequest   string // the change request whose content it is, "" for none
-	page            string // the page printed with its subpages, "" for all
-	only            bool   // page alone
-	expires         int64  // Unix seconds
-}
-
-// payload is what the signature covers: every field, each on its own so
-// that no two links sign alike.
-func (l pdfLink) payload() []byte {
-	return []byte(strings.Join([]string{"quire-pdf-v1", l.space, l.revision, l.changeRequest, l.page,
-		strconv.FormatBool(l.only), strconv.FormatInt(l.expires, 10)}, "\x00"))
 }
 
 func (s *Server) getSpacePDF(w http.ResponseWriter, r *http.Request) error {
@@ -101,21 +68,21 @@ func (s *Server) answerPDFLink(w http.ResponseWriter, r *http.Request, sp *quire
 		if err != nil {
 			return err
 		}
-		if _, placed := v.Tree.Parent(page); !placed || v.Page(page) == nil {
-			return errorf(quire.CodeNotFound, "page not found")
+		if err := v.CheckPrintedPage(page); err != nil {
+			return err
 		}
 	}
-	link := pdfLink{space: sp.ID, revision: rev, page: page, only: only, expires: s.db.Now().Add(pdfLinkTTL).Unix()}
+	link := jobs.PDFLink{Space: sp.ID, Revision: rev, Page: page, Only: only, Expires: s.db.Now().Add(pdfLinkTTL).Unix()}
 	if c != nil {
-		link.changeRequest = c.ID
+		link.ChangeRequest = c.ID
 	}
-	sig, err := s.signPDF(r.Context(), link)
+	sig, err := s.pdf.printer.SignPDFLink(r.Context(), link)
 	if err != nil {
 		return err
 	}
 	q := url.Values{}
-	if link.changeRequest != "" {
-		q.Set("changeRequest", link.changeRequest)
+	if link.ChangeRequest != "" {
+		q.Set("changeRequest", link.ChangeRequest)
 	}
 	if page != "" {
 		q.Set("page", page)
@@ -123,67 +90,26 @@ func (s *Server) answerPDFLink(w http.ResponseWriter, r *http.Request, sp *quire
 	if only {
 		q.Set("only", "true")
 	}
-	q.Set("expires", strconv.FormatInt(link.expires, 10))
+	q.Set("expires", strconv.FormatInt(link.Expires, 10))
 	q.Set("signature", sig)
 	u := s.publicURL + "/pdf/" + url.PathEscape(sp.ID) + "/" + url.PathEscape(rev) + "?" + q.Encode()
 	return writeJSON(w, http.StatusOK, map[string]string{"url": u})
 }
 
-// pdfKey is the key that signs PDF links, shared by the servers of the
-// database.
-func (s *Server) pdfKey(ctx context.Context) ([]byte, error) {
-	s.pdf.keyMu.Lock()
-	defer s.pdf.keyMu.Unlock()
-	if s.pdf.key == nil {
-		key, err := s.db.ServerKey(ctx, pdfKeyName)
-		if err != nil {
-			return nil, err
-		}
-		s.pdf.key = key
-	}
-	return s.pdf.key, nil
-}
-
-// signPDF is link's signature: HMAC-SHA256 of its payload, in base64url.
-func (s *Server) signPDF(ctx context.Context, link pdfLink) (string, error) {
-	key, err := s.pdfKey(ctx)
-	if err != nil {
-		return "", err
-	}
-	mac := hmac.New(sha256.New, key)
-	mac.Write(link.payload())
-	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), nil
-}
-
-// errPDFLink refuses a PDF link that was altered or has expired.
-var errPDFLink = quire.Errorf(quire.CodeForbidden, "signature: this PDF link was altered or has expired; ask for a new one")
-
 // pdfLinkOf reads and checks the link r follows.
-func (s *Server) pdfLinkOf(r *http.Request) (pdfLink, error) {
+func (s *Server) pdfLinkOf(r *http.Request) (jobs.PDFLink, error) {
 	q := r.URL.Query()
-	link := pdfLink{space: r.PathValue("spaceId"), revision: r.PathValue("revisionId"),
-		changeRequest: q.Get("changeRequest"), page: q.Get("page"), only: q.Get("only") == "true"}
+	link := jobs.PDFLink{Space: r.PathValue("spaceId"), Revision: r.PathValue("revisionId"),
+		ChangeRequest: q.Get("changeRequest"), Page: q.Get("page"), Only: q.Get("only") == "true"}
 	expires, err := strconv.ParseInt(q.Get("expires"), 10, 64)
 	if err != nil {
-		return link, errPDFLink
+		return link, jobs.ErrPDFLink
 	}
-	link.expires = expires
+	link.Expires = expires
 	if q.Has("only") && q.Get("only") != "true" {
-		return link, errPDFLink // only links that say only=true are signed with it
+		return link, jobs.ErrPDFLink // only links that say only=true are signed with it
 	}
-	got, err := base64.RawURLEncoding.DecodeString(q.Get("signature"))
-	if err != nil {
-		return link, errPDFLink
-	}
-	want, err := s.signPDF(r.Context(), link)
-	if err != nil {
-		return link, err
-	}
-	wantMAC, _ := base64.RawURLEncoding.DecodeString(want)
-	if !hmac.Equal(got, wantMAC) || !time.Unix(expires, 0).After(s.db.Now()) {
-		return link, errPDFLink
-	}
-	return link, nil
+	return link, s.pdf.printer.CheckPDFLink(r.Context(), link, q.Get("signature"), s.db.Now())
 }
 
 // downloadPDF serves the PDF a signed link names; it needs no token.
@@ -193,23 +119,15 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	v, err := s.pdfView(ctx, link.space, link.revision, link.changeRequest)
+	v, err := s.reader.OpenPrinted(ctx, link.Space, link.Revision, link.ChangeRequest)
 	if err != nil {
 		return err
 	}
-	src := s.pdfSource(v)
-	key := store.PDFExportKey{SpaceID: v.Space.ID, RevisionID: link.revision, ChangeRequestID: link.changeRequest,
-		PageID: link.page, Only: link.only, Title: src.Title, Subtitle: src.Subtitle}
-	x, err := s.awaitPDF(ctx, key)
-	var doc io.ReadSeekCloser
-	if err == nil {
-		// A PDF purged since it was read (jobs.PDFKeep) is printed anew
-		// at the next request.
-		if doc, err = s.blobs.Open(ctx, x.Blob); errors.Is(err, fs.ErrNotExist) {
-			err = errPDFWait
-		}
-	}
-	if errors.Is(err, errPDFWait) {
+	src := v.PDFSource(s.publicURL, s.blobs)
+	key := store.PDFExportKey{SpaceID: v.Space.ID, RevisionID: link.Revision, ChangeRequestID: link.ChangeRequest,
+		PageID: link.Page, Only: link.Only, Title: src.Title, Subtitle: src.Subtitle}
+	doc, err := s.pdf.printer.OpenPDF(ctx, key)
+	if errors.Is(err, jobs.ErrPDFWait) {
 		w.Header().Set("Retry-After", "10")
 		return web.WriteJSONError(w, http.StatusServiceUnavailable, "the PDF is still being printed; try again in a moment")
 	}
@@ -218,8 +136,8 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer doc.Close()
 	name := v.Space.Title
-	if link.page != "" {
-		if p := v.Page(link.page); p != nil {
+	if link.Page != "" {
+		if p := v.Page(link.Page); p != nil {
 			name = p.Title
 		}
 	}
@@ -228,80 +146,18 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Disposition", mimeDisposition(strings.TrimSpace(name)+".pdf"))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
-	h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(max(0, link.expires-s.db.Now().Unix()), 10))
+	h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(max(0, link.Expires-s.db.Now().Unix()), 10))
 	http.ServeContent(w, r, "", time.Time{}, doc)
 	return nil
 }
 
-// pdfView is the content a PDF prints: the space's, or its change
-// request's, at revision rev.
-func (s *Server) pdfView(ctx context.Context, spaceID, rev, changeRequest string) (*revision.View, error) {
-	sp, err := s.db.Space(ctx, spaceID)
-	if err != nil {
-		return nil, err
-	}
-	if !sp.DeletedAt.IsZero() {
-		return nil, errorf(quire.CodeNotFound, "space not found")
-	}
-	var c *quire.ChangeRequest
-	if changeRequest != "" {
-		if c, err = s.db.ChangeRequest(ctx, sp.ID, changeRequest); err != nil {
-			return nil, err
-		}
-	}
-	return s.reader.Open(ctx, sp, rev, c)
-}
-
-// errPDFWait says a PDF was not printed within the time a request waits.
-var errPDFWait = errors.New("the PDF is still being printed")
-
-// awaitPDF returns the export of k once it is done: enqueued when there is
-// none, joined when there is, printed on this server when a slot is free
-// (else by another's). A failed export answers its error (413 for a PDF
-// over the bounds, naming the page), without printing again.
-func (s *Server) awaitPDF(ctx context.Context, k store.PDFExportKey) (*store.PDFExport, error) {
-	wait := time.NewTimer(pdfWait)
-	defer wait.Stop()
-	poll := time.NewTicker(pdfPoll)
-	defer poll.Stop()
-	var x *store.PDFExport
-	for {
-		ended := s.pdf.printer.Ended() // before reading, so that an end meanwhile is not missed
-		var err error
-		if x == nil {
-			x, err = s.db.EnsurePDFExport(ctx, k)
-		} else if x, err = s.db.PDFExport(ctx, x.ID); quire.ErrorCode(err) == quire.CodeNotFound {
-			continue // purged meanwhile: enqueued again
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case x.State == store.PDFDone:
-			return x, nil
-		case x.State == store.PDFFailed:
-			return nil, quire.Errorf(quire.Code(x.ErrorCode), "%s", x.Error)
-		case s.db.PDFExportDue(x):
-			s.pdf.printer.Wake()
-		}
-		select {
-		case <-ended:
-		case <-poll.C:
-		case <-wait.C:
-			return nil, errPDFWait
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-}
-
 // printExport prints x's PDF to out: it runs in jobs.PDFPrinter.
 func (s *Server) printExport(ctx context.Context, x *store.PDFExport, out io.Writer) error {
-	v, err := s.pdfView(ctx, x.SpaceID, x.RevisionID, x.ChangeRequestID)
+	v, err := s.reader.OpenPrinted(ctx, x.SpaceID, x.RevisionID, x.ChangeRequestID)
 	if err != nil {
 		return err
 	}
-	src := s.pdfSource(v)
+	src := v.PDFSource(s.publicURL, s.blobs)
 	src.Title, src.Subtitle = x.Title, x.Subtitle
 	return pdf.Write(ctx, out, src, pdf.Options{Page: x.PageID, Only: x.Only}, pdf.DefaultLimits)
 }
@@ -309,25 +165,3 @@ func (s *Server) printExport(ctx context.Context, x *store.PDFExport, out io.Wri
 // PDFPrinter prints this server's PDF exports; serve runs it, to print
 // those no request is waiting for (jobs.PDFPrinter.Run).
 func (s *Server) PDFPrinter() *jobs.PDFPrinter { return s.pdf.printer }
-
-// pdfSource is what package pdf prints v from.
-func (s *Server) pdfSource(v *revision.View) pdf.Source {
-	src := pdf.Source{
-		Title: v.Space.Title, Revision: v.Revision.ID, Date: v.Revision.CreatedAt,
-		Tree: v.Tree, Resolver: v.Resolver(),
-		OpenFile: func(ctx context.Context, f *content.File) (io.ReadCloser, error) {
-			if s.blobs == nil {
-				return nil, errors.New("no blob store")
-			}
-			return s.blobs.Open(ctx, f.Blob)
-		},
-		PageURL: func(id, anchor string) string { return v.Space.PageAppURL(s.publicURL, v.Path(id), anchor) },
-	}
-	if c := v.ChangeRequest; c != nil {
-		src.Subtitle = "Change request #" + strconv.Itoa(c.Number)
-		if c.Subject != "" {
-			src.Subtitle += ": " + c.Subject
-		}
-	}
-	return src
-}

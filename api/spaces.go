@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -337,25 +338,17 @@ func (b *moveBody) parse(current string) (parent string, pos quire.Position, err
 }
 
 // moveTarget reads a move body: the target parent (the current one when
-// absent) and position. Moving into another parent needs the create role there.
-func (s *Server) moveTarget(w http.ResponseWriter, r *http.Request, orgID, current string) (string, quire.Position, error) {
+// absent) and position.
+func moveTarget(w http.ResponseWriter, r *http.Request, current string) (string, quire.Position, error) {
 	var body moveBody
 	if err := readJSON(w, r, &body); err != nil {
 		return "", quire.Position{}, err
 	}
-	parent, pos, err := body.parse(current)
-	if err != nil || parent == current {
-		return parent, pos, err
-	}
-	v, err := s.db.Viewer(r.Context(), orgID, caller(r.Context()).ID, nil)
-	if err != nil {
-		return "", pos, err
-	}
-	return parent, pos, s.requireCreateIn(r, v, orgID, parent)
+	return body.parse(current)
 }
 
 func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request) error {
-	return spaces.move(s, w, r, (*store.DB).MoveSpace)
+	return spaces.move(s, w, r, (*authoring.Author).MoveSpace)
 }
 
 // transferRequest is the body of the transfer operations.
@@ -367,19 +360,6 @@ func (b *transferRequest) validate() error {
 	return quire.CheckRequired("organization", b.Organization != nil)
 }
 
-// transferTarget reads the organization to transfer to, which the caller
-// must administer as well as fromOrg (authoring.Author.TransferTarget).
-func (s *Server) transferTarget(w http.ResponseWriter, r *http.Request, fromOrg string) (string, error) {
-	var body transferRequest
-	if err := readRequest(w, r, &body); err != nil {
-		return "", err
-	}
-	if err := s.author.TransferTarget(r.Context(), caller(r.Context()).ID, fromOrg, *body.Organization); err != nil {
-		return "", err
-	}
-	return *body.Organization, nil
-}
-
 func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request) error {
-	return spaces.transfer(s, w, r, (*store.DB).TransferSpace)
+	return spaces.transfer(s, w, r, (*authoring.Author).TransferSpace)
 }

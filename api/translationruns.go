@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -85,9 +86,9 @@ func (s *Server) createTranslation(w http.ResponseWriter, r *http.Request) error
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	t, err := s.db.CreateTranslation(r.Context(), store.NewTranslation{OrgID: me.OrgID, SourceSpaceID: *body.Source.Space,
-		SourceLanguage: *body.Source.Language, Language: *body.Language, Instructions: body.instructions,
-		UserID: caller(r.Context()).ID, Queue: s.model != nil})
+	t, err := s.author.CreateTranslation(r.Context(), me.OrgID, caller(r.Context()).ID, authoring.NewTranslation{
+		SourceSpaceID: *body.Source.Space, SourceLanguage: *body.Source.Language, Language: *body.Language,
+		Instructions: body.instructions}, s.model != nil)
 	if err != nil {
 		return err
 	}
@@ -194,16 +195,14 @@ func (s *Server) deleteTranslation(w http.ResponseWriter, r *http.Request) error
 	return noContent(w)
 }
 
-// runTranslation queues a run: 204. Without a model, 400 saying so.
+// runTranslation queues a run: 204. Without a model, 400 saying so
+// (authoring.Author.RunTranslation).
 func (s *Server) runTranslation(w http.ResponseWriter, r *http.Request) error {
 	t, _, err := s.translation(r, true)
 	if err != nil {
 		return err
 	}
-	if s.model == nil {
-		return errorf(quire.CodeInvalid, "translationId: no language model is configured on this server (QUIRE_LLM_URL and QUIRE_LLM_MODEL), so translations cannot run")
-	}
-	if err := s.db.QueueTranslationRun(r.Context(), t.OrgID, t.ID, caller(r.Context()).ID); err != nil {
+	if err := s.author.RunTranslation(r.Context(), t, caller(r.Context()).ID, s.model != nil); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -20,33 +20,6 @@ import (
 
 const maxResolvedURL = 2048 // the reference's URL maxLength
 
-// appURLs matches the app's content addresses, giving their wildcards.
-var appURLs = func() *http.ServeMux {
-	mux := http.NewServeMux()
-	for _, p := range []string{quire.AppCollectionPath, quire.AppSpacePath, quire.AppPagePath, quire.AppChangeRequestPath,
-		quire.AppEditPath, quire.AppRevisionPath, quire.AppCommentPath} {
-		mux.HandleFunc("GET "+p, func(w http.ResponseWriter, r *http.Request) { w.(*pathValues).from(r) })
-	}
-	return mux
-}()
-
-// pathValues is what appURLs answers: the wildcards of the pattern matched.
-type pathValues struct {
-	http.ResponseWriter
-	pattern string
-	values  map[string]string
-}
-
-func (p *pathValues) from(r *http.Request) {
-	p.pattern = strings.TrimPrefix(r.Pattern, "GET ")
-	p.values = map[string]string{}
-	for _, name := range []string{"collectionId", "spaceId", "changeRequestId", "revisionId", "commentId", "path"} {
-		if v := r.PathValue(name); v != "" {
-			p.values[name] = v
-		}
-	}
-}
-
 // resolvableURL parses the url parameter of r: an absolute http(s) URL of
 // at most 2048 bytes.
 func resolvableURL(raw string) (*url.URL, error) {
@@ -72,23 +45,19 @@ func (s *Server) getContentByURL(w http.ResponseWriter, r *http.Request) error {
 // contentAt is what the app shows at u, to the caller of r: a collection,
 // or a space with the change request and page the address names.
 func (s *Server) contentAt(r *http.Request, u *url.URL) (map[string]any, error) {
-	notFound := errorf(quire.CodeNotFound, "no content found at this URL")
-	if !strings.EqualFold(u.Host, s.appHost()) {
-		return nil, notFound
+	at, ok := quire.LocateAppURL(u, s.appHost())
+	if !ok {
+		return nil, errorf(quire.CodeNotFound, "no content found at this URL")
 	}
-	probe, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, u.EscapedPath(), nil)
-	match := &pathValues{}
-	if _, pattern := appURLs.Handler(probe); pattern == "" {
-		return nil, notFound
-	}
-	appURLs.ServeHTTP(match, probe)
 	// The loaders read the path's wildcards, as the routes of the content
 	// give them: r with the URL's instead.
 	rr := r.Clone(r.Context())
-	for k, v := range match.values {
-		rr.SetPathValue(k, v)
+	for k, v := range map[string]string{"collectionId": at.CollectionID, "spaceId": at.SpaceID, "changeRequestId": at.ChangeRequestID} {
+		if v != "" {
+			rr.SetPathValue(k, v)
+		}
 	}
-	if match.values["collectionId"] != "" {
+	if at.CollectionID != "" {
 		c, role, err := s.collection(rr, quire.RoleRead)
 		if err != nil {
 			return nil, err
@@ -101,14 +70,14 @@ func (s *Server) contentAt(r *http.Request, u *url.URL) (map[string]any, error) 
 	}
 	out := map[string]any{"space": s.wire.Space(sp, role)}
 	revisionID, cr := sp.RevisionID, (*quire.ChangeRequest)(nil)
-	if match.values["changeRequestId"] != "" {
+	if at.ChangeRequestID != "" {
 		if _, cr, err = s.changeRequest(rr, quire.RoleRead); err != nil {
 			return nil, err
 		}
 		revisionID = cr.RevisionID
 		out["changeRequest"] = s.wire.ChangeRequest(sp, cr)
 	}
-	if pagePath := match.values["path"]; pagePath != "" {
+	if at.Path != "" {
 		v, err := s.reader.Open(r.Context(), sp, revisionID, cr)
 		if err != nil {
 			return nil, err
@@ -117,7 +86,7 @@ func (s *Server) contentAt(r *http.Request, u *url.URL) (map[string]any, error) 
 		if err != nil {
 			return nil, err
 		}
-		if page, ok := s.pageAt(v, pagePath, f); ok {
+		if page, ok := s.pageAt(v, at.Path, f); ok {
 			out["page"] = page
 		}
 	}

@@ -37,28 +37,6 @@ func CheckSpaceUpdate(sp *quire.Space, role quire.Role, u store.SpaceUpdate) err
 	return nil
 }
 
-// TransferTarget checks that user may move content of organization from to
-// organization to: they administer both (an organization they are not a
-// member of is CodeNotFound), and to is another one (CodeInvalid).
-func (a *Author) TransferTarget(ctx context.Context, userID, from, to string) error {
-	for _, org := range []string{from, to} {
-		m, err := a.DB.Membership(ctx, org, userID)
-		if quire.ErrorCode(err) == quire.CodeNotFound {
-			return quire.Errorf(quire.CodeNotFound, "organization not found")
-		}
-		if err != nil {
-			return err
-		}
-		if m.Role != quire.RoleAdmin {
-			return quire.Errorf(quire.CodeForbidden, "transferring needs the admin role in both organizations")
-		}
-	}
-	if to == from {
-		return quire.Errorf(quire.CodeInvalid, "organization: already the owner")
-	}
-	return nil
-}
-
 // CheckCreateIn checks that viewer v may create content in collection
 // parentID ("" for the top level) of organization orgID
 // (quire.Viewer.CheckCreateIn): a parent that is not a live collection of

@@ -62,42 +62,6 @@ func TestUpdateSpace(t *testing.T) {
 	}
 }
 
-func TestTransferTarget(t *testing.T) {
-	f := newFixture(t)
-	ctx := t.Context()
-	from := f.space.OrgID
-	other, err := f.db.CreateOrganization(ctx, "Other", nil, f.userID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stranger, err := f.db.InitOrganization(ctx, "Elsewhere", "bob@example.com", "Bob")
-	if err != nil {
-		t.Fatal(err)
-	}
-	reader, err := f.db.AddUser(ctx, other.ID, "cy@example.com", "Cy", quire.RoleRead)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.db.AddUser(ctx, from, "cy@example.com", "Cy", quire.RoleAdmin); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name     string
-		user, to string
-		want     quire.Code
-	}{
-		{"admin of both", f.userID, other.ID, ""},
-		{"the same organization", f.userID, from, quire.CodeInvalid},
-		{"not a member of the target", f.userID, stranger.Organization.ID, quire.CodeNotFound},
-		{"no such organization", f.userID, "nope", quire.CodeNotFound},
-		{"reader of the target", reader.User.ID, other.ID, quire.CodeForbidden},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			wantCode(t, "TransferTarget", f.author.TransferTarget(ctx, tc.user, from, tc.to), tc.want)
-		})
-	}
-}
-
 // TestCreateIn creates spaces and collections where the viewer may, and
 // refuses the rest without writing; duplicating refuses one who cannot see
 // the space's collection.

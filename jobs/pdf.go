@@ -59,6 +59,8 @@ type PDFPrinter struct {
 	Slots   int
 	Timeout time.Duration
 	Poll    time.Duration
+	// Wait bounds how long OpenPDF waits; PDFWait when 0.
+	Wait time.Duration
 	// TempDir holds the PDFs being printed; "" is os.TempDir().
 	TempDir string
 	Log     *slog.Logger
@@ -68,6 +70,9 @@ type PDFPrinter struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed, and made anew, when an export ends here
 	printed int           // exports this printer printed, done or failed (tests)
+
+	keyMu sync.Mutex
+	key   []byte // the key of PDF links, once read (pdflinks.go)
 }
 
 func (p *PDFPrinter) init() {

@@ -136,48 +136,51 @@ func (tx *Tx) reroot(ctx context.Context, oldPrefix, newPrefix, orgID string) er
 
 // MoveSpace moves a live space under parentID ("" for the top level) at pos.
 // A space with in-collection visibility moved to the top level becomes private.
-func (db *DB) MoveSpace(ctx context.Context, id, parentID string, pos quire.Position) (sp *quire.Space, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		if sp, err = tx.Space(ctx, id); err != nil {
-			return err
-		}
-		if err := tx.move(ctx, quire.Sibling{Kind: "space", ID: id}, sp.OrgID, parentID, pos); err != nil {
-			return err
-		}
-		if parentID == "" && sp.Visibility == quire.VisibilityInCollection {
-			if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ? WHERE id = ?", string(quire.VisibilityPrivate), id); err != nil {
-				return err
-			}
-		}
-		sp, err = tx.Space(ctx, id)
+func (db *DB) MoveSpace(ctx context.Context, id, parentID string, pos quire.Position) (*quire.Space, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error { return tx.MoveSpace(ctx, id, parentID, pos) },
+		func(tx *Tx) (*quire.Space, error) { return tx.Space(ctx, id) })
+}
+
+// MoveSpace is DB.MoveSpace in tx.
+func (tx *Tx) MoveSpace(ctx context.Context, id, parentID string, pos quire.Position) error {
+	sp, err := tx.Space(ctx, id)
+	if err != nil {
 		return err
-	})
-	return sp, err
+	}
+	if err := tx.move(ctx, quire.Sibling{Kind: "space", ID: id}, sp.OrgID, parentID, pos); err != nil {
+		return err
+	}
+	if parentID == "" && sp.Visibility == quire.VisibilityInCollection {
+		if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ? WHERE id = ?", string(quire.VisibilityPrivate), id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MoveCollection moves a live collection under parentID ("" for the top
 // level) at pos. A collection cannot move into itself or its descendants.
-func (db *DB) MoveCollection(ctx context.Context, id, parentID string, pos quire.Position) (c *quire.Collection, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		if c, err = tx.Collection(ctx, id); err != nil {
-			return err
-		}
-		if parentID != "" {
-			target, err := tx.liveCollection(ctx, c.OrgID, parentID)
-			if err != nil {
-				return err
-			}
-			if target.ID == id || contains(target.Ancestors, id) {
-				return quire.Errorf(quire.CodeInvalid, "parent: a collection cannot move into itself or its descendants")
-			}
-		}
-		if err := tx.move(ctx, quire.Sibling{Kind: "collection", ID: id}, c.OrgID, parentID, pos); err != nil {
-			return err
-		}
-		c, err = tx.Collection(ctx, id)
+func (db *DB) MoveCollection(ctx context.Context, id, parentID string, pos quire.Position) (*quire.Collection, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error { return tx.MoveCollection(ctx, id, parentID, pos) },
+		func(tx *Tx) (*quire.Collection, error) { return tx.Collection(ctx, id) })
+}
+
+// MoveCollection is DB.MoveCollection in tx.
+func (tx *Tx) MoveCollection(ctx context.Context, id, parentID string, pos quire.Position) error {
+	c, err := tx.Collection(ctx, id)
+	if err != nil {
 		return err
-	})
-	return c, err
+	}
+	if parentID != "" {
+		target, err := tx.liveCollection(ctx, c.OrgID, parentID)
+		if err != nil {
+			return err
+		}
+		if target.ID == id || contains(target.Ancestors, id) {
+			return quire.Errorf(quire.CodeInvalid, "parent: a collection cannot move into itself or its descendants")
+		}
+	}
+	return tx.move(ctx, quire.Sibling{Kind: "collection", ID: id}, c.OrgID, parentID, pos)
 }
 
 func contains(list []string, s string) bool {
@@ -192,45 +195,46 @@ func contains(list []string, s string) bool {
 // TransferSpace moves a live space to the top level of another organization.
 // Its grants, given to people and teams of the old one, are dropped.
 func (db *DB) TransferSpace(ctx context.Context, id, orgID string) (*quire.Space, error) {
-	return writeThenRead(ctx, db, func(tx *Tx) error {
-		if err := tx.move(ctx, quire.Sibling{Kind: "space", ID: id}, orgID, "", quire.Position{}); err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ? WHERE id = ? AND visibility = ?",
-			string(quire.VisibilityPrivate), id, string(quire.VisibilityInCollection)); err != nil {
-			return err
-		}
-		if _, err := tx.q.exec(ctx, "DELETE FROM content_grants WHERE content_id = ?", id); err != nil {
-			return err
-		}
-		if err := tx.unpublishSpaces(ctx, "s.id = ?", id); err != nil { // sites of the old organization
-			return err
-		}
-		return nil
-	}, func(tx *Tx) (*quire.Space, error) { return tx.Space(ctx, id) })
+	return writeThenRead(ctx, db, func(tx *Tx) error { return tx.TransferSpace(ctx, id, orgID) },
+		func(tx *Tx) (*quire.Space, error) { return tx.Space(ctx, id) })
+}
+
+// TransferSpace is DB.TransferSpace in tx.
+func (tx *Tx) TransferSpace(ctx context.Context, id, orgID string) error {
+	if err := tx.move(ctx, quire.Sibling{Kind: "space", ID: id}, orgID, "", quire.Position{}); err != nil {
+		return err
+	}
+	if _, err := tx.q.exec(ctx, "UPDATE spaces SET visibility = ? WHERE id = ? AND visibility = ?",
+		string(quire.VisibilityPrivate), id, string(quire.VisibilityInCollection)); err != nil {
+		return err
+	}
+	if _, err := tx.q.exec(ctx, "DELETE FROM content_grants WHERE content_id = ?", id); err != nil {
+		return err
+	}
+	return tx.unpublishSpaces(ctx, "s.id = ?", id) // sites of the old organization
 }
 
 // TransferCollection moves a live collection, with everything in it, to the
 // top level of another organization, dropping the grants on all of it.
-func (db *DB) TransferCollection(ctx context.Context, id, orgID string) (c *quire.Collection, err error) {
-	err = db.Tx(ctx, func(tx *Tx) error {
-		if c, err = tx.Collection(ctx, id); err != nil {
-			return err
-		}
-		prefix := pathOf(append(c.Ancestors, c.ID))
-		if _, err := tx.q.exec(ctx, `DELETE FROM content_grants WHERE content_id = ?
-			OR content_id IN (SELECT id FROM spaces WHERE path LIKE ?)
-			OR content_id IN (SELECT id FROM collections WHERE path LIKE ?)`, id, prefix+"%", prefix+"%"); err != nil {
-			return err
-		}
-		if err := tx.unpublishSpaces(ctx, "s.path LIKE ?", prefix+"%"); err != nil { // sites of the old organization
-			return err
-		}
-		if err := tx.move(ctx, quire.Sibling{Kind: "collection", ID: id}, orgID, "", quire.Position{}); err != nil {
-			return err
-		}
-		c, err = tx.Collection(ctx, id)
+func (db *DB) TransferCollection(ctx context.Context, id, orgID string) (*quire.Collection, error) {
+	return writeThenRead(ctx, db, func(tx *Tx) error { return tx.TransferCollection(ctx, id, orgID) },
+		func(tx *Tx) (*quire.Collection, error) { return tx.Collection(ctx, id) })
+}
+
+// TransferCollection is DB.TransferCollection in tx.
+func (tx *Tx) TransferCollection(ctx context.Context, id, orgID string) error {
+	c, err := tx.Collection(ctx, id)
+	if err != nil {
 		return err
-	})
-	return c, err
+	}
+	prefix := pathOf(append(c.Ancestors, c.ID))
+	if _, err := tx.q.exec(ctx, `DELETE FROM content_grants WHERE content_id = ?
+		OR content_id IN (SELECT id FROM spaces WHERE path LIKE ?)
+		OR content_id IN (SELECT id FROM collections WHERE path LIKE ?)`, id, prefix+"%", prefix+"%"); err != nil {
+		return err
+	}
+	if err := tx.unpublishSpaces(ctx, "s.path LIKE ?", prefix+"%"); err != nil { // sites of the old organization
+		return err
+	}
+	return tx.move(ctx, quire.Sibling{Kind: "collection", ID: id}, orgID, "", quire.Position{})
 }
