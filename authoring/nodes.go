@@ -96,11 +96,7 @@ func checkMoveInto(ctx context.Context, tx *store.Tx, orgID, userID, current, pa
 	if err != nil {
 		return err
 	}
-	var c *quire.Collection
-	if parent != "" {
-		c, _ = tx.Collection(ctx, parent) // nil on any failure: no such parent
-	}
-	return v.CheckCreateIn(orgID, parent, c)
+	return checkCreateIn(ctx, tx, v, orgID, parent)
 }
 
 // checkTransfer refuses userID transferring from organization from to

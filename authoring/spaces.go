@@ -42,9 +42,17 @@ func CheckSpaceUpdate(sp *quire.Space, role quire.Role, u store.SpaceUpdate) err
 // (quire.Viewer.CheckCreateIn): a parent that is not a live collection of
 // it, or that v cannot read, is CodeInvalid, as naming none.
 func (a *Author) CheckCreateIn(ctx context.Context, v *quire.Viewer, orgID, parentID string) error {
+	return checkCreateIn(ctx, a.DB, v, orgID, parentID)
+}
+
+// checkCreateIn is CheckCreateIn reading the parent through r: the store,
+// or a write's transaction.
+func checkCreateIn(ctx context.Context, r interface {
+	Collection(ctx context.Context, id string) (*quire.Collection, error)
+}, v *quire.Viewer, orgID, parentID string) error {
 	var c *quire.Collection
 	if parentID != "" {
-		c, _ = a.DB.Collection(ctx, parentID) // nil on any failure: no such parent
+		c, _ = r.Collection(ctx, parentID) // nil on any failure: no such parent
 	}
 	return v.CheckCreateIn(orgID, parentID, c)
 }
