@@ -58,7 +58,7 @@ type askBody struct {
 	PreviousQueries []string `json:"previousQueries"`
 }
 
-func (b *askBody) validate() error {
+func (b *askBody) Validate() error {
 	if err := ask.CheckQuestion("query", b.Query); err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ type changeRequestCreateRequest struct {
 	Subject *string `json:"subject"`
 }
 
-func (b *changeRequestCreateRequest) validate() error {
+func (b *changeRequestCreateRequest) Validate() error {
 	if b.Subject == nil {
 		return nil
 	}
@@ -94,7 +94,7 @@ type changeRequestUpdateRequest struct {
 	description *string // the description's markdown, once validated
 }
 
-func (b *changeRequestUpdateRequest) validate() error {
+func (b *changeRequestUpdateRequest) Validate() error {
 	var err error
 	if b.description, err = checkSubjectAndDescription(b.Subject, b.Description); err != nil {
 		return err

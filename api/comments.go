@@ -202,7 +202,7 @@ type commentRequest struct {
 	markdown string // the body's, set by validate
 }
 
-func (b *commentRequest) validate() (err error) {
+func (b *commentRequest) Validate() (err error) {
 	if b.markdown, err = markdownOf(b.Body); err != nil {
 		return err
 	}
@@ -314,7 +314,7 @@ type commentUpdateRequest struct {
 	markdown     *string // the body's, set by validate
 }
 
-func (b *commentUpdateRequest) validate() error {
+func (b *commentUpdateRequest) Validate() error {
 	if b.Resolved.Set {
 		switch {
 		case b.unresolvable:
@@ -393,7 +393,7 @@ type replyRequest struct {
 	markdown string // the body's, set by validate
 }
 
-func (b *replyRequest) validate() (err error) {
+func (b *replyRequest) Validate() (err error) {
 	b.markdown, err = markdownOf(b.Body)
 	return err
 }

@@ -92,7 +92,7 @@ type uploadRequest struct {
 	Kind *string `json:"kind"`
 }
 
-func (b *uploadRequest) validate() error {
+func (b *uploadRequest) Validate() error {
 	switch {
 	case b.File == nil:
 		return errorf(quire.CodeInvalid, "file: is required")

@@ -47,9 +47,9 @@ func (b *gitRequest) request() gitsync.Request {
 	return r
 }
 
-// validate checks the fields that need no server setting; the Syncer
+// Validate checks the fields that need no server setting; the Syncer
 // checks the rest (the URL against the server's rules).
-func (b *gitRequest) validate() error {
+func (b *gitRequest) Validate() error {
 	if b.URL == nil {
 		return quire.Errorf(quire.CodeInvalid, "url: is required")
 	}

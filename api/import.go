@@ -37,7 +37,7 @@ type importRequest struct {
 	files []string
 }
 
-func (b *importRequest) validate() error {
+func (b *importRequest) Validate() error {
 	str, obj, err := decodeSource(b.Source)
 	if err != nil {
 		return err

@@ -34,7 +34,7 @@ type importRunRequest struct {
 	start string
 }
 
-func (b *importRunRequest) validate() error {
+func (b *importRunRequest) Validate() error {
 	str, obj, err := decodeSource(b.Source)
 	switch {
 	case err != nil:

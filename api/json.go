@@ -172,8 +172,9 @@ func setValue[T any](o quire.Optional[T]) *T {
 }
 
 // validator is a request body that checks itself: each request type's
-// validate, next to the type, names the field and the rule it breaks.
-type validator interface{ validate() error }
+// Validate (wire's request types, and the bodies still beside their
+// handlers) names the field and the rule it breaks.
+type validator interface{ Validate() error }
 
 // readRequest reads the body into dst, as readJSON does, and validates it.
 func readRequest(w http.ResponseWriter, r *http.Request, dst validator) error {
@@ -192,5 +193,5 @@ func readRequestLimit(w http.ResponseWriter, r *http.Request, limit int64, dst v
 			return err
 		}
 	}
-	return dst.validate()
+	return dst.Validate()
 }

@@ -38,7 +38,7 @@ type reviewersRequest struct {
 	description *string // the description's markdown, once validated
 }
 
-func (b *reviewersRequest) validate() error {
+func (b *reviewersRequest) Validate() error {
 	if len(b.Users) == 0 {
 		return errorf(quire.CodeInvalid, "users: must list at least one user id")
 	}

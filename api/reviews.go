@@ -120,9 +120,9 @@ type reviewRequest struct {
 	markdown string
 }
 
-// validate checks status, then the comment: the reference's Document, or
+// Validate checks status, then the comment: the reference's Document, or
 // {"markdown": …} as comment bodies take it.
-func (b *reviewRequest) validate() (err error) {
+func (b *reviewRequest) Validate() (err error) {
 	if b.Status == nil {
 		return errorf(quire.CodeInvalid, "status: is required")
 	}

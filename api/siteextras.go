@@ -32,7 +32,7 @@ type externalLinkBody struct {
 	Condition            quire.Optional[string] `json:"condition"`
 }
 
-func (b *externalLinkBody) validate() error {
+func (b *externalLinkBody) Validate() error {
 	for _, f := range []struct {
 		field string
 		o     quire.Optional[any]
@@ -148,7 +148,7 @@ type mcpServerBody struct {
 	Condition quire.Optional[string]            `json:"condition"`
 }
 
-func (b *mcpServerBody) validate() error {
+func (b *mcpServerBody) Validate() error {
 	if err := quire.FirstError(
 		checkString("name", b.Name, 1, 100),
 		checkString("url", b.URL, 1, quire.MaxMCPServerURL),

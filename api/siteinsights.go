@@ -46,7 +46,7 @@ type insightsBody struct {
 	now time.Time
 }
 
-func (b *insightsBody) validate() error { return b.Check(b.now) }
+func (b *insightsBody) Validate() error { return b.Check(b.now) }
 
 // insightCounts are the stored counts as insights reads them.
 func insightCounts(counts []store.InsightCount) iter.Seq[insights.Count] {
@@ -188,7 +188,7 @@ type trackEventsBody struct {
 	Events []trackedEvent `json:"events"`
 }
 
-func (b *trackEventsBody) validate() error {
+func (b *trackEventsBody) Validate() error {
 	if b.Events == nil {
 		return errorf(quire.CodeInvalid, "events: is required")
 	}

@@ -36,7 +36,7 @@ type sitePublishingAuthUpdate struct {
 	Issuer      quire.Optional[string] `json:"issuer"`
 }
 
-func (b *sitePublishingAuthUpdate) validate() error {
+func (b *sitePublishingAuthUpdate) Validate() error {
 	if b.Backend.Set {
 		switch {
 		case b.Backend.Null:

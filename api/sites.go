@@ -158,9 +158,9 @@ type siteCreateRequest struct {
 	site store.NewSite // what validate makes of the fields
 }
 
-// validate checks the body and makes the site to create: a basic public site
+// Validate checks the body and makes the site to create: a basic public site
 // titled "Untitled site" unless told otherwise.
-func (b *siteCreateRequest) validate() error {
+func (b *siteCreateRequest) Validate() error {
 	n := store.NewSite{Type: quire.SiteBasic, Title: "Untitled site", Visibility: quire.VisibilityPublic}
 	if b.Type != nil {
 		t, ok := quire.ParseSiteType(*b.Type)
@@ -268,9 +268,9 @@ type siteUpdateRequest struct {
 	DefaultSiteSection quire.Optional[string] `json:"defaultSiteSection"`
 }
 
-// validate checks the fields given, in this order; null removes hostname,
+// Validate checks the fields given, in this order; null removes hostname,
 // basename and proxy.
-func (b *siteUpdateRequest) validate() error {
+func (b *siteUpdateRequest) Validate() error {
 	if err := checkString("title", b.Title, 2, 128); err != nil {
 		return err
 	}
@@ -347,8 +347,8 @@ type adaptiveSchemaRequest struct {
 	JSONSchema json.RawMessage `json:"jsonSchema"`
 }
 
-// validate checks that the schema is given; authoring checks the schema.
-func (b *adaptiveSchemaRequest) validate() error {
+// Validate checks that the schema is given; authoring checks the schema.
+func (b *adaptiveSchemaRequest) Validate() error {
 	if len(b.JSONSchema) == 0 || string(b.JSONSchema) == "null" {
 		return errorf(quire.CodeInvalid, "jsonSchema: is required")
 	}

@@ -103,7 +103,7 @@ type siteSearchBody struct {
 	scope siteSearchScope
 }
 
-func (b *siteSearchBody) validate() error {
+func (b *siteSearchBody) Validate() error {
 	if err := quire.CheckQuery("query", b.Query, maxSiteSearchQuery); err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ type siteAskBody struct {
 	} `json:"context"`
 }
 
-func (b *siteAskBody) validate() error {
+func (b *siteAskBody) Validate() error {
 	if err := quire.CheckQuery("question", b.Question, maxSiteSearchQuery); err != nil {
 		return err
 	}

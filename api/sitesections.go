@@ -140,7 +140,7 @@ type siteSectionCreateRequest struct {
 	Icon    quire.Optional[string] `json:"icon"`
 }
 
-func (b *siteSectionCreateRequest) validate() error {
+func (b *siteSectionCreateRequest) Validate() error {
 	return quire.FirstError(
 		checkGiven(b.Title, func(title string) error { return quire.CheckLen("title", title, 2, 64) }),
 		checkGiven(b.Icon, checkIcon),
@@ -174,7 +174,7 @@ type siteSectionUpdateRequest struct {
 	Description      quire.Optional[string] `json:"description"`
 }
 
-func (b *siteSectionUpdateRequest) validate() error {
+func (b *siteSectionUpdateRequest) Validate() error {
 	return quire.FirstError(
 		checkString("title", b.Title, 2, 128),
 		checkSitePath(b.Path),
@@ -229,7 +229,7 @@ type sectionGroupCreateRequest struct {
 	Sections []string               `json:"sections"`
 }
 
-func (b *sectionGroupCreateRequest) validate() error {
+func (b *sectionGroupCreateRequest) Validate() error {
 	if err := quire.CheckRequired("title", b.Title != nil); err != nil {
 		return err
 	}
@@ -260,7 +260,7 @@ type sectionGroupUpdateRequest struct {
 	Icon  quire.Optional[string] `json:"icon"`
 }
 
-func (b *sectionGroupUpdateRequest) validate() error {
+func (b *sectionGroupUpdateRequest) Validate() error {
 	return quire.FirstError(checkString("title", b.Title, 1, 100), checkRemovable(b.Icon, checkIcon))
 }
 
@@ -280,7 +280,7 @@ type sectionGroupAddRequest struct {
 	SectionID *string `json:"sectionId"`
 }
 
-func (b *sectionGroupAddRequest) validate() error {
+func (b *sectionGroupAddRequest) Validate() error {
 	return quire.CheckRequired("sectionId", b.SectionID != nil)
 }
 

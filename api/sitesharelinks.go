@@ -39,7 +39,7 @@ type shareLinkRequest struct {
 	create bool
 }
 
-func (b *shareLinkRequest) validate() error {
+func (b *shareLinkRequest) Validate() error {
 	if b.create && (!b.Name.Set || b.Name.Null) {
 		return errorf(quire.CodeInvalid, "name: is required")
 	}

@@ -33,7 +33,7 @@ type siteSpaceCreateRequest struct {
 	Title     quire.Optional[string] `json:"title"`
 }
 
-func (b *siteSpaceCreateRequest) validate() error {
+func (b *siteSpaceCreateRequest) Validate() error {
 	return quire.FirstError(
 		checkGiven(b.Title, func(title string) error { return quire.CheckLen("title", title, 2, 128) }),
 		checkSpaceSource(b.SpaceID),
@@ -63,7 +63,7 @@ type siteSpaceUpdateRequest struct {
 	Condition quire.Optional[string] `json:"condition"` // null removes it
 }
 
-func (b *siteSpaceUpdateRequest) validate() error {
+func (b *siteSpaceUpdateRequest) Validate() error {
 	return quire.FirstError(checkSitePath(b.Path), checkRemovable(b.Condition, checkCondition))
 }
 
@@ -104,8 +104,8 @@ type redirectBody struct {
 	required bool // both fields must be given (create)
 }
 
-// validate checks the fields given, and that both are when required.
-func (b *redirectBody) validate() error {
+// Validate checks the fields given, and that both are when required.
+func (b *redirectBody) Validate() error {
 	if b.required {
 		if err := quire.FirstError(quire.CheckRequired("source", b.Source != nil), quire.CheckRequired("destination", b.Destination != nil)); err != nil {
 			return err
@@ -189,7 +189,7 @@ type siteSpaceDuplicateRequest struct {
 	Draft *bool `json:"draft"`
 }
 
-func (b *siteSpaceDuplicateRequest) validate() error {
+func (b *siteSpaceDuplicateRequest) Validate() error {
 	if b.Draft != nil && *b.Draft {
 		return errorf(quire.CodeInvalid, "draft: Quire sites have no drafts; omit it or give false")
 	}

@@ -60,7 +60,7 @@ type sortRequest struct {
 	pos quire.Position
 }
 
-func (b *sortRequest) validate() error {
+func (b *sortRequest) Validate() error {
 	if b.Item == nil {
 		return errorf(quire.CodeInvalid, "item: is required")
 	}
