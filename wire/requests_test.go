@@ -192,6 +192,7 @@ func TestImportRequests(t *testing.T) {
 func TestSearchRequests(t *testing.T) {
 	search := func() validator { return &wire.SearchSiteContent{} }
 	ask := func() validator { return &wire.StreamAskInSite{} }
+	orgAsk := func() validator { return &wire.SearchAIQuery{MaxQuestion: 10, MaxPrevious: 2} }
 	runRequests(t, []requestCase{
 		{"search scope required", `{"query":"x"}`, search, "scope: is required"},
 		{"search deprecated ids", `{"query":"x","siteSpaceIds":["a"]}`, search, ""},
@@ -199,6 +200,8 @@ func TestSearchRequests(t *testing.T) {
 		{"search restrict", `{"query":"x","scope":{"mode":"default","restrictTo":"currentSiteSpace"}}`, search, "scope.currentSiteSpace: is required with restrictTo"},
 		{"search mode", `{"query":"x","scope":{"mode":"some"}}`, search, "scope.mode: must be default, specific or all"},
 		{"ask scope", `{"question":"why?"}`, ask, "scope: is required"},
+		{"org ask previous", `{"query":"why?","previousQueries":["a","b","c"]}`, orgAsk, "previousQueries: must hold at most 2 queries"},
+		{"org ask previous long", `{"query":"why?","previousQueries":["` + strings.Repeat("x", 11) + `"]}`, orgAsk, "previousQueries[0]: must be at most 10 characters"},
 		{"ask goal", `{"question":"why?","scope":{"mode":"all"},"context":{"goal":"` + strings.Repeat("x", 1025) + `"}}`, ask, "context.goal: must be at most 1024 characters"},
 	})
 	ss := func(id string, def bool) *quire.SiteSpace { return &quire.SiteSpace{ID: id, Default: def} }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/quiredocs/quire"
 )
@@ -136,4 +137,30 @@ func (b *StreamAskInSite) Validate() error {
 		}
 	}
 	return b.Scope.check("scope")
+}
+
+// SearchAIQuery is the body of POST O/ask, the reference's SearchAIQuery,
+// within the bounds of the asker the caller sets.
+type SearchAIQuery struct {
+	Query           string   `json:"query"`
+	PreviousQueries []string `json:"previousQueries"`
+
+	MaxQuestion int `json:"-"` // characters of a question (ask.MaxQuestion)
+	MaxPrevious int `json:"-"` // questions asked before (ask.MaxPrevious)
+}
+
+// Validate checks the query, then the queries asked before it.
+func (b *SearchAIQuery) Validate() error {
+	if err := quire.CheckQuery("query", b.Query, b.MaxQuestion); err != nil {
+		return err
+	}
+	if len(b.PreviousQueries) > b.MaxPrevious {
+		return quire.Errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", b.MaxPrevious)
+	}
+	for i, q := range b.PreviousQueries {
+		if err := quire.CheckQuery("previousQueries["+strconv.Itoa(i)+"]", q, b.MaxQuestion); err != nil {
+			return err
+		}
+	}
+	return nil
 }
