@@ -31,7 +31,7 @@ func (s *Server) getSiteStructure(w http.ResponseWriter, r *http.Request) error 
 // sortKinds are, per kind of item moved, the kinds of siblings it may stand
 // by, as the move operations of each take them (siteorder.go).
 var sortKinds = map[string][]string{
-	"site-space":         moveSiteSpace.kinds,
+	"site-space":         moveSiteSpace.siblings.Kinds,
 	"site-section":       levelKinds,
 	"site-section-group": levelKinds,
 	"site-external-link": levelKinds,

@@ -93,6 +93,9 @@ func TestSiteExtrasRequests(t *testing.T) {
 	sort := func() validator {
 		return &wire.SortSiteStructure{Kinds: map[string][]string{"site-space": {"site-space"}, "site-section": {"site-section", "site-section-group"}}}
 	}
+	move := func() validator {
+		return &wire.MoveSiteItem{Siblings: wire.SiteMoveSiblings{Kinds: []string{"site-section", "site-section-group"}, Key: "id"}}
+	}
 	runRequests(t, []requestCase{
 		{"link localized", `{"localizedTitle":{"fr":"x"}}`, link, "localizedTitle: Quire has no localized titles; set title and description"},
 		{"link url relative", `{"url":"/docs"}`, link, "url: must be an absolute http or https URL of at most 2048 characters"},
@@ -111,6 +114,10 @@ func TestSiteExtrasRequests(t *testing.T) {
 		{"sort before and after", `{"item":{"type":"site-space","id":"s"},"position":{"before":{"type":"site-space","id":"a"},"after":{"type":"site-space","id":"b"}}}`, sort, "position: give before or after, not both"},
 		{"sort sibling kind", `{"item":{"type":"site-section","id":"s"},"position":{"after":{"type":"site-space","id":"a"}}}`, sort, `position.after: must be {"type":"site-section" or "site-section-group","id":ID}`},
 		{"sort to end", `{"item":{"type":"site-space","id":"s"},"position":{}}`, sort, ""},
+		{"move no position", `{}`, move, ""},
+		{"move before", `{"position":{"before":{"type":"site-section-group","id":"g"}}}`, move, ""},
+		{"move before and after", `{"position":{"before":{"type":"site-section","id":"a"},"after":{"type":"site-section","id":"b"}}}`, move, "position: give before or after, not both"},
+		{"move wrong key", `{"position":{"after":{"type":"site-section","siteSection":"a"}}}`, move, `position.after: must be {"type":"site-section" or "site-section-group","id":ID}`},
 	})
 }
 

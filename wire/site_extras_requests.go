@@ -288,3 +288,81 @@ func (b *SortSiteStructure) Validate() error {
 
 // Pos is where a validated b moves the item.
 func (b *SortSiteStructure) Pos() quire.Position { return b.pos }
+
+// SitePointer names an item of a site in a move: {"type": kind, key: id},
+// the key being id, siteSection or siteSpace as the move takes it.
+type SitePointer struct {
+	Type        string `json:"type"`
+	ID          string `json:"id"`
+	SiteSection string `json:"siteSection"`
+	SiteSpace   string `json:"siteSpace"`
+}
+
+// SiteMoveSiblings are the siblings a move takes: their kinds, and the
+// pointer key that holds the sibling's id.
+type SiteMoveSiblings struct {
+	Kinds []string
+	Key   string
+}
+
+// sibling is the sibling p names, or nil when it is not one m takes.
+func (m SiteMoveSiblings) sibling(p *SitePointer) *quire.Sibling {
+	var id string
+	switch m.Key {
+	case "id":
+		id = p.ID
+	case "siteSection":
+		id = p.SiteSection
+	case "siteSpace":
+		id = p.SiteSpace
+	}
+	if id == "" || !slices.Contains(m.Kinds, p.Type) {
+		return nil
+	}
+	return &quire.Sibling{Kind: p.Type, ID: id}
+}
+
+// pointerShape is the pointer m takes, as the 400 for another one says it:
+// {"type":"site-section" or "site-section-group","id":ID}.
+func (m SiteMoveSiblings) pointerShape() string {
+	return `{"type":"` + strings.Join(m.Kinds, `" or "`) + `","` + m.Key + `":ID}`
+}
+
+// MoveSiteItem is the body of the reference's moveSiteSection,
+// moveSiteSectionGroup and moveSiteSpace: {"position": {"before"|"after":
+// pointer}}; no body, or no position, moves the item to the end.
+type MoveSiteItem struct {
+	Position *struct {
+		Before *SitePointer `json:"before"`
+		After  *SitePointer `json:"after"`
+	} `json:"position"`
+
+	Siblings SiteMoveSiblings `json:"-"` // what the move takes (set by the caller)
+	pos      quire.Position
+}
+
+// Validate checks the position and makes it.
+func (b *MoveSiteItem) Validate() error {
+	if b.Position == nil {
+		return nil
+	}
+	if b.Position.Before != nil && b.Position.After != nil {
+		return quire.Errorf(quire.CodeInvalid, "position: give before or after, not both")
+	}
+	for _, p := range []struct {
+		field string
+		ptr   *SitePointer
+		dst   **quire.Sibling
+	}{{"position.before", b.Position.Before, &b.pos.Before}, {"position.after", b.Position.After, &b.pos.After}} {
+		if p.ptr == nil {
+			continue
+		}
+		if *p.dst = b.Siblings.sibling(p.ptr); *p.dst == nil {
+			return quire.Errorf(quire.CodeInvalid, "%s: must be %s", p.field, b.Siblings.pointerShape())
+		}
+	}
+	return nil
+}
+
+// Pos is where a validated b moves the item.
+func (b *MoveSiteItem) Pos() quire.Position { return b.pos }
