@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/quiredocs/quire"
@@ -11,6 +10,7 @@ import (
 	"github.com/quiredocs/quire/internal/sse"
 	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/web"
+	"github.com/quiredocs/quire/wire"
 )
 
 // AI questions (contract §4.19): a question is answered from the sections
@@ -52,27 +52,6 @@ func askParams(r *http.Request) (document bool, err error) {
 	return f.Document, nil
 }
 
-// askBody is the body of POST O/ask.
-type askBody struct {
-	Query           string   `json:"query"`
-	PreviousQueries []string `json:"previousQueries"`
-}
-
-func (b *askBody) validate() error {
-	if err := ask.CheckQuestion("query", b.Query); err != nil {
-		return err
-	}
-	if len(b.PreviousQueries) > ask.MaxPrevious {
-		return errorf(quire.CodeInvalid, "previousQueries: must hold at most %d queries", ask.MaxPrevious)
-	}
-	for i, q := range b.PreviousQueries {
-		if err := ask.CheckQuestion("previousQueries["+strconv.Itoa(i)+"]", q); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // askedSources reads an ask operation's caller, format and details, then
 // its question (read), and finds the sources that answer it.
 func (s *Server) askedSources(r *http.Request, read func() (askRequest, error)) (askRequest, []ask.Source, error) {
@@ -96,7 +75,7 @@ func (s *Server) askedSources(r *http.Request, read func() (askRequest, error)) 
 // ask answers POST O/ask.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request) error {
 	req, sources, err := s.askedSources(r, func() (askRequest, error) {
-		var body askBody
+		body := wire.SearchAIQuery{MaxQuestion: ask.MaxQuestion, MaxPrevious: ask.MaxPrevious}
 		if err := readRequest(w, r, &body); err != nil {
 			return askRequest{}, err
 		}

@@ -1,14 +1,11 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
-	"github.com/quiredocs/quire/edit"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -42,18 +39,6 @@ func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request) erro
 	}, func(c *quire.ChangeRequest) wire.ChangeRequest { return s.wire.ChangeRequest(sp, c) })
 }
 
-// changeRequestCreateRequest is the body of POST S/change-requests.
-type changeRequestCreateRequest struct {
-	Subject *string `json:"subject"`
-}
-
-func (b *changeRequestCreateRequest) validate() error {
-	if b.Subject == nil {
-		return nil
-	}
-	return quire.CheckChangeRequestSubject(*b.Subject)
-}
-
 // createChangeRequest opens a draft forked from the space's current content;
 // proposing changes needs the edit role.
 func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) error {
@@ -61,7 +46,7 @@ func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	var body changeRequestCreateRequest
+	var body wire.CreateChangeRequest
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -85,83 +70,17 @@ func (s *Server) getChangeRequest(w http.ResponseWriter, r *http.Request) error 
 	return writeJSON(w, http.StatusOK, s.wire.ChangeRequest(sp, c))
 }
 
-// changeRequestUpdateRequest is the body of PATCH S/change-requests/{id}.
-type changeRequestUpdateRequest struct {
-	Subject     *string         `json:"subject"`
-	Description json.RawMessage `json:"description"`
-	Status      *string         `json:"status"`
-
-	description *string // the description's markdown, once validated
-}
-
-func (b *changeRequestUpdateRequest) validate() error {
-	var err error
-	if b.description, err = checkSubjectAndDescription(b.Subject, b.Description); err != nil {
-		return err
-	}
-	if b.Status != nil {
-		if st, ok := quire.ParseChangeRequestStatus(*b.Status); !ok || st == quire.StatusMerged {
-			return errorf(quire.CodeInvalid, "status: must be draft, open or archived (merging is POST …/merge)")
-		}
-	}
-	return nil
-}
-
-// checkSubjectAndDescription checks a change request's subject and
-// description as PATCH CR and POST CR/requested-reviewers take them (either
-// may be absent), and returns the description's markdown (nil if absent).
-func checkSubjectAndDescription(subject *string, description json.RawMessage) (*string, error) {
-	if subject != nil {
-		if err := quire.CheckChangeRequestSubject(*subject); err != nil {
-			return nil, err
-		}
-	}
-	if description == nil {
-		return nil, nil
-	}
-	md, err := descriptionMarkdown(description)
-	if err != nil {
-		return nil, err
-	}
-	return &md, nil
-}
-
-// descriptionMarkdown converts a PATCH's description, the reference's
-// JSONDocument, to the markdown it is kept as, by the path of a page's
-// document (edit.DocumentMarkdown): within the same bounds, refused with 400
-// naming description. The reference does not allow null; a document with
-// no nodes clears the description.
-func descriptionMarkdown(raw json.RawMessage) (string, error) {
-	if !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) { // null included
-		return "", errorf(quire.CodeInvalid, "description: must be a JSON document (one with no nodes clears it)")
-	}
-	doc, err := jsonDocument("description", raw)
-	if err != nil {
-		return "", err
-	}
-	return edit.DocumentMarkdown("description", doc)
-}
-
-// edit is what a validated b changes.
-func (b *changeRequestUpdateRequest) edit() authoring.ChangeRequestEdit {
-	u := authoring.ChangeRequestEdit{Subject: b.Subject, Description: b.description}
-	if b.Status != nil {
-		st, _ := quire.ParseChangeRequestStatus(*b.Status)
-		u.Status = &st
-	}
-	return u
-}
-
 func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request) error {
 	sp, c, err := s.changeRequest(r, quire.RoleEdit)
 	if err != nil {
 		return err
 	}
-	var body changeRequestUpdateRequest
+	var body wire.UpdateChangeRequest
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if c, err = s.author.EditChangeRequest(r.Context(), sp, c, caller(r.Context()).ID, body.edit()); err != nil {
+	if c, err = s.author.EditChangeRequest(r.Context(), sp, c, caller(r.Context()).ID,
+		authoring.ChangeRequestEdit{Subject: body.Subject, Description: body.DescriptionMarkdown(), Status: body.NewStatus()}); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.ChangeRequest(sp, c))

@@ -36,7 +36,7 @@ type collectionUpdateRequest struct {
 	DefaultLevel quire.Optional[string] `json:"defaultLevel"`
 }
 
-func (b *collectionUpdateRequest) validate() error {
+func (b *collectionUpdateRequest) Validate() error {
 	if err := checkString("title", b.Title, 0, 50); err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ type collectionCreateRequest struct {
 	Parent *string `json:"parent"`
 }
 
-func (b *collectionCreateRequest) validate() error {
+func (b *collectionCreateRequest) Validate() error {
 	if b.Title == nil {
 		return nil
 	}

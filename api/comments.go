@@ -200,7 +200,7 @@ type commentRequest struct {
 	markdown string // the body's, set by validate
 }
 
-func (b *commentRequest) validate() (err error) {
+func (b *commentRequest) Validate() (err error) {
 	if b.markdown, err = markdownOf(b.Body); err != nil {
 		return err
 	}
@@ -230,8 +230,11 @@ func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	c, err := s.author.PostComment(r.Context(), p.place(), caller(r.Context()).ID,
-		authoring.NewThread{Markdown: body.markdown, Page: body.Page, NodeID: derefOr(body.Node)})
+	thread := authoring.NewThread{Markdown: body.markdown, Page: body.Page}
+	if body.Node != nil {
+		thread.NodeID = *body.Node
+	}
+	c, err := s.author.PostComment(r.Context(), p.place(), caller(r.Context()).ID, thread)
 	if err != nil {
 		return err
 	}
@@ -298,7 +301,7 @@ type commentUpdateRequest struct {
 	markdown     *string // the body's, set by validate
 }
 
-func (b *commentUpdateRequest) validate() error {
+func (b *commentUpdateRequest) Validate() error {
 	if b.Resolved.Set {
 		switch {
 		case b.unresolvable:
@@ -370,7 +373,7 @@ type replyRequest struct {
 	markdown string // the body's, set by validate
 }
 
-func (b *replyRequest) validate() (err error) {
+func (b *replyRequest) Validate() (err error) {
 	b.markdown, err = markdownOf(b.Body)
 	return err
 }

@@ -1,9 +1,7 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -17,6 +15,7 @@ import (
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Docs as code: a revision exported as a folder in GitBook's Git Sync layout
@@ -82,38 +81,6 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// uploadRequest is the body of POST /orgs/{id}/storage/upload.
-type uploadRequest struct {
-	File *struct {
-		Name *string  `json:"name"`
-		Type *string  `json:"type"`
-		Size *float64 `json:"size"`
-	} `json:"file"`
-	Kind *string `json:"kind"`
-}
-
-func (b *uploadRequest) validate() error {
-	switch {
-	case b.File == nil:
-		return errorf(quire.CodeInvalid, "file: is required")
-	case b.File.Name == nil || *b.File.Name == "" || len(*b.File.Name) > 255:
-		return errorf(quire.CodeInvalid, "file.name: is required, at most 255 characters")
-	case b.File.Type == nil || len(*b.File.Type) > 255:
-		return errorf(quire.CodeInvalid, "file.type: is required, at most 255 characters")
-	case b.File.Size == nil || *b.File.Size < 0 || *b.File.Size != float64(int64(*b.File.Size)):
-		return errorf(quire.CodeInvalid, "file.size: is required, a whole number of bytes")
-	case *b.File.Size > MaxUploadBytes:
-		return errorf(quire.CodeTooLarge, "file.size: at most %d MiB", MaxUploadBytes>>20)
-	case b.Kind == nil:
-		return errorf(quire.CodeInvalid, "kind: is required")
-	case *b.Kind != "import_file" && *b.Kind != "customization_font":
-		return errorf(quire.CodeInvalid, "kind: import_file or customization_font")
-	case *b.Kind == "customization_font" && *b.File.Size > authoring.MaxFontBytes:
-		return errorf(quire.CodeTooLarge, "file.size: a font file is at most %d MiB", authoring.MaxFontBytes>>20)
-	}
-	return nil
-}
-
 // createUpload answers POST /orgs/{organizationId}/storage/upload: 201 with
 // a URL on this server to PUT the bytes to within an hour, and the key that
 // names them, for this organization only, for a day. Members who may
@@ -126,7 +93,7 @@ func (s *Server) createUpload(w http.ResponseWriter, r *http.Request) error {
 	if !me.Role.AtLeast(quire.RoleEdit) {
 		return errorf(quire.CodeForbidden, "uploading needs the edit role in the organization")
 	}
-	var body uploadRequest
+	body := wire.CreateUpload{MaxBytes: MaxUploadBytes, MaxFontBytes: authoring.MaxFontBytes}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -164,33 +131,6 @@ func (s *Server) putUpload(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// importSource is an import's source in its object form, the reference's
-// ContentImportSource.
-type importSource struct {
-	Type  string   `json:"type"`
-	URL   *string  `json:"url"`
-	Files []string `json:"files"`
-}
-
 func readUpload(ctx context.Context, blobs blob.Store, key string) ([]byte, error) {
 	return authoring.ReadUpload(ctx, blobs, key)
-}
-
-// decodeSource reads an import's source: the string "website" (the
-// contract's form) or a ContentImportSource object.
-func decodeSource(raw json.RawMessage) (str *string, obj *importSource, err error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil, nil
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return &s, nil, nil
-	}
-	var o importSource
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
-		return nil, nil, errorf(quire.CodeInvalid, "source: must be \"website\" or an object {\"type\":\"website\",\"url\"} or {\"type\":\"file\",\"files\"}")
-	}
-	return nil, &o, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/gitsync"
@@ -17,24 +16,9 @@ import (
 // space keeps a connection to the repository, which GET S/git/info shows
 // without its credentials.
 
-// gitRequest is the body of git/import (ImportGitRepository) and git/export
-// (ExportToGitRepository), with Quire's sync option.
-type gitRequest struct {
-	URL                  *string    `json:"url"`
-	Ref                  *string    `json:"ref"`
-	CommitMessage        *string    `json:"commitMessage"`
-	RepoProjectDirectory *string    `json:"repoProjectDirectory"`
-	Timestamp            *time.Time `json:"timestamp"`
-	Standalone           *bool      `json:"standalone"`
-	Force                *bool      `json:"force"`
-	// Sync turns continuous two-way sync with the branch on or off.
-	Sync *bool `json:"sync"`
-
-	direction string
-}
-
-func (b *gitRequest) request() gitsync.Request {
-	r := gitsync.Request{Direction: b.direction, Sync: b.Sync}
+// gitRequest is the Syncer's form of a validated b.
+func gitRequest(b *wire.GitRepositoryInput) gitsync.Request {
+	r := gitsync.Request{Direction: b.Direction, Sync: b.Sync}
 	for dst, src := range map[*string]*string{&r.URL: b.URL, &r.Ref: b.Ref, &r.CommitMessage: b.CommitMessage, &r.Directory: b.RepoProjectDirectory} {
 		if src != nil {
 			*dst = *src
@@ -45,24 +29,6 @@ func (b *gitRequest) request() gitsync.Request {
 	}
 	r.Standalone = b.Standalone != nil && *b.Standalone
 	return r
-}
-
-// validate checks the fields that need no server setting; the Syncer
-// checks the rest (the URL against the server's rules).
-func (b *gitRequest) validate() error {
-	if b.URL == nil {
-		return quire.Errorf(quire.CodeInvalid, "url: is required")
-	}
-	if b.Ref == nil {
-		return quire.Errorf(quire.CodeInvalid, "ref: is required")
-	}
-	if b.direction == store.GitDirExport && b.CommitMessage == nil {
-		return quire.Errorf(quire.CodeInvalid, "commitMessage: is required")
-	}
-	if b.Sync != nil && b.Standalone != nil && *b.Standalone && *b.Sync {
-		return quire.Errorf(quire.CodeInvalid, "standalone: a standalone operation cannot turn sync on")
-	}
-	return nil
 }
 
 // importGitRepository answers POST S/git/import: editors queue a
@@ -82,11 +48,11 @@ func (s *Server) queueGit(w http.ResponseWriter, r *http.Request, direction stri
 	if err != nil {
 		return err
 	}
-	body := gitRequest{direction: direction}
+	body := wire.GitRepositoryInput{Direction: direction}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	secret, err := s.author.QueueGit(r.Context(), s.git, sp, role, caller(r.Context()).ID, body.request())
+	secret, err := s.author.QueueGit(r.Context(), s.git, sp, role, caller(r.Context()).ID, gitRequest(&body))
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ type glossaryRequest struct {
 	ops []store.GlossaryOp
 }
 
-func (b *glossaryRequest) validate() error {
+func (b *glossaryRequest) Validate() error {
 	if b.Operations == nil {
 		return errorf(quire.CodeInvalid, "operations: is required")
 	}

@@ -64,7 +64,7 @@ type grantRequest struct {
 	Role quire.Optional[string] `json:"role"`
 }
 
-func (b *grantRequest) validate() error {
+func (b *grantRequest) Validate() error {
 	_, err := parseGrantRole(b.Role)
 	return err
 }
@@ -83,8 +83,8 @@ type inviteRequest struct {
 	Teams []string `json:"teams"`
 }
 
-func (b *inviteRequest) validate() error {
-	if err := b.grantRequest.validate(); err != nil {
+func (b *inviteRequest) Validate() error {
+	if err := b.grantRequest.Validate(); err != nil {
 		return err
 	}
 	if len(b.Users)+len(b.Teams) == 0 {

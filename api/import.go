@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -16,67 +15,15 @@ import (
 // readImport checks that sp takes edits and reads an import's body: url
 // and source "website" (the contract's form), or source as the reference's
 // ContentImportSource, {"type":"website","url"} or {"type":"file","files"}.
-func readImport(w http.ResponseWriter, r *http.Request, sp *quire.Space) (*importRequest, error) {
+func readImport(w http.ResponseWriter, r *http.Request, sp *quire.Space) (*wire.ImportContent, error) {
 	if err := quire.CheckEditable(sp); err != nil {
 		return nil, err
 	}
-	var body importRequest
+	var body wire.ImportContent
 	if err := readRequest(w, r, &body); err != nil {
 		return nil, err
 	}
 	return &body, nil
-}
-
-// importRequest is the body of the import operations; validate leaves
-// start (a website's URL) or files (upload keys) set.
-type importRequest struct {
-	URL    *string         `json:"url"`
-	Source json.RawMessage `json:"source"`
-
-	start string
-	files []string
-}
-
-func (b *importRequest) validate() error {
-	str, obj, err := decodeSource(b.Source)
-	if err != nil {
-		return err
-	}
-	if obj == nil {
-		if err := authoring.CheckImport(b.URL, str); err != nil {
-			return err
-		}
-		b.start = *b.URL
-		return nil
-	}
-	switch obj.Type {
-	case "website":
-		u := obj.URL
-		if u == nil {
-			u = b.URL
-		}
-		website := "website"
-		if err := authoring.CheckImport(u, &website); err != nil {
-			return quire.Errorf(quire.CodeInvalid, "source.%s", quire.ErrorMessage(err))
-		}
-		b.start = *u
-	case "file":
-		if b.URL != nil {
-			return quire.Errorf(quire.CodeInvalid, "url: not taken with source type file")
-		}
-		if len(obj.Files) == 0 || len(obj.Files) > 50 {
-			return quire.Errorf(quire.CodeInvalid, "source.files: 1 to 50 keys of uploaded files")
-		}
-		for i, k := range obj.Files {
-			if k == "" || len(k) > 100 {
-				return quire.Errorf(quire.CodeInvalid, "source.files[%d]: must be the key of an uploaded file", i)
-			}
-		}
-		b.files = obj.Files
-	default:
-		return quire.Errorf(quire.CodeInvalid, "source.type: must be website or file")
-	}
-	return nil
 }
 
 // runImport holds an import slot for sp, reads the import's body and runs
@@ -92,7 +39,7 @@ func (s *Server) runImport(w http.ResponseWriter, r *http.Request, sp *quire.Spa
 	if err != nil {
 		return err
 	}
-	im, err := s.author.ImportInto(r.Context(), sp, c, authoring.Source{Start: body.start, Files: body.files}, by)
+	im, err := s.author.ImportInto(r.Context(), sp, c, authoring.Source{Start: body.Start(), Files: body.Files()}, by)
 	if err != nil {
 		return err
 	}

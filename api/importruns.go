@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -9,6 +8,7 @@ import (
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Import runs (issue 19, /org/{organizationId}/imports): a website imported
@@ -17,54 +17,6 @@ import (
 // the role the synchronous import needs (imports.go): edit on a change
 // request, review on a space (its pages go through a request merged at
 // once); reading one, read on its space; cancelling one, edit.
-
-// importRunRequest is the body of POST /org/{organizationId}/imports.
-type importRunRequest struct {
-	Source json.RawMessage `json:"source"`
-	Target *struct {
-		Space         *string `json:"space"`
-		ChangeRequest *string `json:"changeRequest"`
-		Page          *string `json:"page"`
-	} `json:"target"`
-	Site *string `json:"site"`
-	// Enhance asks GitBook's AI to rework the pages; Quire imports them as
-	// they are, so it is taken and ignored.
-	Enhance *bool `json:"enhance"`
-
-	start string
-}
-
-func (b *importRunRequest) validate() error {
-	str, obj, err := decodeSource(b.Source)
-	switch {
-	case err != nil:
-		return err
-	case str != nil || obj == nil:
-		return errorf(quire.CodeInvalid, "source: must be an object {\"type\":\"website\",\"url\"}")
-	case obj.Type == "file":
-		return errorf(quire.CodeInvalid, "source.type: import runs import websites; import uploaded files with POST /v1/spaces/{spaceId}/content/import")
-	case obj.Type != "website":
-		return errorf(quire.CodeInvalid, "source.type: must be website")
-	}
-	website := "website"
-	if err := authoring.CheckImport(obj.URL, &website); err != nil {
-		return quire.Errorf(quire.CodeInvalid, "source.%s", quire.ErrorMessage(err))
-	}
-	b.start = *obj.URL
-	switch {
-	case b.Target == nil:
-		return errorf(quire.CodeInvalid, "target: is required")
-	case b.Target.Space == nil || *b.Target.Space == "":
-		return errorf(quire.CodeInvalid, "target.space: is required")
-	case b.Target.ChangeRequest != nil && *b.Target.ChangeRequest == "":
-		return errorf(quire.CodeInvalid, "target.changeRequest: must not be empty")
-	case b.Target.Page != nil:
-		return errorf(quire.CodeInvalid, "target.page: importing below a page is not supported; the pages go to the top of the content")
-	case b.Site != nil && *b.Site == "":
-		return errorf(quire.CodeInvalid, "site: must not be empty")
-	}
-	return nil
-}
 
 // importTarget loads the space id of the caller's organization and their
 // role on it; 404 naming field unless they can see it.
@@ -89,7 +41,7 @@ func (s *Server) startImportRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	orgID := r.PathValue("organizationId")
-	var body importRunRequest
+	var body wire.StartImportRun
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -97,7 +49,7 @@ func (s *Server) startImportRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := authoring.RunStart{Space: sp, Role: role, SourceURL: body.start, By: authoring.Actor{User: caller(r.Context()), Role: role}}
+	in := authoring.RunStart{Space: sp, Role: role, SourceURL: body.SourceURL(), By: authoring.Actor{User: caller(r.Context()), Role: role}}
 	if body.Target.ChangeRequest != nil {
 		in.ChangeRequest = *body.Target.ChangeRequest
 	}

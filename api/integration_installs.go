@@ -64,7 +64,7 @@ type installBody struct {
 	Organization *string `json:"organization"`
 }
 
-func (b *installBody) validate() error {
+func (b *installBody) Validate() error {
 	if b.Organization == nil {
 		return errorf(quire.CodeInvalid, "organization: required")
 	}
@@ -117,7 +117,7 @@ type updateInstallationBody struct {
 	SiteSelection  *string         `json:"site_selection"`
 }
 
-func (b *updateInstallationBody) validate() error {
+func (b *updateInstallationBody) Validate() error {
 	if b.ExternalIDs != nil {
 		if err := quire.CheckExternalIDs("externalIds", *b.ExternalIDs); err != nil {
 			return err
@@ -248,7 +248,7 @@ func (b *installTargetBody) target() *string {
 	return b.SiteID
 }
 
-func (b *installTargetBody) validate() error {
+func (b *installTargetBody) Validate() error {
 	if (b.field == "space" && b.SiteID != nil) || (b.field == "siteId" && b.Space != nil) {
 		return errorf(quire.CodeInvalid, "%s: the only field", b.field)
 	}
@@ -297,7 +297,7 @@ type updateContentInstallationBody struct {
 	Configuration json.RawMessage `json:"configuration"`
 }
 
-func (b *updateContentInstallationBody) validate() error {
+func (b *updateContentInstallationBody) Validate() error {
 	if b.ExternalIDs != nil {
 		if err := quire.CheckExternalIDs("externalIds", *b.ExternalIDs); err != nil {
 			return err

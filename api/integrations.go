@@ -20,7 +20,7 @@ const MaxPublishBytes = 16 << 20
 // readRequestLimit and checked by the domain's rules.
 type publishBody quire.PublishIntegration
 
-func (b *publishBody) validate() error { return (*quire.PublishIntegration)(b).Validate() }
+func (b *publishBody) Validate() error { return (*quire.PublishIntegration)(b).Validate() }
 
 // Wire shapes.
 

@@ -49,7 +49,7 @@ type orgInviteRequest struct {
 	SSO    quire.Optional[bool]   `json:"sso"`
 }
 
-func (b *orgInviteRequest) validate() error {
+func (b *orgInviteRequest) Validate() error {
 	if err := quire.CheckRequired("emails", b.Emails != nil); err != nil {
 		return err
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/web"
+	"github.com/quiredocs/quire/wire"
 )
 
 // MaxBodyBytes bounds every request body.
@@ -89,22 +89,9 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 // name the place at fault (quire.DecodeJSON).
 func decodeJSON(body []byte, dst any) error { return quire.DecodeJSON(body, dst) }
 
-// jsonDocument decodes raw, a JSON document given in field, once
-// render.CheckDocumentJSON has counted it within a page's bounds (decoded
-// first, a document of many small nodes took gigabytes); nil when raw is
-// absent or null. Refusals name field.
+// jsonDocument decodes a JSON document given in field (wire.DecodeDocument).
 func jsonDocument(field string, raw json.RawMessage) (map[string]any, error) {
-	if quire.IsNull(raw) {
-		return nil, nil
-	}
-	if err := render.CheckDocumentJSON(raw); err != nil {
-		return nil, errorf(quire.CodeInvalid, "%s: %s", field, quire.ErrorMessage(err))
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, errorf(quire.CodeInvalid, "%s: must be an object", field)
-	}
-	return doc, nil
+	return wire.DecodeDocument(field, raw)
 }
 
 // optionalString validates a PATCH string field that may be absent (nil) but
@@ -172,8 +159,9 @@ func setValue[T any](o quire.Optional[T]) *T {
 }
 
 // validator is a request body that checks itself: each request type's
-// validate, next to the type, names the field and the rule it breaks.
-type validator interface{ validate() error }
+// Validate (wire's request types, and the bodies still beside their
+// handlers) names the field and the rule it breaks.
+type validator interface{ Validate() error }
 
 // readRequest reads the body into dst, as readJSON does, and validates it.
 func readRequest(w http.ResponseWriter, r *http.Request, dst validator) error {
@@ -192,5 +180,5 @@ func readRequestLimit(w http.ResponseWriter, r *http.Request, limit int64, dst v
 			return err
 		}
 	}
-	return dst.validate()
+	return dst.Validate()
 }

@@ -39,7 +39,7 @@ type linkInviteCreateRequest struct {
 	role     quire.Role
 }
 
-func (b *linkInviteCreateRequest) validate() (err error) {
+func (b *linkInviteCreateRequest) Validate() (err error) {
 	switch {
 	case b.Space != nil && b.Collection != nil:
 		return errorf(quire.CodeInvalid, "space: give a space or a collection, not both")
@@ -137,7 +137,7 @@ type linkInviteUpdateRequest struct {
 	Level quire.Optional[string] `json:"level"`
 }
 
-func (b *linkInviteUpdateRequest) validate() error {
+func (b *linkInviteUpdateRequest) Validate() error {
 	if b.Role.Set == b.Level.Set {
 		return errorf(quire.CodeInvalid, "role: give role (an organization invite) or level (a space or collection invite)")
 	}

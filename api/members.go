@@ -118,7 +118,7 @@ type memberUpdateRequest struct {
 	Role quire.Optional[string] `json:"role"`
 }
 
-func (b *memberUpdateRequest) validate() error {
+func (b *memberUpdateRequest) Validate() error {
 	if !b.Role.Set {
 		return nil
 	}

@@ -88,7 +88,7 @@ type specPutRequest struct {
 	src store.OpenAPISource // set by validate
 }
 
-func (b *specPutRequest) validate() (err error) {
+func (b *specPutRequest) Validate() (err error) {
 	b.src, err = b.Source.source()
 	return err
 }
@@ -99,14 +99,14 @@ type specCreateRequest struct {
 	specPutRequest
 }
 
-func (b *specCreateRequest) validate() error {
+func (b *specCreateRequest) Validate() error {
 	if err := quire.CheckRequired("slug", b.Slug != nil); err != nil {
 		return err
 	}
 	if err := quire.CheckSpecSlug("slug", *b.Slug); err != nil {
 		return err
 	}
-	return b.specPutRequest.validate()
+	return b.specPutRequest.Validate()
 }
 
 func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {

@@ -19,7 +19,7 @@ type specUpdateRequest struct {
 	Visibility *quire.SpecVisibility `json:"visibility"`
 }
 
-func (b *specUpdateRequest) validate() error {
+func (b *specUpdateRequest) Validate() error {
 	if err := quire.CheckRequired("visibility", b.Visibility != nil); err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ type orgCreateRequest struct {
 	EmailDomains []string `json:"emailDomains"`
 }
 
-func (b *orgCreateRequest) validate() error {
+func (b *orgCreateRequest) Validate() error {
 	if err := quire.CheckRequired("title", b.Title != nil); err != nil {
 		return err
 	}
@@ -111,10 +111,10 @@ type orgUpdateRequest struct {
 	MergeRules   quire.Optional[json.RawMessage] `json:"mergeRules"`
 }
 
-// validate checks the fields given, in this order, and re-encodes mergeRules.
+// Validate checks the fields given, in this order, and re-encodes mergeRules.
 // A null hostname removes it and a null defaultRole means guest; the other
 // fields may not be null.
-func (b *orgUpdateRequest) validate() error {
+func (b *orgUpdateRequest) Validate() error {
 	if b.Title.Set {
 		if b.Title.Null {
 			return errorf(quire.CodeInvalid, "title: must be a string")

@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -15,9 +13,6 @@ import (
 // Requested reviewers (change-request-reviewers), contributors and
 // commenters of change requests and spaces.
 
-// maxReviewers bounds the users asked at once.
-const maxReviewers = 50
-
 func (s *Server) listRequestedReviewers(w http.ResponseWriter, r *http.Request) error {
 	_, c, err := s.changeRequest(r, quire.RoleRead)
 	if err != nil {
@@ -28,33 +23,6 @@ func (s *Server) listRequestedReviewers(w http.ResponseWriter, r *http.Request) 
 	}, s.wire.RequestedReviewer)
 }
 
-// reviewersRequest is the body of POST CR/requested-reviewers. Subject and
-// description, as PATCH CR takes them, also update the change request.
-type reviewersRequest struct {
-	Users       []string        `json:"users"`
-	Subject     *string         `json:"subject"`
-	Description json.RawMessage `json:"description"`
-
-	description *string // the description's markdown, once validated
-}
-
-func (b *reviewersRequest) validate() error {
-	if len(b.Users) == 0 {
-		return errorf(quire.CodeInvalid, "users: must list at least one user id")
-	}
-	if len(b.Users) > maxReviewers {
-		return errorf(quire.CodeInvalid, "users: must list at most %d users", maxReviewers)
-	}
-	for i, u := range b.Users {
-		if err := quire.CheckLen(fmt.Sprintf("users[%d]", i), u, 1, 128); err != nil {
-			return err
-		}
-	}
-	var err error
-	b.description, err = checkSubjectAndDescription(b.Subject, b.Description)
-	return err
-}
-
 // requestReviewers asks users to review; proposing changes (the edit role)
 // includes asking for their review. Each user must be able to read the
 // space, and the request's author cannot be asked.
@@ -63,12 +31,12 @@ func (s *Server) requestReviewers(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	var body reviewersRequest
+	var body wire.RequestReviewersForChangeRequest
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	out, err := s.author.RequestReviewers(r.Context(), sp, c, caller(r.Context()).ID,
-		authoring.ReviewRequest{Users: body.Users, Subject: body.Subject, Description: body.description})
+		authoring.ReviewRequest{Users: body.Users, Subject: body.Subject, Description: body.DescriptionMarkdown()})
 	if err != nil {
 		return err
 	}

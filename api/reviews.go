@@ -7,7 +7,6 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
-	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -111,38 +110,6 @@ func (s *Server) getReview(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, o.json(v))
 }
 
-// reviewRequest is the body of POST CR/reviews.
-type reviewRequest struct {
-	Status  *string         `json:"status"`
-	Comment json.RawMessage `json:"comment"` // decoded by validate within bounds
-
-	status   quire.ReviewStatus
-	markdown string
-}
-
-// validate checks status, then the comment: the reference's Document, or
-// {"markdown": …} as comment bodies take it.
-func (b *reviewRequest) validate() (err error) {
-	if b.Status == nil {
-		return errorf(quire.CodeInvalid, "status: is required")
-	}
-	if b.status, err = quire.ParseReviewStatus("status", *b.Status); err != nil {
-		return err
-	}
-	comment, err := jsonDocument("comment", b.Comment)
-	if err != nil || comment == nil {
-		return err
-	}
-	if md, ok := comment["markdown"].(string); ok {
-		b.markdown = render.NormalizeLineEndings(md)
-		return quire.CheckCommentBody("comment.markdown", b.markdown)
-	}
-	if b.markdown, err = render.Markdown(comment); err != nil {
-		return errorf(quire.CodeInvalid, "comment.%s", err.Error())
-	}
-	return quire.CheckCommentBody("comment", b.markdown)
-}
-
 // submitReview records the caller's review. Reference: "Only users who are
 // requested reviewers or have space review permissions can submit a
 // review." The request's author may not review it: approving one's own
@@ -157,11 +124,13 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 	if err := s.author.CanReview(r.Context(), c, role, me); err != nil {
 		return err
 	}
-	var body reviewRequest
+	var body wire.SubmitChangeRequestReview
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	v, err := s.author.SubmitReview(r.Context(), sp, c, role, me, authoring.Review{Status: body.status, Comment: body.markdown})
+	var review authoring.Review
+	review.Status, review.Comment = body.Review()
+	v, err := s.author.SubmitReview(r.Context(), sp, c, role, me, review)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
 
@@ -13,69 +12,16 @@ import (
 // create) change them; MCP servers' headers may hold credentials, so only
 // they read them too.
 
-// maxExternalLinkURL bounds an external link's URL.
-const maxExternalLinkURL = 2048
-
-// externalLinkBody is the body of POST SITE/external-links and of PATCH
-// SITE/external-links/{id}: null removes description, icon and condition,
-// and parent null moves the link to the root.
-type externalLinkBody struct {
-	Title                quire.Optional[string] `json:"title"`
-	LocalizedTitle       quire.Optional[any]    `json:"localizedTitle"`
-	Description          quire.Optional[string] `json:"description"`
-	LocalizedDescription quire.Optional[any]    `json:"localizedDescription"`
-	Icon                 quire.Optional[string] `json:"icon"`
-	URL                  quire.Optional[string] `json:"url"`
-	Parent               quire.Optional[string] `json:"parent"`
-	Draft                quire.Optional[bool]   `json:"draft"`
-	Condition            quire.Optional[string] `json:"condition"`
-}
-
-func (b *externalLinkBody) validate() error {
-	for _, f := range []struct {
-		field string
-		o     quire.Optional[any]
-	}{{"localizedTitle", b.LocalizedTitle}, {"localizedDescription", b.LocalizedDescription}} { // in order: one answer
-		if f.o.Set && !f.o.Null {
-			return errorf(quire.CodeInvalid, "%s: Quire has no localized titles; set title and description", f.field)
-		}
-	}
-	return quire.FirstError(
-		checkString("title", b.Title, 2, 128),
-		checkRemovable(b.Description, func(v string) error { return quire.CheckLen("description", v, 0, 256) }),
-		checkRemovable(b.Icon, checkIcon),
-		checkString("url", b.URL, 1, maxExternalLinkURL),
-		checkAbsolute("url", b.URL),
-		checkRemovable(b.Parent, func(v string) error { return quire.CheckLen("parent", v, 1, 256) }),
-		checkBool("draft", b.Draft),
-		checkRemovable(b.Condition, checkCondition),
-	)
-}
-
-func checkAbsolute(field string, o quire.Optional[string]) error {
-	if !o.Set || o.Null {
-		return nil
-	}
-	return quire.CheckAbsoluteURL(field, o.Value, maxExternalLinkURL)
-}
-
 func (s *Server) createSiteExternalLink(w http.ResponseWriter, r *http.Request) error {
-	var body externalLinkBody
+	var body wire.SiteExternalLinkInput
 	site, _, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	switch {
-	case !body.Title.Set:
-		return errorf(quire.CodeInvalid, "title: is required")
-	case !body.URL.Set:
-		return errorf(quire.CodeInvalid, "url: is required")
-	case body.Parent.Null:
-		return errorf(quire.CodeInvalid, "parent: must be a section group id; leave it out for the root")
+	if err := body.CheckCreate(); err != nil {
+		return err
 	}
-	l := quire.SiteExternalLink{SiteID: site.ID, Title: body.Title.Value, Description: body.Description.Value, Icon: body.Icon.Value,
-		URL: body.URL.Value, GroupID: body.Parent.Value, Draft: body.Draft.Value, Condition: body.Condition.Value}
-	created, err := s.db.CreateSiteExternalLink(r.Context(), l)
+	created, err := s.db.CreateSiteExternalLink(r.Context(), body.NewLink(site.ID))
 	if err != nil {
 		return err
 	}
@@ -91,13 +37,11 @@ func (s *Server) updateSiteExternalLink(w http.ResponseWriter, r *http.Request) 
 	if prefer != "" && prefer != "return=minimal" && prefer != "return=representation" {
 		return errorf(quire.CodeInvalid, "Prefer: must be return=minimal or return=representation")
 	}
-	var body externalLinkBody
+	var body wire.SiteExternalLinkInput
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	u := store.SiteExternalLinkUpdate{Title: setValue(body.Title), URL: setValue(body.URL), Draft: setValue(body.Draft),
-		Description: removable(body.Description), Icon: removable(body.Icon), Condition: removable(body.Condition), GroupID: removable(body.Parent)}
-	l, err := s.db.UpdateSiteExternalLink(r.Context(), site.ID, r.PathValue("siteExternalLinkId"), u)
+	l, err := s.db.UpdateSiteExternalLink(r.Context(), site.ID, r.PathValue("siteExternalLinkId"), body.Update())
 	if err != nil {
 		return err
 	}
@@ -106,19 +50,6 @@ func (s *Server) updateSiteExternalLink(w http.ResponseWriter, r *http.Request) 
 		return noContent(w)
 	}
 	return writeJSON(w, http.StatusOK, wire.SiteExternalLinkOf(l))
-}
-
-// removable is a validated removable field for the store: nil when absent,
-// "" when null.
-func removable(o quire.Optional[string]) *string {
-	if !o.Set {
-		return nil
-	}
-	v := o.Value
-	if o.Null {
-		v = ""
-	}
-	return &v
 }
 
 // deleteSiteExternalLink: 205 when the link was deleted, 204 when there was
@@ -135,39 +66,6 @@ func deleted(w http.ResponseWriter, existed bool) error {
 		return nil
 	}
 	return noContent(w)
-}
-
-// mcpServerBody is the body of POST SITE/mcp-servers and PATCH
-// SITE/mcp-servers/{id}: condition null removes it; headers replace all.
-type mcpServerBody struct {
-	Name      quire.Optional[string]            `json:"name"`
-	URL       quire.Optional[string]            `json:"url"`
-	Transport quire.Optional[string]            `json:"transport"`
-	Headers   quire.Optional[map[string]string] `json:"headers"`
-	Condition quire.Optional[string]            `json:"condition"`
-}
-
-func (b *mcpServerBody) validate() error {
-	if err := quire.FirstError(
-		checkString("name", b.Name, 1, 100),
-		checkString("url", b.URL, 1, quire.MaxMCPServerURL),
-		checkAbsolute("url", b.URL),
-		checkRemovable(b.Condition, checkCondition),
-	); err != nil {
-		return err
-	}
-	if b.Transport.Set {
-		if err := quire.CheckMCPTransport("transport", b.Transport.Value); err != nil {
-			return err
-		}
-	}
-	if b.Headers.Set {
-		if b.Headers.Null {
-			return errorf(quire.CodeInvalid, "headers: must be an object")
-		}
-		return quire.CheckMCPHeaders("headers", b.Headers.Value)
-	}
-	return nil
 }
 
 func (s *Server) listSiteMCPServers(w http.ResponseWriter, r *http.Request) error {
@@ -187,21 +85,15 @@ func (s *Server) listSiteMCPServers(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) createSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
-	var body mcpServerBody
+	var body wire.SiteMCPServerInput
 	site, _, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	if err := quire.FirstError(quire.CheckRequired("name", body.Name.Set), quire.CheckRequired("url", body.URL.Set),
-		quire.CheckRequired("headers", body.Headers.Set)); err != nil {
+	if err := body.CheckCreate(); err != nil {
 		return err
 	}
-	m := quire.SiteMCPServer{SiteID: site.ID, Name: body.Name.Value, URL: body.URL.Value, Transport: "sse",
-		Headers: body.Headers.Value, Condition: body.Condition.Value}
-	if body.Transport.Set {
-		m.Transport = body.Transport.Value
-	}
-	created, err := s.db.CreateSiteMCPServer(r.Context(), m)
+	created, err := s.db.CreateSiteMCPServer(r.Context(), body.NewServer(site.ID))
 	if err != nil {
 		return err
 	}
@@ -222,20 +114,12 @@ func (s *Server) getSiteMCPServer(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) updateSiteMCPServer(w http.ResponseWriter, r *http.Request) error {
-	var body mcpServerBody
+	var body wire.SiteMCPServerInput
 	site, _, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err
 	}
-	u := store.SiteMCPServerUpdate{Name: setValue(body.Name), URL: setValue(body.URL), Transport: setValue(body.Transport),
-		Condition: removable(body.Condition)}
-	if body.Headers.Set {
-		u.Headers = body.Headers.Value
-		if u.Headers == nil {
-			u.Headers = map[string]string{}
-		}
-	}
-	m, err := s.db.UpdateSiteMCPServer(r.Context(), site.ID, r.PathValue("siteMcpServerId"), u)
+	m, err := s.db.UpdateSiteMCPServer(r.Context(), site.ID, r.PathValue("siteMcpServerId"), body.Update())
 	if err != nil {
 		return err
 	}

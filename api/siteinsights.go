@@ -1,18 +1,14 @@
 package api
 
 import (
-	"cmp"
 	"iter"
 	"net/http"
-	"net/url"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/insights"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Site insights (the reference's site-insights operations) over what the
@@ -25,28 +21,6 @@ import (
 // only. Reading insights needs role read on the organization, as reading
 // the site; tracking events through the API needs a token too (the
 // published sites count their own without one).
-
-// insightEventTypes is the reference's SiteInsightsEventType.
-var insightEventTypes = []string{"page_view", "page_markdown_request", "search_open", "search_type_query", "search_open_result",
-	"page_post_feedback", "page_post_feedback_comment", "agent_feedback", "ask_question", "ask_view", "ask_rate_response",
-	"link_click", "api_client_open", "api_client_request", "ad_click", "ad_display", "trademark_click", "llms_request",
-	"mcp_request", "rss_request"}
-
-var insightDisplayContexts = []string{"site", "server", "embed", "mcp"}
-
-const (
-	maxTrackedEvents = 100             // events of one POST SITE/insights/events
-	trackedEventSkew = 5 * time.Minute // how far an event's timestamp may be from now
-)
-
-// insightsBody is the body of POST SITE/insights/events/aggregate, checked
-// as of now.
-type insightsBody struct {
-	insights.Query
-	now time.Time
-}
-
-func (b *insightsBody) validate() error { return b.Check(b.now) }
 
 // insightCounts are the stored counts as insights reads them.
 func insightCounts(counts []store.InsightCount) iter.Seq[insights.Count] {
@@ -67,7 +41,7 @@ func (s *Server) aggregateSiteEvents(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	body := insightsBody{now: s.db.Now()}
+	body := wire.AggregateSiteEvents{Now: s.db.Now()}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -163,71 +137,6 @@ func (s *Server) getSiteQuestionStats(w http.ResponseWriter, r *http.Request) er
 	})
 }
 
-// trackedEvent is an event of POST SITE/insights/events: what Quire keeps
-// of the reference's SiteInsightsEvent. The session (cookies, address,
-// user agent, referrer, claims) is read only to know whether the visitor
-// was authenticated, and kept no further.
-type trackedEvent struct {
-	Type     string `json:"type"`
-	Query    string `json:"query"`
-	Location *struct {
-		URL            string  `json:"url"`
-		DisplayContext string  `json:"displayContext"`
-		SiteSection    *string `json:"siteSection"`
-		SiteSpace      *string `json:"siteSpace"`
-		Space          *string `json:"space"`
-		Page           *string `json:"page"`
-	} `json:"location"`
-	Session *struct {
-		VisitorAuthClaims map[string]any `json:"visitorAuthClaims"`
-	} `json:"session"`
-	Timestamp *time.Time `json:"timestamp"`
-}
-
-type trackEventsBody struct {
-	Events []trackedEvent `json:"events"`
-}
-
-func (b *trackEventsBody) validate() error {
-	if b.Events == nil {
-		return errorf(quire.CodeInvalid, "events: is required")
-	}
-	if len(b.Events) > maxTrackedEvents {
-		return errorf(quire.CodeInvalid, "events: must hold at most %d events", maxTrackedEvents)
-	}
-	for i, e := range b.Events {
-		field := "events[" + strconv.Itoa(i) + "]"
-		if !slices.Contains(insightEventTypes, e.Type) {
-			return errorf(quire.CodeInvalid, "%s.type: must be one of %s", field, strings.Join(insightEventTypes, ", "))
-		}
-		if e.Session == nil {
-			return errorf(quire.CodeInvalid, "%s.session: is required", field)
-		}
-		l := e.Location
-		if l == nil {
-			return errorf(quire.CodeInvalid, "%s.location: is required", field)
-		}
-		if u, err := url.Parse(l.URL); err != nil || !u.IsAbs() || len(l.URL) > 2048 {
-			return errorf(quire.CodeInvalid, "%s.location.url: must be an absolute URL", field)
-		}
-		if l.DisplayContext != "" && !slices.Contains(insightDisplayContexts, l.DisplayContext) {
-			return errorf(quire.CodeInvalid, "%s.location.displayContext: must be site, server, embed or mcp", field)
-		}
-		for name, v := range map[string]*string{"siteSection": l.SiteSection, "siteSpace": l.SiteSpace, "space": l.Space, "page": l.Page} {
-			if v != nil && len(*v) > 256 {
-				return errorf(quire.CodeInvalid, "%s.location.%s: must be at most 256 characters", field, name)
-			}
-		}
-		if (e.Type == "search_type_query" || e.Type == "ask_question") && e.Query == "" {
-			return errorf(quire.CodeInvalid, "%s.query: is required", field)
-		}
-		if err := quire.CheckLen(field+".query", e.Query, 0, 1000); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // trackSiteEvents answers POST SITE/insights/events: the events are
 // counted, as the published site counts its own, and written at once.
 func (s *Server) trackSiteEvents(w http.ResponseWriter, r *http.Request) error {
@@ -235,50 +144,16 @@ func (s *Server) trackSiteEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body trackEventsBody
+	var body wire.TrackEventsInSite
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	now := s.db.Now().UTC()
-	counts := map[store.InsightKey]int64{}
-	for i, e := range body.Events {
-		at := now
-		if e.Timestamp != nil {
-			if d := e.Timestamp.Sub(now); d > trackedEventSkew || d < -trackedEventSkew {
-				return errorf(quire.CodeInvalid, "events[%d].timestamp: must be within 5 minutes of now", i)
-			}
-			at = e.Timestamp.UTC()
-		}
-		l := e.Location
-		k := store.InsightKey{SiteID: site.ID, Hour: at.Truncate(time.Hour).Unix(), EventType: e.Type,
-			DisplayContext: cmp.Or(l.DisplayContext, "site"), SiteSection: derefOr(l.SiteSection), SiteSpace: derefOr(l.SiteSpace),
-			Space: derefOr(l.Space), Page: derefOr(l.Page), Authenticated: len(e.Session.VisitorAuthClaims) > 0}
-		if k.Page == "" && (e.Type == "page_view" || e.Type == "search_open_result") {
-			if u, err := url.Parse(l.URL); err == nil {
-				k.URLPath = truncateRunes(u.EscapedPath(), 512)
-			}
-		}
-		if e.Type == "search_type_query" {
-			k.Query = insights.SearchText(e.Query)
-		}
-		counts[k]++
+	counts, err := body.Counts(site.ID, s.db.Now().UTC())
+	if err != nil {
+		return err
 	}
 	if err := s.db.AddInsightCounts(r.Context(), counts); err != nil {
 		return err
 	}
 	return noContent(w)
-}
-
-func derefOr(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-func truncateRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n])
-	}
-	return s
 }

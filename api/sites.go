@@ -1,9 +1,7 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -111,105 +109,6 @@ func (s *Server) listSites(w http.ResponseWriter, r *http.Request) error {
 	return writeList(w, list, func(site *quire.Site) wire.Site { return s.wire.Site(site, siteRole(site, v)) })
 }
 
-func parseSiteVisibility(v string) (quire.Visibility, error) {
-	vis, ok := quire.ParseSiteVisibility(v)
-	if !ok {
-		return "", errorf(quire.CodeInvalid, "visibility: must be public, unlisted, share-link or visitor-auth")
-	}
-	return vis, nil
-}
-
-// checkSiteTitle: Contract §2 Site, title 2 to 128 characters.
-func checkSiteTitle(v string) error { return quire.CheckLen("title", v, 2, 128) }
-
-// newSpaceJSON is the form of spaces (on POST O/sites) and of spaceId: null
-// (on POST SITE/sections and SITE/site-spaces) that creates a space to
-// publish: an object with an optional title and emoji.
-type newSpaceJSON struct {
-	Title *string `json:"title"`
-	Emoji *string `json:"emoji"`
-}
-
-// newSpace validates a request to create a space, titled title by default.
-func (n *newSpaceJSON) newSpace(field, title string) (*store.NewSpace, error) {
-	out := authoring.PublishedSpace(title)
-	if n.Title != nil {
-		if err := quire.CheckLen(field+".title", *n.Title, 0, authoring.MaxSpaceTitle); err != nil {
-			return nil, err
-		}
-		out.Title = *n.Title
-	}
-	if n.Emoji != nil {
-		if err := quire.CheckLen(field+".emoji", *n.Emoji, 1, 50); err != nil {
-			return nil, err
-		}
-		out.Emoji = *n.Emoji
-	}
-	return out, nil
-}
-
-// siteCreateRequest is the body of POST /v1/orgs/{organizationId}/sites.
-type siteCreateRequest struct {
-	Type       *string         `json:"type"`
-	Title      *string         `json:"title"`
-	Visibility *string         `json:"visibility"`
-	Spaces     json.RawMessage `json:"spaces"`
-
-	site store.NewSite // what validate makes of the fields
-}
-
-// validate checks the body and makes the site to create: a basic public site
-// titled "Untitled site" unless told otherwise.
-func (b *siteCreateRequest) validate() error {
-	n := store.NewSite{Type: quire.SiteBasic, Title: "Untitled site", Visibility: quire.VisibilityPublic}
-	if b.Type != nil {
-		t, ok := quire.ParseSiteType(*b.Type)
-		if !ok {
-			return errorf(quire.CodeInvalid, "type: must be basic, premium, ultimate, sponsored, legacy-basic or legacy-premium")
-		}
-		n.Type = t
-	}
-	if b.Title != nil {
-		if err := checkSiteTitle(*b.Title); err != nil {
-			return err
-		}
-		n.Title = *b.Title
-	}
-	var err error
-	if b.Visibility != nil {
-		if n.Visibility, err = parseSiteVisibility(*b.Visibility); err != nil {
-			return err
-		}
-	}
-	const spacesErr = "spaces: must be a list of space ids or an object creating a space"
-	switch raw := bytes.TrimSpace(b.Spaces); {
-	case len(raw) == 0 || string(raw) == "null":
-	case raw[0] == '[':
-		if err := decodeJSON(raw, &n.SpaceIDs); err != nil {
-			return errorf(quire.CodeInvalid, spacesErr)
-		}
-		seen := map[string]bool{}
-		for i, id := range n.SpaceIDs {
-			if seen[id] {
-				return errorf(quire.CodeInvalid, "spaces[%d]: space %q is listed twice", i, id)
-			}
-			seen[id] = true
-		}
-	case raw[0] == '{':
-		var ns newSpaceJSON
-		if err := decodeJSON(raw, &ns); err != nil {
-			return errorf(quire.CodeInvalid, spacesErr)
-		}
-		if n.NewSpace, err = ns.newSpace("spaces", n.Title); err != nil {
-			return err
-		}
-	default:
-		return errorf(quire.CodeInvalid, spacesErr)
-	}
-	b.site = n
-	return nil
-}
-
 // createSite: spaces is either a list of space ids, published at the root of
 // the new site in order, or an object {"title", "emoji"} (both optional)
 // that creates a new space, at the top level of the organization, and
@@ -222,11 +121,11 @@ func (s *Server) createSite(w http.ResponseWriter, r *http.Request) error {
 	if !v.OrgRole.AtLeast(quire.RoleCreate) {
 		return errorf(quire.CodeForbidden, "creating a site needs the create role in the organization")
 	}
-	var body siteCreateRequest
+	var body wire.CreateSite
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	site, err := s.db.CreateSite(r.Context(), r.PathValue("organizationId"), body.site)
+	site, err := s.db.CreateSite(r.Context(), r.PathValue("organizationId"), body.NewSite(authoring.PublishedSpace))
 	if err != nil {
 		return err
 	}
@@ -253,65 +152,6 @@ func (s *Server) deleteSite(w http.ResponseWriter, r *http.Request) error {
 	return noContent(w)
 }
 
-// siteUpdateRequest is the body of PATCH /v1/sites/{siteId}.
-type siteUpdateRequest struct {
-	Title           quire.Optional[string] `json:"title"`
-	Visibility      quire.Optional[string] `json:"visibility"`
-	Hostname        quire.Optional[string] `json:"hostname"`
-	Basename        quire.Optional[string] `json:"basename"`
-	Proxy           quire.Optional[string] `json:"proxy"`
-	AdaptiveContent *struct {
-		Enabled *bool `json:"enabled"`
-	} `json:"adaptiveContent"`
-	Published          quire.Optional[bool]   `json:"published"`
-	DefaultSiteSpace   quire.Optional[string] `json:"defaultSiteSpace"`
-	DefaultSiteSection quire.Optional[string] `json:"defaultSiteSection"`
-}
-
-// validate checks the fields given, in this order; null removes hostname,
-// basename and proxy.
-func (b *siteUpdateRequest) validate() error {
-	if err := checkString("title", b.Title, 2, 128); err != nil {
-		return err
-	}
-	if b.Visibility.Set {
-		if _, err := parseSiteVisibility(b.Visibility.Value); err != nil {
-			return err
-		}
-	}
-	if err := quire.FirstError(
-		checkRemovable(b.Hostname, func(v string) error { return quire.CheckHostname("hostname", v) }),
-		checkRemovable(b.Basename, func(v string) error { return quire.CheckLen("basename", v, 1, 100) }),
-		checkRemovable(b.Proxy, func(v string) error { return quire.CheckProxy("proxy", v) }),
-	); err != nil {
-		return err
-	}
-	if a := b.AdaptiveContent; a != nil && a.Enabled == nil {
-		return errorf(quire.CodeInvalid, "adaptiveContent.enabled: is required")
-	}
-	return quire.FirstError(
-		checkBool("published", b.Published),
-		checkString("defaultSiteSpace", b.DefaultSiteSpace, 1, 256),
-		checkString("defaultSiteSection", b.DefaultSiteSection, 1, 256),
-	)
-}
-
-// update is the store's form of a validated b.
-func (b *siteUpdateRequest) update(actorID string) store.SiteUpdate {
-	u := store.SiteUpdate{
-		Actor: actorID, Title: setValue(b.Title), Hostname: setValue(b.Hostname), Basename: setValue(b.Basename), Proxy: setValue(b.Proxy),
-		Published: setValue(b.Published), DefaultSiteSpace: setValue(b.DefaultSiteSpace), DefaultSiteSection: setValue(b.DefaultSiteSection),
-	}
-	if b.Visibility.Set {
-		vis, _ := quire.ParseSiteVisibility(b.Visibility.Value)
-		u.Visibility = &vis
-	}
-	if b.AdaptiveContent != nil {
-		u.AdaptiveContent = b.AdaptiveContent.Enabled
-	}
-	return u
-}
-
 // updateSite: every field of Contract §4.8, plus hostname (null removes it)
 // and published, which is how a site is published or taken down.
 func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
@@ -319,11 +159,11 @@ func (s *Server) updateSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body siteUpdateRequest
+	var body wire.UpdateSite
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if site, err = s.sitesService().UpdateSite(r.Context(), site, body.update(caller(r.Context()).ID)); err != nil {
+	if site, err = s.sitesService().UpdateSite(r.Context(), site, body.Update(caller(r.Context()).ID)); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Site(site, siteRole(site, v)))
@@ -342,25 +182,12 @@ func (s *Server) getAdaptiveSchema(w http.ResponseWriter, r *http.Request) error
 	return writeJSON(w, http.StatusOK, wire.AdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: schema, UpdatedAt: wire.Time(updated)})
 }
 
-// adaptiveSchemaRequest is the body of PUT SITE/adaptive-schema.
-type adaptiveSchemaRequest struct {
-	JSONSchema json.RawMessage `json:"jsonSchema"`
-}
-
-// validate checks that the schema is given; authoring checks the schema.
-func (b *adaptiveSchemaRequest) validate() error {
-	if len(b.JSONSchema) == 0 || string(b.JSONSchema) == "null" {
-		return errorf(quire.CodeInvalid, "jsonSchema: is required")
-	}
-	return nil
-}
-
 func (s *Server) putAdaptiveSchema(w http.ResponseWriter, r *http.Request) error {
 	site, _, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return err
 	}
-	var body adaptiveSchemaRequest
+	var body wire.UpdateSiteAdaptiveSchema
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}

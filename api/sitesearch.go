@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/ask"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Search and ask over a site (POST SITE/search, SITE/ask, SITE/search/prewarm):
@@ -26,104 +26,14 @@ type PublishedSites interface {
 }
 
 const (
-	maxSiteSearchQuery = 512              // characters, as the reference says
 	siteLookupTimeout  = 5 * time.Second  // what a search, or finding sources, may take
-	maxSiteSearchSpace = 50               // site spaces searched, as the published site does
 	siteSearchPerSpace = MaxLimit         // pages ranked of one space
 	prewarmTimeout     = 10 * time.Second // what warming the site's views may take
 )
 
-// siteSearchScope is the reference's SiteSearchScope, and the deprecated
-// forms at the top of the body (mode, siteSpaceIds, siteSpaceId).
-type siteSearchScope struct {
-	Mode             string   `json:"mode"`
-	CurrentSiteSpace string   `json:"currentSiteSpace"`
-	RestrictTo       string   `json:"restrictTo"`
-	SiteSpaceIDs     []string `json:"siteSpaceIds"`
-	SiteSpaceID      string   `json:"siteSpaceId"` // deprecated mode "current"
-}
-
-// validate checks the scope, named field in messages.
-func (sc *siteSearchScope) validate(field string) error {
-	switch sc.Mode {
-	case "default":
-		if sc.RestrictTo != "" {
-			if sc.CurrentSiteSpace == "" {
-				return errorf(quire.CodeInvalid, "%s.currentSiteSpace: is required with restrictTo", field)
-			}
-			if sc.RestrictTo != "currentSiteSpace" && sc.RestrictTo != "otherSiteSpaces" {
-				return errorf(quire.CodeInvalid, "%s.restrictTo: must be currentSiteSpace or otherSiteSpaces", field)
-			}
-		}
-	case "specific":
-		if len(sc.SiteSpaceIDs) == 0 {
-			return errorf(quire.CodeInvalid, "%s.siteSpaceIds: must list at least one site space", field)
-		}
-		if len(sc.SiteSpaceIDs) > maxSiteSearchSpace {
-			return errorf(quire.CodeInvalid, "%s.siteSpaceIds: must list at most %d site spaces", field, maxSiteSearchSpace)
-		}
-	case "current":
-		if sc.SiteSpaceID == "" {
-			return errorf(quire.CodeInvalid, "siteSpaceId: is required with mode current")
-		}
-	case "all":
-	default:
-		return errorf(quire.CodeInvalid, "%s.mode: must be default, specific or all", field)
-	}
-	return nil
-}
-
-// keeps reports whether the scope searches ss.
-func (sc *siteSearchScope) keeps(ss *quire.SiteSpace) bool {
-	switch sc.Mode {
-	case "specific":
-		return slices.Contains(sc.SiteSpaceIDs, ss.ID)
-	case "current":
-		return ss.ID == sc.SiteSpaceID || ss.Default
-	case "default":
-		switch sc.RestrictTo {
-		case "currentSiteSpace":
-			return ss.ID == sc.CurrentSiteSpace
-		case "otherSiteSpaces":
-			return ss.Default && ss.ID != sc.CurrentSiteSpace
-		}
-		return ss.Default || ss.ID == sc.CurrentSiteSpace
-	}
-	return true
-}
-
-// siteSearchBody is the body of POST SITE/search.
-type siteSearchBody struct {
-	Query        string           `json:"query"`
-	Scope        *siteSearchScope `json:"scope"`
-	Mode         string           `json:"mode"`
-	SiteSpaceIDs []string         `json:"siteSpaceIds"`
-	SiteSpaceID  string           `json:"siteSpaceId"`
-
-	scope siteSearchScope
-}
-
-func (b *siteSearchBody) validate() error {
-	if err := quire.CheckQuery("query", b.Query, maxSiteSearchQuery); err != nil {
-		return err
-	}
-	if b.Scope != nil {
-		b.scope = *b.Scope
-		return b.scope.validate("scope")
-	}
-	b.scope = siteSearchScope{Mode: b.Mode, SiteSpaceIDs: b.SiteSpaceIDs, SiteSpaceID: b.SiteSpaceID}
-	switch {
-	case b.Mode == "" && len(b.SiteSpaceIDs) > 0:
-		b.scope.Mode = "specific"
-	case b.Mode == "":
-		return errorf(quire.CodeInvalid, "scope: is required")
-	}
-	return b.scope.validate("scope")
-}
-
 // visibleSiteSpaces is what a visitor without claims sees of the site, in
 // scope.
-func (s *Server) visibleSiteSpaces(ctx context.Context, site *quire.Site, scope *siteSearchScope) ([]*quire.SiteSpace, func(*revision.View, string) bool, error) {
+func (s *Server) visibleSiteSpaces(ctx context.Context, site *quire.Site, scope *wire.SiteSearchScope) ([]*quire.SiteSpace, func(*revision.View, string) bool, error) {
 	if s.sites == nil {
 		return nil, nil, errors.New("the API server has no published sites (Config.Sites)")
 	}
@@ -133,7 +43,7 @@ func (s *Server) visibleSiteSpaces(ctx context.Context, site *quire.Site, scope 
 	}
 	var out []*quire.SiteSpace
 	for _, ss := range all {
-		if scope.keeps(ss) && len(out) < maxSiteSearchSpace {
+		if scope.Keeps(ss) && len(out) < wire.MaxSiteSearchSpaces {
 			out = append(out, ss)
 		}
 	}
@@ -152,13 +62,13 @@ func (s *Server) searchSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body siteSearchBody
+	var body wire.SearchSiteContent
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), siteLookupTimeout)
 	defer cancel()
-	spaces, sees, err := s.visibleSiteSpaces(ctx, site, &body.scope)
+	spaces, sees, err := s.visibleSiteSpaces(ctx, site, body.SearchScope())
 	if err != nil {
 		return err
 	}
@@ -169,31 +79,6 @@ func (s *Server) searchSite(w http.ResponseWriter, r *http.Request) error {
 	}
 	list, start := store.PageInOrder(hits, p, revision.Found.Key)
 	return writeJSON(w, http.StatusOK, s.spaceResultsJSON(list, start, terms))
-}
-
-// siteAskBody is the body of POST SITE/ask.
-type siteAskBody struct {
-	Question string           `json:"question"`
-	Scope    *siteSearchScope `json:"scope"`
-	Context  *struct {
-		SiteSpaceID string `json:"siteSpaceId"`
-		Goal        string `json:"goal"`
-	} `json:"context"`
-}
-
-func (b *siteAskBody) validate() error {
-	if err := quire.CheckQuery("question", b.Question, maxSiteSearchQuery); err != nil {
-		return err
-	}
-	if b.Scope == nil {
-		return errorf(quire.CodeInvalid, "scope: is required")
-	}
-	if b.Context != nil {
-		if err := quire.CheckLen("context.goal", b.Context.Goal, 0, 1024); err != nil {
-			return err
-		}
-	}
-	return b.Scope.validate("scope")
 }
 
 // askSite answers POST SITE/ask as server-sent events of the reference's
@@ -208,7 +93,7 @@ func (s *Server) askSite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body siteAskBody
+	var body wire.StreamAskInSite
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -229,7 +114,7 @@ func (s *Server) askSite(w http.ResponseWriter, r *http.Request) error {
 
 // siteAskSources finds the sections of the site's visible pages that best
 // hold the words of question, as the published site's ask does.
-func (s *Server) siteAskSources(ctx context.Context, site *quire.Site, scope *siteSearchScope, question string) ([]ask.Source, error) {
+func (s *Server) siteAskSources(ctx context.Context, site *quire.Site, scope *wire.SiteSearchScope, question string) ([]ask.Source, error) {
 	ctx, cancel := context.WithTimeout(ctx, siteLookupTimeout) // the model has its own bound
 	defer cancel()
 	siteSpaces, sees, err := s.visibleSiteSpaces(ctx, site, scope)
@@ -258,7 +143,7 @@ func (s *Server) prewarmSiteSearch(w http.ResponseWriter, r *http.Request) error
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), prewarmTimeout)
 	defer cancel()
-	spaces, _, err := s.visibleSiteSpaces(ctx, site, &siteSearchScope{Mode: "all"})
+	spaces, _, err := s.visibleSiteSpaces(ctx, site, &wire.SiteSearchScope{Mode: "all"})
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,11 @@
 package api
 
 import (
-	"cmp"
 	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
-	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -22,51 +20,6 @@ func (s *Server) listSiteSections(w http.ResponseWriter, r *http.Request) error 
 	return listPage(w, r, func(ctx context.Context, p store.Page) (*store.List[*quire.SiteSection], error) {
 		return s.db.ListSiteSections(ctx, site.ID, p)
 	}, s.wire.SiteRenderer(site, v).Section)
-}
-
-// spaceSourceJSON is the spaceId of POST SITE/sections and SITE/site-spaces:
-// a space id, or null to create a new space (titled by title).
-type spaceSourceJSON = quire.Optional[string]
-
-// checkSpaceSource checks spaceId: required, and null or a space id.
-func checkSpaceSource(id spaceSourceJSON) error {
-	if !id.Set {
-		return errorf(quire.CodeInvalid, "spaceId: is required")
-	}
-	if id.Null {
-		return nil
-	}
-	return quire.CheckLen("spaceId", id.Value, 1, 256)
-}
-
-// spaceSource is a checked spaceId: a space to publish, or (null) a new
-// space titled title.
-func spaceSource(id spaceSourceJSON, title string) (string, *store.NewSpace) {
-	if id.Null {
-		return "", authoring.PublishedSpace(title)
-	}
-	return id.Value, nil
-}
-
-func checkIcon(v string) error      { return quire.CheckLen("icon", v, 1, 50) }
-func checkCondition(v string) error { return condition.Check("condition", v) }
-
-// checkGiven checks an optional string field of a create body: absent or
-// null is "" (its Value), a value must pass check.
-func checkGiven(o quire.Optional[string], check func(string) error) error {
-	if !o.HasValue() {
-		return nil
-	}
-	return check(o.Value)
-}
-
-// checkSitePath checks a PATCH path of a section or site space: absent
-// keeps it, null is refused, a value must be a site path.
-func checkSitePath(o quire.Optional[string]) error {
-	if err := checkString("path", o, 1, 100); err != nil || !o.HasValue() {
-		return err
-	}
-	return quire.CheckSitePath("path", o.Value)
 }
 
 // createdInSite answers 201 with item, served at path below the site.
@@ -133,72 +86,21 @@ func (s *Server) removeSiteItem(w http.ResponseWriter, r *http.Request, param st
 	return deleted(w, existed)
 }
 
-// siteSectionCreateRequest is the body of POST SITE/sections.
-type siteSectionCreateRequest struct {
-	SpaceID spaceSourceJSON        `json:"spaceId"`
-	Title   quire.Optional[string] `json:"title"`
-	Icon    quire.Optional[string] `json:"icon"`
-}
-
-func (b *siteSectionCreateRequest) validate() error {
-	return quire.FirstError(
-		checkGiven(b.Title, func(title string) error { return quire.CheckLen("title", title, 2, 64) }),
-		checkGiven(b.Icon, checkIcon),
-		checkSpaceSource(b.SpaceID),
-	)
-}
-
-// newSection is the section a validated b creates.
-func (b *siteSectionCreateRequest) newSection() store.NewSiteSection {
-	n := store.NewSiteSection{Title: b.Title.Value, Icon: b.Icon.Value}
-	n.SpaceID, n.NewSpace = spaceSource(b.SpaceID, cmp.Or(n.Title, "Untitled"))
-	return n
-}
-
 // createSiteSection: Contract §4.9. spaceId null creates a space (titled
 // after the section) to publish.
 func (s *Server) createSiteSection(w http.ResponseWriter, r *http.Request) error {
-	var body siteSectionCreateRequest
+	var body wire.AddSectionToSite
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSection, error) {
-		return s.db.CreateSiteSection(ctx, site, body.newSection())
+		return s.db.CreateSiteSection(ctx, site, body.NewSection(authoring.PublishedSpace))
 	}, (*wire.SiteRenderer).Section, func(sec *quire.SiteSection) string { return "/sections/" + sec.ID })
-}
-
-// siteSectionUpdateRequest is the body of PATCH SITE/sections/{siteSectionId}.
-type siteSectionUpdateRequest struct {
-	Title            quire.Optional[string] `json:"title"`
-	Path             quire.Optional[string] `json:"path"`
-	DefaultSiteSpace quire.Optional[string] `json:"defaultSiteSpace"`
-	Condition        quire.Optional[string] `json:"condition"`
-	Icon             quire.Optional[string] `json:"icon"`
-	Description      quire.Optional[string] `json:"description"`
-}
-
-func (b *siteSectionUpdateRequest) validate() error {
-	return quire.FirstError(
-		checkString("title", b.Title, 2, 128),
-		checkSitePath(b.Path),
-		checkString("defaultSiteSpace", b.DefaultSiteSpace, 1, 256),
-		checkRemovable(b.Condition, checkCondition),
-		checkRemovable(b.Icon, checkIcon),
-		checkRemovable(b.Description, func(v string) error { return quire.CheckText("description", v, 0, 256) }),
-	)
-}
-
-// update is the store's form of a validated b.
-func (b *siteSectionUpdateRequest) update() store.SiteSectionUpdate {
-	return store.SiteSectionUpdate{
-		Title: setValue(b.Title), Path: setValue(b.Path), DefaultSiteSpace: setValue(b.DefaultSiteSpace),
-		Condition: setValue(b.Condition), Icon: setValue(b.Icon), Description: setValue(b.Description),
-	}
 }
 
 // updateSiteSection: Contract §4.9. condition, icon and description: a
 // string sets, null removes, absent keeps.
 func (s *Server) updateSiteSection(w http.ResponseWriter, r *http.Request) error {
-	var body siteSectionUpdateRequest
+	var body wire.UpdateSiteSection
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSection, error) {
-		return s.db.UpdateSiteSection(ctx, site.ID, r.PathValue("siteSectionId"), body.update())
+		return s.db.UpdateSiteSection(ctx, site.ID, r.PathValue("siteSectionId"), body.Update())
 	}, (*wire.SiteRenderer).Section, nil)
 }
 
@@ -220,54 +122,18 @@ func (s *Server) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) e
 	}, s.wire.SiteRenderer(site, v).Group)
 }
 
-func checkGroupTitle(v string) error { return quire.CheckLen("title", v, 1, 100) }
-
-// sectionGroupCreateRequest is the body of POST SITE/section-groups.
-type sectionGroupCreateRequest struct {
-	Title    *string                `json:"title"`
-	Icon     quire.Optional[string] `json:"icon"`
-	Sections []string               `json:"sections"`
-}
-
-func (b *sectionGroupCreateRequest) validate() error {
-	if err := quire.CheckRequired("title", b.Title != nil); err != nil {
-		return err
-	}
-	if err := quire.FirstError(checkGroupTitle(*b.Title), checkGiven(b.Icon, checkIcon)); err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for i, id := range b.Sections {
-		if seen[id] {
-			return errorf(quire.CodeInvalid, "sections[%d]: section %q is listed twice", i, id)
-		}
-		seen[id] = true
-	}
-	return nil
-}
-
 func (s *Server) createSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	var body sectionGroupCreateRequest
+	var body wire.AddSectionGroupToSite
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
 		return s.db.CreateSiteSectionGroup(ctx, site.ID, *body.Title, body.Icon.Value, body.Sections)
 	}, (*wire.SiteRenderer).Group, func(g *quire.SiteSectionGroup) string { return "/section-groups/" + g.ID })
 }
 
-// sectionGroupUpdateRequest is the body of PATCH SITE/section-groups/{id}:
-// null removes the icon.
-type sectionGroupUpdateRequest struct {
-	Title quire.Optional[string] `json:"title"`
-	Icon  quire.Optional[string] `json:"icon"`
-}
-
-func (b *sectionGroupUpdateRequest) validate() error {
-	return quire.FirstError(checkString("title", b.Title, 1, 100), checkRemovable(b.Icon, checkIcon))
-}
-
 func (s *Server) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) error {
-	var body sectionGroupUpdateRequest
+	var body wire.UpdateSiteSectionGroup
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
-		return s.db.UpdateSiteSectionGroup(ctx, site.ID, r.PathValue("siteSectionGroupId"), setValue(body.Title), setValue(body.Icon))
+		title, icon := body.Changes()
+		return s.db.UpdateSiteSectionGroup(ctx, site.ID, r.PathValue("siteSectionGroupId"), title, icon)
 	}, (*wire.SiteRenderer).Group, nil)
 }
 
@@ -275,19 +141,10 @@ func (s *Server) deleteSiteSectionGroup(w http.ResponseWriter, r *http.Request) 
 	return s.deleteSiteItem(w, r, "siteSectionGroupId", s.db.DeleteSiteSectionGroup)
 }
 
-// sectionGroupAddRequest is the body of POST SITE/section-groups/{id}/sections.
-type sectionGroupAddRequest struct {
-	SectionID *string `json:"sectionId"`
-}
-
-func (b *sectionGroupAddRequest) validate() error {
-	return quire.CheckRequired("sectionId", b.SectionID != nil)
-}
-
 // addSectionToGroup: Contract §4.10. A section is in at most one group:
 // adding it to another moves it there, at the end.
 func (s *Server) addSectionToGroup(w http.ResponseWriter, r *http.Request) error {
-	var body sectionGroupAddRequest
+	var body wire.AddSectionToSectionGroup
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSectionGroup, error) {
 		return s.db.AddSectionToGroup(ctx, site.ID, r.PathValue("siteSectionGroupId"), *body.SectionID)
 	}, (*wire.SiteRenderer).Group, nil)

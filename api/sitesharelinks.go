@@ -30,34 +30,12 @@ func (s *Server) listSiteShareLinks(w http.ResponseWriter, r *http.Request) erro
 	}, func(l *store.ShareLink) wire.SiteShareLink { return s.wire.SiteShareLink(site, l) })
 }
 
-// shareLinkRequest is the body of POST and PATCH SITE/share-links…: name is
-// required on POST; PATCH takes at least one of name and active.
-type shareLinkRequest struct {
-	Name   quire.Optional[string] `json:"name"`
-	Active quire.Optional[bool]   `json:"active"`
-
-	create bool
-}
-
-func (b *shareLinkRequest) validate() error {
-	if b.create && (!b.Name.Set || b.Name.Null) {
-		return errorf(quire.CodeInvalid, "name: is required")
-	}
-	if !b.create && !b.Name.Set && !b.Active.Set {
-		return errorf(quire.CodeInvalid, "name: give name or active")
-	}
-	if b.Name.Set && b.Name.Null {
-		return errorf(quire.CodeInvalid, "name: must be a string")
-	}
-	return quire.FirstError(checkString("name", b.Name, 0, 50), checkBool("active", b.Active))
-}
-
 func (s *Server) createSiteShareLink(w http.ResponseWriter, r *http.Request) error {
 	site, _, err := s.site(r, quire.RoleCreate)
 	if err != nil {
 		return err
 	}
-	body := shareLinkRequest{create: true}
+	body := wire.SiteShareLinkInput{Create: true}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -73,11 +51,12 @@ func (s *Server) updateSiteShareLink(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	var body shareLinkRequest
+	var body wire.SiteShareLinkInput
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	l, err := s.db.UpdateShareLink(r.Context(), site.ID, r.PathValue("shareLinkId"), setValue(body.Name), setValue(body.Active))
+	name, active := body.Changes()
+	l, err := s.db.UpdateShareLink(r.Context(), site.ID, r.PathValue("shareLinkId"), name, active)
 	if err != nil {
 		return err
 	}

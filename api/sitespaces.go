@@ -1,11 +1,11 @@
 package api
 
 import (
-	"cmp"
 	"context"
 	"net/http"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/authoring"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
@@ -26,54 +26,22 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 	}, s.wire.SiteRenderer(site, v).SiteSpace)
 }
 
-// siteSpaceCreateRequest is the body of POST SITE/site-spaces.
-type siteSpaceCreateRequest struct {
-	SpaceID   spaceSourceJSON        `json:"spaceId"`
-	SectionID quire.Optional[string] `json:"sectionId"`
-	Title     quire.Optional[string] `json:"title"`
-}
-
-func (b *siteSpaceCreateRequest) validate() error {
-	return quire.FirstError(
-		checkGiven(b.Title, func(title string) error { return quire.CheckLen("title", title, 2, 128) }),
-		checkSpaceSource(b.SpaceID),
-	)
-}
-
-// newSiteSpace is the site space a validated b creates.
-func (b *siteSpaceCreateRequest) newSiteSpace() store.NewSiteSpace {
-	n := store.NewSiteSpace{SectionID: b.SectionID.Value} // null is ""
-	n.SpaceID, n.NewSpace = spaceSource(b.SpaceID, cmp.Or(b.Title.Value, "Untitled"))
-	return n
-}
-
 // createSiteSpace: Contract §4.11. sectionId defaults to the default section,
 // or the root of a site without sections; spaceId null creates a space
 // (titled by title) to publish.
 func (s *Server) createSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	var body siteSpaceCreateRequest
+	var body wire.AddSpaceToSite
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
-		return s.db.CreateSiteSpace(ctx, site, body.newSiteSpace())
+		return s.db.CreateSiteSpace(ctx, site, body.NewSiteSpace(authoring.PublishedSpace))
 	}, (*wire.SiteRenderer).SiteSpace, func(ss *quire.SiteSpace) string { return "/site-spaces/" + ss.ID })
-}
-
-// siteSpaceUpdateRequest is the body of PATCH SITE/site-spaces/{siteSpaceId}.
-type siteSpaceUpdateRequest struct {
-	Path      quire.Optional[string] `json:"path"`
-	Condition quire.Optional[string] `json:"condition"` // null removes it
-}
-
-func (b *siteSpaceUpdateRequest) validate() error {
-	return quire.FirstError(checkSitePath(b.Path), checkRemovable(b.Condition, checkCondition))
 }
 
 // updateSiteSpace: path (unique in its section or the root), and condition:
 // a string sets it, null removes it, absent keeps it.
 func (s *Server) updateSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	var body siteSpaceUpdateRequest
+	var body wire.UpdateSiteSpace
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteSpace, error) {
-		u := store.SiteSpaceUpdate{Path: setValue(body.Path), Condition: setValue(body.Condition)}
-		return s.db.UpdateSiteSpace(ctx, site.ID, r.PathValue("siteSpaceId"), u)
+		return s.db.UpdateSiteSpace(ctx, site.ID, r.PathValue("siteSpaceId"), body.Update())
 	}, (*wire.SiteRenderer).SiteSpace, nil)
 }
 
@@ -96,53 +64,17 @@ func (s *Server) listSiteRedirects(w http.ResponseWriter, r *http.Request) error
 	}, wire.SiteRedirectOf)
 }
 
-// redirectBody is the body of the redirect writes.
-type redirectBody struct {
-	Source      *string                   `json:"source"`
-	Destination *wire.RedirectDestination `json:"destination"`
-
-	required bool // both fields must be given (create)
-}
-
-// validate checks the fields given, and that both are when required.
-func (b *redirectBody) validate() error {
-	if b.required {
-		if err := quire.FirstError(quire.CheckRequired("source", b.Source != nil), quire.CheckRequired("destination", b.Destination != nil)); err != nil {
-			return err
-		}
-	}
-	if b.Source != nil {
-		if err := quire.CheckRedirectSource("source", *b.Source); err != nil {
-			return err
-		}
-	}
-	if d := b.Destination; d != nil {
-		if d.Kind != "site-section" || d.SiteSectionID == "" {
-			return errorf(quire.CodeInvalid, `destination: must be {"kind":"site-section","siteSectionId":ID}`)
-		}
-	}
-	return nil
-}
-
-// section is the destination section of a validated b, nil when absent.
-func (b *redirectBody) section() *string {
-	if b.Destination == nil {
-		return nil
-	}
-	return &b.Destination.SiteSectionID
-}
-
 func (s *Server) createSiteRedirect(w http.ResponseWriter, r *http.Request) error {
-	body := redirectBody{required: true}
+	body := wire.SiteRedirectInput{Required: true}
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteRedirect, error) {
-		return s.db.CreateSiteRedirect(ctx, site.ID, *body.Source, *body.section())
+		return s.db.CreateSiteRedirect(ctx, site.ID, *body.Source, *body.Section())
 	}, showRedirect, func(rd *quire.SiteRedirect) string { return "/redirects/" + rd.ID })
 }
 
 func (s *Server) updateSiteRedirect(w http.ResponseWriter, r *http.Request) error {
-	var body redirectBody
+	var body wire.SiteRedirectInput
 	return writeSiteItem(s, w, r, &body, func(ctx context.Context, site *quire.Site) (*quire.SiteRedirect, error) {
-		return s.db.UpdateSiteRedirect(ctx, site.ID, r.PathValue("siteRedirectId"), body.Source, body.section())
+		return s.db.UpdateSiteRedirect(ctx, site.ID, r.PathValue("siteRedirectId"), body.Source, body.Section())
 	}, showRedirect, nil)
 }
 
@@ -184,24 +116,12 @@ func (s *Server) getSiteRedirect(w http.ResponseWriter, r *http.Request) error {
 	}{wire.SiteRedirectOf(rd), s.wire.SiteRenderer(site, v).SectionURL(sec)})
 }
 
-// siteSpaceDuplicateRequest is the body of POST …/site-spaces/{id}/duplicate.
-type siteSpaceDuplicateRequest struct {
-	Draft *bool `json:"draft"`
-}
-
-func (b *siteSpaceDuplicateRequest) validate() error {
-	if b.Draft != nil && *b.Draft {
-		return errorf(quire.CodeInvalid, "draft: Quire sites have no drafts; omit it or give false")
-	}
-	return nil
-}
-
 // duplicateSiteSpace copies the space a site space publishes, as POST
 // S/duplicate does, and publishes the copy right after it: 201 with the new
 // site space. It needs the create role on the site, read on the space and
 // the create role where the copy goes, as duplicating the space does.
 func (s *Server) duplicateSiteSpace(w http.ResponseWriter, r *http.Request) error {
-	var body siteSpaceDuplicateRequest
+	var body wire.DuplicateSiteSpace
 	site, v, err := s.siteForWrite(w, r, &body)
 	if err != nil {
 		return err

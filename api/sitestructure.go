@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/quiredocs/quire"
@@ -32,7 +31,7 @@ func (s *Server) getSiteStructure(w http.ResponseWriter, r *http.Request) error 
 // sortKinds are, per kind of item moved, the kinds of siblings it may stand
 // by, as the move operations of each take them (siteorder.go).
 var sortKinds = map[string][]string{
-	"site-space":         moveSiteSpace.kinds,
+	"site-space":         moveSiteSpace.siblings.Kinds,
 	"site-section":       levelKinds,
 	"site-section-group": levelKinds,
 	"site-external-link": levelKinds,
@@ -43,56 +42,6 @@ var sortKinds = map[string][]string{
 // stand at the item's level, the store checks.
 var levelKinds = []string{"site-section", "site-section-group", "site-external-link"}
 
-// structurePointerJSON is the reference's SiteStructureItemPointer.
-type structurePointerJSON struct {
-	Type string `json:"type"`
-	ID   string `json:"id"`
-}
-
-// sortRequest is the body of PATCH SITE/structure/sort.
-type sortRequest struct {
-	Item     *structurePointerJSON `json:"item"`
-	Position *struct {
-		Before *structurePointerJSON `json:"before"`
-		After  *structurePointerJSON `json:"after"`
-	} `json:"position"`
-
-	pos quire.Position
-}
-
-func (b *sortRequest) validate() error {
-	if b.Item == nil {
-		return errorf(quire.CodeInvalid, "item: is required")
-	}
-	kinds, ok := sortKinds[b.Item.Type]
-	if !ok {
-		return errorf(quire.CodeInvalid, "item.type: must be site-space, site-section, site-section-group or site-external-link")
-	}
-	if err := quire.CheckLen("item.id", b.Item.ID, 1, 256); err != nil {
-		return err
-	}
-	if b.Position == nil {
-		return errorf(quire.CodeInvalid, "position: is required ({} moves the item to the end)")
-	}
-	if b.Position.Before != nil && b.Position.After != nil {
-		return errorf(quire.CodeInvalid, "position: give before or after, not both")
-	}
-	for _, p := range []struct {
-		field string
-		ptr   *structurePointerJSON
-		dst   **quire.Sibling
-	}{{"position.before", b.Position.Before, &b.pos.Before}, {"position.after", b.Position.After, &b.pos.After}} {
-		if p.ptr == nil {
-			continue
-		}
-		if !slices.Contains(kinds, p.ptr.Type) || p.ptr.ID == "" {
-			return errorf(quire.CodeInvalid, "%s: must be {\"type\":\"%s\",\"id\":ID}", p.field, strings.Join(kinds, `" or "`))
-		}
-		*p.dst = &quire.Sibling{Kind: p.ptr.Type, ID: p.ptr.ID}
-	}
-	return nil
-}
-
 // sortSiteStructure moves a site space, section, section group or external
 // link among the items of its level: 200 with
 // the item, or 204 when the caller prefers return=minimal.
@@ -101,7 +50,7 @@ func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	var body sortRequest
+	body := wire.SortSiteStructure{Kinds: sortKinds}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -110,22 +59,22 @@ func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error
 	switch body.Item.Type {
 	case "site-space":
 		var ss *quire.SiteSpace
-		if ss, err = s.db.MoveSiteSpace(ctx, site.ID, id, body.pos); err == nil {
+		if ss, err = s.db.MoveSiteSpace(ctx, site.ID, id, body.Pos()); err == nil {
 			item = rd.SiteSpace(ss)
 		}
 	case "site-section":
 		var sec *quire.SiteSection
-		if sec, err = s.db.MoveSiteSection(ctx, site.ID, id, body.pos); err == nil {
+		if sec, err = s.db.MoveSiteSection(ctx, site.ID, id, body.Pos()); err == nil {
 			item = rd.Section(sec)
 		}
 	case "site-external-link":
 		var l *quire.SiteExternalLink
-		if l, err = s.db.MoveSiteExternalLink(ctx, site.ID, id, body.pos); err == nil {
+		if l, err = s.db.MoveSiteExternalLink(ctx, site.ID, id, body.Pos()); err == nil {
 			item = wire.SiteExternalLinkOf(l)
 		}
 	default:
 		var g *quire.SiteSectionGroup
-		if g, err = s.db.MoveSiteSectionGroup(ctx, site.ID, id, body.pos); err == nil {
+		if g, err = s.db.MoveSiteSectionGroup(ctx, site.ID, id, body.Pos()); err == nil {
 			item = rd.Group(g)
 		}
 	}

@@ -83,7 +83,7 @@ type spaceCreateRequest struct {
 	EditMode *string `json:"editMode"`
 }
 
-func (b *spaceCreateRequest) validate() error {
+func (b *spaceCreateRequest) Validate() error {
 	if b.Title != nil {
 		if err := quire.CheckLen("title", *b.Title, 0, 50); err != nil {
 			return err
@@ -190,9 +190,9 @@ type spaceUpdateRequest struct {
 	mergeRules json.RawMessage // as validate re-encodes them
 }
 
-// validate checks the fields given, in this order. Whether in-collection
+// Validate checks the fields given, in this order. Whether in-collection
 // suits the space is the service's to say.
-func (b *spaceUpdateRequest) validate() error {
+func (b *spaceUpdateRequest) Validate() error {
 	if err := quire.FirstError(checkString("title", b.Title, 0, 50), checkRemovable(b.Emoji, checkEmoji)); err != nil {
 		return err
 	}
@@ -356,7 +356,7 @@ type transferRequest struct {
 	Organization *string `json:"organization"`
 }
 
-func (b *transferRequest) validate() error {
+func (b *transferRequest) Validate() error {
 	return quire.CheckRequired("organization", b.Organization != nil)
 }
 

@@ -24,14 +24,14 @@ type teamCreateRequest struct {
 	Members []string `json:"members"`
 }
 
-func (b *teamCreateRequest) validate() error { return checkTeamTitle(b.Title) }
+func (b *teamCreateRequest) Validate() error { return checkTeamTitle(b.Title) }
 
 // teamUpdateRequest is the body of PATCH O/teams/{teamId}.
 type teamUpdateRequest struct {
 	Title *string `json:"title"`
 }
 
-func (b *teamUpdateRequest) validate() error { return checkTeamTitle(b.Title) }
+func (b *teamUpdateRequest) Validate() error { return checkTeamTitle(b.Title) }
 
 // maxTeamChanges bounds the users one PUT O/teams/{teamId}/members changes.
 const maxTeamChanges = 1000
@@ -45,9 +45,9 @@ type teamMembersRequest struct {
 	} `json:"memberships"`
 }
 
-// validate checks the size of the change and each membership's role, by
+// Validate checks the size of the change and each membership's role, by
 // user id, so that of several bad roles the same one is named each time.
-func (b *teamMembersRequest) validate() error {
+func (b *teamMembersRequest) Validate() error {
 	if len(b.Add)+len(b.Remove)+len(b.Memberships) > maxTeamChanges {
 		return errorf(quire.CodeInvalid, "body: at most %d users may be changed at once", maxTeamChanges)
 	}
@@ -73,7 +73,7 @@ type teamMemberRequest struct {
 	Role *string `json:"role"`
 }
 
-func (b *teamMemberRequest) validate() error {
+func (b *teamMemberRequest) Validate() error {
 	if b.Role == nil {
 		return nil
 	}

@@ -35,7 +35,7 @@ type translationCreateRequest struct {
 	instructions json.RawMessage
 }
 
-func (b *translationCreateRequest) validate() error {
+func (b *translationCreateRequest) Validate() error {
 	switch {
 	case b.Source == nil:
 		return errorf(quire.CodeInvalid, "source: is required")
@@ -153,7 +153,7 @@ type translationUpdateRequest struct {
 	instructions json.RawMessage
 }
 
-func (b *translationUpdateRequest) validate() (err error) {
+func (b *translationUpdateRequest) Validate() (err error) {
 	b.instructions, err = quire.CheckInstructions("instructions", b.Instructions)
 	return err
 }

@@ -73,7 +73,7 @@ type translationLanguageRequest struct {
 	compact json.RawMessage // the instructions checked, set by validate
 }
 
-func (b *translationLanguageRequest) validate() (err error) {
+func (b *translationLanguageRequest) Validate() (err error) {
 	b.compact, err = quire.CheckInstructions("instructions", b.Instructions)
 	return err
 }

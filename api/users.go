@@ -17,7 +17,7 @@ type userUpdateRequest struct {
 	PhotoURL    quire.Optional[string] `json:"photoURL"` // null removes the photo
 }
 
-func (b *userUpdateRequest) validate() error {
+func (b *userUpdateRequest) Validate() error {
 	if !b.DisplayName.Set && !b.PhotoURL.Set {
 		return errorf(quire.CodeInvalid, "body: give displayName or photoURL")
 	}

@@ -27,7 +27,7 @@ type webhookCreateRequest struct {
 	events    []quire.WebhookEvent // set by validate
 }
 
-func (b *webhookCreateRequest) validate() (err error) {
+func (b *webhookCreateRequest) Validate() (err error) {
 	if err := quire.CheckRequired("url", b.URL != nil); err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ type webhookUpdateRequest struct {
 	update    store.WebhookUpdate // set by validate
 }
 
-func (b *webhookUpdateRequest) validate() (err error) {
+func (b *webhookUpdateRequest) Validate() (err error) {
 	u := &b.update
 	if u.URL, err = quire.CheckOptional("url", b.URL, func(v string) error { return quire.CheckWebhookURL("url", v, b.plainHTTP) }); err != nil {
 		return err

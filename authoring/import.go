@@ -9,6 +9,7 @@ import (
 	"github.com/quiredocs/quire/edit"
 	"github.com/quiredocs/quire/importer"
 	"github.com/quiredocs/quire/render"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Imports (contract §4.4, §4.5): a website's pages become pages of a change
@@ -25,22 +26,9 @@ type Import struct {
 	Found         int // pages found, imported or not
 }
 
-// CheckImport validates what an import is asked for: the URL to start from,
-// of at most 2048 characters, and its source, which must be website (the
-// only kind Quire imports).
-func CheckImport(url, source *string) error {
-	switch {
-	case url == nil || *url == "":
-		return quire.Errorf(quire.CodeInvalid, "url: is required")
-	case len(*url) > 2048:
-		return quire.Errorf(quire.CodeInvalid, "url: must be at most 2048 characters")
-	case source == nil:
-		return quire.Errorf(quire.CodeInvalid, "source: is required")
-	case *source != "website":
-		return quire.Errorf(quire.CodeInvalid, "source: must be website")
-	}
-	return nil
-}
+// CheckImport validates what an import is asked for, as the request bodies
+// do (wire.CheckImport).
+func CheckImport(url, source *string) error { return wire.CheckImport(url, source) }
 
 // Source is what an import reads: the website at Start, or the uploaded
 // files whose keys are Files (UploadedFolder) when not nil.
