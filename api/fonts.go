@@ -2,11 +2,8 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
@@ -20,42 +17,15 @@ import (
 // the blob store and served, with no token, at the URLs the font's sources
 // give, for published sites' pages to load.
 
-// maxFontFaces bounds the faces of one font: one a weight, 1 to 1000, and
-// a family seldom has more than nine.
-const maxFontFaces = 20
-
-type fontFaceRequest struct {
-	Weight     *float64        `json:"weight"`
-	StorageKey json.RawMessage `json:"storageKey"` // a key, or null to remove the weight (update)
-}
-
-type fontRequest struct {
-	FontFamily *string           `json:"fontFamily"`
-	FontFaces  []fontFaceRequest `json:"fontFaces"`
-}
-
-// faces checks the body's faces and reads their files: the changes to make,
-// a nil Face removing a weight (only when update allows null keys).
-func (s *Server) faces(r *http.Request, orgID string, body *fontRequest, update bool) ([]store.FontFaceChange, error) {
-	if len(body.FontFaces) > maxFontFaces {
-		return nil, errorf(quire.CodeInvalid, "fontFaces: at most %d faces", maxFontFaces)
-	}
-	seen := map[int]bool{}
+// faces reads the files of a validated body's faces, each checked first
+// (wire.CustomFontInput.Face): the changes to make, a nil Face removing a
+// weight (only in an update).
+func (s *Server) faces(r *http.Request, orgID string, body *wire.CustomFontInput) ([]store.FontFaceChange, error) {
 	var out []store.FontFaceChange
-	for i, f := range body.FontFaces {
-		field := fmt.Sprintf("fontFaces[%d]", i)
-		if f.Weight == nil || *f.Weight < 1 || *f.Weight > 1000 || *f.Weight != float64(int(*f.Weight)) {
-			return nil, errorf(quire.CodeInvalid, "%s.weight: must be a whole number from 1 to 1000", field)
-		}
-		weight := int(*f.Weight)
-		if seen[weight] {
-			return nil, errorf(quire.CodeInvalid, "%s.weight: %d is given twice", field, weight)
-		}
-		seen[weight] = true
-		var key *string
-		if err := json.Unmarshal(f.StorageKey, &key); err != nil || len(f.StorageKey) == 0 || (key == nil && !update) ||
-			(key != nil && (*key == "" || len(*key) > 512)) {
-			return nil, errorf(quire.CodeInvalid, "%s.storageKey: must be the key of an uploaded file (1 to 512 characters)", field)
+	for i := range body.FontFaces {
+		field, weight, key, err := body.Face(i)
+		if err != nil {
+			return nil, err
 		}
 		if key == nil {
 			out = append(out, store.FontFaceChange{Weight: weight})
@@ -68,16 +38,6 @@ func (s *Server) faces(r *http.Request, orgID string, body *fontRequest, update 
 		out = append(out, store.FontFaceChange{Weight: weight, Face: face})
 	}
 	return out, nil
-}
-
-func checkFontFamily(v *string, required bool) error {
-	if v == nil && !required {
-		return nil
-	}
-	if v == nil || *v == "" || utf8.RuneCountInString(*v) > 50 {
-		return errorf(quire.CodeInvalid, "fontFamily: is required, 1 to 50 characters")
-	}
-	return quire.CheckText("fontFamily", *v, 1, 50)
 }
 
 func (s *Server) listFonts(w http.ResponseWriter, r *http.Request) error {
@@ -105,22 +65,16 @@ func (s *Server) getFont(w http.ResponseWriter, r *http.Request) error {
 // readFont starts a font write: organization admins only, then the body
 // and its faces checked and their files read; update allows a family left
 // out and faces removed (null storage key).
-func (s *Server) readFont(w http.ResponseWriter, r *http.Request, update bool) (*quire.Member, *fontRequest, []store.FontFaceChange, error) {
+func (s *Server) readFont(w http.ResponseWriter, r *http.Request, update bool) (*quire.Member, *wire.CustomFontInput, []store.FontFaceChange, error) {
 	me, err := s.orgAdmin(r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var body fontRequest
-	if err := readJSON(w, r, &body); err != nil {
+	body := wire.CustomFontInput{Update: update}
+	if err := readRequest(w, r, &body); err != nil {
 		return nil, nil, nil, err
 	}
-	if err := checkFontFamily(body.FontFamily, !update); err != nil {
-		return nil, nil, nil, err
-	}
-	if !update && len(body.FontFaces) == 0 {
-		return nil, nil, nil, errorf(quire.CodeInvalid, "fontFaces: at least one face")
-	}
-	changes, err := s.faces(r, me.OrgID, &body, update)
+	changes, err := s.faces(r, me.OrgID, &body)
 	return me, &body, changes, err
 }
 

@@ -94,69 +94,18 @@ func jsonDocument(field string, raw json.RawMessage) (map[string]any, error) {
 	return wire.DecodeDocument(field, raw)
 }
 
-// optionalString validates a PATCH string field that may be absent (nil) but
-// not null, and whose length is bounded: one line (quire.CheckLen).
-func optionalString(field string, o quire.Optional[string], min, max int) (*string, error) {
-	return optional(field, o, func(v string) error { return quire.CheckLen(field, v, min, max) })
-}
+// The checks below serve the Validate methods of the bodies still beside
+// their handlers, whose update methods then take the values with setValue;
+// wire's request types call the same quire checks.
+var (
+	checkString    = quire.CheckOptionalLen
+	checkRemovable = quire.CheckRemovable
+	checkBool      = quire.CheckOptionalBool
+)
 
-// optionalText is optionalString for text that may span lines
-// (quire.CheckText).
-func optionalText(field string, o quire.Optional[string], min, max int) (*string, error) {
-	return optional(field, o, func(v string) error { return quire.CheckText(field, v, min, max) })
-}
-
-func optional(field string, o quire.Optional[string], check func(string) error) (*string, error) {
-	return quire.CheckOptional(field, o, check)
-}
-
-// optionalRemovable validates a PATCH string field that a value sets and null
-// removes (as ""), with check for values.
-func optionalRemovable(o quire.Optional[string], check func(string) error) (*string, error) {
-	if !o.Set {
-		return nil, nil
-	}
-	if o.Null {
-		empty := ""
-		return &empty, nil
-	}
-	if err := check(o.Value); err != nil {
-		return nil, err
-	}
-	return &o.Value, nil
-}
-
-// The checks below serve validate methods of PATCH bodies, whose update
-// methods then take the values with setValue.
-
-// checkString checks a PATCH string field as optionalString does.
-func checkString(field string, o quire.Optional[string], min, max int) error {
-	_, err := optionalString(field, o, min, max)
-	return err
-}
-
-// checkRemovable checks a PATCH string field as optionalRemovable does.
-func checkRemovable(o quire.Optional[string], check func(string) error) error {
-	_, err := optionalRemovable(o, check)
-	return err
-}
-
-// checkBool checks a PATCH boolean field that may be absent but not null.
-func checkBool(field string, o quire.Optional[bool]) error {
-	if o.Set && o.Null {
-		return errorf(quire.CodeInvalid, "%s: must be a boolean", field)
-	}
-	return nil
-}
-
-// setValue is a validated PATCH field as a store update takes it: nil when
-// absent, and otherwise its value, the zero value for a null that removes.
-func setValue[T any](o quire.Optional[T]) *T {
-	if !o.Set {
-		return nil
-	}
-	return &o.Value
-}
+// setValue is a validated PATCH field as a store update takes it
+// (quire.Optional.Ptr).
+func setValue[T any](o quire.Optional[T]) *T { return o.Ptr() }
 
 // validator is a request body that checks itself: each request type's
 // Validate (wire's request types, and the bodies still beside their

@@ -16,20 +16,8 @@ import (
 // redirects, nor permanent or wildcard ones: such operations are errors
 // (authoring.RedirectOps).
 
-type bulkRedirectItem struct {
-	Source          *string                                  `json:"source"`
-	Intent          string                                   `json:"intent"`
-	CaptureWildcard bool                                     `json:"captureWildcard"`
-	Permanent       bool                                     `json:"permanent"`
-	Destination     quire.Optional[wire.RedirectDestination] `json:"destination"`
-}
-
-type bulkRedirectsRequest struct {
-	Redirects []bulkRedirectItem `json:"redirects"`
-}
-
-// changes is the request as authoring takes it.
-func (b *bulkRedirectsRequest) changes() []authoring.RedirectChange {
+// redirectChanges is the request as authoring takes it.
+func redirectChanges(b *wire.BulkUpsertSiteRedirects) []authoring.RedirectChange {
 	out := make([]authoring.RedirectChange, len(b.Redirects))
 	for i, it := range b.Redirects {
 		out[i] = authoring.RedirectChange{Source: it.Source, Intent: it.Intent, CaptureWildcard: it.CaptureWildcard, Permanent: it.Permanent}
@@ -45,11 +33,11 @@ func (s *Server) bulkUpsertSiteRedirects(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	var body bulkRedirectsRequest
+	var body wire.BulkUpsertSiteRedirects
 	if err := readJSON(w, r, &body); err != nil {
 		return err
 	}
-	results, err := s.author.UpsertSiteRedirects(r.Context(), site, body.changes())
+	results, err := s.author.UpsertSiteRedirects(r.Context(), site, redirectChanges(&body))
 	if err != nil {
 		return err
 	}

@@ -259,3 +259,37 @@ func TestInsightsRequests(t *testing.T) {
 		t.Errorf("Counts with a stale timestamp = %v", err)
 	}
 }
+
+func TestFontRequests(t *testing.T) {
+	create := func() validator { return &wire.CustomFontInput{} }
+	update := func() validator { return &wire.CustomFontInput{Update: true} }
+	faces := `{"weight":100,"storageKey":"k"}` + strings.Repeat(`,{"weight":100,"storageKey":"k"}`, 20)
+	runRequests(t, []requestCase{
+		{"create family required", `{"fontFaces":[]}`, create, "fontFamily: is required, 1 to 50 characters"},
+		{"create one face", `{"fontFamily":"Inter"}`, create, "fontFaces: at least one face"},
+		{"update family kept", `{}`, update, ""},
+		{"too many faces", `{"fontFaces":[` + faces + `]}`, update, "fontFaces: at most 20 faces"},
+	})
+	for _, tt := range []struct {
+		name, body string
+		update     bool
+		face       int
+		want       string
+	}{
+		{"weight fraction", `{"fontFaces":[{"weight":400.5,"storageKey":"k"}]}`, false, 0, "fontFaces[0].weight: must be a whole number from 1 to 1000"},
+		{"weight twice", `{"fontFaces":[{"weight":400,"storageKey":"k"},{"weight":400,"storageKey":"l"}]}`, false, 1, "fontFaces[1].weight: 400 is given twice"},
+		{"key null on create", `{"fontFaces":[{"weight":400,"storageKey":null}]}`, false, 0, "fontFaces[0].storageKey: must be the key of an uploaded file (1 to 512 characters)"},
+		{"key null on update", `{"fontFaces":[{"weight":700,"storageKey":null}]}`, true, 0, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := wire.CustomFontInput{Update: tt.update}
+			if err := quire.DecodeJSON([]byte(tt.body), &b); err != nil {
+				t.Fatal(err)
+			}
+			_, _, _, err := b.Face(tt.face)
+			if got := quire.ErrorMessage(err); (err == nil) != (tt.want == "") || (err != nil && got != tt.want) {
+				t.Errorf("Face(%d) = %v, want %q", tt.face, err, tt.want)
+			}
+		})
+	}
+}

@@ -451,3 +451,21 @@ func (b *DuplicateSiteSpace) Validate() error {
 	}
 	return nil
 }
+
+// BulkRedirect is one operation of PUT SITE/redirects: a destination
+// creates or updates the redirect from source, null deletes it.
+type BulkRedirect struct {
+	Source          *string                             `json:"source"`
+	Intent          string                              `json:"intent"`
+	CaptureWildcard bool                                `json:"captureWildcard"`
+	Permanent       bool                                `json:"permanent"`
+	Destination     quire.Optional[RedirectDestination] `json:"destination"`
+}
+
+// BulkUpsertSiteRedirects is the body of PUT SITE/redirects, the
+// reference's bulkUpsertSiteRedirects. Each operation is judged on its own
+// when it runs (authoring.RedirectOps), so the body has no checks of its
+// own.
+type BulkUpsertSiteRedirects struct {
+	Redirects []BulkRedirect `json:"redirects"`
+}
