@@ -29,50 +29,16 @@ func (s *Server) deleteCollection(w http.ResponseWriter, r *http.Request) error 
 	return collections.delete(s, w, r, (*store.DB).DeleteCollection)
 }
 
-// collectionUpdateRequest is the body of PATCH /v1/collections/{collectionId}.
-type collectionUpdateRequest struct {
-	Title        quire.Optional[string] `json:"title"`
-	Description  quire.Optional[string] `json:"description"` // null clears it
-	DefaultLevel quire.Optional[string] `json:"defaultLevel"`
-}
-
-func (b *collectionUpdateRequest) Validate() error {
-	if err := checkString("title", b.Title, 0, 50); err != nil {
-		return err
-	}
-	if b.Description.Set {
-		if err := quire.CheckText("description", b.Description.Value, 0, 100); err != nil {
-			return err
-		}
-	}
-	if b.DefaultLevel.Set {
-		if _, err := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// update is the store's form of a validated b.
-func (b *collectionUpdateRequest) update() store.CollectionUpdate {
-	u := store.CollectionUpdate{Title: setValue(b.Title), Description: setValue(b.Description)}
-	if b.DefaultLevel.Set {
-		l, _ := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel)
-		u.DefaultLevel = &l
-	}
-	return u
-}
-
 func (s *Server) updateCollection(w http.ResponseWriter, r *http.Request) error {
 	c, role, err := s.collection(r, quire.RoleAdmin)
 	if err != nil {
 		return err
 	}
-	var body collectionUpdateRequest
+	var body wire.UpdateCollection
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if c, err = s.db.UpdateCollection(r.Context(), c.ID, body.update()); err != nil {
+	if c, err = s.db.UpdateCollection(r.Context(), c.ID, body.Update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Collection(c, role))
@@ -113,36 +79,16 @@ func (s *Server) listCollections(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-// collectionCreateRequest is the body of POST O/collections: title
-// "Untitled" and the top level (no parent) unless told otherwise.
-type collectionCreateRequest struct {
-	Title  *string `json:"title"`
-	Parent *string `json:"parent"`
-}
-
-func (b *collectionCreateRequest) Validate() error {
-	if b.Title == nil {
-		return nil
-	}
-	return quire.CheckLen("title", *b.Title, 0, 50)
-}
-
 func (s *Server) createCollection(w http.ResponseWriter, r *http.Request) error {
 	v, err := s.orgViewer(r)
 	if err != nil {
 		return err
 	}
-	var body collectionCreateRequest
+	var body wire.CreateCollection
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	title, parent := "Untitled", ""
-	if body.Title != nil {
-		title = *body.Title
-	}
-	if body.Parent != nil {
-		parent = *body.Parent
-	}
+	title, parent := body.TitleAndParent()
 	c, err := s.author.CreateCollection(r.Context(), v, r.PathValue("organizationId"), title, parent)
 	if err != nil {
 		return err

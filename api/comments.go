@@ -2,15 +2,14 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/authoring"
-	"github.com/quiredocs/quire/render"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Comments on a space (§4.2) and on a change request (§4.1) are served by
@@ -73,35 +72,6 @@ func (s *Server) commentReply(r *http.Request, need quire.Role) (*commentPlace, 
 	}
 	c, err := s.db.CommentReply(r.Context(), p.scope, r.PathValue("commentId"), r.PathValue("commentReplyId"))
 	return p, c, err
-}
-
-// commentBodyIn is a body as clients send it: the reference's Document,
-// markdown or a JSON document (kept as the markdown it writes).
-type commentBodyIn struct {
-	Markdown *string         `json:"markdown"`
-	Document json.RawMessage `json:"document"` // decoded by markdownOf within bounds
-}
-
-// markdownOf validates a body and returns its markdown.
-func markdownOf(b *commentBodyIn) (string, error) {
-	switch {
-	case b == nil:
-		return "", errorf(quire.CodeInvalid, "body: is required")
-	case b.Markdown == nil && !quire.IsNull(b.Document):
-		doc, err := jsonDocument("body.document", b.Document)
-		if err != nil {
-			return "", err
-		}
-		md, err := render.Markdown(doc)
-		if err != nil {
-			return "", errorf(quire.CodeInvalid, "body.%s", err.Error())
-		}
-		return md, quire.CheckCommentBody("body.document", md)
-	case b.Markdown == nil:
-		return "", errorf(quire.CodeInvalid, "body.markdown: is required")
-	}
-	md := render.NormalizeLineEndings(*b.Markdown) // stored with LF line endings, as pages are
-	return md, quire.CheckCommentBody("body.markdown", md)
 }
 
 // commentFilter reads the list parameters status (default all), order
@@ -190,31 +160,6 @@ func (s *Server) writeComments(w http.ResponseWriter, r *http.Request, p *commen
 	return writeAnswer(w, r, a)
 }
 
-// commentRequest is the body of POST …/comments. Whether page is in the
-// current content is postComment's to say.
-type commentRequest struct {
-	Node *string        `json:"node"`
-	Page *string        `json:"page"`
-	Body *commentBodyIn `json:"body"`
-
-	markdown string // the body's, set by validate
-}
-
-func (b *commentRequest) Validate() (err error) {
-	if b.markdown, err = markdownOf(b.Body); err != nil {
-		return err
-	}
-	if b.Node != nil {
-		if err := quire.CheckLen("node", *b.Node, 1, 128); err != nil {
-			return err
-		}
-		if b.Page == nil {
-			return errorf(quire.CodeInvalid, "node: needs the page it is in (page)")
-		}
-	}
-	return nil
-}
-
 // postComment starts a thread; the comment role and up may comment
 // (authoring.Author.PostComment checks the page it names).
 func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
@@ -226,11 +171,11 @@ func (s *Server) postComment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body commentRequest
+	var body wire.PostComment
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	thread := authoring.NewThread{Markdown: body.markdown, Page: body.Page}
+	thread := authoring.NewThread{Markdown: body.Markdown(), Page: body.Page}
 	if body.Node != nil {
 		thread.NodeID = *body.Node
 	}
@@ -290,47 +235,6 @@ func writeRaw(w http.ResponseWriter, status int, body []byte) error {
 	return err
 }
 
-// commentUpdateRequest is the body of PUT on a comment or a reply.
-type commentUpdateRequest struct {
-	Resolved         quire.Optional[bool] `json:"resolved"`
-	Body             *commentBodyIn       `json:"body"`
-	AddedReactions   []string             `json:"addedReactions"`
-	RemovedReactions []string             `json:"removedReactions"`
-
-	unresolvable bool    // a reply to a space comment: refuse resolved
-	markdown     *string // the body's, set by validate
-}
-
-func (b *commentUpdateRequest) Validate() error {
-	if b.Resolved.Set {
-		switch {
-		case b.unresolvable:
-			return errorf(quire.CodeInvalid, "resolved: replies to space comments cannot be resolved; resolve the comment")
-		case b.Resolved.Null:
-			return errorf(quire.CodeInvalid, "resolved: must be a boolean")
-		}
-	}
-	if b.Body != nil {
-		md, err := markdownOf(b.Body)
-		if err != nil {
-			return err
-		}
-		b.markdown = &md
-	}
-	return quire.FirstError(
-		quire.CheckReactions("addedReactions", b.AddedReactions),
-		quire.CheckReactions("removedReactions", b.RemovedReactions),
-	)
-}
-
-// update is the store's form of a validated b.
-func (b *commentUpdateRequest) update() store.CommentUpdate {
-	return store.CommentUpdate{
-		Resolved: setValue(b.Resolved), Markdown: b.markdown,
-		AddReactions: b.AddedReactions, RemoveReactions: b.RemovedReactions,
-	}
-}
-
 // updateCommentOrReply applies PUT to a comment or a reply: anyone who may
 // comment resolves, reopens and reacts; only the author edits the body
 // (authoring.Author.UpdateComment).
@@ -341,11 +245,11 @@ func (s *Server) updateCommentOrReply(w http.ResponseWriter, r *http.Request, p 
 	if err != nil {
 		return err
 	}
-	body := commentUpdateRequest{unresolvable: c.ParentID != "" && p.cr == nil}
+	body := wire.UpdateComment{Unresolvable: c.ParentID != "" && p.cr == nil}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if c, err = s.author.UpdateComment(r.Context(), p.place(), c, p.role, caller(r.Context()).ID, body.update()); err != nil {
+	if c, err = s.author.UpdateComment(r.Context(), p.place(), c, p.role, caller(r.Context()).ID, body.Update()); err != nil {
 		return err
 	}
 	return s.writeComment(w, r, p, f, c)
@@ -366,29 +270,17 @@ func (s *Server) listCommentReplies(w http.ResponseWriter, r *http.Request, p *c
 	})
 }
 
-// replyRequest is the body of POST …/comments/{commentId}/replies.
-type replyRequest struct {
-	Body *commentBodyIn `json:"body"`
-
-	markdown string // the body's, set by validate
-}
-
-func (b *replyRequest) Validate() (err error) {
-	b.markdown, err = markdownOf(b.Body)
-	return err
-}
-
 // postCommentReply answers a comment; the comment role and up may reply.
 func (s *Server) postCommentReply(w http.ResponseWriter, r *http.Request, p *commentPlace, c *quire.Comment) error {
 	f, err := formatParams(r)
 	if err != nil {
 		return err
 	}
-	var body replyRequest
+	var body wire.PostCommentReply
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	reply, err := s.author.ReplyToComment(r.Context(), p.place(), c, caller(r.Context()).ID, body.markdown)
+	reply, err := s.author.ReplyToComment(r.Context(), p.place(), c, caller(r.Context()).ID, body.Markdown())
 	if err != nil {
 		return err
 	}

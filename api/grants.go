@@ -50,52 +50,6 @@ func (s *Server) siteContent(r *http.Request, need quire.Role) (store.Content, e
 	return store.Content{Kind: "site", ID: site.ID, OrgID: site.OrgID, Level: quire.LevelInherit}, nil
 }
 
-// parseGrantRole reads a role or null (null removes the grant).
-func parseGrantRole(v quire.Optional[string]) (quire.Role, error) {
-	if !v.Set {
-		return "", errorf(quire.CodeInvalid, "role: is required (a role, or null to remove access)")
-	}
-	return quire.ParseRoleOrNull("role", v)
-}
-
-// grantRequest is the body of PATCH …/permissions/{users|teams}/{id}: a
-// role, or null to remove the grant.
-type grantRequest struct {
-	Role quire.Optional[string] `json:"role"`
-}
-
-func (b *grantRequest) Validate() error {
-	_, err := parseGrantRole(b.Role)
-	return err
-}
-
-// role is the role a validated b grants; guest removes the grant.
-func (b *grantRequest) role() quire.Role {
-	role, _ := parseGrantRole(b.Role)
-	return role
-}
-
-// inviteRequest is the body of POST …/permissions: a role for up to
-// 1000 users and teams.
-type inviteRequest struct {
-	grantRequest
-	Users []string `json:"users"`
-	Teams []string `json:"teams"`
-}
-
-func (b *inviteRequest) Validate() error {
-	if err := b.grantRequest.Validate(); err != nil {
-		return err
-	}
-	if len(b.Users)+len(b.Teams) == 0 {
-		return errorf(quire.CodeInvalid, "users: give at least one user or team (users or teams)")
-	}
-	if len(b.Users)+len(b.Teams) > 1000 {
-		return errorf(quire.CodeInvalid, "users: at most 1000 users and teams at once")
-	}
-	return nil
-}
-
 // invite grants a role to users and teams. Contract: reference
 // InviteUsersAndTeams; null removes their grants.
 func (s *Server) invite(on grantSubject) handlerFunc {
@@ -104,11 +58,11 @@ func (s *Server) invite(on grantSubject) handlerFunc {
 		if err != nil {
 			return err
 		}
-		var body inviteRequest
+		var body wire.InviteUsersAndTeams
 		if err := readRequest(w, r, &body); err != nil {
 			return err
 		}
-		if err := s.db.GrantRoles(r.Context(), c, body.Users, body.Teams, body.role()); err != nil {
+		if err := s.db.GrantRoles(r.Context(), c, body.Users, body.Teams, body.Grant()); err != nil {
 			return err
 		}
 		return noContent(w)
@@ -195,7 +149,7 @@ func (s *Server) updateGrant(on grantSubject, principalKind string) handlerFunc 
 		if err != nil {
 			return err
 		}
-		var body grantRequest
+		var body wire.UpdatePermission
 		if err := readRequest(w, r, &body); err != nil {
 			return err
 		}
@@ -203,7 +157,7 @@ func (s *Server) updateGrant(on grantSubject, principalKind string) handlerFunc 
 		if principalKind == "team" {
 			users, teams = nil, users
 		}
-		if err := s.db.GrantRoles(r.Context(), c, users, teams, body.role()); err != nil {
+		if err := s.db.GrantRoles(r.Context(), c, users, teams, body.Grant()); err != nil {
 			return err
 		}
 		return noContent(w)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -59,18 +58,6 @@ func (a *installationAccess) requireOrgAdmin() error {
 	return authoring.CheckInstallingAdmin(a.orgAdmin)
 }
 
-// installBody is the reference's OrganizationTarget.
-type installBody struct {
-	Organization *string `json:"organization"`
-}
-
-func (b *installBody) Validate() error {
-	if b.Organization == nil {
-		return errorf(quire.CodeInvalid, "organization: required")
-	}
-	return quire.CheckLen("organization", *b.Organization, 1, 100)
-}
-
 // installIntegration answers POST /integrations/{name}/installations: an
 // admin of the target organization installs an integration they can see;
 // a private one only on its own organization.
@@ -79,7 +66,7 @@ func (s *Server) installIntegration(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var body installBody
+	var body wire.OrganizationTarget
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -109,38 +96,6 @@ func (s *Server) getIntegrationInstallation(w http.ResponseWriter, r *http.Reque
 	return writeJSON(w, http.StatusOK, s.wire.Installation(a.inst))
 }
 
-// updateInstallationBody is the reference's UpdateIntegrationInstallation.
-type updateInstallationBody struct {
-	ExternalIDs    *[]string       `json:"externalIds"`
-	Configuration  json.RawMessage `json:"configuration"`
-	SpaceSelection *string         `json:"space_selection"`
-	SiteSelection  *string         `json:"site_selection"`
-}
-
-func (b *updateInstallationBody) Validate() error {
-	if b.ExternalIDs != nil {
-		if err := quire.CheckExternalIDs("externalIds", *b.ExternalIDs); err != nil {
-			return err
-		}
-	}
-	if b.Configuration != nil {
-		if err := quire.CheckConfiguration("configuration", b.Configuration); err != nil {
-			return err
-		}
-	}
-	for _, f := range []struct {
-		name string
-		v    *string
-	}{{"space_selection", b.SpaceSelection}, {"site_selection", b.SiteSelection}} {
-		if f.v != nil {
-			if err := quire.CheckOneOf(f.name, *f.v, quire.IntegrationSelections); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // updateIntegrationInstallation answers PATCH …/installations/{id}: the
 // publisher may set configuration and external ids, the installing
 // organization's admins also which spaces and sites it reaches.
@@ -149,12 +104,11 @@ func (s *Server) updateIntegrationInstallation(w http.ResponseWriter, r *http.Re
 	if err != nil {
 		return err
 	}
-	var body updateInstallationBody
+	var body wire.UpdateIntegrationInstallation
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	inst, err := s.author.UpdateInstallation(r.Context(), a.in.Name, a.inst, authoring.InstallationEditor{OrgAdmin: a.orgAdmin, ViaToken: viaInstallation(r)},
-		store.InstallationUpdate{ExternalIDs: body.ExternalIDs, Configuration: body.Configuration, SpaceSelection: body.SpaceSelection, SiteSelection: body.SiteSelection})
+	inst, err := s.author.UpdateInstallation(r.Context(), a.in.Name, a.inst, authoring.InstallationEditor{OrgAdmin: a.orgAdmin, ViaToken: viaInstallation(r)}, body.Update())
 	if err != nil {
 		return err
 	}
@@ -233,32 +187,6 @@ func (h contentHandlers) json(c *quire.IntegrationContentInstallation) wire.Cont
 	return h.s.wire.ContentInstallation(h.kind, c)
 }
 
-// installTargetBody is the body of POST …/spaces ({"space"}) or …/sites
-// ({"siteId"}).
-type installTargetBody struct {
-	Space  *string `json:"space"`
-	SiteID *string `json:"siteId"`
-	field  string
-}
-
-func (b *installTargetBody) target() *string {
-	if b.field == "space" {
-		return b.Space
-	}
-	return b.SiteID
-}
-
-func (b *installTargetBody) Validate() error {
-	if (b.field == "space" && b.SiteID != nil) || (b.field == "siteId" && b.Space != nil) {
-		return errorf(quire.CodeInvalid, "%s: the only field", b.field)
-	}
-	v := b.target()
-	if v == nil {
-		return errorf(quire.CodeInvalid, "%s: required", b.field)
-	}
-	return quire.CheckLen(b.field, *v, 1, 100)
-}
-
 func (h contentHandlers) install(w http.ResponseWriter, r *http.Request) error {
 	a, err := h.s.installation(r)
 	if err != nil {
@@ -267,11 +195,11 @@ func (h contentHandlers) install(w http.ResponseWriter, r *http.Request) error {
 	if err := a.requireOrgAdmin(); err != nil {
 		return err
 	}
-	body := installTargetBody{field: h.body}
+	body := wire.InstallIntegrationOnContent{Field: h.body}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	c, err := h.s.author.InstallOnContent(r.Context(), h.kind, a.inst, *body.target())
+	c, err := h.s.author.InstallOnContent(r.Context(), h.kind, a.inst, *body.Target())
 	if err != nil {
 		return err
 	}
@@ -290,36 +218,16 @@ func (h contentHandlers) get(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, h.json(c))
 }
 
-// updateContentInstallationBody is the reference's
-// UpdateIntegrationSpaceInstallation (and site).
-type updateContentInstallationBody struct {
-	ExternalIDs   *[]string       `json:"externalIds"`
-	Configuration json.RawMessage `json:"configuration"`
-}
-
-func (b *updateContentInstallationBody) Validate() error {
-	if b.ExternalIDs != nil {
-		if err := quire.CheckExternalIDs("externalIds", *b.ExternalIDs); err != nil {
-			return err
-		}
-	}
-	if b.Configuration != nil {
-		return quire.CheckConfiguration("configuration", b.Configuration)
-	}
-	return nil
-}
-
 func (h contentHandlers) update(w http.ResponseWriter, r *http.Request) error {
 	a, err := h.s.installation(r)
 	if err != nil {
 		return err
 	}
-	var body updateContentInstallationBody
+	var body wire.UpdateIntegrationSpaceInstallation
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	c, err := h.s.db.UpdateContentInstallation(r.Context(), h.kind, a.inst.ID, r.PathValue(h.path),
-		store.ContentInstallationUpdate{ExternalIDs: body.ExternalIDs, Configuration: body.Configuration})
+	c, err := h.s.db.UpdateContentInstallation(r.Context(), h.kind, a.inst.ID, r.PathValue(h.path), body.Update())
 	if err != nil {
 		return err
 	}

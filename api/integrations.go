@@ -16,12 +16,6 @@ import (
 // MaxPublishBytes bounds a publish body: the script and base64 images.
 const MaxPublishBytes = 16 << 20
 
-// publishBody is the body of POST /integrations/{name}, read by
-// readRequestLimit and checked by the domain's rules.
-type publishBody quire.PublishIntegration
-
-func (b *publishBody) Validate() error { return (*quire.PublishIntegration)(b).Validate() }
-
 // Wire shapes.
 
 // integrationJSON shows in, published by owner (wire.Links.Integration).
@@ -122,11 +116,10 @@ func (s *Server) publishIntegration(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var raw publishBody
-	if err := readRequestLimit(w, r, MaxPublishBytes, &raw); err != nil {
+	body := new(quire.PublishIntegration) // checked by the domain's rules
+	if err := readRequestLimit(w, r, MaxPublishBytes, body); err != nil {
 		return err
 	}
-	body := (*quire.PublishIntegration)(&raw)
 	ctx := r.Context()
 	org, err := s.db.OrganizationByRef(ctx, *body.Organization)
 	if err != nil {

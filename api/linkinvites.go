@@ -26,62 +26,16 @@ func (s *Server) linkInviteJSON(li *quire.LinkInvite, t authoring.InviteTarget, 
 	return s.wire.LinkInvite(li, wire.InviteTarget{Space: t.Space, Collection: t.Collection, Role: t.Role}, me)
 }
 
-// linkInviteCreateRequest is the body of POST O/link-invites: {role}, or
-// {level, space}, or {level, collection}.
-type linkInviteCreateRequest struct {
-	Role       quire.Optional[string] `json:"role"`
-	Level      quire.Optional[string] `json:"level"`
-	Space      *string                `json:"space"`
-	Collection *string                `json:"collection"`
-
-	target   quire.InviteTarget // set by validate
-	targetID string
-	role     quire.Role
-}
-
-func (b *linkInviteCreateRequest) Validate() (err error) {
-	switch {
-	case b.Space != nil && b.Collection != nil:
-		return errorf(quire.CodeInvalid, "space: give a space or a collection, not both")
-	case b.Space != nil:
-		b.target, b.targetID = quire.TargetSpace, *b.Space
-	case b.Collection != nil:
-		b.target, b.targetID = quire.TargetCollection, *b.Collection
-	default:
-		b.target = quire.TargetOrganization
-		if err := quire.CheckRequired("role", b.Role.Set); err != nil {
-			return err
-		}
-		b.role, err = quire.ParseRoleOrNull("role", b.Role)
-		return err
-	}
-	b.role, err = contentLevel(b.Level)
-	return err
-}
-
-// contentLevel reads the level a space or collection invite gives: a role,
-// since guests of content have none.
-func contentLevel(o quire.Optional[string]) (quire.Role, error) {
-	if err := quire.CheckRequired("level", o.Set); err != nil {
-		return quire.RoleGuest, err
-	}
-	role, ok := quire.ParseRole(o.Value)
-	if !ok {
-		return role, errorf(quire.CodeInvalid, "level: must be one of admin, create, review, edit, comment, read")
-	}
-	return role, nil
-}
-
 func (s *Server) createLinkInvite(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.membership(r)
 	if err != nil {
 		return err
 	}
-	var body linkInviteCreateRequest
+	var body wire.CreateOrganizationInvite
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	li := quire.LinkInvite{OrgID: me.OrgID, Target: body.target, TargetID: body.targetID, Role: body.role, CreatedBy: me.User.ID}
+	li := body.Invite(me.OrgID, me.User.ID)
 	t, err := s.author.LinkInviteTarget(r.Context(), me, li.Target, li.TargetID)
 	if err != nil {
 		return err
@@ -130,43 +84,16 @@ func (s *Server) getLinkInvite(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.linkInviteJSON(li, t, me))
 }
 
-// linkInviteUpdateRequest is the body of PATCH O/link-invites/{inviteId}:
-// {role} for an organization invite, {level} for a space's or collection's.
-type linkInviteUpdateRequest struct {
-	Role  quire.Optional[string] `json:"role"`
-	Level quire.Optional[string] `json:"level"`
-}
-
-func (b *linkInviteUpdateRequest) Validate() error {
-	if b.Role.Set == b.Level.Set {
-		return errorf(quire.CodeInvalid, "role: give role (an organization invite) or level (a space or collection invite)")
-	}
-	return nil
-}
-
-func (b *linkInviteUpdateRequest) role(target quire.InviteTarget) (quire.Role, error) {
-	if target == quire.TargetOrganization {
-		if !b.Role.Set {
-			return quire.RoleGuest, errorf(quire.CodeInvalid, "role: is required for an organization invite")
-		}
-		return quire.ParseRoleOrNull("role", b.Role)
-	}
-	if !b.Level.Set {
-		return quire.RoleGuest, errorf(quire.CodeInvalid, "level: is required for a %s invite", target)
-	}
-	return contentLevel(b.Level)
-}
-
 func (s *Server) updateLinkInvite(w http.ResponseWriter, r *http.Request) error {
 	me, li, t, err := s.linkInvite(r)
 	if err != nil {
 		return err
 	}
-	var body linkInviteUpdateRequest
+	var body wire.UpdateOrganizationInvite
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	role, err := body.role(li.Target)
+	role, err := body.NewRole(li.Target)
 	if err != nil {
 		return err
 	}

@@ -112,32 +112,17 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
 	return noContent(w)
 }
 
-// memberUpdateRequest is the body of PATCH O/members/{userId}: a role, null
-// for guest, or nothing to change.
-type memberUpdateRequest struct {
-	Role quire.Optional[string] `json:"role"`
-}
-
-func (b *memberUpdateRequest) Validate() error {
-	if !b.Role.Set {
-		return nil
-	}
-	_, err := quire.ParseRoleOrNull("role", b.Role)
-	return err
-}
-
 func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) error {
 	me, m, err := s.memberFor(r, false)
 	if err != nil {
 		return err
 	}
-	var body memberUpdateRequest
+	var body wire.UpdateMemberInOrganization
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if body.Role.Set {
-		role, _ := quire.ParseRoleOrNull("role", body.Role) // null: guest
-		if m, err = s.db.UpdateMemberRole(r.Context(), me.OrgID, m.User.ID, role); err != nil {
+	if role := body.NewRole(); role != nil {
+		if m, err = s.db.UpdateMemberRole(r.Context(), me.OrgID, m.User.ID, *role); err != nil {
 			return err
 		}
 	}

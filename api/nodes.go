@@ -121,7 +121,7 @@ func (k nodeKind[T, J]) transfer(s *Server, w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	var body transferRequest
+	var body wire.TransferContent
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}

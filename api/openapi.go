@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
@@ -29,48 +28,6 @@ func (s *Server) specMember(r *http.Request, edit bool) (*quire.Member, error) {
 	return me, quire.CheckSpecAccess(me, edit)
 }
 
-// specSourceJSON is a spec's source: {"url": …} or {"text": …} as the
-// reference has it, or, as the contract's "a text string" may also be read,
-// a bare string of text.
-type specSourceJSON struct {
-	given     bool
-	URL, Text *string
-}
-
-func (src *specSourceJSON) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return nil // as if left out
-	}
-	src.given = true
-	if len(b) > 0 && b[0] == '"' {
-		return json.Unmarshal(b, &src.Text)
-	}
-	var o struct {
-		URL  *string `json:"url"`
-		Text *string `json:"text"`
-	}
-	if err := json.Unmarshal(b, &o); err != nil {
-		return errorf(quire.CodeInvalid, "source: must be an object with url or text")
-	}
-	src.URL, src.Text = o.URL, o.Text
-	return nil
-}
-
-// source validates the source and returns it for the store.
-func (src specSourceJSON) source() (store.OpenAPISource, error) {
-	switch {
-	case !src.given:
-		return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source: is required")
-	case src.URL != nil && src.Text != nil:
-		return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source: must have url or text, not both")
-	case src.URL != nil:
-		return store.OpenAPISource{URL: *src.URL}, quire.CheckSpecURL("source.url", *src.URL)
-	case src.Text != nil:
-		return store.OpenAPISource{Text: *src.Text}, quire.CheckSpecText("source.text", *src.Text)
-	}
-	return store.OpenAPISource{}, errorf(quire.CodeInvalid, "source: must have url or text")
-}
-
 func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.specMember(r, false)
 	if err != nil {
@@ -81,44 +38,16 @@ func (s *Server) listSpecs(w http.ResponseWriter, r *http.Request) error {
 	}, func(spec *quire.OpenAPISpec) wire.Spec { return s.wire.Spec(spec, me) })
 }
 
-// specPutRequest is the body of PUT O/openapi/{specSlug}.
-type specPutRequest struct {
-	Source specSourceJSON `json:"source"`
-
-	src store.OpenAPISource // set by validate
-}
-
-func (b *specPutRequest) Validate() (err error) {
-	b.src, err = b.Source.source()
-	return err
-}
-
-// specCreateRequest is the body of POST O/openapi.
-type specCreateRequest struct {
-	Slug *string `json:"slug"`
-	specPutRequest
-}
-
-func (b *specCreateRequest) Validate() error {
-	if err := quire.CheckRequired("slug", b.Slug != nil); err != nil {
-		return err
-	}
-	if err := quire.CheckSpecSlug("slug", *b.Slug); err != nil {
-		return err
-	}
-	return b.specPutRequest.Validate()
-}
-
 func (s *Server) createSpec(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.specMember(r, true)
 	if err != nil {
 		return err
 	}
-	var body specCreateRequest
+	var body wire.CreateOpenAPISpec
 	if err := readRequestLimit(w, r, MaxSpecBodyBytes, &body); err != nil {
 		return err
 	}
-	p, err := s.db.CreateOpenAPISpec(r.Context(), me.OrgID, *body.Slug, body.src)
+	p, err := s.db.CreateOpenAPISpec(r.Context(), me.OrgID, *body.Slug, body.SpecSource())
 	if err != nil {
 		return err
 	}
@@ -149,11 +78,11 @@ func (s *Server) putSpec(w http.ResponseWriter, r *http.Request) error {
 	if err := quire.CheckSpecSlug("specSlug", slug); err != nil {
 		return err
 	}
-	var body specPutRequest
+	var body wire.CreateOrUpdateOpenAPISpec
 	if err := readRequestLimit(w, r, MaxSpecBodyBytes, &body); err != nil {
 		return err
 	}
-	p, created, err := s.db.PutOpenAPISpec(r.Context(), me.OrgID, slug, body.src)
+	p, created, err := s.db.PutOpenAPISpec(r.Context(), me.OrgID, slug, body.SpecSource())
 	if err != nil {
 		return err
 	}

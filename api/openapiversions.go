@@ -14,25 +14,13 @@ import (
 // guests. A public spec's documents are also served, without a token, at
 // …/versions/{versionId}/public (not in the reference), its public URL.
 
-// specUpdateRequest is the body of PATCH O/openapi/{specSlug}.
-type specUpdateRequest struct {
-	Visibility *quire.SpecVisibility `json:"visibility"`
-}
-
-func (b *specUpdateRequest) Validate() error {
-	if err := quire.CheckRequired("visibility", b.Visibility != nil); err != nil {
-		return err
-	}
-	return quire.CheckSpecVisibility("visibility", *b.Visibility)
-}
-
 // updateSpec sets a spec's visibility.
 func (s *Server) updateSpec(w http.ResponseWriter, r *http.Request) error {
 	me, err := s.specMember(r, true)
 	if err != nil {
 		return err
 	}
-	var body specUpdateRequest
+	var body wire.UpdateOpenAPISpec
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}

@@ -17,23 +17,6 @@ import (
 // unsetURL stands for an ssoURL not given yet (sso.UnsetURL).
 const unsetURL = sso.UnsetURL
 
-// samlProviderBody is the body of POST and PATCH O/saml…: every field may be
-// left out (but label on create); text fields may be "" to unset them.
-type samlProviderBody struct {
-	Label       quire.Optional[string] `json:"label"`
-	EntityID    quire.Optional[string] `json:"entityID"`
-	Certificate quire.Optional[string] `json:"certificate"`
-	SSOURL      quire.Optional[string] `json:"ssoURL"`
-	DefaultTeam quire.Optional[string] `json:"defaultTeam"`
-	DefaultRole quire.Optional[string] `json:"defaultRole"`
-}
-
-// update validates the body into the changes it asks for, as the app's
-// forms are validated (sso.ProviderChange has the body's fields).
-func (b *samlProviderBody) update() (store.SAMLProviderUpdate, error) {
-	return sso.ProviderChange(*b).Update()
-}
-
 // samlProvider loads the provider in the path for an organization admin.
 func (s *Server) samlProvider(r *http.Request) (*quire.SAMLProvider, *quire.Member, error) {
 	me, err := s.orgAdmin(r)
@@ -59,18 +42,11 @@ func (s *Server) createSAMLProvider(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var body samlProviderBody
-	if err := readJSON(w, r, &body); err != nil {
+	var body wire.CreateOrganizationSAMLProvider
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if err := quire.CheckRequired("label", body.Label.Set); err != nil {
-		return err
-	}
-	u, err := body.update()
-	if err != nil {
-		return err
-	}
-	created, err := s.db.CreateSAMLProvider(r.Context(), me.OrgID, u.Provider())
+	created, err := s.db.CreateSAMLProvider(r.Context(), me.OrgID, body.Provider())
 	if err != nil {
 		return err
 	}
@@ -91,15 +67,11 @@ func (s *Server) updateSAMLProvider(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var body samlProviderBody
-	if err := readJSON(w, r, &body); err != nil {
+	var body wire.UpdateOrganizationSAMLProvider
+	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	u, err := body.update()
-	if err != nil {
-		return err
-	}
-	if p, err = s.db.UpdateSAMLProvider(r.Context(), me.OrgID, p.ID, u); err != nil {
+	if p, err = s.db.UpdateSAMLProvider(r.Context(), me.OrgID, p.ID, body.Update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.SAMLProvider(p, me))

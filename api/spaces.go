@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -73,64 +72,16 @@ func (s *Server) requireCreateIn(r *http.Request, v *quire.Viewer, orgID, parent
 	return s.author.CheckCreateIn(r.Context(), v, orgID, parentID)
 }
 
-func checkEmoji(v string) error { return quire.CheckLen("emoji", v, 1, 50) }
-
-// spaceCreateRequest is the body of POST /v1/orgs/{organizationId}/spaces.
-type spaceCreateRequest struct {
-	Title    *string `json:"title"`
-	Emoji    *string `json:"emoji"`
-	Parent   *string `json:"parent"`
-	EditMode *string `json:"editMode"`
-}
-
-func (b *spaceCreateRequest) Validate() error {
-	if b.Title != nil {
-		if err := quire.CheckLen("title", *b.Title, 0, 50); err != nil {
-			return err
-		}
-	}
-	if b.Emoji != nil {
-		if err := checkEmoji(*b.Emoji); err != nil {
-			return err
-		}
-	}
-	if b.EditMode != nil {
-		if _, err := quire.ParseEditMode("editMode", *b.EditMode); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// newSpace is the space a validated b creates: "Untitled" and live unless
-// told otherwise, at the top level without a parent.
-func (b *spaceCreateRequest) newSpace() store.NewSpace {
-	n := store.NewSpace{Title: "Untitled", EditMode: quire.EditLive}
-	if b.Title != nil {
-		n.Title = *b.Title
-	}
-	if b.Emoji != nil {
-		n.Emoji = *b.Emoji
-	}
-	if b.EditMode != nil {
-		n.EditMode = quire.EditMode(*b.EditMode)
-	}
-	if b.Parent != nil {
-		n.ParentID = *b.Parent
-	}
-	return n
-}
-
 func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	v, err := s.orgViewer(r)
 	if err != nil {
 		return err
 	}
-	var body spaceCreateRequest
+	var body wire.CreateSpace
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	sp, err := s.author.CreateSpace(r.Context(), v, r.PathValue("organizationId"), body.newSpace())
+	sp, err := s.author.CreateSpace(r.Context(), v, r.PathValue("organizationId"), body.NewSpace())
 	if err != nil {
 		return err
 	}
@@ -178,65 +129,6 @@ func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {
 	return spaces.delete(s, w, r, (*store.DB).DeleteSpace)
 }
 
-// spaceUpdateRequest is the body of PATCH /v1/spaces/{spaceId}.
-type spaceUpdateRequest struct {
-	Title        quire.Optional[string]          `json:"title"`
-	Emoji        quire.Optional[string]          `json:"emoji"` // null removes it
-	DefaultLevel quire.Optional[string]          `json:"defaultLevel"`
-	EditMode     quire.Optional[string]          `json:"editMode"`
-	Visibility   quire.Optional[string]          `json:"visibility"`
-	MergeRules   quire.Optional[json.RawMessage] `json:"mergeRules"`
-
-	mergeRules json.RawMessage // as validate re-encodes them
-}
-
-// Validate checks the fields given, in this order. Whether in-collection
-// suits the space is the service's to say.
-func (b *spaceUpdateRequest) Validate() error {
-	if err := quire.FirstError(checkString("title", b.Title, 0, 50), checkRemovable(b.Emoji, checkEmoji)); err != nil {
-		return err
-	}
-	if b.DefaultLevel.Set {
-		if _, err := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel); err != nil {
-			return err
-		}
-	}
-	if b.EditMode.Set {
-		if _, err := quire.ParseEditMode("editMode", b.EditMode.Value); err != nil {
-			return err
-		}
-	}
-	if _, ok := quire.ParseVisibility(b.Visibility.Value); b.Visibility.Set && !ok {
-		return errorf(quire.CodeInvalid, "visibility: must be public, unlisted, share-link, visitor-auth, in-collection or private")
-	}
-	if b.MergeRules.Set {
-		rules, err := quire.CheckSpaceMergeRules("mergeRules", b.MergeRules.Value, b.MergeRules.Null)
-		if err != nil {
-			return err
-		}
-		b.mergeRules = rules
-	}
-	return nil
-}
-
-// update is the store's form of a validated b.
-func (b *spaceUpdateRequest) update() store.SpaceUpdate {
-	u := store.SpaceUpdate{Title: setValue(b.Title), Emoji: setValue(b.Emoji), MergeRules: b.mergeRules}
-	if b.DefaultLevel.Set {
-		l, _ := quire.ParseDefaultLevelOrNull("defaultLevel", b.DefaultLevel)
-		u.DefaultLevel = &l
-	}
-	if b.EditMode.Set {
-		m := quire.EditMode(b.EditMode.Value)
-		u.EditMode = &m
-	}
-	if b.Visibility.Set {
-		vis, _ := quire.ParseVisibility(b.Visibility.Value)
-		u.Visibility = &vis
-	}
-	return u
-}
-
 // updateSpace: title and emoji are edits (edit role, refused while locked);
 // defaultLevel, editMode, visibility and mergeRules are the space's
 // settings (admin): authoring.CheckSpaceUpdate.
@@ -245,11 +137,11 @@ func (s *Server) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body spaceUpdateRequest
+	var body wire.UpdateSpace
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if sp, err = s.author.UpdateSpace(r.Context(), sp, role, body.update()); err != nil {
+	if sp, err = s.author.UpdateSpace(r.Context(), sp, role, body.Update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Space(sp, role))
@@ -287,77 +179,19 @@ func (s *Server) restoreSpace(w http.ResponseWriter, r *http.Request) error {
 	return spaces.write(s, w, r, http.StatusOK, sp)
 }
 
-// moveBody is the body of the move operations. Contract §4.6, §4.7.
-type moveBody struct {
-	Parent   quire.Optional[string] `json:"parent"`
-	Position *struct {
-		Before *pointerJSON `json:"before"`
-		After  *pointerJSON `json:"after"`
-	} `json:"position"`
-}
-
-// pointerJSON names a space or a collection: {"type":"space","space":id} or
-// {"type":"collection","collection":id}.
-type pointerJSON struct {
-	Type       string `json:"type"`
-	Space      string `json:"space"`
-	Collection string `json:"collection"`
-}
-
-func (p *pointerJSON) sibling(field string) (*quire.Sibling, error) {
-	if p == nil {
-		return nil, nil
-	}
-	switch {
-	case p.Type == "space" && p.Space != "":
-		return &quire.Sibling{Kind: "space", ID: p.Space}, nil
-	case p.Type == "collection" && p.Collection != "":
-		return &quire.Sibling{Kind: "collection", ID: p.Collection}, nil
-	}
-	return nil, errorf(quire.CodeInvalid, `%s: must be {"type":"space","space":ID} or {"type":"collection","collection":ID}`, field)
-}
-
-// parse returns the target parent (current when absent) and position.
-func (b *moveBody) parse(current string) (parent string, pos quire.Position, err error) {
-	parent = current
-	if b.Parent.Set {
-		parent = b.Parent.Value // null: the top level
-	}
-	if b.Position != nil {
-		if b.Position.Before != nil && b.Position.After != nil {
-			return "", pos, errorf(quire.CodeInvalid, "position: give before or after, not both")
-		}
-		if pos.Before, err = b.Position.Before.sibling("position.before"); err != nil {
-			return "", pos, err
-		}
-		if pos.After, err = b.Position.After.sibling("position.after"); err != nil {
-			return "", pos, err
-		}
-	}
-	return parent, pos, nil
-}
-
 // moveTarget reads a move body: the target parent (the current one when
 // absent) and position.
 func moveTarget(w http.ResponseWriter, r *http.Request, current string) (string, quire.Position, error) {
-	var body moveBody
-	if err := readJSON(w, r, &body); err != nil {
+	var body wire.MoveContent
+	if err := readRequest(w, r, &body); err != nil {
 		return "", quire.Position{}, err
 	}
-	return body.parse(current)
+	parent, pos := body.Target(current)
+	return parent, pos, nil
 }
 
 func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request) error {
 	return spaces.move(s, w, r, (*authoring.Author).MoveSpace)
-}
-
-// transferRequest is the body of the transfer operations.
-type transferRequest struct {
-	Organization *string `json:"organization"`
-}
-
-func (b *transferRequest) Validate() error {
-	return quire.CheckRequired("organization", b.Organization != nil)
 }
 
 func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request) error {

@@ -2,94 +2,12 @@ package api
 
 import (
 	"context"
-	"maps"
 	"net/http"
-	"slices"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
 	"github.com/quiredocs/quire/wire"
 )
-
-func checkTeamTitle(title *string) error {
-	if err := quire.CheckRequired("title", title != nil); err != nil {
-		return err
-	}
-	return quire.CheckLen("title", *title, 1, 64)
-}
-
-// teamCreateRequest is the body of PUT O/teams.
-type teamCreateRequest struct {
-	Title   *string  `json:"title"`
-	Members []string `json:"members"`
-}
-
-func (b *teamCreateRequest) Validate() error { return checkTeamTitle(b.Title) }
-
-// teamUpdateRequest is the body of PATCH O/teams/{teamId}.
-type teamUpdateRequest struct {
-	Title *string `json:"title"`
-}
-
-func (b *teamUpdateRequest) Validate() error { return checkTeamTitle(b.Title) }
-
-// maxTeamChanges bounds the users one PUT O/teams/{teamId}/members changes.
-const maxTeamChanges = 1000
-
-// teamMembersRequest is the body of PUT O/teams/{teamId}/members.
-type teamMembersRequest struct {
-	Add         []string `json:"add"`
-	Remove      []string `json:"remove"`
-	Memberships map[string]struct {
-		Role string `json:"role"`
-	} `json:"memberships"`
-}
-
-// Validate checks the size of the change and each membership's role, by
-// user id, so that of several bad roles the same one is named each time.
-func (b *teamMembersRequest) Validate() error {
-	if len(b.Add)+len(b.Remove)+len(b.Memberships) > maxTeamChanges {
-		return errorf(quire.CodeInvalid, "body: at most %d users may be changed at once", maxTeamChanges)
-	}
-	for _, id := range slices.Sorted(maps.Keys(b.Memberships)) {
-		if _, err := quire.ParseTeamRole("memberships."+id+".role", b.Memberships[id].Role); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// update is the store's form of a validated b.
-func (b *teamMembersRequest) update() store.TeamMembersUpdate {
-	u := store.TeamMembersUpdate{Add: b.Add, Remove: b.Remove, Memberships: map[string]quire.TeamRole{}}
-	for id, m := range b.Memberships {
-		u.Memberships[id], _ = quire.ParseTeamRole("role", m.Role)
-	}
-	return u
-}
-
-// teamMemberRequest is the body of PUT O/teams/{teamId}/members/{userId}.
-type teamMemberRequest struct {
-	Role *string `json:"role"`
-}
-
-func (b *teamMemberRequest) Validate() error {
-	if b.Role == nil {
-		return nil
-	}
-	_, err := quire.ParseTeamRole("role", *b.Role)
-	return err
-}
-
-// role is the role a validated b gives: omitted (""), a new member joins as
-// member and an existing one keeps their role.
-func (b *teamMemberRequest) role() quire.TeamRole {
-	if b.Role == nil {
-		return ""
-	}
-	role, _ := quire.ParseTeamRole("role", *b.Role)
-	return role
-}
 
 // team loads the team named in the path, the caller's membership of its
 // organization and the caller's role in the team ("" if none).
@@ -161,7 +79,7 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body teamCreateRequest
+	var body wire.CreateOrganizationTeam
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -197,7 +115,7 @@ func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body teamUpdateRequest
+	var body wire.UpdateTeamInOrganization
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
@@ -222,16 +140,16 @@ func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) updateTeamMembers(w http.ResponseWriter, r *http.Request) error {
-	var body teamMembersRequest
+	var body wire.UpdateMembersInOrganizationTeam
 	return s.writeTeamMembers(w, r, &body, func(ctx context.Context, orgID, teamID string) error {
-		return s.db.UpdateTeamMembers(ctx, orgID, teamID, body.update())
+		return s.db.UpdateTeamMembers(ctx, orgID, teamID, body.Update())
 	})
 }
 
 func (s *Server) putTeamMember(w http.ResponseWriter, r *http.Request) error {
-	var body teamMemberRequest
+	var body wire.AddMemberToOrganizationTeam
 	return s.writeTeamMembers(w, r, &body, func(ctx context.Context, orgID, teamID string) error {
-		return s.db.PutTeamMember(ctx, orgID, teamID, r.PathValue("userId"), body.role())
+		return s.db.PutTeamMember(ctx, orgID, teamID, r.PathValue("userId"), body.TeamRole())
 	})
 }
 

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -20,51 +19,6 @@ import (
 // reference's Translation.urls.location ("the translation settings") has
 // it. Members read; admins write.
 
-// emptyInstructions is the instructions of a translation created without.
-var emptyInstructions = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
-
-// translationCreateRequest is the body of POST O/translations.
-type translationCreateRequest struct {
-	Source *struct {
-		Space    *string `json:"space"`
-		Language *string `json:"language"`
-	} `json:"source"`
-	Language     *string         `json:"language"`
-	Instructions json.RawMessage `json:"instructions"`
-
-	instructions json.RawMessage
-}
-
-func (b *translationCreateRequest) Validate() error {
-	switch {
-	case b.Source == nil:
-		return errorf(quire.CodeInvalid, "source: is required")
-	case b.Source.Space == nil || *b.Source.Space == "":
-		return errorf(quire.CodeInvalid, "source.space: is required")
-	case len(*b.Source.Space) > 256:
-		return errorf(quire.CodeInvalid, "source.space: must be at most 256 characters")
-	case b.Source.Language == nil:
-		return errorf(quire.CodeInvalid, "source.language: is required")
-	case b.Language == nil:
-		return errorf(quire.CodeInvalid, "language: is required")
-	}
-	if err := quire.FirstError(quire.CheckOneOf("source.language", *b.Source.Language, quire.TranslationLanguages),
-		quire.CheckOneOf("language", *b.Language, quire.TranslationLanguages)); err != nil {
-		return err
-	}
-	if *b.Language == *b.Source.Language {
-		return errorf(quire.CodeInvalid, "language: must differ from source.language")
-	}
-	b.instructions = emptyInstructions
-	if !quire.IsNull(b.Instructions) {
-		var err error
-		if b.instructions, err = quire.CheckInstructions("instructions", b.Instructions); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // adminMember is the caller's membership of the organization in the path,
 // which must be an admin's.
 func (s *Server) adminMember(r *http.Request) (*quire.Member, error) {
@@ -82,13 +36,13 @@ func (s *Server) createTranslation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	var body translationCreateRequest
+	var body wire.CreateTranslation
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
 	t, err := s.author.CreateTranslation(r.Context(), me.OrgID, caller(r.Context()).ID, authoring.NewTranslation{
 		SourceSpaceID: *body.Source.Space, SourceLanguage: *body.Source.Language, Language: *body.Language,
-		Instructions: body.instructions}, s.model != nil)
+		Instructions: body.CheckedInstructions()}, s.model != nil)
 	if err != nil {
 		return err
 	}
@@ -146,28 +100,16 @@ func (s *Server) getTranslation(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.wire.Translation(t, me))
 }
 
-// translationUpdateRequest is the body of PUT O/translations/{id}.
-type translationUpdateRequest struct {
-	Instructions json.RawMessage `json:"instructions"`
-
-	instructions json.RawMessage
-}
-
-func (b *translationUpdateRequest) Validate() (err error) {
-	b.instructions, err = quire.CheckInstructions("instructions", b.Instructions)
-	return err
-}
-
 func (s *Server) updateTranslation(w http.ResponseWriter, r *http.Request) error {
 	t, me, err := s.translation(r, true)
 	if err != nil {
 		return err
 	}
-	var body translationUpdateRequest
+	var body wire.TranslationInstructions
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if t, err = s.db.UpdateTranslation(r.Context(), t.OrgID, t.ID, body.instructions); err != nil {
+	if t, err = s.db.UpdateTranslation(r.Context(), t.OrgID, t.ID, body.CheckedInstructions()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Translation(t, me))

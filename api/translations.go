@@ -2,11 +2,11 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/store"
+	"github.com/quiredocs/quire/wire"
 )
 
 // Contract §4.18 Translation languages. A translation settings id names one
@@ -66,18 +66,6 @@ func (s *Server) getTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 	return writeJSON(w, http.StatusOK, s.wire.TranslationLanguage(t))
 }
 
-// translationLanguageRequest is the body of PUT …/languages/{translationLanguage}.
-type translationLanguageRequest struct {
-	Instructions json.RawMessage `json:"instructions"`
-
-	compact json.RawMessage // the instructions checked, set by validate
-}
-
-func (b *translationLanguageRequest) Validate() (err error) {
-	b.compact, err = quire.CheckInstructions("instructions", b.Instructions)
-	return err
-}
-
 // putTranslationLanguage creates (201, with Location) or replaces (200) a
 // language's instructions.
 func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) error {
@@ -85,11 +73,11 @@ func (s *Server) putTranslationLanguage(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	var body translationLanguageRequest
+	var body wire.TranslationInstructions
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	t, created, err := s.db.PutTranslationLanguage(r.Context(), me.OrgID, settingsID, language, body.compact)
+	t, created, err := s.db.PutTranslationLanguage(r.Context(), me.OrgID, settingsID, language, body.CheckedInstructions())
 	if err != nil {
 		return err
 	}

@@ -104,39 +104,14 @@ func (s *Server) pageAt(v *revision.View, path string, f revision.Format) (any, 
 	return page, err == nil
 }
 
-// publishedLookup is a PublishedSiteContent of the reference.
-type publishedLookup struct {
-	Site         string `json:"site"`
-	SiteSection  string `json:"siteSection,omitempty"`
-	SiteSpace    string `json:"siteSpace"`
-	Space        string `json:"space"`
-	Revision     string `json:"revision,omitempty"`
-	Pathname     string `json:"pathname"`
-	BasePath     string `json:"basePath"`
-	SiteBasePath string `json:"siteBasePath"`
-	// APIToken is always "": a published site is read through the site,
-	// and Quire mints no token for its visitors.
-	APIToken     string `json:"apiToken"`
-	Organization string `json:"organization"`
-	Complete     bool   `json:"complete"`
-	CanonicalURL string `json:"canonicalUrl"`
-}
-
 func (s *Server) getPublishedContentByURL(w http.ResponseWriter, r *http.Request) error {
 	return s.resolvePublished(w, r, query(r).Get("url"), nil)
 }
 
 func (s *Server) postPublishedContentByURL(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		URL             *string        `json:"url"`
-		RedirectOnError bool           `json:"redirectOnError"`
-		Visitor         map[string]any `json:"visitor"` // the reference's SiteVisitorPayload
-	}
-	if err := readJSON(w, r, &body); err != nil {
+	var body wire.ResolvePublishedContentByURL
+	if err := readRequest(w, r, &body); err != nil {
 		return err
-	}
-	if body.URL == nil {
-		return errorf(quire.CodeInvalid, "url: required")
 	}
 	return s.resolvePublished(w, r, *body.URL, body.Visitor)
 }
@@ -191,7 +166,7 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	if !ok || loc.SiteSpace.Space == nil {
 		return notFound
 	}
-	out := publishedLookup{Site: site.ID, Organization: site.OrgID, SiteBasePath: prefix + "/", Complete: true}
+	out := wire.PublishedSiteContent{Site: site.ID, Organization: site.OrgID, SiteBasePath: prefix + "/", Complete: true}
 	if loc.Section != nil {
 		out.SiteSection = loc.Section.ID
 	}

@@ -16,88 +16,6 @@ import (
 // and 403 inside. The signing secret is shown once, in the creation's
 // answer; it is stored sealed, since deliveries are signed with it.
 
-// webhookCreateRequest is the body of POST O/webhooks.
-type webhookCreateRequest struct {
-	URL         *string  `json:"url"`
-	Events      []string `json:"events"`
-	Space       *string  `json:"space"`
-	Description *string  `json:"description"`
-
-	plainHTTP bool                 // the operator allows http URLs (set before reading)
-	events    []quire.WebhookEvent // set by validate
-}
-
-func (b *webhookCreateRequest) Validate() (err error) {
-	if err := quire.CheckRequired("url", b.URL != nil); err != nil {
-		return err
-	}
-	if err := quire.CheckRequired("events", b.Events != nil); err != nil {
-		return err
-	}
-	if b.events, err = quire.ParseWebhookEvents("events", b.Events); err != nil {
-		return err
-	}
-	return quire.FirstError(
-		quire.CheckWebhookURL("url", *b.URL, b.plainHTTP),
-		checkWebhookSpace(b.Space),
-		checkWebhookDescription(b.Description),
-	)
-}
-
-func checkWebhookSpace(v *string) error {
-	if v == nil {
-		return nil
-	}
-	return quire.CheckLen("space", *v, 1, 64)
-}
-
-func checkWebhookDescription(v *string) error {
-	if v == nil {
-		return nil
-	}
-	return quire.CheckLen("description", *v, 0, 256)
-}
-
-// webhookUpdateRequest is the body of PATCH O/webhooks/{webhookId}: space
-// null makes the webhook the organization's; active true turns a webhook
-// on again, forgetting why it was turned off.
-type webhookUpdateRequest struct {
-	URL         quire.Optional[string]   `json:"url"`
-	Events      quire.Optional[[]string] `json:"events"`
-	Space       quire.Optional[string]   `json:"space"`
-	Description quire.Optional[string]   `json:"description"`
-	Active      quire.Optional[bool]     `json:"active"`
-
-	plainHTTP bool
-	update    store.WebhookUpdate // set by validate
-}
-
-func (b *webhookUpdateRequest) Validate() (err error) {
-	u := &b.update
-	if u.URL, err = quire.CheckOptional("url", b.URL, func(v string) error { return quire.CheckWebhookURL("url", v, b.plainHTTP) }); err != nil {
-		return err
-	}
-	if b.Events.Set {
-		if b.Events.Null {
-			return errorf(quire.CodeInvalid, "events: must be a list of events")
-		}
-		if u.Events, err = quire.ParseWebhookEvents("events", b.Events.Value); err != nil {
-			return err
-		}
-	}
-	if b.Space.HasValue() {
-		if err := checkWebhookSpace(&b.Space.Value); err != nil {
-			return err
-		}
-	}
-	u.SpaceID = setValue(b.Space) // "" when null: every space
-	if u.Description, err = quire.CheckOptional("description", b.Description, func(v string) error { return checkWebhookDescription(&v) }); err != nil {
-		return err
-	}
-	u.Active = setValue(b.Active)
-	return checkBool("active", b.Active)
-}
-
 // webhook loads the webhook named in the path, for an organization admin.
 func (s *Server) webhook(r *http.Request) (*quire.Webhook, *quire.Member, error) {
 	me, err := s.orgAdmin(r)
@@ -123,18 +41,11 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body := webhookCreateRequest{plainHTTP: s.allowPrivate}
+	body := wire.CreateWebhook{PlainHTTP: s.allowPrivate}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	n := store.NewWebhook{OrgID: me.OrgID, URL: *body.URL, Events: body.events, CreatedBy: me.User.ID}
-	if body.Space != nil {
-		n.SpaceID = *body.Space
-	}
-	if body.Description != nil {
-		n.Description = *body.Description
-	}
-	created, secret, err := authoring.CreateWebhook(r.Context(), s.webhookSealer, n)
+	created, secret, err := authoring.CreateWebhook(r.Context(), s.webhookSealer, body.NewWebhook(me.OrgID, me.User.ID))
 	if err != nil {
 		return err
 	}
@@ -156,11 +67,11 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body := webhookUpdateRequest{plainHTTP: s.allowPrivate}
+	body := wire.UpdateWebhook{PlainHTTP: s.allowPrivate}
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	if hook, err = s.db.UpdateWebhook(r.Context(), me.OrgID, hook.ID, body.update); err != nil {
+	if hook, err = s.db.UpdateWebhook(r.Context(), me.OrgID, hook.ID, body.Update()); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, s.wire.Webhook(hook))

@@ -1,0 +1,38 @@
+package wire
+
+import "github.com/quiredocs/quire"
+
+// ResolvePublishedContentByURL is the body of POST /v1/urls/published, the
+// reference's resolvePublishedContentByUrl.
+type ResolvePublishedContentByURL struct {
+	URL             *string        `json:"url"`
+	RedirectOnError bool           `json:"redirectOnError"`
+	Visitor         map[string]any `json:"visitor"` // the reference's SiteVisitorPayload
+}
+
+// Validate checks the URL, which is required.
+func (b *ResolvePublishedContentByURL) Validate() error {
+	if b.URL == nil {
+		return quire.Errorf(quire.CodeInvalid, "url: required")
+	}
+	return nil
+}
+
+// PublishedSiteContent is a PublishedSiteContent of the reference: where a
+// URL of a published site leads.
+type PublishedSiteContent struct {
+	Site         string `json:"site"`
+	SiteSection  string `json:"siteSection,omitempty"`
+	SiteSpace    string `json:"siteSpace"`
+	Space        string `json:"space"`
+	Revision     string `json:"revision,omitempty"`
+	Pathname     string `json:"pathname"`
+	BasePath     string `json:"basePath"`
+	SiteBasePath string `json:"siteBasePath"`
+	// APIToken is always "": a published site is read through the site,
+	// and Quire mints no token for its visitors.
+	APIToken     string `json:"apiToken"`
+	Organization string `json:"organization"`
+	Complete     bool   `json:"complete"`
+	CanonicalURL string `json:"canonicalUrl"`
+}
