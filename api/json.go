@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/web"
-	"github.com/quiredocs/quire/wire"
 )
 
 // MaxBodyBytes bounds every request body.
@@ -89,27 +87,8 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 // name the place at fault (quire.DecodeJSON).
 func decodeJSON(body []byte, dst any) error { return quire.DecodeJSON(body, dst) }
 
-// jsonDocument decodes a JSON document given in field (wire.DecodeDocument).
-func jsonDocument(field string, raw json.RawMessage) (map[string]any, error) {
-	return wire.DecodeDocument(field, raw)
-}
-
-// The checks below serve the Validate methods of the bodies still beside
-// their handlers, whose update methods then take the values with setValue;
-// wire's request types call the same quire checks.
-var (
-	checkString    = quire.CheckOptionalLen
-	checkRemovable = quire.CheckRemovable
-	checkBool      = quire.CheckOptionalBool
-)
-
-// setValue is a validated PATCH field as a store update takes it
-// (quire.Optional.Ptr).
-func setValue[T any](o quire.Optional[T]) *T { return o.Ptr() }
-
 // validator is a request body that checks itself: each request type's
-// Validate (wire's request types, and the bodies still beside their
-// handlers) names the field and the rule it breaks.
+// Validate (wire's request types) names the field and the rule it breaks.
 type validator interface{ Validate() error }
 
 // readRequest reads the body into dst, as readJSON does, and validates it.

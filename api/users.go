@@ -22,8 +22,8 @@ func (b *userUpdateRequest) Validate() error {
 		return errorf(quire.CodeInvalid, "body: give displayName or photoURL")
 	}
 	return quire.FirstError(
-		checkString("displayName", b.DisplayName, 1, quire.MaxDisplayName),
-		checkRemovable(b.PhotoURL, func(v string) error { return quire.CheckAbsoluteURL("photoURL", v, quire.MaxPhotoURL) }),
+		quire.CheckOptionalLen("displayName", b.DisplayName, 1, quire.MaxDisplayName),
+		quire.CheckRemovable(b.PhotoURL, func(v string) error { return quire.CheckAbsoluteURL("photoURL", v, quire.MaxPhotoURL) }),
 	)
 }
 
@@ -43,7 +43,7 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request) error {
 	if err := readRequest(w, r, &body); err != nil {
 		return err
 	}
-	u, err := s.db.UpdateUser(r.Context(), me.ID, store.UserUpdate{DisplayName: setValue(body.DisplayName), PhotoURL: setValue(body.PhotoURL)})
+	u, err := s.db.UpdateUser(r.Context(), me.ID, store.UserUpdate{DisplayName: body.DisplayName.Ptr(), PhotoURL: body.PhotoURL.Ptr()})
 	if err != nil {
 		return err
 	}
