@@ -26,7 +26,7 @@ import (
 func insightCounts(counts []store.InsightCount) iter.Seq[insights.Count] {
 	return func(yield func(insights.Count) bool) {
 		for _, c := range counts {
-			if !yield(insights.Count{Key: insights.Key(c.InsightKey), Events: c.Events}) {
+			if !yield(insights.Count{Key: c.InsightKey, Events: c.Events}) {
 				return
 			}
 		}

@@ -24,8 +24,8 @@ import (
 // MaxResults bounds the rows of an aggregation, and the values of a filter.
 const MaxResults = 1000
 
-// Key is what an event is counted by: the fields of store's InsightKey, of
-// which a count is a conversion.
+// Key is what an event is counted by; store keeps the counts of keys
+// (store.InsightKey).
 type Key struct {
 	SiteID         string
 	Hour           int64 // Unix seconds of the UTC hour

@@ -6,26 +6,16 @@ import (
 	"time"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/insights"
 )
 
 // Insights counts are written outside Tx, as rate limit counts are: they
 // change nothing any cache holds, so they neither move the change count
 // nor announce themselves.
 
-// InsightKey is what one count of site_insight_counts is of.
-type InsightKey struct {
-	SiteID         string
-	Hour           int64 // Unix seconds of the UTC hour
-	EventType      string
-	DisplayContext string
-	SiteSection    string
-	SiteSpace      string
-	Space          string
-	Page           string // "" for a page not found, or an event of no page
-	URLPath        string
-	Query          string // a search's text, "" for other events
-	Authenticated  bool
-}
+// InsightKey is what one count of site_insight_counts is of: what
+// package insights aggregates by.
+type InsightKey = insights.Key
 
 // InsightCount is a stored count.
 type InsightCount struct {
