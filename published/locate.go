@@ -13,36 +13,47 @@ import (
 // the visitor does not see gives way to the first visible item. Slashes
 // around path do not matter. It is false when the visitor sees no section
 // or no site space there.
+//
+// The location is Complete when more segments could not change its section
+// or site space: path has a page path (its first segment named neither), a
+// site space was named, or the visitor sees no other section or site space
+// that a further segment could name.
 func Locate(st *quire.SiteStructure, path string, sees Sees) (Location, bool) {
 	path = strings.Trim(path, "/")
 	var loc Location
 	spaces := st.SiteSpaces
+	// open: a further segment could still name another section.
+	open := false
 	if len(st.Items) > 0 {
 		sections := Sections(st, sees)
 		loc.Section = defaultOf(sections, func(sec *quire.SiteSection) bool { return sec.Default })
 		first, after, _ := strings.Cut(path, "/")
+		named := false
 		for _, sec := range sections {
 			if !sec.Default && sec.Path == first {
-				loc.Section, path = sec, after
+				loc.Section, path, named = sec, after, true
 			}
 		}
 		if loc.Section == nil {
 			return Location{}, false
 		}
+		open = !named && len(sections) > 1
 		spaces = loc.Section.SiteSpaces
 	}
 	spaces = SiteSpaces(spaces, sees)
 	first, after, _ := strings.Cut(path, "/")
 	loc.SiteSpace = defaultOf(spaces, func(ss *quire.SiteSpace) bool { return ss.Default })
+	named := false
 	for _, ss := range spaces {
 		if !ss.Default && ss.Path == first {
-			loc.SiteSpace, path = ss, after
+			loc.SiteSpace, path, named = ss, after, true
 		}
 	}
 	if loc.SiteSpace == nil {
 		return Location{}, false
 	}
 	loc.PagePath = path
+	loc.Complete = path != "" || named || (!open && len(spaces) <= 1)
 	return loc, true
 }
 

@@ -124,6 +124,47 @@ func TestLocate(t *testing.T) {
 	}
 }
 
+// TestLocateComplete: a location is complete once no further segment could
+// name another section or site space the visitor sees.
+func TestLocateComplete(t *testing.T) {
+	anyone, beta, staff := visitor(), visitor("beta"), visitor("staff")
+	single := &quire.SiteStructure{SiteSpaces: []*quire.SiteSpace{siteSpace("main", "main", "", true)}}
+	tests := []struct {
+		name string
+		st   *quire.SiteStructure
+		path string
+		sees Sees
+		want bool
+	}{
+		{"root of a site with sections", sectioned(), "", anyone, false},
+		{"page of the default section", sectioned(), "install", anyone, true},
+		{"named section, one site space", sectioned(), "ref", anyone, true},
+		{"named section, another site space may follow", sectioned(), "ops", staff, false},
+		{"named section, the other site space hidden", sectioned(), "ops", anyone, true},
+		{"named section and site space", sectioned(), "ops/extra", staff, true},
+		{"default section, a site space may follow", sectioned(), "", beta, false},
+		{"named site space", sectioned(), "v2", beta, true},
+		{"root of a site with site spaces", rooted(), "", beta, false},
+		{"root, the other site space hidden", rooted(), "", anyone, true},
+		{"root site page", rooted(), "a", beta, true},
+		{"one site space", single, "", anyone, true},
+		{"default section of two", hiddenDefault(), "", beta, false},
+		{"only one section seen", hiddenDefault(), "", anyone, true},
+		{"named section of two", hiddenDefault(), "public", beta, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			loc, ok := Locate(tt.st, tt.path, tt.sees)
+			if !ok {
+				t.Fatal("not found")
+			}
+			if loc.Complete != tt.want {
+				t.Errorf("complete %v, want %v (%+v)", loc.Complete, tt.want, loc)
+			}
+		})
+	}
+}
+
 func TestLocations(t *testing.T) {
 	tests := []struct {
 		name string

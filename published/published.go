@@ -29,6 +29,10 @@ type Location struct {
 	// PagePath is the rest of the path: a page path in the site space's
 	// space, "" for its first page.
 	PagePath string
+	// Complete tells that no further segment of the path could lead to
+	// another section or site space (Locate): what the reference's
+	// PublishedSiteContent.complete says.
+	Complete bool
 }
 
 // BasePath is the path of the location's site space below the site's
