@@ -121,7 +121,9 @@ func (s *Server) postPublishedContentByURL(w http.ResponseWriter, r *http.Reques
 // read (published, public or unlisted), and by the site's own rule
 // (published.Locate), among the sections and site spaces whose conditions
 // the visitor meets. The visitor is anonymous, unless POST describes them
-// (visitor, a SiteVisitorPayload).
+// (visitor, a SiteVisitorPayload). Only a preview of a change request or
+// revision of the site space's space (published.CutPreview) names a
+// revision: GitBook's renderer reads a plain URL's from the space.
 func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw string, visitor map[string]any) error {
 	u, err := resolvableURL(raw)
 	if err != nil {
@@ -166,14 +168,44 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	if !ok || loc.SiteSpace.Space == nil {
 		return notFound
 	}
-	out := wire.PublishedSiteContent{Site: site.ID, Organization: site.OrgID, SiteBasePath: prefix + "/", Complete: true}
+	out := wire.PublishedSiteContent{Site: site.ID, Organization: site.OrgID, SiteBasePath: prefix + "/", Complete: loc.Complete}
 	if loc.Section != nil {
 		out.SiteSection = loc.Section.ID
 	}
-	out.SiteSpace, out.Space, out.Revision = loc.SiteSpace.ID, loc.SiteSpace.Space.ID, loc.SiteSpace.Space.RevisionID
+	out.SiteSpace, out.Space = loc.SiteSpace.ID, loc.SiteSpace.Space.ID
 	out.Pathname, out.BasePath = loc.PagePath, prefix+"/"+loc.BasePath()
-	out.CanonicalURL = site.Address(s.publicURL) + loc.BasePath() + loc.PagePath
+	if p, rest, ok := published.CutPreview(loc.PagePath); ok {
+		if out.Revision, err = s.previewRevision(r, loc.SiteSpace.Space, p); err != nil {
+			if quire.ErrorCode(err) == quire.CodeNotFound {
+				return notFound
+			}
+			return err
+		}
+		out.ChangeRequest, out.Preview = p.ChangeRequest, true
+		out.Pathname, out.BasePath = rest, out.BasePath+p.Prefix()
+	}
+	// The page's address on the site, as the site's own pages link it
+	// (<link rel="canonical">): a preview's is the published page's.
+	out.CanonicalURL = site.Address(s.publicURL) + loc.BasePath() + out.Pathname
 	return writeJSON(w, http.StatusOK, out)
+}
+
+// previewRevision is the revision a preview shows: the change request's,
+// or the revision named, either of which must be of space sp (else not
+// found).
+func (s *Server) previewRevision(r *http.Request, sp *quire.Space, p published.Preview) (string, error) {
+	if p.ChangeRequest != "" {
+		cr, err := s.db.ChangeRequest(r.Context(), sp.ID, p.ChangeRequest)
+		if err != nil {
+			return "", err
+		}
+		return cr.RevisionID, nil
+	}
+	rev, err := s.db.Revision(r.Context(), sp.ID, p.Revision)
+	if err != nil {
+		return "", err
+	}
+	return rev.ID, nil
 }
 
 // visitorSees is how the visitor of a URL lookup judges conditions, as

@@ -140,6 +140,18 @@ func (a *Asker) Questions(ctx context.Context, orgID string, v *quire.Viewer) ([
 	if err != nil {
 		return nil, err
 	}
+	return a.questions(ctx, spaces)
+}
+
+// ScopeQuestions suggests questions about the spaces of scope (a published
+// site's), as Questions does about an organization's; scope's Keep and URL
+// play no part, since suggestions name no page.
+func (a *Asker) ScopeQuestions(ctx context.Context, scope Scope) ([]string, error) {
+	return a.questions(ctx, scope.Spaces)
+}
+
+// questions suggests questions from the titles and headings of spaces.
+func (a *Asker) questions(ctx context.Context, spaces []*quire.Space) ([]string, error) {
 	titles, key, err := a.reader.Titles(ctx, spaces, maxRecommendTitles)
 	if err != nil {
 		return nil, err

@@ -80,4 +80,18 @@ func TestScopeSources(t *testing.T) {
 			t.Errorf("%s: ScopeSources (-want +got):\n%s", tt.name, diff)
 		}
 	}
+	// Questions suggested from the scope's spaces; none from no space.
+	for _, tt := range []struct {
+		name  string
+		scope ask.Scope
+		none  bool
+	}{{"the space", ask.Scope{Spaces: []*quire.Space{sp}}, false}, {"no spaces", ask.Scope{}, true}} {
+		qs, err := a.ScopeQuestions(ctx, tt.scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(qs) == 0) != tt.none {
+			t.Errorf("%s: ScopeQuestions = %q", tt.name, qs)
+		}
+	}
 }

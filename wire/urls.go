@@ -21,18 +21,25 @@ func (b *ResolvePublishedContentByURL) Validate() error {
 // PublishedSiteContent is a PublishedSiteContent of the reference: where a
 // URL of a published site leads.
 type PublishedSiteContent struct {
-	Site         string `json:"site"`
-	SiteSection  string `json:"siteSection,omitempty"`
-	SiteSpace    string `json:"siteSpace"`
-	Space        string `json:"space"`
-	Revision     string `json:"revision,omitempty"`
-	Pathname     string `json:"pathname"`
-	BasePath     string `json:"basePath"`
-	SiteBasePath string `json:"siteBasePath"`
+	Site        string `json:"site"`
+	SiteSection string `json:"siteSection,omitempty"`
+	SiteSpace   string `json:"siteSpace"`
+	Space       string `json:"space"`
+	// ChangeRequest and Revision are set only for a preview (~/changes/…,
+	// ~/revisions/…): a plain published URL shows the space's current
+	// revision, which the renderer reads from the space.
+	ChangeRequest string `json:"changeRequest,omitempty"`
+	Revision      string `json:"revision,omitempty"`
+	Pathname      string `json:"pathname"`
+	BasePath      string `json:"basePath"`
+	SiteBasePath  string `json:"siteBasePath"`
 	// APIToken is always "": a published site is read through the site,
 	// and Quire mints no token for its visitors.
 	APIToken     string `json:"apiToken"`
 	Organization string `json:"organization"`
+	// Complete is false while further segments could name another section
+	// or site space (published.Location.Complete).
 	Complete     bool   `json:"complete"`
 	CanonicalURL string `json:"canonicalUrl"`
+	Preview      bool   `json:"preview,omitempty"`
 }
