@@ -236,6 +236,7 @@ func (s *Server) routes() {
 	s.handle("POST "+site+"/search", s.searchSite)
 	s.handle("POST "+site+"/search/prewarm", s.prewarmSiteSearch)
 	s.handle("POST "+site+"/ask", s.askSite)
+	s.handle("GET "+site+"/ask/questions", s.siteRecommendedQuestions)
 	s.handle("POST "+site+"/insights/events", s.trackSiteEvents)
 	s.handle("POST "+site+"/insights/events/aggregate", s.aggregateSiteEvents)
 	s.handle("GET "+site+"/insights/visitor-segments", s.listSiteVisitorSegments)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/quiredocs/quire"
@@ -164,7 +165,8 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	if err != nil {
 		return err
 	}
-	loc, ok := published.Locate(st, rest, s.visitorSees(site, visitor))
+	sees := s.visitorSees(site, visitor)
+	loc, ok := published.Locate(st, rest, sees)
 	if !ok || loc.SiteSpace.Space == nil {
 		return notFound
 	}
@@ -175,37 +177,62 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	out.SiteSpace, out.Space = loc.SiteSpace.ID, loc.SiteSpace.Space.ID
 	out.Pathname, out.BasePath = loc.PagePath, prefix+"/"+loc.BasePath()
 	if p, rest, ok := published.CutPreview(loc.PagePath); ok {
-		if out.Revision, err = s.previewRevision(r, loc.SiteSpace.Space, p); err != nil {
+		if out.ChangeRequest, out.Revision, err = s.preview(r, loc.SiteSpace.Space, p); err != nil {
 			if quire.ErrorCode(err) == quire.CodeNotFound {
 				return notFound
 			}
 			return err
 		}
-		out.ChangeRequest, out.Preview = p.ChangeRequest, true
+		out.Preview = true
 		out.Pathname, out.BasePath = rest, out.BasePath+p.Prefix()
 	}
-	// The page's address on the site, as the site's own pages link it
-	// (<link rel="canonical">): a preview's is the published page's.
-	out.CanonicalURL = site.Address(s.publicURL) + loc.BasePath() + out.Pathname
+	// A preview's canonical URL is the published page's.
+	if out.CanonicalURL, err = s.canonicalURL(r, site, loc, out.Pathname, sees); err != nil {
+		return err
+	}
 	return writeJSON(w, http.StatusOK, out)
 }
 
-// previewRevision is the revision a preview shows: the change request's,
-// or the revision named, either of which must be of space sp (else not
-// found).
-func (s *Server) previewRevision(r *http.Request, sp *quire.Space, p published.Preview) (string, error) {
-	if p.ChangeRequest != "" {
-		cr, err := s.db.ChangeRequest(r.Context(), sp.ID, p.ChangeRequest)
-		if err != nil {
-			return "", err
-		}
-		return cr.RevisionID, nil
+// canonicalURL is the address of the page at pagePath of loc's site space,
+// as the site's own pages link it (<link rel="canonical">): the site
+// space's first page (published.Pages.First) at the site space's root.
+func (s *Server) canonicalURL(r *http.Request, site *quire.Site, loc published.Location, pagePath string, sees published.Sees) (string, error) {
+	root := site.Address(s.publicURL) + loc.BasePath()
+	if pagePath == "" {
+		return root, nil
 	}
-	rev, err := s.db.Revision(r.Context(), sp.ID, p.Revision)
+	sp := loc.SiteSpace.Space
+	v, err := s.reader.Open(r.Context(), sp, sp.RevisionID, nil)
 	if err != nil {
 		return "", err
 	}
-	return rev.ID, nil
+	pages := published.Pages{Tree: v.Tree, Parent: v.Index().Parent, Sees: sees}
+	if first := pages.First(); first != "" && v.Path(first) == pagePath {
+		return root, nil
+	}
+	return root + pagePath, nil
+}
+
+// preview is the change request (its id, "" for a revision) and the
+// revision a preview shows, either of which must be of space sp, else not
+// found. A change request is named by its id only: the numbers of a
+// space's change requests are easily guessed, and anyone may ask.
+func (s *Server) preview(r *http.Request, sp *quire.Space, p published.Preview) (changeRequest, revisionID string, err error) {
+	if p.ChangeRequest != "" {
+		if _, err := strconv.ParseInt(p.ChangeRequest, 10, 64); err == nil {
+			return "", "", errorf(quire.CodeNotFound, "change request not found")
+		}
+		cr, err := s.db.ChangeRequest(r.Context(), sp.ID, p.ChangeRequest)
+		if err != nil {
+			return "", "", err
+		}
+		return cr.ID, cr.RevisionID, nil
+	}
+	rev, err := s.db.Revision(r.Context(), sp.ID, p.Revision)
+	if err != nil {
+		return "", "", err
+	}
+	return "", rev.ID, nil
 }
 
 // visitorSees is how the visitor of a URL lookup judges conditions, as

@@ -8,6 +8,8 @@ package ask
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 
 	"github.com/quiredocs/quire"
 	"github.com/quiredocs/quire/internal/llm"
@@ -140,21 +142,31 @@ func (a *Asker) Questions(ctx context.Context, orgID string, v *quire.Viewer) ([
 	if err != nil {
 		return nil, err
 	}
-	return a.questions(ctx, spaces)
+	return a.questions(ctx, spaces, nil)
 }
 
 // ScopeQuestions suggests questions about the spaces of scope (a published
-// site's), as Questions does about an organization's; scope's Keep and URL
-// play no part, since suggestions name no page.
+// site's), as Questions does about an organization's, from the pages
+// scope keeps; its URL plays no part, since suggestions name no page.
 func (a *Asker) ScopeQuestions(ctx context.Context, scope Scope) ([]string, error) {
-	return a.questions(ctx, scope.Spaces)
+	return a.questions(ctx, scope.Spaces, scope.Keep)
 }
 
-// questions suggests questions from the titles and headings of spaces.
-func (a *Asker) questions(ctx context.Context, spaces []*quire.Space) ([]string, error) {
-	titles, key, err := a.reader.Titles(ctx, spaces, maxRecommendTitles)
+// questions suggests questions from the titles and headings of the pages
+// of spaces that keep keeps (nil: every page).
+func (a *Asker) questions(ctx context.Context, spaces []*quire.Space, keep func(*revision.View, string) bool) ([]string, error) {
+	titles, key, err := a.reader.KeptTitles(ctx, spaces, maxRecommendTitles, keep)
 	if err != nil {
 		return nil, err
+	}
+	if keep != nil {
+		// The same content, kept otherwise, gives other titles: the
+		// model's questions are kept by the titles themselves.
+		h := sha256.New()
+		for _, t := range titles {
+			h.Write([]byte(t + "\n"))
+		}
+		key += "/" + hex.EncodeToString(h.Sum(nil))
 	}
 	if qs, ok := a.recommended.Get(key); ok {
 		return qs, nil

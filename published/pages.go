@@ -46,3 +46,26 @@ func (ps Pages) Listed(id string) bool {
 func (ps Pages) Shows(p *content.Page) bool {
 	return p != nil && !p.Hidden && ps.Sees(p.Condition)
 }
+
+// First is the first listed document page in tree order ("" for none):
+// the page a site serves at its site space's root, and whose canonical URL
+// is that root.
+func (ps Pages) First() string {
+	var walk func(ids []string) string
+	walk = func(ids []string) string {
+		for _, id := range ids {
+			p := ps.Tree.Pages[id]
+			if !ps.Shows(p) {
+				continue
+			}
+			if p.Kind != content.KindGroup {
+				return id
+			}
+			if first := walk(p.Children); first != "" {
+				return first
+			}
+		}
+		return ""
+	}
+	return walk(ps.Tree.Root)
+}

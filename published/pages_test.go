@@ -78,3 +78,29 @@ func ancestors(ps Pages, id string) []string {
 	}
 	return out
 }
+
+func TestPagesFirst(t *testing.T) {
+	hiddenIntro := tree()
+	hiddenIntro.Tree.Pages["intro"].Hidden = true
+	onlyGroup := tree()
+	onlyGroup.Tree.Root = []string{"group"}
+	tests := []struct {
+		name string
+		ps   Pages
+		sees Sees
+		want string
+	}{
+		{"the first page", tree(), visitor(), "intro"},
+		{"a hidden page gives way", hiddenIntro, visitor("beta"), "guide"},
+		{"nothing listed", hiddenIntro, visitor(), ""},
+		{"a group's first child", onlyGroup, visitor("staff"), "faq"},
+		{"a group with nothing listed", onlyGroup, visitor(), ""},
+		{"no pages", Pages{Tree: &content.Tree{}}, visitor(), ""},
+	}
+	for _, tt := range tests {
+		tt.ps.Sees = tt.sees
+		if got := tt.ps.First(); got != tt.want {
+			t.Errorf("%s: First() = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

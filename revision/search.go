@@ -378,6 +378,13 @@ func (r *Reader) Sources(ctx context.Context, spaces []*quire.Space, question st
 // spaces' current content, in reading order, spaces in the order given;
 // and a key that changes when the content they were read from does.
 func (r *Reader) Titles(ctx context.Context, spaces []*quire.Space, n int) (titles []string, key string, err error) {
+	return r.KeptTitles(ctx, spaces, n, nil)
+}
+
+// KeptTitles are Titles of the pages keep keeps (nil: every page), a page
+// kept out taking its children with it: those a published site's visitor
+// sees.
+func (r *Reader) KeptTitles(ctx context.Context, spaces []*quire.Space, n int, keep func(v *View, pageID string) bool) (titles []string, key string, err error) {
 	h := sha256.New()
 	for _, sp := range spaces {
 		if len(titles) >= n {
@@ -388,14 +395,18 @@ func (r *Reader) Titles(ctx context.Context, spaces []*quire.Space, n int) (titl
 			return nil, "", err
 		}
 		h.Write([]byte(v.Revision.Root + "\n"))
-		titles = append(titles, v.readingTitles(n-len(titles))...)
+		titles = append(titles, v.keptTitles(n-len(titles), keep)...)
 	}
 	return titles, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // readingTitles are up to n titles and headings of the view's searchable
 // pages, in reading order.
-func (v *View) readingTitles(n int) []string {
+func (v *View) readingTitles(n int) []string { return v.keptTitles(n, nil) }
+
+// keptTitles are readingTitles of the pages keep keeps (nil: every page)
+// and of their children.
+func (v *View) keptTitles(n int, keep func(v *View, pageID string) bool) []string {
 	indexed := v.r.db.IndexedPages(v.Revision.Root, v.Tree)
 	var out []string
 	var walk func(ids []string)
@@ -404,6 +415,9 @@ func (v *View) readingTitles(n int) []string {
 			p := v.Tree.Pages[id]
 			if len(out) >= n || p == nil {
 				return
+			}
+			if keep != nil && !keep(v, id) {
+				continue
 			}
 			if _, found := slices.BinarySearchFunc(indexed, id, func(p *content.Page, id string) int { return strings.Compare(p.ID, id) }); found {
 				out = append(out, PageTitle(p))

@@ -3,9 +3,11 @@ package site_test
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -139,13 +141,22 @@ func lookupURL(t *testing.T, e *env, u string, visitor map[string]any) lookup {
 	return out
 }
 
+// canonicalLink is the href of a page's <link rel="canonical">.
+func canonicalLink(body string) string {
+	if m := regexp.MustCompile(`<link rel="canonical" href="([^"]*)">`).FindStringSubmatch(body); m != nil {
+		return html.UnescapeString(m[1])
+	}
+	return ""
+}
+
 // TestLocateOneAnswer holds the published sites' routing and the API's
 // urls/published lookup to one answer, over paths × visitors × conditions:
 // for each path and visitor, the lookup names the space, page path and base
 // path that the site serves the page of (or nothing when the site sees no
 // place there), and the site answers the page titled title (404 for "").
 // The lookup does not judge pages: a page the visitor does not see, or that
-// is not there, still has its place.
+// is not there, still has its place; the canonical URL it answers for a
+// page the site serves is the one that page links.
 func TestLocateOneAnswer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -206,6 +217,9 @@ func TestLocateOneAnswer(t *testing.T) {
 				}
 				want := lookup{status: http.StatusOK, Space: spaces[tc.space], Pathname: tc.pagePath, BasePath: siteRoot + tc.base,
 					SiteBasePath: siteRoot, CanonicalURL: tc.root + tc.base + tc.pagePath}
+				if tc.title != "" { // the site serves it: the URL its page links as canonical (checked below)
+					want.CanonicalURL = got.CanonicalURL
+				}
 				if got != want {
 					t.Errorf("urls/published %s:\n got %+v\nwant %+v", u, got, want)
 				}
@@ -230,6 +244,8 @@ func TestLocateOneAnswer(t *testing.T) {
 				t.Errorf("site %s: %d, want 404", target, a.status)
 			case tc.title != "" && (a.status != http.StatusOK || text(parse(t, a.body).one("h1")) != tc.title):
 				t.Errorf("site %s: %d %q, want 200 %q", target, a.status, text(parse(t, a.body).one("h1")), tc.title)
+			case tc.title != "" && canonicalLink(a.body) != got.CanonicalURL:
+				t.Errorf("site %s links %q as canonical, urls/published says %q", target, canonicalLink(a.body), got.CanonicalURL)
 			}
 		})
 	}
