@@ -34,6 +34,11 @@ func TestReadingTitles(t *testing.T) {
 			t.Errorf("readingTitles(%d) (-want +got):\n%s", tc.n, diff)
 		}
 	}
+	// A page kept out takes its headings and children with it.
+	notGuide := func(_ *View, id string) bool { return id != "guide" }
+	if diff := cmp.Diff([]string{"Inner"}, v.keptTitles(200, notGuide)); diff != "" {
+		t.Errorf("keptTitles without guide (-want +got):\n%s", diff)
+	}
 }
 
 func TestPageTitle(t *testing.T) {
