@@ -265,6 +265,7 @@ var servedOperations = []string{
 	"POST /v1/orgs/o1/sites/s1/search",
 	"POST /v1/orgs/o1/sites/s1/search/prewarm",
 	"POST /v1/orgs/o1/sites/s1/ask",
+	"GET /v1/orgs/o1/sites/s1/ask/questions",
 	"POST /v1/orgs/o1/sites/s1/insights/events",
 	"POST /v1/orgs/o1/sites/s1/insights/events/aggregate",
 	"GET /v1/orgs/o1/sites/s1/insights/visitor-segments",
