@@ -25,13 +25,7 @@ func (s *Server) recommendedQuestionsStream(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	events := s.startEvents(w)
-	for _, q := range qs {
-		if err = events.Send(map[string]string{"question": q}); err != nil {
-			break
-		}
-	}
-	return s.endEvents(events, r, err)
+	return s.streamQuestions(w, r, qs)
 }
 
 // recommend suggests questions about the spaces the caller can read
@@ -71,6 +65,12 @@ func (s *Server) siteRecommendedQuestions(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
+	return s.streamQuestions(w, r, qs)
+}
+
+// streamQuestions sends one event per question.
+func (s *Server) streamQuestions(w http.ResponseWriter, r *http.Request, qs []string) error {
+	var err error
 	events := s.startEvents(w)
 	for _, q := range qs {
 		if err = events.Send(map[string]string{"question": q}); err != nil {
