@@ -215,9 +215,24 @@ func (s *Server) canonicalURL(r *http.Request, site *quire.Site, loc published.L
 
 // preview is the change request (its id, "" for a revision) and the
 // revision a preview shows, either of which must be of space sp, else not
-// found. A change request is named by its id only: the numbers of a
-// space's change requests are easily guessed, and anyone may ask.
+// found. Previews show unpublished content, so only callers who read sp
+// get one; anyone else learns nothing, not even whether the id exists. A
+// change request is named by its id only, not its easily guessed number.
 func (s *Server) preview(r *http.Request, sp *quire.Space, p published.Preview) (changeRequest, revisionID string, err error) {
+	// The lookup is public, so it authenticates only here: a member's own
+	// token (not an installation's) that reads sp.
+	notFound := errorf(quire.CodeNotFound, "no published content found at this URL")
+	_, me, grant, err := s.authenticate(r)
+	if err != nil || grant != nil {
+		return "", "", notFound
+	}
+	v, err := s.db.Viewer(r.Context(), sp.OrgID, me.ID, append(append([]string{}, sp.Ancestors...), sp.ID))
+	if err != nil {
+		return "", "", err
+	}
+	if !v.RoleOn(sp.ID, sp.DefaultLevel, sp.Ancestors).AtLeast(quire.RoleRead) {
+		return "", "", notFound
+	}
 	if p.ChangeRequest != "" {
 		if _, err := strconv.ParseInt(p.ChangeRequest, 10, 64); err == nil {
 			return "", "", errorf(quire.CodeNotFound, "change request not found")

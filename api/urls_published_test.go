@@ -75,24 +75,27 @@ func TestPublishedLookupAsTheRenderer(t *testing.T) {
 		url    string
 		status int
 		checks []check
+		as     user
 	}{
-		{"site root: a section may follow", root, 0, []check{field("complete", false), field("pathname", ""), absent("revision"), absent("preview")}},
+		{"site root: a section may follow", root, 0, []check{field("complete", false), field("pathname", ""), absent("revision"), absent("preview")}, anonymous},
 		{"a page of the default section", root + page, 0, []check{field("complete", true), field("pathname", page),
-			field("canonicalUrl", root+page), absent("revision"), absent("changeRequest")}},
+			field("canonicalUrl", root+page), absent("revision"), absent("changeRequest")}, anonymous},
 		{"the first page, served at the root", root + first, 0, []check{field("complete", true), field("pathname", first),
-			field("canonicalUrl", root), absent("revision")}},
-		{"the other section", root + apiPath, 0, []check{field("complete", true), field("basePath", base+apiPath+"/"), field("space", apiSpace)}},
+			field("canonicalUrl", root), absent("revision")}, anonymous},
+		{"the other section", root + apiPath, 0, []check{field("complete", true), field("basePath", base+apiPath+"/"), field("space", apiSpace)}, anonymous},
 		{"a change request's preview", root + "~/changes/" + cr.ID + "/" + page, 0, []check{field("complete", true), field("preview", true),
 			field("changeRequest", cr.ID), field("revision", cr.Revision), field("space", guide), field("pathname", page),
-			field("basePath", base+"~/changes/"+cr.ID+"/"), field("canonicalUrl", root+page)}},
+			field("basePath", base+"~/changes/"+cr.ID+"/"), field("canonicalUrl", root+page)}, e.admin},
+		{"a change request's preview, asked by no member", root + "~/changes/" + cr.ID + "/" + page, http.StatusNotFound, nil, anonymous},
 		{"a revision's preview", root + "~/revisions/" + current + "/", 0, []check{field("preview", true), field("revision", current),
-			absent("changeRequest"), field("pathname", ""), field("basePath", base+"~/revisions/"+current+"/")}},
-		{"another space's change request", root + "~/changes/" + otherCR.ID + "/" + page, http.StatusNotFound, nil},
-		{"a change request by number", root + "~/changes/1/install", http.StatusNotFound, nil},
-		{"no such revision", root + "~/revisions/nope/install", http.StatusNotFound, nil},
+			absent("changeRequest"), field("pathname", ""), field("basePath", base+"~/revisions/"+current+"/")}, e.admin},
+		{"a revision's preview, asked by no member", root + "~/revisions/" + current + "/", http.StatusNotFound, nil, anonymous},
+		{"another space's change request", root + "~/changes/" + otherCR.ID + "/" + page, http.StatusNotFound, nil, e.admin},
+		{"a change request by number", root + "~/changes/1/install", http.StatusNotFound, nil, e.admin},
+		{"no such revision", root + "~/revisions/nope/install", http.StatusNotFound, nil, e.admin},
 	} {
 		path := get(tc.url)
-		s := scenario{name: tc.name, as: anonymous, path: path, status: tc.status, errs: []string{"no published content"}, want: tc.checks}
+		s := scenario{name: tc.name, as: tc.as, path: path, status: tc.status, errs: []string{"no published content"}, want: tc.checks}
 		if tc.status == 0 {
 			s.want = ok(path, tc.checks...)
 		}
