@@ -75,6 +75,7 @@ const (
 	atTop   place = iota // anything
 	inItem               // no images block
 	inQuote              // only paragraphs, headings, lists, dividers and quotes
+	inHint               // only paragraphs, headings, lists, dividers and tables
 )
 
 type converter struct {
@@ -121,6 +122,9 @@ func (c *converter) block(n ast.Node, at place) []any {
 		}
 		return []any{block("list-ordered", data, items)}
 	case *ast.Blockquote:
+		if at == inHint { // a hint cannot hold a quote: its content
+			return c.blocks(n, inHint)
+		}
 		nodes := c.blocks(n, inQuote)
 		if len(nodes) == 0 {
 			nodes = []any{block("paragraph", nil, []any{textNode(leaf("", nil))})}
@@ -143,6 +147,11 @@ func (c *converter) block(n ast.Node, at place) []any {
 		return []any{c.table(n)}
 	case *ast.LinkReferenceDefinition:
 		return nil
+	case *formNode:
+		if n.kind == kindHint {
+			return c.hint(n, at)
+		}
+		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it
 		if s := plainText(n, c.src); s != "" {
 			return []any{block("paragraph", nil, []any{textNode(leaf(s, nil))})}
@@ -159,11 +168,11 @@ func block(typ string, data map[string]any, nodes []any) map[string]any {
 	return map[string]any{"object": "block", "type": typ, "isVoid": false, "data": data, "nodes": nodes}
 }
 
-// code is a code block, or in a blockquote (which cannot hold one) a
-// paragraph of code text.
+// code is a code block, or in a blockquote or a hint (which cannot hold
+// one) a paragraph of code text.
 func (c *converter) code(n ast.Node, at place) map[string]any {
 	lines := strings.Split(strings.TrimSuffix(c.lines(n), "\n"), "\n")
-	if at == inQuote {
+	if at == inQuote || at == inHint {
 		return block("paragraph", nil, []any{textNode(leaf(strings.Join(lines, "\n"), []string{"code"}))})
 	}
 	data := map[string]any{}

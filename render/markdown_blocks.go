@@ -86,16 +86,10 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 	case "math":
 		formula, _ := data["formula"].(string)
 		*out = append(*out, codeMD(formula, "math"))
-	case "blockquote", "hint":
+	case "hint":
+		return hintMD(out, kids, data, path)
+	case "blockquote":
 		var inner []chunk
-		if typ == "hint" {
-			style, _ := data["style"].(string)
-			if style == "" {
-				style = "info"
-			}
-			r, size := utf8.DecodeRuneInString(style)
-			inner = append(inner, textMD([]span{{text: string(unicode.ToUpper(r)) + style[size:], marks: []string{"bold"}}}, inQuote))
-		}
 		if err := blocksMD(&inner, kids, path.field("nodes"), inQuote); err != nil {
 			return err
 		}
@@ -209,7 +203,8 @@ func containerMD(out *[]chunk, m map[string]any, kids []any, data map[string]any
 // it, or nothing at all) is a code block again, and an empty paragraph a
 // table of one empty cell. Elsewhere an empty paragraph cannot be written.
 func paragraphMD(spans []span, at place) chunk {
-	if at == inQuote && len(spans) == 1 && spans[0].kind == spanText && spans[0].text == "" && slices.Equal(spans[0].marks, []string{"code"}) {
+	codeText := at == inQuote || at == inHint // where Document makes code a paragraph
+	if codeText && len(spans) == 1 && spans[0].kind == spanText && spans[0].text == "" && slices.Equal(spans[0].marks, []string{"code"}) {
 		return codeMD("", "")
 	}
 	spans = normalize(spans)
@@ -224,7 +219,7 @@ func paragraphMD(spans []span, at place) chunk {
 		ctx = ctxTop
 	}
 	s := inlineMD(spans, ctx)
-	if at == inQuote && len(spans) == 1 && spans[0].kind == spanText && len(spans[0].marks) == 1 && spans[0].marks[0] == "code" &&
+	if codeText && len(spans) == 1 && spans[0].kind == spanText && len(spans[0].marks) == 1 && spans[0].marks[0] == "code" &&
 		!checkInline(s, spans, ctx) {
 		return codeMD(spans[0].text, "")
 	}

@@ -194,6 +194,7 @@ var pieces = []string{
 	":", "```", "~~~", "```go\n", "    ", "1", "é", "\u00a0", "😀", ".", "<https://x.example>", "<a@b.example>", "[a](b)",
 	"[a]: b\n", "[a]", "\\\n", "  \n", "- [ ] ", "| a | b |\n|---|---|\n", "$", "](a(b)c)", "\n| --- |\n", "\\|", "`|`",
 	"  - ", "   1. ", "\n  ", "\n    ", "\n> ", "\n- ", "\n1. ", "&copy;", "&#x2a;", "\u2003", "\x7f", "\r", "#\n", "\n===",
+	"{% hint style=\"info\" %}\n", "\n{% endhint %}\n", "{% endhint %}", "{%", "%}",
 }
 
 // samples returns n markdown samples of up to 24 pieces, the same each run.
@@ -253,7 +254,7 @@ var markdownTests = []struct{ name, doc, want string }{
 		"9. ---\n10.\n"},
 	{"hint", `[{"object":"block","type":"hint","data":{"style":"warning"},"nodes":[
 		{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Careful.","marks":[]}]}]}]}]`,
-		"> **Warning**\n>\n> Careful.\n"},
+		"{% hint style=\"warning\" %}\nCareful.\n{% endhint %}\n"},
 	{"expandable", `[{"object":"block","type":"expandable","isVoid":true,"data":{},"fragments":[
 		{"object":"fragment","fragment":"expandable-title","type":"expandable-title","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"More ","marks":[]},{"object":"leaf","text":"here","marks":[{"object":"mark","type":"italic"}]}]}]}]},
 		{"object":"fragment","fragment":"expandable-body","type":"expandable-body","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Body.","marks":[]}]}]}]}]}]`,
@@ -395,6 +396,9 @@ func FuzzMarkdown(f *testing.F) {
 		f.Add(tt.md)
 	}
 	for _, md := range markdownRoundTrips {
+		f.Add(md)
+	}
+	for _, md := range gitbookSeeds() {
 		f.Add(md)
 	}
 	for _, md := range samples(200) {

@@ -1,0 +1,78 @@
+package render
+
+import (
+	"github.com/yuin/goldmark/ast"
+	gparser "github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// The GitBook blocks the JSON document holds as blocks of their own, read
+// and written as GitBook's Git Sync writes them:
+//
+//	{% hint style="warning" %}
+//	Careful.
+//	{% endhint %}
+//
+// Other GitBook tags stay the text they are in the document.
+
+// documentBlockParsers are the block parsers docParser adds to gfmParser.
+// They come before the HTML block parser (900), as in blockForms.
+func documentBlockParsers() []util.PrioritizedValue {
+	return []util.PrioritizedValue{util.Prioritized(hintParser{}, 850)}
+}
+
+// hintParser reads a hint as HTML does (liquidParser), and nothing else:
+// a line of another tag, or a hint without its end tag, stays text.
+type hintParser struct{ liquidParser }
+
+func (p hintParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context) (ast.Node, gparser.State) {
+	line, off, ok := lineAt(reader)
+	if !ok {
+		return nil, gparser.NoChildren
+	}
+	name, _, ok := liquidTag(line)
+	if !ok || name != "hint" || tooDeep(parent) || !tagsOf(pc, reader.Source()).hasEnd(name, off) {
+		return nil, gparser.NoChildren
+	}
+	return p.liquidParser.Open(parent, reader, pc)
+}
+
+// hintTag reports whether line, as text, would read as a hint's opening or
+// end tag, so that text written so must be escaped.
+func hintTag(line string) bool {
+	name, _, ok := tagName([]byte(line))
+	return ok && (string(name) == "hint" || string(name) == "endhint")
+}
+
+// hint converts a hint: a hint block where the schema allows one, else (in
+// a blockquote or a hint) its content.
+func (c *converter) hint(n *formNode, at place) []any {
+	if at == inQuote || at == inHint {
+		return c.blocks(n, at)
+	}
+	nodes := c.blocks(n, inHint)
+	if len(nodes) == 0 { // a hint holds a block
+		nodes = []any{block("paragraph", nil, []any{textNode(leaf("", nil))})}
+	}
+	style, _ := HintStyle(n.attrs)
+	return []any{block("hint", map[string]any{"style": style}, nodes)}
+}
+
+// hintMD writes a hint: its tags around its content. A style the schema
+// does not know reads back as info, so it is written so.
+func hintMD(out *[]chunk, kids []any, data map[string]any, path *nodePath) error {
+	s, _ := data["style"].(string)
+	style, _ := HintStyle(map[string]string{"style": s})
+	var inner []chunk
+	if err := blocksMD(&inner, kids, path.field("nodes"), inHint); err != nil {
+		return err
+	}
+	if len(inner) == 1 && inner[0].empty {
+		inner = nil // nothing between the tags is a hint of one empty paragraph
+	}
+	lines := []string{`{% hint style="` + style + `" %}`}
+	lines = append(lines, joinChunks(inner, inHint)...)
+	*out = append(*out, chunk{lines: append(lines, "{% endhint %}")})
+	return nil
+}
