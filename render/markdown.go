@@ -13,10 +13,10 @@ import (
 //
 // It inverts Document: for markdown m, Document(Markdown(Document(m))) is
 // Document(m) (links and images come back as pages and files with a
-// resolver that reads /pages/ and /files/, as Resolver does). Blocks
-// Document never makes are written as the markdown nearest them: a hint is
-// a blockquote led by its style in bold, a task list a list of "- [x]"
-// items, the title of an expandable or a tab a bold paragraph before its
+// resolver that reads /pages/ and /files/, as Resolver does). A hint is
+// written with GitBook's tags ({% hint style="…" %} … {% endhint %}).
+// Blocks Document never makes are written as the markdown nearest them: a
+// task list a list of "- [x]" items, the title of an expandable or a tab a bold paragraph before its
 // content, a stepper an ordered list, a math block a "math" code block, an
 // embed or a file a link, a mention "@[name](user:<id>)", an emoji its
 // character, inline math "$…$". Marks other than bold, italic,
