@@ -38,6 +38,17 @@ func (p hintParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 	return p.liquidParser.Open(parent, reader, pc)
 }
 
+// Continue does not end the hint at its end tag inside a fenced code block
+// (HTML does): code in a hint is written fenced, and may hold that line.
+func (p hintParser) Continue(node ast.Node, reader text.Reader, pc gparser.Context) gparser.State {
+	if opened := pc.OpenedBlocks(); len(opened) > 0 && opened[len(opened)-1].Node != node {
+		if _, code := opened[len(opened)-1].Node.(*ast.FencedCodeBlock); code {
+			return gparser.Continue | gparser.HasChildren
+		}
+	}
+	return p.liquidParser.Continue(node, reader, pc)
+}
+
 // hintTag reports whether line, as text, would read as a hint's opening or
 // end tag, so that text written so must be escaped.
 func hintTag(line string) bool {

@@ -40,6 +40,14 @@ var hintReadTests = []struct{ name, md, want string }{
 	{"image in a hint is inline", "{% hint style=\"info\" %}\n![a](logo.png)\n{% endhint %}",
 		`hint{"style":"info"}[paragraph[inline-image{"alt":"a","ref":{"file":"f1","kind":"file"}}]]`},
 	{"blank lines around the content", "{% hint style=\"info\" %}\n\nx\n\n{% endhint %}", `hint{"style":"info"}[paragraph["x"]]`},
+	// The end tag in fenced code is code: Markdown writes code in a hint fenced.
+	{"end tag in fenced code", "{% hint style=\"info\" %}\n```\na\n{% endhint %}\n```\n{% endhint %}", `hint{"style":"info"}[paragraph[code:"a\n{% endhint %}"]]`},
+	{"end tag in indented code", "{% hint style=\"info\" %}\n    a\n    {% endhint %}\n{% endhint %}", `hint{"style":"info"}[paragraph[code:"a\n{% endhint %}"]]`},
+	{"a second end tag is text", "{% hint style=\"info\" %}\na\n{% endhint %}\n{% endhint %}", `hint{"style":"info"}[paragraph["a"]] paragraph["{% endhint %}"]`},
+	{"list ending in an empty item", "{% hint style=\"info\" %}\n- a\n-\n\nb\n{% endhint %}",
+		`hint{"style":"info"}[list-unordered[list-item[paragraph["a"]] list-item[paragraph[""]]] paragraph["b"]]`},
+	{"end tag left out in a list item", "1. {% hint style=\"info\" %}\n   a\n{% endhint %}\n", `list-ordered[list-item[hint{"style":"info"}[paragraph["a {% endhint %}"]]]]`},
+	{"html block in a hint", "{% hint style=\"info\" %}\n<div>\n{% endhint %}\n", `hint{"style":"info"}[paragraph["<div>"]]`},
 }
 
 // TestHintRoundTrip checks hints both ways: markdown → document →
