@@ -76,7 +76,11 @@ const (
 	inItem               // no images block
 	inQuote              // only paragraphs, headings, lists, dividers and quotes
 	inHint               // only paragraphs, headings, lists, dividers and tables
+	inBody               // an expandable's body: anything but another expandable
 )
+
+// imagesBlock reports whether an images block may be at.
+func imagesBlock(at place) bool { return at == atTop || at == inBody }
 
 type converter struct {
 	src     []byte
@@ -94,7 +98,7 @@ func (c *converter) blocks(parent ast.Node, at place) []any {
 func (c *converter) block(n ast.Node, at place) []any {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		if at == atTop {
+		if imagesBlock(at) {
 			if imgs := c.images(n); imgs != nil {
 				return []any{imgs}
 			}
@@ -148,8 +152,11 @@ func (c *converter) block(n ast.Node, at place) []any {
 	case *ast.LinkReferenceDefinition:
 		return nil
 	case *formNode:
-		if n.kind == kindHint {
+		switch n.kind {
+		case kindHint:
 			return c.hint(n, at)
+		case kindDetails:
+			return c.expandable(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it

@@ -14,12 +14,20 @@ import (
 //	Careful.
 //	{% endhint %}
 //
+//	<details>
+//
+//	<summary>Title</summary>
+//
+//	Body.
+//
+//	</details>
+//
 // Other GitBook tags stay the text they are in the document.
 
 // documentBlockParsers are the block parsers docParser adds to gfmParser.
 // They come before the HTML block parser (900), as in blockForms.
 func documentBlockParsers() []util.PrioritizedValue {
-	return []util.PrioritizedValue{util.Prioritized(hintParser{}, 850)}
+	return []util.PrioritizedValue{util.Prioritized(hintParser{}, 850), util.Prioritized(expandableParser{}, 850)}
 }
 
 // hintParser reads a hint as HTML does (liquidParser), and nothing else:
@@ -41,12 +49,20 @@ func (p hintParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 // Continue does not end the hint at its end tag inside a fenced code block
 // (HTML does): code in a hint is written fenced, and may hold that line.
 func (p hintParser) Continue(node ast.Node, reader text.Reader, pc gparser.Context) gparser.State {
-	if opened := pc.OpenedBlocks(); len(opened) > 0 && opened[len(opened)-1].Node != node {
-		if _, code := opened[len(opened)-1].Node.(*ast.FencedCodeBlock); code {
-			return gparser.Continue | gparser.HasChildren
-		}
+	if inFence(node, pc) {
+		return gparser.Continue | gparser.HasChildren
 	}
 	return p.liquidParser.Continue(node, reader, pc)
+}
+
+// inFence reports whether the innermost block open in node is fenced code.
+func inFence(node ast.Node, pc gparser.Context) bool {
+	opened := pc.OpenedBlocks()
+	if len(opened) == 0 || opened[len(opened)-1].Node == node {
+		return false
+	}
+	_, code := opened[len(opened)-1].Node.(*ast.FencedCodeBlock)
+	return code
 }
 
 // hintTag reports whether line, as text, would read as a hint's opening or

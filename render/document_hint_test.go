@@ -141,5 +141,11 @@ func gitbookSeeds() []string {
 	for _, tt := range hintReadTests {
 		mds = append(mds, tt.md)
 	}
+	for _, tt := range expandableTests {
+		mds = append(mds, tt.md)
+	}
+	for _, tt := range expandableReadTests {
+		mds = append(mds, tt.md)
+	}
 	return mds
 }

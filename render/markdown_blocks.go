@@ -120,7 +120,9 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 			return err
 		}
 		*out = append(*out, c)
-	case "expandable", "tabs-item", "update", "prompt":
+	case "expandable":
+		return expandableMD(out, m, data, path)
+	case "tabs-item", "update", "prompt":
 		var title []span // from data, or an expandable's title fragment
 		if field, ok := map[string]string{"tabs-item": "title", "update": "date", "prompt": "description"}[typ]; ok {
 			s, _ := data[field].(string)
@@ -215,7 +217,7 @@ func paragraphMD(spans []span, at place) chunk {
 		return chunk{para: true, empty: true}
 	}
 	ctx := ctxPara
-	if at == atTop {
+	if imagesBlock(at) {
 		ctx = ctxTop
 	}
 	s := inlineMD(spans, ctx)

@@ -195,6 +195,7 @@ var pieces = []string{
 	"[a]: b\n", "[a]", "\\\n", "  \n", "- [ ] ", "| a | b |\n|---|---|\n", "$", "](a(b)c)", "\n| --- |\n", "\\|", "`|`",
 	"  - ", "   1. ", "\n  ", "\n    ", "\n> ", "\n- ", "\n1. ", "&copy;", "&#x2a;", "\u2003", "\x7f", "\r", "#\n", "\n===",
 	"{% hint style=\"info\" %}\n", "\n{% endhint %}\n", "{% endhint %}", "{%", "%}",
+	"<details>\n", "<details open>", "<summary>", "</summary>\n", "\n</details>\n",
 }
 
 // samples returns n markdown samples of up to 24 pieces, the same each run.
@@ -258,7 +259,7 @@ var markdownTests = []struct{ name, doc, want string }{
 	{"expandable", `[{"object":"block","type":"expandable","isVoid":true,"data":{},"fragments":[
 		{"object":"fragment","fragment":"expandable-title","type":"expandable-title","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"More ","marks":[]},{"object":"leaf","text":"here","marks":[{"object":"mark","type":"italic"}]}]}]}]},
 		{"object":"fragment","fragment":"expandable-body","type":"expandable-body","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Body.","marks":[]}]}]}]}]}]`,
-		"**More *here***\n\nBody.\n"},
+		"<details>\n\n<summary>More *here*</summary>\n\nBody.\n\n</details>\n"},
 	{"tabs", `[{"object":"block","type":"tabs","nodes":[
 		{"object":"block","type":"tabs-item","data":{"title":"Go"},"nodes":[{"object":"block","type":"code","data":{"syntax":"go"},"nodes":[{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"x := 1","marks":[]}]}]}]}]},
 		{"object":"block","type":"tabs-item","data":{"title":"Shell"},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Run it.","marks":[]}]}]}]}]}]`,
