@@ -77,10 +77,11 @@ const (
 	inQuote              // only paragraphs, headings, lists, dividers and quotes
 	inHint               // only paragraphs, headings, lists, dividers and tables
 	inBody               // an expandable's body: anything but another expandable
+	inTab                // a tab: anything but tables, expandables and tabs
 )
 
 // imagesBlock reports whether an images block may be at.
-func imagesBlock(at place) bool { return at == atTop || at == inBody }
+func imagesBlock(at place) bool { return at == atTop || at == inBody || at == inTab }
 
 type converter struct {
 	src     []byte
@@ -145,7 +146,7 @@ func (c *converter) block(n ast.Node, at place) []any {
 		s = strings.ReplaceAll(s, "\x00", "\uFFFD") // as in all other text (CommonMark §2.3)
 		return []any{block("paragraph", nil, []any{textNode(leaf(s, nil))})}
 	case *east.Table:
-		if at == inQuote {
+		if at == inQuote || at == inTab {
 			return c.tableRows(n)
 		}
 		return []any{c.table(n)}
@@ -157,6 +158,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.hint(n, at)
 		case kindDetails:
 			return c.expandable(n, at)
+		case kindTabs:
+			return c.tabs(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it
@@ -320,7 +323,7 @@ func alignment(t *east.Table, i int) string {
 }
 
 // tableRows is a table as paragraphs, one per row with " | " between cells,
-// for a blockquote, which cannot hold a table.
+// for a blockquote or a tab, which cannot hold a table.
 func (c *converter) tableRows(t *east.Table) []any {
 	var rows []any
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {

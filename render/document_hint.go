@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strings"
+
 	"github.com/yuin/goldmark/ast"
 	gparser "github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -27,20 +29,27 @@ import (
 // documentBlockParsers are the block parsers docParser adds to gfmParser.
 // They come before the HTML block parser (900), as in blockForms.
 func documentBlockParsers() []util.PrioritizedValue {
-	return []util.PrioritizedValue{util.Prioritized(hintParser{}, 850), util.Prioritized(expandableParser{}, 850)}
+	return []util.PrioritizedValue{util.Prioritized(docLiquidParser{}, 850), util.Prioritized(expandableParser{}, 850)}
 }
 
-// hintParser reads a hint as HTML does (liquidParser), and nothing else:
-// a line of another tag, or a hint without its end tag, stays text.
-type hintParser struct{ liquidParser }
+// documentTags are the GitBook tags the document reads; end tags are
+// "end" and the name.
+var documentTags = map[string]bool{"hint": true, "tabs": true, "tab": true}
 
-func (p hintParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context) (ast.Node, gparser.State) {
+// docLiquidParser reads hints and tabs as HTML does (liquidParser), and
+// nothing else: a line of another tag, or a block without its end tag (a
+// tab outside tabs), stays text.
+type docLiquidParser struct{ liquidParser }
+
+// Open implements parser.BlockParser.
+func (p docLiquidParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context) (ast.Node, gparser.State) {
 	line, off, ok := lineAt(reader)
 	if !ok {
 		return nil, gparser.NoChildren
 	}
 	name, _, ok := liquidTag(line)
-	if !ok || name != "hint" || tooDeep(parent) || !tagsOf(pc, reader.Source()).hasEnd(name, off) {
+	if !ok || !documentTags[name] || tooDeep(parent) || !tagsOf(pc, reader.Source()).hasEnd(name, off) ||
+		name == "tab" && !isKind(parent, kindTabs) {
 		return nil, gparser.NoChildren
 	}
 	return p.liquidParser.Open(parent, reader, pc)
@@ -48,7 +57,7 @@ func (p hintParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 
 // Continue does not end the hint at its end tag inside a fenced code block
 // (HTML does): code in a hint is written fenced, and may hold that line.
-func (p hintParser) Continue(node ast.Node, reader text.Reader, pc gparser.Context) gparser.State {
+func (p docLiquidParser) Continue(node ast.Node, reader text.Reader, pc gparser.Context) gparser.State {
 	if inFence(node, pc) {
 		return gparser.Continue | gparser.HasChildren
 	}
@@ -65,11 +74,12 @@ func inFence(node ast.Node, pc gparser.Context) bool {
 	return code
 }
 
-// hintTag reports whether line, as text, would read as a hint's opening or
-// end tag, so that text written so must be escaped.
-func hintTag(line string) bool {
+// documentTag reports whether line, as text, would read as the opening or
+// end tag of a block the document reads, so that text written so must be
+// escaped.
+func documentTag(line string) bool {
 	name, _, ok := tagName([]byte(line))
-	return ok && (string(name) == "hint" || string(name) == "endhint")
+	return ok && (documentTags[string(name)] || strings.HasPrefix(string(name), "end") && documentTags[string(name[3:])])
 }
 
 // hint converts a hint: a hint block where the schema allows one, else (in

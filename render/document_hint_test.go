@@ -31,8 +31,7 @@ var hintReadTests = []struct{ name, md, want string }{
 	{"style in capitals", "{% hint style=\"WARNING\" %}\nx\n{% endhint %}", `hint{"style":"warning"}[paragraph["x"]]`},
 	{"without its end tag it is text", "{% hint style=\"info\" %}\nx", `paragraph["{% hint style=\"info\" %} x"]`},
 	{"an end tag alone is text", "{% endhint %}", `paragraph["{% endhint %}"]`},
-	{"other tags stay text", "{% tabs %}\n{% tab title=\"A\" %}\nx\n{% endtab %}\n{% endtabs %}",
-		`paragraph["{% tabs %} {% tab title=\"A\" %} x {% endtab %} {% endtabs %}"]`},
+	{"other tags stay text", "{% embed url=\"https://x.example\" %}\n{% endembed %}", `paragraph["{% embed url=\"https://x.example\" %} {% endembed %}"]`},
 	{"hint in a hint is its content", "{% hint style=\"info\" %}\na\n{% hint style=\"danger\" %}\nb\n{% endhint %}\n{% endhint %}",
 		`hint{"style":"info"}[paragraph["a"] paragraph["b"]]`},
 	{"quote in a hint is its content", "{% hint style=\"info\" %}\n> a\n>\n> b\n{% endhint %}", `hint{"style":"info"}[paragraph["a"] paragraph["b"]]`},
@@ -145,6 +144,12 @@ func gitbookSeeds() []string {
 		mds = append(mds, tt.md)
 	}
 	for _, tt := range expandableReadTests {
+		mds = append(mds, tt.md)
+	}
+	for _, tt := range tabsTests {
+		mds = append(mds, tt.md)
+	}
+	for _, tt := range tabsReadTests {
 		mds = append(mds, tt.md)
 	}
 	return mds

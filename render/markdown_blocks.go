@@ -88,6 +88,8 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		*out = append(*out, codeMD(formula, "math"))
 	case "hint":
 		return hintMD(out, kids, data, path)
+	case "tabs":
+		return tabsMD(out, kids, itemPaths(path.field("nodes"), len(kids)))
 	case "blockquote":
 		var inner []chunk
 		if err := blocksMD(&inner, kids, path.field("nodes"), inQuote); err != nil {
@@ -122,9 +124,11 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		*out = append(*out, c)
 	case "expandable":
 		return expandableMD(out, m, data, path)
-	case "tabs-item", "update", "prompt":
+	case "tabs-item":
+		return tabsMD(out, []any{m}, []*nodePath{path})
+	case "update", "prompt":
 		var title []span // from data, or an expandable's title fragment
-		if field, ok := map[string]string{"tabs-item": "title", "update": "date", "prompt": "description"}[typ]; ok {
+		if field, ok := map[string]string{"update": "date", "prompt": "description"}[typ]; ok {
 			s, _ := data[field].(string)
 			title = []span{{text: s}}
 		}
@@ -211,7 +215,7 @@ func paragraphMD(spans []span, at place) chunk {
 	}
 	spans = normalize(spans)
 	if len(spans) == 0 {
-		if at == inQuote {
+		if at == inQuote || at == inTab { // where Document makes a table paragraphs
 			return chunk{lines: []string{row([]string{""}), row([]string{"---"})}, para: true, empty: true}
 		}
 		return chunk{para: true, empty: true}

@@ -261,7 +261,7 @@ func (w *iwriter) text(s string, e edges) {
 			unicode.IsSpace(r) && (inner || start || last && e.end || blank),
 			edge:
 			fmt.Fprintf(&w.b, "&#%d;", r)
-		case start && para && (strings.ContainsRune("#>-+=|:~`*_<[\\", r) || r == '{' && hintTag(firstLine(s[i:]))): // what would start a block
+		case start && para && (strings.ContainsRune("#>-+=|:~`*_<[\\", r) || r == '{' && documentTag(firstLine(s[i:]))): // what would start a block
 			w.b.WriteString("\\" + string(r))
 		case start && para && '0' <= r && r <= '9':
 			j := i

@@ -263,7 +263,7 @@ var markdownTests = []struct{ name, doc, want string }{
 	{"tabs", `[{"object":"block","type":"tabs","nodes":[
 		{"object":"block","type":"tabs-item","data":{"title":"Go"},"nodes":[{"object":"block","type":"code","data":{"syntax":"go"},"nodes":[{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"x := 1","marks":[]}]}]}]}]},
 		{"object":"block","type":"tabs-item","data":{"title":"Shell"},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Run it.","marks":[]}]}]}]}]}]`,
-		"**Go**\n\n```go\nx := 1\n```\n\n**Shell**\n\nRun it.\n"},
+		"{% tabs %}\n{% tab title=\"Go\" %}\n```go\nx := 1\n```\n{% endtab %}\n\n{% tab title=\"Shell\" %}\nRun it.\n{% endtab %}\n{% endtabs %}\n"},
 	{"stepper", `[{"object":"block","type":"stepper","nodes":[
 		{"object":"block","type":"stepper-step","data":{},"nodes":[{"object":"block","type":"heading-2","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Install","marks":[]}]}]},{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Get it.","marks":[]}]}]}]},
 		{"object":"block","type":"stepper-step","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Use it.","marks":[]}]}]}]}]}]`,
