@@ -13,12 +13,12 @@ import (
 //
 // It inverts Document: for markdown m, Document(Markdown(Document(m))) is
 // Document(m) (links and images come back as pages and files with a
-// resolver that reads /pages/ and /files/, as Resolver does). A hint and
-// an expandable are written as GitBook's Git Sync writes them
-// ({% hint style="…" %} … {% endhint %}, <details><summary>…).
+// resolver that reads /pages/ and /files/, as Resolver does). Hints,
+// expandables and tabs are written as GitBook's Git Sync writes them
+// ({% hint style="…" %} … {% endhint %}, <details><summary>…, {% tabs %}).
 // Blocks Document never makes are written as the markdown nearest them: a
-// task list a list of "- [x]" items, the title of a tab a bold paragraph
-// before its content, a stepper an ordered list, a math block a "math" code block, an
+// task list a list of "- [x]" items, the title of an update or a prompt a
+// bold paragraph before its content, a stepper an ordered list, a math block a "math" code block, an
 // embed or a file a link, a mention "@[name](user:<id>)", an emoji its
 // character, inline math "$…$". Marks other than bold, italic,
 // strikethrough and code are dropped, and so are nodes with nothing
