@@ -160,6 +160,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.expandable(n, at)
 		case kindTabs:
 			return c.tabs(n, at)
+		case kindCodeFrame:
+			return c.codeFrame(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it

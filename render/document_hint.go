@@ -24,7 +24,8 @@ import (
 //
 //	</details>
 //
-// Other GitBook tags stay the text they are in the document.
+// and tabs and code titles (see tabsMD, codeFrameMD). Other GitBook tags
+// stay the text they are in the document.
 
 // documentBlockParsers are the block parsers docParser adds to gfmParser.
 // They come before the HTML block parser (900), as in blockForms.
@@ -34,9 +35,9 @@ func documentBlockParsers() []util.PrioritizedValue {
 
 // documentTags are the GitBook tags the document reads; end tags are
 // "end" and the name.
-var documentTags = map[string]bool{"hint": true, "tabs": true, "tab": true}
+var documentTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true}
 
-// docLiquidParser reads hints and tabs as HTML does (liquidParser), and
+// docLiquidParser reads hints, tabs and code frames as HTML does (liquidParser), and
 // nothing else: a line of another tag, or a block without its end tag (a
 // tab outside tabs), stays text.
 type docLiquidParser struct{ liquidParser }

@@ -152,5 +152,11 @@ func gitbookSeeds() []string {
 	for _, tt := range tabsReadTests {
 		mds = append(mds, tt.md)
 	}
+	for _, tt := range codeFrameTests {
+		mds = append(mds, tt.md)
+	}
+	for _, tt := range codeFrameReadTests {
+		mds = append(mds, tt.md)
+	}
 	return mds
 }

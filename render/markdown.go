@@ -15,7 +15,8 @@ import (
 // Document(m) (links and images come back as pages and files with a
 // resolver that reads /pages/ and /files/, as Resolver does). Hints,
 // expandables and tabs are written as GitBook's Git Sync writes them
-// ({% hint style="…" %} … {% endhint %}, <details><summary>…, {% tabs %}).
+// ({% hint style="…" %} … {% endhint %}, <details><summary>…, {% tabs %}),
+// and so are a code block's title and line numbers ({% code title="…" %}).
 // Blocks Document never makes are written as the markdown nearest them: a
 // task list a list of "- [x]" items, the title of an update or a prompt a
 // bold paragraph before its content, a stepper an ordered list, a math block a "math" code block, an

@@ -82,7 +82,7 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 			return err
 		}
 		syntax, _ := data["syntax"].(string)
-		*out = append(*out, codeMD(strings.Join(lines, "\n"), syntax))
+		*out = append(*out, codeFrameMD(codeMD(strings.Join(lines, "\n"), syntax), data))
 	case "math":
 		formula, _ := data["formula"].(string)
 		*out = append(*out, codeMD(formula, "math"))
