@@ -41,14 +41,22 @@ const (
 // So parsing takes bounded time and memory: goldmark's work on a line grows
 // with the square of the blocks open on it (512 Ki ">" took minutes), and
 // a table row pads missing cells (18 KB of markdown made 10 million).
-var gfmParser = gparser.NewParser(
-	gparser.WithBlockParsers(boundedBlockParsers()...),
-	gparser.WithInlineParsers(append(gparser.DefaultInlineParsers(),
-		util.Prioritized(extension.NewStrikethroughParser(), 500))...),
-	gparser.WithParagraphTransformers(append(gparser.DefaultParagraphTransformers(),
-		util.Prioritized(boundedTable{extension.NewTableParagraphTransformer()}, 200))...),
-	gparser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
-)
+var gfmParser = gparser.NewParser(gfmOptions()...)
+
+// docParser is gfmParser with the GitBook blocks the JSON document holds
+// (see documentBlockParsers): what Document reads.
+var docParser = gparser.NewParser(append(gfmOptions(), gparser.WithBlockParsers(documentBlockParsers()...))...)
+
+func gfmOptions() []gparser.Option {
+	return []gparser.Option{
+		gparser.WithBlockParsers(boundedBlockParsers()...),
+		gparser.WithInlineParsers(append(gparser.DefaultInlineParsers(),
+			util.Prioritized(extension.NewStrikethroughParser(), 500))...),
+		gparser.WithParagraphTransformers(append(gparser.DefaultParagraphTransformers(),
+			util.Prioritized(boundedTable{extension.NewTableParagraphTransformer()}, 200))...),
+		gparser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
+	}
+}
 
 // NewGFMParser returns a parser of GitHub-flavoured markdown (tables,
 // strikethrough, autolinks, task lists) within the same bounds as
@@ -183,7 +191,7 @@ type parsed struct {
 func parse(markdown string) *parsed {
 	pc := gparser.NewContext()
 	p := &parsed{src: []byte(NormalizeLineEndings(markdown))}
-	p.doc = gfmParser.Parse(text.NewReader(p.src), gparser.WithContext(pc))
+	p.doc = docParser.Parse(text.NewReader(p.src), gparser.WithContext(pc))
 	p.deep, p.wide = pc.Get(tooDeepKey) != nil, pc.Get(tooManyCells) != nil
 	p.nodes, p.cells = count(p.doc)
 	return p

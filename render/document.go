@@ -75,7 +75,13 @@ const (
 	atTop   place = iota // anything
 	inItem               // no images block
 	inQuote              // only paragraphs, headings, lists, dividers and quotes
+	inHint               // only paragraphs, headings, lists, dividers and tables
+	inBody               // an expandable's body: anything but another expandable
+	inTab                // a tab: anything but tables, expandables and tabs
 )
+
+// imagesBlock reports whether an images block may be at.
+func imagesBlock(at place) bool { return at == atTop || at == inBody || at == inTab }
 
 type converter struct {
 	src     []byte
@@ -93,7 +99,7 @@ func (c *converter) blocks(parent ast.Node, at place) []any {
 func (c *converter) block(n ast.Node, at place) []any {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		if at == atTop {
+		if imagesBlock(at) {
 			if imgs := c.images(n); imgs != nil {
 				return []any{imgs}
 			}
@@ -121,6 +127,9 @@ func (c *converter) block(n ast.Node, at place) []any {
 		}
 		return []any{block("list-ordered", data, items)}
 	case *ast.Blockquote:
+		if at == inHint { // a hint cannot hold a quote: its content
+			return c.blocks(n, inHint)
+		}
 		nodes := c.blocks(n, inQuote)
 		if len(nodes) == 0 {
 			nodes = []any{block("paragraph", nil, []any{textNode(leaf("", nil))})}
@@ -137,12 +146,24 @@ func (c *converter) block(n ast.Node, at place) []any {
 		s = strings.ReplaceAll(s, "\x00", "\uFFFD") // as in all other text (CommonMark §2.3)
 		return []any{block("paragraph", nil, []any{textNode(leaf(s, nil))})}
 	case *east.Table:
-		if at == inQuote {
+		if at == inQuote || at == inTab {
 			return c.tableRows(n)
 		}
 		return []any{c.table(n)}
 	case *ast.LinkReferenceDefinition:
 		return nil
+	case *formNode:
+		switch n.kind {
+		case kindHint:
+			return c.hint(n, at)
+		case kindDetails:
+			return c.expandable(n, at)
+		case kindTabs:
+			return c.tabs(n, at)
+		case kindCodeFrame:
+			return c.codeFrame(n, at)
+		}
+		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it
 		if s := plainText(n, c.src); s != "" {
 			return []any{block("paragraph", nil, []any{textNode(leaf(s, nil))})}
@@ -159,11 +180,11 @@ func block(typ string, data map[string]any, nodes []any) map[string]any {
 	return map[string]any{"object": "block", "type": typ, "isVoid": false, "data": data, "nodes": nodes}
 }
 
-// code is a code block, or in a blockquote (which cannot hold one) a
-// paragraph of code text.
+// code is a code block, or in a blockquote or a hint (which cannot hold
+// one) a paragraph of code text.
 func (c *converter) code(n ast.Node, at place) map[string]any {
 	lines := strings.Split(strings.TrimSuffix(c.lines(n), "\n"), "\n")
-	if at == inQuote {
+	if at == inQuote || at == inHint {
 		return block("paragraph", nil, []any{textNode(leaf(strings.Join(lines, "\n"), []string{"code"}))})
 	}
 	data := map[string]any{}
@@ -304,7 +325,7 @@ func alignment(t *east.Table, i int) string {
 }
 
 // tableRows is a table as paragraphs, one per row with " | " between cells,
-// for a blockquote, which cannot hold a table.
+// for a blockquote or a tab, which cannot hold a table.
 func (c *converter) tableRows(t *east.Table) []any {
 	var rows []any
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {

@@ -306,6 +306,9 @@ func FuzzDocument(f *testing.F) {
 	for _, tt := range documentTests {
 		f.Add(tt.md)
 	}
+	for _, md := range gitbookSeeds() {
+		f.Add(md)
+	}
 	ref := reference(f)
 	f.Fuzz(func(t *testing.T, md string) {
 		doc := Document(md, testResolve)

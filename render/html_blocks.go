@@ -23,8 +23,8 @@ import (
 //	<figure><img src="…" alt="…"><figcaption>…</figcaption></figure>
 //
 // and, by an AST transformer, blockquotes that are hints: GitHub alerts
-// ("> [!NOTE]") and the hints Quire's own writer makes ("> **Info**", see
-// blockMD). Only these forms are recognized; any other raw HTML is dropped
+// ("> [!NOTE]") and the hints Quire's own writer made before it wrote
+// GitBook's tags ("> **Info**"). Only these forms are recognized; any other raw HTML is dropped
 // when rendered. Other GitBook tags on a line of their own
 // ({% content-ref %}, {% stepper %}…) and end tags without their opening
 // are dropped, and what they hold is rendered as ordinary markdown.

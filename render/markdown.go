@@ -13,11 +13,13 @@ import (
 //
 // It inverts Document: for markdown m, Document(Markdown(Document(m))) is
 // Document(m) (links and images come back as pages and files with a
-// resolver that reads /pages/ and /files/, as Resolver does). Blocks
-// Document never makes are written as the markdown nearest them: a hint is
-// a blockquote led by its style in bold, a task list a list of "- [x]"
-// items, the title of an expandable or a tab a bold paragraph before its
-// content, a stepper an ordered list, a math block a "math" code block, an
+// resolver that reads /pages/ and /files/, as Resolver does). Hints,
+// expandables and tabs are written as GitBook's Git Sync writes them
+// ({% hint style="…" %} … {% endhint %}, <details><summary>…, {% tabs %}),
+// and so are a code block's title and line numbers ({% code title="…" %}).
+// Blocks Document never makes are written as the markdown nearest them: a
+// task list a list of "- [x]" items, the title of an update or a prompt a
+// bold paragraph before its content, a stepper an ordered list, a math block a "math" code block, an
 // embed or a file a link, a mention "@[name](user:<id>)", an emoji its
 // character, inline math "$…$". Marks other than bold, italic,
 // strikethrough and code are dropped, and so are nodes with nothing

@@ -82,20 +82,16 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 			return err
 		}
 		syntax, _ := data["syntax"].(string)
-		*out = append(*out, codeMD(strings.Join(lines, "\n"), syntax))
+		*out = append(*out, codeFrameMD(codeMD(strings.Join(lines, "\n"), syntax), data))
 	case "math":
 		formula, _ := data["formula"].(string)
 		*out = append(*out, codeMD(formula, "math"))
-	case "blockquote", "hint":
+	case "hint":
+		return hintMD(out, kids, data, path)
+	case "tabs":
+		return tabsMD(out, kids, itemPaths(path.field("nodes"), len(kids)))
+	case "blockquote":
 		var inner []chunk
-		if typ == "hint" {
-			style, _ := data["style"].(string)
-			if style == "" {
-				style = "info"
-			}
-			r, size := utf8.DecodeRuneInString(style)
-			inner = append(inner, textMD([]span{{text: string(unicode.ToUpper(r)) + style[size:], marks: []string{"bold"}}}, inQuote))
-		}
 		if err := blocksMD(&inner, kids, path.field("nodes"), inQuote); err != nil {
 			return err
 		}
@@ -126,9 +122,13 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 			return err
 		}
 		*out = append(*out, c)
-	case "expandable", "tabs-item", "update", "prompt":
+	case "expandable":
+		return expandableMD(out, m, data, path)
+	case "tabs-item":
+		return tabsMD(out, []any{m}, []*nodePath{path})
+	case "update", "prompt":
 		var title []span // from data, or an expandable's title fragment
-		if field, ok := map[string]string{"tabs-item": "title", "update": "date", "prompt": "description"}[typ]; ok {
+		if field, ok := map[string]string{"update": "date", "prompt": "description"}[typ]; ok {
 			s, _ := data[field].(string)
 			title = []span{{text: s}}
 		}
@@ -209,22 +209,23 @@ func containerMD(out *[]chunk, m map[string]any, kids []any, data map[string]any
 // it, or nothing at all) is a code block again, and an empty paragraph a
 // table of one empty cell. Elsewhere an empty paragraph cannot be written.
 func paragraphMD(spans []span, at place) chunk {
-	if at == inQuote && len(spans) == 1 && spans[0].kind == spanText && spans[0].text == "" && slices.Equal(spans[0].marks, []string{"code"}) {
+	codeText := at == inQuote || at == inHint // where Document makes code a paragraph
+	if codeText && len(spans) == 1 && spans[0].kind == spanText && spans[0].text == "" && slices.Equal(spans[0].marks, []string{"code"}) {
 		return codeMD("", "")
 	}
 	spans = normalize(spans)
 	if len(spans) == 0 {
-		if at == inQuote {
+		if at == inQuote || at == inTab { // where Document makes a table paragraphs
 			return chunk{lines: []string{row([]string{""}), row([]string{"---"})}, para: true, empty: true}
 		}
 		return chunk{para: true, empty: true}
 	}
 	ctx := ctxPara
-	if at == atTop {
+	if imagesBlock(at) {
 		ctx = ctxTop
 	}
 	s := inlineMD(spans, ctx)
-	if at == inQuote && len(spans) == 1 && spans[0].kind == spanText && len(spans[0].marks) == 1 && spans[0].marks[0] == "code" &&
+	if codeText && len(spans) == 1 && spans[0].kind == spanText && len(spans[0].marks) == 1 && spans[0].marks[0] == "code" &&
 		!checkInline(s, spans, ctx) {
 		return codeMD(spans[0].text, "")
 	}

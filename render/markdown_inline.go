@@ -261,7 +261,7 @@ func (w *iwriter) text(s string, e edges) {
 			unicode.IsSpace(r) && (inner || start || last && e.end || blank),
 			edge:
 			fmt.Fprintf(&w.b, "&#%d;", r)
-		case start && para && strings.ContainsRune("#>-+=|:~`*_<[\\", r): // what would start a block
+		case start && para && (strings.ContainsRune("#>-+=|:~`*_<[\\", r) || r == '{' && documentTag(firstLine(s[i:]))): // what would start a block
 			w.b.WriteString("\\" + string(r))
 		case start && para && '0' <= r && r <= '9':
 			j := i
@@ -420,4 +420,12 @@ func autolink(s span) bool {
 		return n == len(t) && s.target == "mailto:"+t
 	}
 	return util.FindURLIndex(line) == len(t) && s.target == t
+}
+
+// firstLine is s up to its first line ending.
+func firstLine(s string) string {
+	if i := strings.IndexAny(s, "\n\r"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

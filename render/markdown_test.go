@@ -194,6 +194,8 @@ var pieces = []string{
 	":", "```", "~~~", "```go\n", "    ", "1", "é", "\u00a0", "😀", ".", "<https://x.example>", "<a@b.example>", "[a](b)",
 	"[a]: b\n", "[a]", "\\\n", "  \n", "- [ ] ", "| a | b |\n|---|---|\n", "$", "](a(b)c)", "\n| --- |\n", "\\|", "`|`",
 	"  - ", "   1. ", "\n  ", "\n    ", "\n> ", "\n- ", "\n1. ", "&copy;", "&#x2a;", "\u2003", "\x7f", "\r", "#\n", "\n===",
+	"{% hint style=\"info\" %}\n", "\n{% endhint %}\n", "{% endhint %}", "{%", "%}",
+	"<details>\n", "<details open>", "<summary>", "</summary>\n", "\n</details>\n",
 }
 
 // samples returns n markdown samples of up to 24 pieces, the same each run.
@@ -253,15 +255,15 @@ var markdownTests = []struct{ name, doc, want string }{
 		"9. ---\n10.\n"},
 	{"hint", `[{"object":"block","type":"hint","data":{"style":"warning"},"nodes":[
 		{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Careful.","marks":[]}]}]}]}]`,
-		"> **Warning**\n>\n> Careful.\n"},
+		"{% hint style=\"warning\" %}\nCareful.\n{% endhint %}\n"},
 	{"expandable", `[{"object":"block","type":"expandable","isVoid":true,"data":{},"fragments":[
 		{"object":"fragment","fragment":"expandable-title","type":"expandable-title","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"More ","marks":[]},{"object":"leaf","text":"here","marks":[{"object":"mark","type":"italic"}]}]}]}]},
 		{"object":"fragment","fragment":"expandable-body","type":"expandable-body","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Body.","marks":[]}]}]}]}]}]`,
-		"**More *here***\n\nBody.\n"},
+		"<details>\n\n<summary>More *here*</summary>\n\nBody.\n\n</details>\n"},
 	{"tabs", `[{"object":"block","type":"tabs","nodes":[
 		{"object":"block","type":"tabs-item","data":{"title":"Go"},"nodes":[{"object":"block","type":"code","data":{"syntax":"go"},"nodes":[{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"x := 1","marks":[]}]}]}]}]},
 		{"object":"block","type":"tabs-item","data":{"title":"Shell"},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Run it.","marks":[]}]}]}]}]}]`,
-		"**Go**\n\n```go\nx := 1\n```\n\n**Shell**\n\nRun it.\n"},
+		"{% tabs %}\n{% tab title=\"Go\" %}\n```go\nx := 1\n```\n{% endtab %}\n\n{% tab title=\"Shell\" %}\nRun it.\n{% endtab %}\n{% endtabs %}\n"},
 	{"stepper", `[{"object":"block","type":"stepper","nodes":[
 		{"object":"block","type":"stepper-step","data":{},"nodes":[{"object":"block","type":"heading-2","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Install","marks":[]}]}]},{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Get it.","marks":[]}]}]}]},
 		{"object":"block","type":"stepper-step","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Use it.","marks":[]}]}]}]}]}]`,
@@ -395,6 +397,9 @@ func FuzzMarkdown(f *testing.F) {
 		f.Add(tt.md)
 	}
 	for _, md := range markdownRoundTrips {
+		f.Add(md)
+	}
+	for _, md := range gitbookSeeds() {
 		f.Add(md)
 	}
 	for _, md := range samples(200) {

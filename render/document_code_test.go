@@ -1,0 +1,55 @@
+package render
+
+import "testing"
+
+// codeFrameTests are markdown with code titles and line numbers, as Git
+// Sync writes it, and the outline of its document; Markdown writes the
+// document back byte for byte.
+var codeFrameTests = []struct{ name, md, want string }{
+	{"title", "{% code title=\"main.go\" %}\n```go\npackage main\n```\n{% endcode %}\n", `code{"syntax":"go","title":"main.go"}[code-line["package main"]]`},
+	{"line numbers", "{% code lineNumbers=\"true\" %}\n```\na\nb\n```\n{% endcode %}\n", `code{"lineNumbers":true}[code-line["a"] code-line["b"]]`},
+	{"both", "{% code title=\"a &amp; \\\"b\\\"\" lineNumbers=\"true\" %}\n```sh\nls\n```\n{% endcode %}\n",
+		`code{"lineNumbers":true,"syntax":"sh","title":"a & \"b\""}[code-line["ls"]]`},
+	{"in a list item", "- {% code title=\"x\" %}\n  ```\n  y\n  ```\n  {% endcode %}\n", `list-unordered[list-item[code{"title":"x"}[code-line["y"]]]]`},
+	{"in a tab", "{% tabs %}\n{% tab title=\"A\" %}\n{% code title=\"x\" %}\n```\ny\n```\n{% endcode %}\n{% endtab %}\n{% endtabs %}\n",
+		`tabs[tabs-item{"title":"A"}[code{"title":"x"}[code-line["y"]]]]`},
+	{"tag as text", "\\{% code title=\"x\" %}\n", `paragraph["{% code title=\"x\" %}"]`},
+}
+
+// codeFrameReadTests are other markdown with code frames.
+var codeFrameReadTests = []struct{ name, md, want string }{
+	{"no attributes", "{% code %}\n```\ny\n```\n{% endcode %}", `code[code-line["y"]]`},
+	{"line numbers false", "{% code lineNumbers=\"false\" %}\n```\ny\n```\n{% endcode %}", `code[code-line["y"]]`},
+	{"first code block takes the title", "{% code title=\"x\" %}\ntext\n\n```\na\n```\n\n```\nb\n```\n{% endcode %}",
+		`paragraph["text"] code{"title":"x"}[code-line["a"]] code[code-line["b"]]`},
+	{"in a hint it is code text", "{% hint style=\"info\" %}\n{% code title=\"x\" %}\n```\ny\n```\n{% endcode %}\n{% endhint %}", `hint{"style":"info"}[paragraph[code:"y"]]`},
+	{"end tag in fenced code", "{% code title=\"x\" %}\n```\n{% endcode %}\n```\n{% endcode %}", `code{"title":"x"}[code-line["{% endcode %}"]]`},
+	{"without its end tag it is text", "{% code title=\"x\" %}\n```\ny\n```", `paragraph["{% code title=\"x\" %}"] code[code-line["y"]]`},
+}
+
+func TestCodeFrameRoundTrip(t *testing.T) {
+	ref := reference(t)
+	check := func(t *testing.T, md, want string) {
+		doc := Document(md, testResolve)
+		if got := outline(doc["nodes"].([]any)); got != want {
+			t.Errorf("Document(%q)\n got %s\nwant %s", md, got, want)
+		}
+		if ref != nil {
+			if err := ref.CheckSchema("JSONDocument", doc); err != nil {
+				t.Error(err)
+			}
+		}
+		roundTrip(t, md, testResolve, resolveIDs)
+	}
+	for _, tt := range codeFrameTests {
+		t.Run(tt.name, func(t *testing.T) {
+			check(t, tt.md, tt.want)
+			if got := roundTrip(t, tt.md, nil, nil); got != tt.md {
+				t.Errorf("Markdown(Document(%q))\n got %q\nwant %q", tt.md, got, tt.md)
+			}
+		})
+	}
+	for _, tt := range codeFrameReadTests {
+		t.Run(tt.name, func(t *testing.T) { check(t, tt.md, tt.want) })
+	}
+}
