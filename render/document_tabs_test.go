@@ -40,29 +40,4 @@ var tabsReadTests = []struct{ name, md, want string }{
 		`tabs[tabs-item{"title":"A"}[code[code-line["{% endtab %}"] code-line["{% endtabs %}"]]]]`},
 }
 
-func TestTabsRoundTrip(t *testing.T) {
-	ref := reference(t)
-	check := func(t *testing.T, md, want string) {
-		doc := Document(md, testResolve)
-		if got := outline(doc["nodes"].([]any)); got != want {
-			t.Errorf("Document(%q)\n got %s\nwant %s", md, got, want)
-		}
-		if ref != nil {
-			if err := ref.CheckSchema("JSONDocument", doc); err != nil {
-				t.Error(err)
-			}
-		}
-		roundTrip(t, md, testResolve, resolveIDs)
-	}
-	for _, tt := range tabsTests {
-		t.Run(tt.name, func(t *testing.T) {
-			check(t, tt.md, tt.want)
-			if got := roundTrip(t, tt.md, nil, nil); got != tt.md {
-				t.Errorf("Markdown(Document(%q))\n got %q\nwant %q", tt.md, got, tt.md)
-			}
-		})
-	}
-	for _, tt := range tabsReadTests {
-		t.Run(tt.name, func(t *testing.T) { check(t, tt.md, tt.want) })
-	}
-}
+func TestTabsRoundTrip(t *testing.T) { checkKind(t, outline, tabsTests, tabsReadTests) }
