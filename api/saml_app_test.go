@@ -19,7 +19,10 @@ func TestSAMLSignInToApp(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	f := newFlow(t, e, testKeys()[0])
-	web := app.New(e.db, app.Config{PublicURL: testPublicURL, Author: &authoring.Author{DB: e.db}})
+	web, err := app.New(e.db, app.Config{PublicURL: testPublicURL, Author: &authoring.Author{DB: e.db}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := api.New(e.db, api.Config{PublicURL: testPublicURL, StartSession: web.StartSession})
 	email := uniqueEmail("App.User")
 

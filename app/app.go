@@ -56,11 +56,11 @@ type Server struct {
 	origin *http.CrossOriginProtection
 }
 
-// New returns the app of db. It panics without cfg.Author: the app's writes
-// go through the same services as the API's.
-func New(db *store.DB, cfg Config) *Server {
+// New returns the app of db. cfg.Author is required: the app's writes go
+// through the same services as the API's.
+func New(db *store.DB, cfg Config) (*Server, error) {
 	if cfg.Author == nil {
-		panic("app: Config.Author is required")
+		return nil, errors.New("app: Config.Author is required")
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	if cfg.Logger == nil {
@@ -74,7 +74,7 @@ func New(db *store.DB, cfg Config) *Server {
 	}
 	s := &Server{db: db, cfg: cfg, mux: http.NewServeMux(), assets: loadAssets(), origin: http.NewCrossOriginProtection()}
 	s.routes()
-	return s
+	return s, nil
 }
 
 // prefixes are the paths the app answers, besides "/" itself; every other

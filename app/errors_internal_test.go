@@ -20,7 +20,10 @@ import (
 func TestErrorStatuses(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
-	s := New(db, Config{PublicURL: "http://quire.test", Author: &authoring.Author{DB: db}})
+	s, err := New(db, Config{PublicURL: "http://quire.test", Author: &authoring.Author{DB: db}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name    string
 		err     error

@@ -57,7 +57,10 @@ func newEnv(t testing.TB) *env {
 	// One author for the app and the API, as cmd/quire wires it.
 	author := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true}, AppHost: strings.TrimPrefix(e.srv.URL, "http://"),
 		PublicURL: e.srv.URL}
-	web := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs, DNS: dnscheck.New(e.dns.Addr), Author: author})
+	web, err := app.New(db, app.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs, DNS: dnscheck.New(e.dns.Addr), Author: author})
+	if err != nil {
+		t.Fatal(err)
+	}
 	apiSrv = api.New(db, api.Config{PublicURL: e.srv.URL, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: true},
 		Reader: reader, StartSession: web.StartSession, DNS: dnscheck.New(e.dns.Addr), Author: author})
 	sites := site.New(db, site.Config{PublicURL: e.srv.URL, Reader: reader, Blobs: blobs})

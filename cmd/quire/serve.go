@@ -131,8 +131,11 @@ func serveStore(ctx context.Context, cfg Config, orgCreation api.OrgCreation, co
 	// on the API's shapes (package wire).
 	author := &authoring.Author{DB: db, Blobs: blobs, Fetcher: outbound.Fetcher{AllowPrivate: cfg.AllowPrivateFetch},
 		AppHost: appHost(cfg.publicURL()), PublicURL: strings.TrimRight(cfg.publicURL(), "/")}
-	web := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log,
+	web, err := app.New(db, app.Config{PublicURL: cfg.publicURL(), Reader: reader, Blobs: blobs, Logger: log,
 		Asker: ask.New(db, reader, model, ""), DNS: dns, Author: author})
+	if err != nil {
+		return err
+	}
 	if cfg.GitKnownHosts != "" {
 		if err := gitsync.CheckKnownHosts(cfg.GitKnownHosts); err != nil {
 			return fmt.Errorf("--git-known-hosts: %w", err)

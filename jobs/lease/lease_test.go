@@ -84,8 +84,9 @@ func TestRun(t *testing.T) {
 		name:   "given up",
 		watch:  lease.Watch{Lease: time.Minute, Max: 2, GiveUp: "interrupted twice"},
 		claims: 2,
+		// Were it run, its error would show in the outcome.
 		work: func(context.Context, *store.DB, *store.PDFExport) error {
-			panic("the work of an item given up ran")
+			return errors.New("the work of an item given up ran")
 		},
 		want: lease.Outcome{GaveUp: true}, wantState: store.PDFFailed, wantAttempts: 3,
 	}, {
