@@ -46,7 +46,7 @@ var siteTokenRoutes = func() map[string]bool {
 		"GET /v1/spaces/{spaceId}": true, "GET /v1/spaces/{spaceId}/documents/{documentId}": true,
 		"GET " + space + "/path/{pagePath...}": true, "GET " + cr: true, "GET " + cr + "/changes": true,
 		"GET " + cr + "/content/path/{pagePath...}": true,
-		"GET " + rev + "/changes": true, "GET " + rev + "/files/{fileId}/download": true,
+		"GET " + rev + "/changes":                   true, "GET " + rev + "/files/{fileId}/download": true,
 		"GET " + rev + "/path/{pagePath...}": true, "GET " + rev + "/page/{pageId}/document": true,
 		"GET " + rev + "/reusable-contents/{reusableContentId}/document": true,
 	}
