@@ -264,10 +264,10 @@ func TestSiteTokenVisitorClaims(t *testing.T) {
 	e.call(t, pro, "GET", "/v1/spaces/"+guide+"/content/path/"+secretPath, nil).want(t, http.StatusOK)
 
 	for name, visitor := range map[string]map[string]any{
-		"another key":           {"jwtToken": sign("not the site's key")},
-		"unsigned claims only":  {"unsignedClaims": map[string]any{"plan": "pro"}},
-		"no claims":             {},
-		"a token that is junk":  {"jwtToken": "junk"},
+		"another key":          {"jwtToken": sign("not the site's key")},
+		"unsigned claims only": {"unsignedClaims": map[string]any{"plan": "pro"}},
+		"no claims":            {},
+		"a token that is junk": {"jwtToken": "junk"},
 	} {
 		tok := lookupToken(t, e.env, "", root, visitor)
 		if plan := decodeSiteToken(t, tok).Claims["plan"]; plan != nil {
