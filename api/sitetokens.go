@@ -238,6 +238,28 @@ func cmpErr(err, fallback error) error {
 	return err
 }
 
+// siteTokenSpaces is what a site token's visitor sees of its site, as
+// PublishedSites.VisibleSpaces tells it for a visitor without claims: the
+// site spaces seen by their claims, one per space, of the spaces the token
+// reaches, and whether they see a page.
+func (s *Server) siteTokenSpaces(ctx context.Context, g *siteGrant) ([]*quire.SiteSpace, func(*revision.View, string) bool, error) {
+	st, err := s.reader.PublishedStructure(ctx, g.site, s.db.Commits())
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []*quire.SiteSpace
+	seen := map[string]bool{}
+	for _, l := range published.Locations(st, g.sees) {
+		if sp := l.SiteSpace.Space; sp != nil && g.spaces[sp.ID] && !seen[sp.ID] {
+			seen[sp.ID] = true
+			out = append(out, l.SiteSpace)
+		}
+	}
+	return out, func(v *revision.View, id string) bool {
+		return published.Pages{Tree: v.Tree, Parent: v.Index().Parent, Sees: g.sees}.Visible(id)
+	}, nil
+}
+
 // pagesSeen is the pages of v as a site token's visitor finds them; ok is
 // false when the request came with no site token, or the visitor sees
 // every page of v.

@@ -231,7 +231,8 @@ func TestSiteTokens(t *testing.T) {
 // carries the claims of the visitor's verified token and their unsigned
 // claims, where the renderer reads them, and the content it reads shows
 // the pages those claims see; a token signed with another key is unheeded,
-// and the site token expires with the visitor's.
+// the site token expires with the visitor's, and the site's search finds
+// what the claims see.
 func TestSiteTokenVisitorClaims(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
@@ -262,6 +263,14 @@ func TestSiteTokenVisitorClaims(t *testing.T) {
 		t.Errorf("a pro visitor's revision lists %q", got)
 	}
 	e.call(t, pro, "GET", "/v1/spaces/"+guide+"/content/path/"+secretPath, nil).want(t, http.StatusOK)
+	search := func(token string) string {
+		var out siteSearchOut
+		siteRefCall(t, e.env, token, "POST", sitePath(e.env, siteID, "/search"), map[string]any{"query": "installer", "scope": map[string]any{"mode": "all"}}, http.StatusOK).Decode(t, &out)
+		return strings.Join(out.titles(), ",")
+	}
+	if got := search(pro); !strings.Contains(got, "Guide/Pro installer") {
+		t.Errorf("a pro visitor's search: %q", got)
+	}
 
 	for name, visitor := range map[string]map[string]any{
 		"another key":          {"jwtToken": sign("not the site's key")},
@@ -277,6 +286,9 @@ func TestSiteTokenVisitorClaims(t *testing.T) {
 			t.Errorf("%s: pages %q", name, got)
 		}
 		e.call(t, tok, "GET", "/v1/spaces/"+guide+"/content/path/"+secretPath, nil).wantError(t, http.StatusNotFound, "page not found")
+		if got := search(tok); strings.Contains(got, "Pro") || !strings.Contains(got, "Guide/Installing") {
+			t.Errorf("%s: search %q", name, got)
+		}
 	}
 }
 
