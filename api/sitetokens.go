@@ -212,15 +212,17 @@ func (s *Server) allowSiteToken(r *http.Request, pattern string, g *siteGrant) e
 // space spaceID: the space's current one (what the site publishes), or
 // the one its preview shows.
 func (s *Server) siteTokenRevision(ctx context.Context, g *siteGrant, spaceID, id string) (bool, error) {
-	if spaceID == g.token.Space && g.token.Revision != "" {
-		return id == g.token.Revision, nil
+	if spaceID == g.token.Space && id == g.token.Revision {
+		return true, nil
 	}
 	if spaceID == g.token.Space && g.token.ChangeRequest != "" {
 		cr, err := s.db.ChangeRequest(ctx, spaceID, g.token.ChangeRequest)
 		if err != nil {
 			return false, err
 		}
-		return id == cr.RevisionID, nil
+		if id == cr.RevisionID {
+			return true, nil
+		}
 	}
 	sp, err := s.db.Space(ctx, spaceID)
 	if err != nil {

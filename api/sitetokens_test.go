@@ -195,6 +195,10 @@ func TestSiteTokens(t *testing.T) {
 	e.call(t, preview, "GET", "/v1/spaces/"+guide+"/change-requests/"+cr.ID, nil).want(t, http.StatusOK)
 	e.call(t, preview, "GET", "/v1/spaces/"+guide+"/change-requests/"+cr.ID+"/content", nil).want(t, http.StatusOK)
 	e.call(t, preview, "GET", "/v1/spaces/"+guide+"/change-requests/"+otherCR.ID, nil).wantError(t, http.StatusNotFound, "change request not found")
+	e.call(t, preview, "GET", "/v1/spaces/"+guide+"/revisions/"+cr.Revision, nil).want(t, http.StatusOK)
+	old := lookupToken(t, e.env, e.admin.token, root+"~/revisions/"+current+"/", nil)
+	e.call(t, old, "GET", "/v1/spaces/"+guide+"/revisions/"+current, nil).want(t, http.StatusOK)
+	e.call(t, old, "GET", "/v1/spaces/"+guide+"/revisions/"+latest, nil).want(t, http.StatusOK)
 	// The lookup authenticates previews by a member's own token only.
 	var out map[string]any
 	e.call(t, token, "GET", "/v1/urls/published?url="+url.QueryEscape(root+"~/changes/"+cr.ID+"/install"), nil).want(t, http.StatusNotFound).Decode(t, &out)
