@@ -128,6 +128,11 @@ func TestSiteTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A published site of another organization, and its space.
+	var foreignSpace, foreignSite struct{ ID string }
+	e.call(t, otherOrg.Token, "POST", "/v1/orgs/"+otherOrg.Organization.ID+"/spaces", map[string]any{"title": "Theirs"}).want(t, http.StatusCreated).Decode(t, &foreignSpace)
+	e.call(t, otherOrg.Token, "POST", "/v1/orgs/"+otherOrg.Organization.ID+"/sites", map[string]any{"title": "Their site", "spaces": []string{foreignSpace.ID}}).want(t, http.StatusCreated).Decode(t, &foreignSite)
+	e.call(t, otherOrg.Token, "PATCH", "/v1/orgs/"+otherOrg.Organization.ID+"/sites/"+foreignSite.ID, map[string]any{"published": true}).want(t, http.StatusOK)
 	current := e.revision(t, "/v1/spaces/"+guide+"/content").ID
 	e.cmSeed(t, guide, insertPage("later", "# Later\n\nAdded later.\n"))
 	latest := e.revision(t, "/v1/spaces/"+guide+"/content").ID
@@ -168,6 +173,9 @@ func TestSiteTokens(t *testing.T) {
 		{name: "another site's space", as: visitor, path: "/v1/spaces/" + other, status: http.StatusNotFound, errs: []string{"space not found"}},
 		{name: "a space no site publishes", as: visitor, path: "/v1/spaces/" + unpublished + "/content", status: http.StatusNotFound, errs: []string{"space not found"}},
 		{name: "another organization", as: visitor, path: "/v1/orgs/" + otherOrg.Organization.ID + "/sites/" + siteID + "/published", status: http.StatusNotFound, errs: []string{"organization not found"}},
+		{name: "a site of another organization", as: visitor, path: "/v1/orgs/" + otherOrg.Organization.ID + "/sites/" + foreignSite.ID + "/published", status: http.StatusNotFound, errs: []string{"organization not found"}},
+		{name: "its space", as: visitor, path: "/v1/spaces/" + foreignSpace.ID, status: http.StatusNotFound, errs: []string{"space not found"}},
+		{name: "its search", as: visitor, method: "POST", path: "/v1/orgs/" + otherOrg.Organization.ID + "/sites/" + foreignSite.ID + "/search", body: map[string]any{"query": "x"}, status: http.StatusNotFound},
 		{name: "a change request", as: visitor, path: "/v1/spaces/" + guide + "/change-requests/" + cr.ID, status: http.StatusNotFound, errs: []string{"change request not found"}},
 		// Never: forbidden.
 		{name: "PATCH the space", as: visitor, method: "PATCH", path: "/v1/spaces/" + guide, body: map[string]any{"title": "Mine"}, status: http.StatusForbidden, errs: []string{"read-only"}},
