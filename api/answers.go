@@ -82,6 +82,13 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
+	if ps, ok := pagesSeen(r.Context(), v); ok {
+		pages, err := v.PagesJSON(s.wire, f)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, map[string]any{"pages": seenPagesJSON(pages, ps)})
+	}
 	a, err := s.reader.PageList(r.Context(), s.wire, v, f)
 	if err != nil {
 		return err

@@ -6,27 +6,49 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
+	"github.com/quiredocs/quire/published"
 )
 
-// authenticate resolves the caller from "Authorization: Bearer <token>",
-// and returns the token too, and what an installation token was granted
-// (nil for an API token).
-func (s *Server) authenticate(r *http.Request) (string, *quire.User, *installationGrant, error) {
+// authenticated is who a request's token stands for.
+type authenticated struct {
+	token string
+	user  *quire.User
+	grant *installationGrant // what an installation token was granted; nil for others
+	site  *siteGrant         // what a site token reaches; nil for others
+}
+
+// limitKey is what the caller's requests are counted by: the API or
+// installation token, or a site token's site, so that a renderer serving
+// every visitor of a site from one address has the site's budget.
+func (a authenticated) limitKey() string {
+	if a.site != nil {
+		return "site:" + a.site.site.ID
+	}
+	return a.token
+}
+
+// authenticate resolves the caller from "Authorization: Bearer <token>":
+// an API token, an installation token or a site token (sitetokens.go).
+func (s *Server) authenticate(r *http.Request) (authenticated, error) {
 	auth := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(auth, " ")
 	if auth == "" {
-		return "", nil, nil, errorf(quire.CodeUnauthorized, "missing Authorization header: send Authorization: Bearer <token>")
+		return authenticated{}, errorf(quire.CodeUnauthorized, "missing Authorization header: send Authorization: Bearer <token>")
 	}
 	token = strings.TrimSpace(token)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return "", nil, nil, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
+		return authenticated{}, errorf(quire.CodeUnauthorized, "Authorization header must be Bearer <token>")
+	}
+	if published.LooksLikeSiteToken(token) {
+		u, g, err := s.acceptSiteToken(r, token)
+		return authenticated{token: token, user: u, site: g}, err
 	}
 	u, err := s.db.UserByToken(r.Context(), token)
 	if quire.ErrorCode(err) == quire.CodeUnauthorized {
 		u, grant, err := s.installationToken(r, token)
-		return token, u, grant, err
+		return authenticated{token: token, user: u, grant: grant}, err
 	}
-	return token, u, nil, err
+	return authenticated{token: token, user: u}, err
 }
 
 // caller returns the authenticated user of a request.

@@ -50,7 +50,7 @@ func (s *Server) listCollectionSpaces(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	return s.listSpacesOf(w, r, c.OrgID, func(ctx context.Context) (store.SpaceFilter, error) {
-		v, err := s.db.Viewer(ctx, c.OrgID, caller(ctx).ID, nil)
+		v, err := s.viewer(ctx, c.OrgID, nil)
 		return store.SpaceFilter{ParentID: c.ID, VisibleTo: v}, err
 	})
 }

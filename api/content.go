@@ -46,11 +46,15 @@ func (s *Server) revisionView(r *http.Request) (*revision.View, error) {
 	return s.reader.Open(r.Context(), sp, r.PathValue("revisionId"), nil)
 }
 
-// viewHandler adapts a handler of a loaded view to a route.
+// viewHandler adapts a handler of a loaded view to a route. A site
+// token's visitor gets 404 for a page they do not see (checkPageSeen).
 func viewHandler(load func(*http.Request) (*revision.View, error), h func(http.ResponseWriter, *http.Request, *revision.View) error) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		v, err := load(r)
 		if err != nil {
+			return err
+		}
+		if err := checkPageSeen(r, v); err != nil {
 			return err
 		}
 		return h(w, r, v)
@@ -83,6 +87,20 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 	f, err := formatParams(r)
 	if err != nil {
 		return err
+	}
+	if ps, ok := pagesSeen(r.Context(), v); ok {
+		// Made for this visitor, not kept: their claims hide pages.
+		mergedFrom, err := s.reader.MergedFrom(r.Context(), s.wire, v)
+		if err != nil {
+			return err
+		}
+		pages, err := v.PagesJSON(s.wire, f)
+		if err != nil {
+			return err
+		}
+		rev := s.wire.RevisionHead(v.Space, v.Revision, v.Index().Files, mergedFrom)
+		rev.Pages = seenPagesJSON(pages, ps)
+		return writeJSON(w, http.StatusOK, rev)
 	}
 	parts, err := s.reader.RevisionAnswer(r.Context(), s.wire, v, f)
 	if err != nil {

@@ -117,6 +117,8 @@ type Server struct {
 
 	dns *dnscheck.Checker // proves custom hostnames (customhostnames.go)
 
+	siteKeys siteTokenKeys // the key site tokens are signed with (sitetokens.go)
+
 	readTimeout  time.Duration // for a request body to arrive (deadline.go)
 	writeTimeout time.Duration // for an answer to be taken, from its first byte
 }
@@ -189,24 +191,27 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.allowBody(w, r, limit)
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		token, user, grant, err := s.authenticate(r)
+		a, err := s.authenticate(r)
 		if err == nil {
-			err = s.limitToken(w, token)
+			err = s.limitToken(w, a.limitKey())
 		} else if limited := s.limitIP(w, r); limited != nil {
 			err = limited // refused tokens count against the address: no guessing at speed
 		}
-		if err == nil && grant != nil {
-			err = s.allowInstallation(r, pattern, grant)
+		if err == nil && a.grant != nil {
+			err = s.allowInstallation(r, pattern, a.grant)
+		}
+		if err == nil && a.site != nil {
+			err = s.allowSiteToken(r, pattern, a.site)
 		}
 		if err == nil {
-			r = withCaller(r, user)
+			r = withCaller(r, a.user)
 			if info := requestInfoOf(r.Context()); info != nil {
-				info.grant = grant
+				info.grant, info.site = a.grant, a.site
 			}
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
 				err = fn(w, r)
 			} else {
-				err = s.audited(w, r, user, fn)
+				err = s.audited(w, r, a.user, fn)
 			}
 		}
 		if err != nil {
@@ -228,7 +233,7 @@ func (s *Server) handlePublic(pattern string, fn handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		err := error(nil)
 		if limited {
-			err = s.limitIP(w, r)
+			err = s.limitPublic(w, r)
 		}
 		if err == nil {
 			err = fn(w, r)
@@ -272,6 +277,8 @@ type requestInfo struct {
 	caller *quire.User
 	// grant is what an installation token was granted; nil for API tokens.
 	grant *installationGrant
+	// site is what a site token reaches; nil for other tokens.
+	site *siteGrant
 	// query is the parsed query of rawQuery (see query).
 	query    url.Values
 	rawQuery string

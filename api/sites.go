@@ -55,7 +55,7 @@ func (s *Server) sharedSiteWith(r *http.Request, load func(ctx context.Context, 
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := s.db.Viewer(r.Context(), site.OrgID, caller(r.Context()).ID, nil)
+	v, err := s.viewer(r.Context(), site.OrgID, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -32,12 +32,18 @@ const (
 )
 
 // visibleSiteSpaces is what a visitor without claims sees of the site, in
-// scope.
+// scope; for a site token, what its visitor sees by their claims.
 func (s *Server) visibleSiteSpaces(ctx context.Context, site *quire.Site, scope *wire.SiteSearchScope) ([]*quire.SiteSpace, func(*revision.View, string) bool, error) {
-	if s.sites == nil {
+	var all []*quire.SiteSpace
+	var sees func(*revision.View, string) bool
+	var err error
+	if g := siteGrantOf(ctx); g != nil {
+		all, sees, err = s.siteTokenSpaces(ctx, g)
+	} else if s.sites == nil {
 		return nil, nil, errors.New("the API server has no published sites (Config.Sites)")
+	} else {
+		all, sees, err = s.sites.VisibleSpaces(ctx, site.ID)
 	}
-	all, sees, err := s.sites.VisibleSpaces(ctx, site.ID)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -21,7 +21,7 @@ func (s *Server) space(r *http.Request, need quire.Role) (*quire.Space, quire.Ro
 // roleOn computes the caller's role on a space or collection, loading only
 // what its chain of ancestors needs.
 func (s *Server) roleOn(r *http.Request, orgID, id string, level quire.DefaultLevel, ancestors []string) (quire.Role, error) {
-	v, err := s.db.Viewer(r.Context(), orgID, caller(r.Context()).ID, append(append([]string{}, ancestors...), id))
+	v, err := s.viewer(r.Context(), orgID, append(append([]string{}, ancestors...), id))
 	if err != nil {
 		return "", err
 	}
@@ -31,7 +31,7 @@ func (s *Server) roleOn(r *http.Request, orgID, id string, level quire.DefaultLe
 // orgViewer loads the caller's viewer for all content of the organization in
 // the path; callers outside it get 404.
 func (s *Server) orgViewer(r *http.Request) (*quire.Viewer, error) {
-	v, err := s.db.Viewer(r.Context(), r.PathValue("organizationId"), caller(r.Context()).ID, nil)
+	v, err := s.viewer(r.Context(), r.PathValue("organizationId"), nil)
 	if err == nil && !v.Member {
 		err = errorf(quire.CodeNotFound, "organization not found")
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/quiredocs/quire"
-	"github.com/quiredocs/quire/condition"
 	"github.com/quiredocs/quire/published"
 	"github.com/quiredocs/quire/revision"
 	"github.com/quiredocs/quire/wire"
@@ -124,7 +123,8 @@ func (s *Server) postPublishedContentByURL(w http.ResponseWriter, r *http.Reques
 // the visitor meets. The visitor is anonymous, unless POST describes them
 // (visitor, a SiteVisitorPayload). Only a preview of a change request or
 // revision of the site space's space (published.CutPreview) names a
-// revision: GitBook's renderer reads a plain URL's from the space.
+// revision: GitBook's renderer reads a plain URL's from the space. Its
+// apiToken is a site token for what the visitor sees (sitetokens.go).
 func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw string, visitor map[string]any) error {
 	u, err := resolvableURL(raw)
 	if err != nil {
@@ -165,7 +165,8 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	if err != nil {
 		return err
 	}
-	sees := s.visitorSees(site, visitor)
+	signed, unsigned, expires := s.visitorClaims(site, visitor)
+	sees := seesOf(signed, unsigned)
 	loc, ok := published.Locate(st, rest, sees)
 	if !ok || loc.SiteSpace.Space == nil {
 		return notFound
@@ -188,6 +189,13 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	}
 	// A preview's canonical URL is the published page's.
 	if out.CanonicalURL, err = s.canonicalURL(r, site, loc, out.Pathname, sees); err != nil {
+		return err
+	}
+	var claims map[string]any
+	if site.AdaptiveContent {
+		claims = tokenClaims(signed, unsigned)
+	}
+	if out.APIToken, err = s.mintSiteToken(r.Context(), &out, published.Locations(st, sees), claims, expires); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, out)
@@ -222,11 +230,11 @@ func (s *Server) preview(r *http.Request, sp *quire.Space, p published.Preview) 
 	// The lookup is public, so it authenticates only here: a member's own
 	// token (not an installation's) that reads sp.
 	notFound := errorf(quire.CodeNotFound, "no published content found at this URL")
-	_, me, grant, err := s.authenticate(r)
-	if err != nil || grant != nil {
+	a, err := s.authenticate(r)
+	if err != nil || a.grant != nil || a.site != nil {
 		return "", "", notFound
 	}
-	v, err := s.db.Viewer(r.Context(), sp.OrgID, me.ID, append(append([]string{}, sp.Ancestors...), sp.ID))
+	v, err := s.db.Viewer(r.Context(), sp.OrgID, a.user.ID, append(append([]string{}, sp.Ancestors...), sp.ID))
 	if err != nil {
 		return "", "", err
 	}
@@ -248,31 +256,6 @@ func (s *Server) preview(r *http.Request, sp *quire.Space, p published.Preview) 
 		return "", "", err
 	}
 	return "", rev.ID, nil
-}
-
-// visitorSees is how the visitor of a URL lookup judges conditions, as
-// site would for a visitor who is no member (site.access.admit): on a site
-// with adaptive content, by the claims of the payload's jwtToken when it
-// verifies with the site's key (a bad one goes unheeded) and by its
-// unsignedClaims.
-func (s *Server) visitorSees(site *quire.Site, visitor map[string]any) published.Sees {
-	var signed, unsigned map[string]any
-	if site.AdaptiveContent {
-		if token, _ := visitor["jwtToken"].(string); token != "" {
-			signed, _, _ = published.VerifyToken(site.PublishingAuth, token, s.db.Now())
-		}
-		unsigned, _ = visitor["unsignedClaims"].(map[string]any)
-	}
-	env := condition.VisitorEnv(signed, unsigned)
-	seen := map[string]bool{}
-	return func(cond string) bool {
-		ok, asked := seen[cond]
-		if !asked {
-			ok = condition.Holds(cond, env)
-			seen[cond] = ok
-		}
-		return ok
-	}
 }
 
 // hostOnly is host without its port.

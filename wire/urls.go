@@ -33,8 +33,9 @@ type PublishedSiteContent struct {
 	Pathname      string `json:"pathname"`
 	BasePath      string `json:"basePath"`
 	SiteBasePath  string `json:"siteBasePath"`
-	// APIToken is always "": a published site is read through the site,
-	// and Quire mints no token for its visitors.
+	// APIToken is a site token (published.SiteToken) for the site, its
+	// spaces the visitor sees and the visitor's claims: the bearer the
+	// renderer reads the site's content with.
 	APIToken     string `json:"apiToken"`
 	Organization string `json:"organization"`
 	// Complete is false while further segments could name another section
