@@ -114,7 +114,9 @@ func (s *Server) routes() {
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages", viewHandler(s.revisionView, s.listPages))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", viewHandler(s.revisionView, s.getPage))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes", viewHandler(s.revisionView, s.getRevisionChanges))
-	// Not in the reference: the bytes behind each file's downloadURL.
+	// Not in the reference: the bytes behind each file's downloadURL, signed
+	// for browsers without a token (filelinks.go), and for API tokens.
+	s.handlePublic("GET /file/{spaceId}/{revisionId}/{fileId}", s.downloadSignedFile)
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}/download", viewHandler(s.revisionView, s.downloadFile))
 	// Not in the reference: a revision as a folder in GitBook's Git Sync
 	// layout (zip, or .tar.gz by Accept); uploads' signed URLs (api/folders.go).

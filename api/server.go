@@ -98,6 +98,7 @@ type Server struct {
 	asker       *ask.Asker             // answers questions (O/ask)
 	model       *llm.Model             // the configured model; nil when none (translations refuse to run)
 	pdf         *pdfState              // PDF links' key and the printer of PDF exports (pdf.go)
+	files       fileLinks              // the key that signs files' download URLs (filelinks.go)
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
