@@ -42,7 +42,11 @@ func (s *Server) editChangeRequestContent(w http.ResponseWriter, r *http.Request
 	if compat {
 		return writeJSON(w, http.StatusOK, s.wire.ChangeRequest(sp, c))
 	}
-	return writeJSON(w, http.StatusOK, s.wire.BatchResult(sp, c, result))
+	l, err := s.links(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, l.BatchResult(sp, c, result))
 }
 
 // editableChangeRequest is changeRequest for edits of its content: the edit

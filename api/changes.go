@@ -37,7 +37,11 @@ func (s *Server) getRevisionChanges(w http.ResponseWriter, r *http.Request, v *r
 	if err != nil {
 		return err
 	}
-	out := revision.ChangesJSON(s.wire, before, v, limit)
+	l, err := s.links(r.Context())
+	if err != nil {
+		return err
+	}
+	out := revision.ChangesJSON(l, before, v, limit)
 	if out.MergedFrom, err = s.reader.MergedFrom(r.Context(), s.wire, v); err != nil {
 		return err
 	}
@@ -54,5 +58,9 @@ func (s *Server) getChangeRequestChanges(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, revision.ChangesJSON(s.wire, base, v, limit))
+	l, err := s.links(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, revision.ChangesJSON(l, base, v, limit))
 }

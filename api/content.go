@@ -88,21 +88,25 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, v *revision
 	if err != nil {
 		return err
 	}
+	l, err := s.links(r.Context())
+	if err != nil {
+		return err
+	}
 	if ps, ok := pagesSeen(r.Context(), v); ok {
 		// Made for this visitor, not kept: their claims hide pages.
-		mergedFrom, err := s.reader.MergedFrom(r.Context(), s.wire, v)
+		mergedFrom, err := s.reader.MergedFrom(r.Context(), l, v)
 		if err != nil {
 			return err
 		}
-		pages, err := v.PagesJSON(s.wire, f)
+		pages, err := v.PagesJSON(l, f)
 		if err != nil {
 			return err
 		}
-		rev := s.wire.RevisionHead(v.Space, v.Revision, v.Index().Files, mergedFrom)
+		rev := l.RevisionHead(v.Space, v.Revision, v.Index().Files, mergedFrom)
 		rev.Pages = seenPagesJSON(pages, ps)
 		return writeJSON(w, http.StatusOK, rev)
 	}
-	parts, err := s.reader.RevisionAnswer(r.Context(), s.wire, v, f)
+	parts, err := s.reader.RevisionAnswer(r.Context(), l, v, f)
 	if err != nil {
 		return err
 	}
@@ -154,7 +158,11 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, v *revision.V
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, v.FileList(s.wire, p))
+	l, err := s.links(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, v.FileList(l, p))
 }
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {
@@ -165,19 +173,28 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, v *revision.Vie
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
-	return writeJSON(w, http.StatusOK, v.FileJSON(s.wire, f))
+	l, err := s.links(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, v.FileJSON(l, f))
 }
 
 // downloadFile serves a file's bytes to whoever may read the space.
 func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *revision.View) error {
-	f, ok := v.Tree.Files[r.PathValue("fileId")]
+	return s.serveFile(w, r, v, r.PathValue("fileId"), "private, max-age=31536000, immutable")
+}
+
+// serveFile serves the bytes of file id of v, cached as cache says.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, v *revision.View, id, cache string) error {
+	f, ok := v.Tree.Files[id]
 	if !ok {
 		return errorf(quire.CodeNotFound, "file not found")
 	}
 	// Uploaded HTML, SVG or scripts must not run as part of this origin.
 	ctype, disposition := web.FileType(f.ContentType)
 	return s.serveBlob(w, r, f.Blob, ctype, mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}),
-		"sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "private, max-age=31536000, immutable")
+		"sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", cache)
 }
 
 // serveBlob serves a stored blob's bytes, never sniffed, with its content

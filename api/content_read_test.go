@@ -127,14 +127,21 @@ func (e *env) readMerge(t *testing.T, crPath string) string {
 	return merged.Revision
 }
 
-// readDownload GETs a file's downloadURL through the router.
+// readDownload GETs a file's downloadURL (signed, under /file/) or its
+// bearer download route (under /v1/) through the router.
 func (e *env) readDownload(t *testing.T, token, downloadURL string) *response {
 	t.Helper()
 	path, ok := strings.CutPrefix(downloadURL, testPublicURL)
-	if !ok || !strings.HasPrefix(path, "/v1/") {
-		t.Fatalf("downloadURL %q is not under %s/v1/", downloadURL, testPublicURL)
+	if !ok || !strings.HasPrefix(path, "/v1/") && !strings.HasPrefix(path, "/file/") {
+		t.Fatalf("downloadURL %q is not under %s/v1/ nor %s/file/", downloadURL, testPublicURL, testPublicURL)
 	}
 	return e.call(t, token, "GET", path, nil)
+}
+
+// bearerDownload is the route that serves file fileID of revision revID of
+// space spaceID to API tokens.
+func bearerDownload(spaceID, revID, fileID string) string {
+	return testPublicURL + "/v1/spaces/" + spaceID + "/revisions/" + revID + "/files/" + fileID + "/download"
 }
 
 // findNodes walks a decoded JSON value (maps in key order) and returns the
@@ -448,7 +455,7 @@ func TestContentReadChanges(t *testing.T) {
 	if got.MergedFrom.Number != 1 || got.MergedFrom.Status != "merged" {
 		t.Errorf("mergedFrom: number %d status %q", got.MergedFrom.Number, got.MergedFrom.Status)
 	}
-	if f := got.Changes[4].File; f == nil || f.ID != notes.ID || !strings.Contains(f.DownloadURL, "/revisions/"+m1+"/") {
+	if f := got.Changes[4].File; f == nil || f.ID != notes.ID || !strings.Contains(f.DownloadURL, "/"+m1+"/") {
 		t.Errorf("file_created after the merge: %+v, want %s downloadable from %s", f, notes.ID, m1)
 	}
 	checkChanges(t, sp+"/revisions/"+cr1Rev.ID+"/changes", created, 0, "")
@@ -629,12 +636,15 @@ func TestContentReadFiles(t *testing.T) {
 		if c.f.ContentType != c.contentType || c.f.Size != c.size || dims(c.f) != c.dimensions {
 			t.Errorf("file %s: %s, %d bytes, %s; want %s, %d bytes, %s", c.f.Name, c.f.ContentType, c.f.Size, dims(c.f), c.contentType, c.size, c.dimensions)
 		}
-		want := testPublicURL + sp + "/revisions/" + rev.ID + "/files/" + c.f.ID + "/download"
-		if c.f.DownloadURL != want {
-			t.Errorf("file %s: downloadURL %q, want %q", c.f.Name, c.f.DownloadURL, want)
+		want := testPublicURL + "/file/" + spaceID + "/" + rev.ID + "/" + c.f.ID + "?"
+		if !strings.HasPrefix(c.f.DownloadURL, want) {
+			t.Errorf("file %s: downloadURL %q, want it signed under %q", c.f.Name, c.f.DownloadURL, want)
 		}
-		for _, u := range []user{e.admin, reader} {
-			res := e.readDownload(t, u.token, c.f.DownloadURL).want(t, http.StatusOK)
+		// The signed downloadURL without a token, and the bearer route with
+		// a reader's.
+		bearer := bearerDownload(spaceID, rev.ID, c.f.ID)
+		for _, get := range []struct{ token, url string }{{"", c.f.DownloadURL}, {e.admin.token, bearer}, {reader.token, bearer}} {
+			res := e.readDownload(t, get.token, get.url).want(t, http.StatusOK)
 			if !bytes.Equal(res.Body, c.body) {
 				t.Errorf("download %s: %d bytes %q, want %d bytes", c.f.Name, len(res.Body), res.Body, len(c.body))
 			}
@@ -642,8 +652,8 @@ func TestContentReadFiles(t *testing.T) {
 				t.Errorf("download %s: Content-Type %q, want %q", c.f.Name, ct, c.downloadTypeHdr)
 			}
 		}
-		e.readDownload(t, outsider.token, c.f.DownloadURL).wantError(t, http.StatusNotFound)
-		e.readDownload(t, "", c.f.DownloadURL).wantError(t, http.StatusUnauthorized)
+		e.readDownload(t, outsider.token, bearer).wantError(t, http.StatusNotFound)
+		e.readDownload(t, "", bearer).wantError(t, http.StatusUnauthorized)
 		var one fileOut
 		e.readGet(t, reader.token, cr+"/content/files/"+c.f.ID, &one)
 		if diff := cmp.Diff(c.f, one); diff != "" {
@@ -797,17 +807,23 @@ func TestContentReadFiles(t *testing.T) {
 	}
 	var spaceLogo fileOut
 	e.readGet(t, reader.token, sp+"/content/files/"+logoF.ID, &spaceLogo)
-	if !strings.Contains(spaceLogo.DownloadURL, "/revisions/"+live.ID+"/") || spaceLogo.Size != len(logo) {
+	if !strings.Contains(spaceLogo.DownloadURL, "/"+live.ID+"/") || spaceLogo.Size != len(logo) {
 		t.Errorf("space file %+v; want it downloadable from %s", spaceLogo, live.ID)
 	}
-	if res := e.readDownload(t, reader.token, spaceLogo.DownloadURL).want(t, http.StatusOK); !bytes.Equal(res.Body, logo) {
+	if res := e.readDownload(t, "", spaceLogo.DownloadURL).want(t, http.StatusOK); !bytes.Equal(res.Body, logo) {
 		t.Errorf("download from the space: %d bytes", len(res.Body))
 	}
-	e.readDownload(t, outsider.token, spaceLogo.DownloadURL).wantError(t, http.StatusNotFound)
+	bearer := bearerDownload(spaceID, live.ID, logoF.ID)
+	if res := e.readDownload(t, reader.token, bearer).want(t, http.StatusOK); !bytes.Equal(res.Body, logo) {
+		t.Errorf("download from the space with a token: %d bytes", len(res.Body))
+	}
+	e.readDownload(t, outsider.token, bearer).wantError(t, http.StatusNotFound)
 	// Not through another space, nor as another file.
 	other := e.crSpace(t)
-	e.readDownload(t, e.admin.token, strings.Replace(spaceLogo.DownloadURL, spaceID, other, 1)).wantError(t, http.StatusNotFound)
-	e.readDownload(t, e.admin.token, strings.Replace(spaceLogo.DownloadURL, logoF.ID, "nosuchfile", 1)).wantError(t, http.StatusNotFound, "file")
+	e.readDownload(t, e.admin.token, strings.Replace(bearer, spaceID, other, 1)).wantError(t, http.StatusNotFound)
+	e.readDownload(t, e.admin.token, strings.Replace(bearer, logoF.ID, "nosuchfile", 1)).wantError(t, http.StatusNotFound, "file")
+	e.readDownload(t, "", strings.Replace(spaceLogo.DownloadURL, spaceID, other, 1)).wantError(t, http.StatusForbidden, "signature")
+	e.readDownload(t, "", strings.Replace(spaceLogo.DownloadURL, logoF.ID, "nosuchfile", 1)).wantError(t, http.StatusForbidden, "signature")
 }
 
 func TestContentReadLinks(t *testing.T) {
@@ -974,7 +990,7 @@ func TestContentReadAccess(t *testing.T) {
 		sp + "/content", sp + "/content/pages", sp + "/content/page/" + page.ID, sp + "/content/page/" + page.ID + "/links",
 		sp + "/content/path/guide", sp + "/content/files", sp + "/content/files/" + file.ID, sp + "/content/files/" + file.ID + "/backlinks",
 		sp + "/links", sp + "/revisions/" + merged, sp + "/revisions/" + merged + "/pages", sp + "/revisions/" + merged + "/page/" + page.ID,
-		sp + "/revisions/" + merged + "/changes", strings.TrimPrefix(file.DownloadURL, testPublicURL),
+		sp + "/revisions/" + merged + "/changes", strings.TrimPrefix(bearerDownload(spaceID, merged, file.ID), testPublicURL),
 		cr2 + "/content", cr2 + "/content/pages", cr2 + "/content/page/" + page.ID, cr2 + "/content/page/" + page.ID + "/links",
 		cr2 + "/content/files", cr2 + "/content/files/" + file.ID, cr2 + "/content/files/" + file.ID + "/backlinks", cr2 + "/changes",
 	}

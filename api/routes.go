@@ -106,6 +106,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/spaces/{spaceId}/content/path/{pagePath...}", viewHandler(s.spaceView, s.getPageByPath))
 	s.handle("GET /v1/spaces/{spaceId}/links", viewHandler(s.spaceView, s.listSpaceLinks))
 	s.handle("GET /v1/spaces/{spaceId}/search", viewHandler(s.spaceView, s.searchSpace))
+	s.handle("GET /v1/spaces/{spaceId}/embed", s.getEmbedInSpace)
 	s.handle("GET /v1/spaces/{spaceId}/pdf", s.getSpacePDF)
 	// Not under /v1: where PDF links lead. The link's signature, not a
 	// token, says who may follow it (pdf.go).
@@ -114,7 +115,9 @@ func (s *Server) routes() {
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages", viewHandler(s.revisionView, s.listPages))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", viewHandler(s.revisionView, s.getPage))
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes", viewHandler(s.revisionView, s.getRevisionChanges))
-	// Not in the reference: the bytes behind each file's downloadURL.
+	// Not in the reference: the bytes behind each file's downloadURL, signed
+	// for browsers without a token (filelinks.go), and for API tokens.
+	s.handlePublic("GET /file/{spaceId}/{revisionId}/{fileId}", s.downloadSignedFile)
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}/download", viewHandler(s.revisionView, s.downloadFile))
 	// Not in the reference: a revision as a folder in GitBook's Git Sync
 	// layout (zip, or .tar.gz by Accept); uploads' signed URLs (api/folders.go).

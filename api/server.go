@@ -20,6 +20,7 @@ import (
 	"github.com/quiredocs/quire/gitsync"
 	"github.com/quiredocs/quire/integration"
 	"github.com/quiredocs/quire/internal/llm"
+	"github.com/quiredocs/quire/internal/lru"
 	"github.com/quiredocs/quire/internal/ratelimit"
 	"github.com/quiredocs/quire/jobs"
 	"github.com/quiredocs/quire/outbound"
@@ -98,6 +99,9 @@ type Server struct {
 	asker       *ask.Asker             // answers questions (O/ask)
 	model       *llm.Model             // the configured model; nil when none (translations refuse to run)
 	pdf         *pdfState              // PDF links' key and the printer of PDF exports (pdf.go)
+	files       fileLinks              // the key that signs files' download URLs (filelinks.go)
+	fetcher     outbound.Fetcher       // fetches the pages embeds show (embeds.go)
+	embeds      *lru.Cache[string, keptEmbed]
 	metrics     *metrics
 	keepAlive   time.Duration // how often quiet event streams say they are alive
 	openAPIState
@@ -138,6 +142,8 @@ func New(db *store.DB, cfg Config) *Server {
 		keepAlive:   keepAliveInterval,
 		saml:        sso.NewKeys(db),
 		pdf:         &pdfState{},
+		fetcher:     cfg.Fetcher,
+		embeds:      newEmbeds(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -253,7 +253,7 @@ func TestSiteCustomization(t *testing.T) {
 			field("hasOverrides", true), field("title", "API docs"), field("styling.theme", "muted"), field("styling.primaryColor.light", "#aa0000")}},
 		{path: sitePath(e, s.ID, "/published"), want: []check{field("customizations.site.title", "Acme Docs"),
 			field("customizations.siteSpaces."+spaces.Items[1].ID+".title", "API docs"), field("customizations.siteSpaces."+spaces.Items[1].ID+".styling.theme", "muted"),
-			absent("customizations.siteSpaces." + spaces.Items[0].ID)}},
+			field("customizations.siteSpaces."+spaces.Items[0].ID+".title", "Acme Docs"), field("customizations.siteSpaces."+spaces.Items[0].ID+".styling.theme", "bold")}},
 		{method: "PATCH", path: ss, body: map[string]any{"title": nil}, want: []check{field("hasOverrides", true), field("title", "Acme Docs"), field("styling.theme", "muted")}},
 		{path: sitePath(e, s.ID, "/site-spaces/"+spaces.Items[0].ID+"/customization"), want: []check{field("hasOverrides", false), field("styling.theme", "bold")}},
 		{method: "DELETE", path: ss, status: http.StatusResetContent},

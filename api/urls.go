@@ -280,7 +280,7 @@ func (s *Server) getEmbedByURL(w http.ResponseWriter, r *http.Request) error {
 	} else if code := quire.ErrorCode(err); code != quire.CodeNotFound && code != quire.CodeForbidden {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"type": "link", "title": title, "site": u.Hostname()})
+	return writeJSON(w, http.StatusOK, wire.Embed{Type: "link", Title: title, Site: u.Hostname()})
 }
 
 // embedTitle is the title of what contentAt found, else fallback.

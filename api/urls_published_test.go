@@ -21,14 +21,15 @@ func inReference(method, path string) check {
 }
 
 // canonicalLink is the href of the <link rel="canonical"> of the page the
-// published sites serve at path, to an anonymous visitor.
-func (e *siteEnv) canonicalLink(t *testing.T, path string) string {
+// published sites serve at target (a path, or an absolute URL naming the
+// host, and port, the visitor reached), to an anonymous visitor.
+func (e *siteEnv) canonicalLink(t *testing.T, target string) string {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	e.sites.Wrap(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), "GET", path, nil))
+	e.sites.Wrap(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), "GET", target, nil))
 	m := regexp.MustCompile(`<link rel="canonical" href="([^"]*)">`).FindStringSubmatch(rec.Body.String())
 	if rec.Code != http.StatusOK || m == nil {
-		t.Fatalf("GET %s: %d, no canonical link in %.300s", path, rec.Code, rec.Body)
+		t.Fatalf("GET %s: %d, no canonical link in %.300s", target, rec.Code, rec.Body)
 	}
 	return m[1]
 }
@@ -106,12 +107,17 @@ func TestPublishedLookupAsTheRenderer(t *testing.T) {
 		body: map[string]any{"url": root}, want: []check{field("complete", false), absent("revision")}})
 	run(t, e.env, scenarios)
 
-	// The lookup's canonical URL is the one the site's page links.
-	for _, p := range []string{"", first, page, apiPath} {
-		var got struct{ CanonicalURL string }
-		e.call(t, "", "GET", get(root+p), nil).want(t, http.StatusOK).Decode(t, &got)
-		if link := e.canonicalLink(t, base+p); link != got.CanonicalURL {
-			t.Errorf("%q: canonicalUrl %q, the site links %q", p, got.CanonicalURL, link)
+	// The lookup's canonical URL is the one the site's page links, also
+	// when the address looked up names a port the public URL does not (a
+	// site without a hostname, reached through a proxy or a renderer on
+	// another port): the site's address is the public URL's, port and all.
+	for _, origin := range []string{testPublicURL, "http://quire.test:8080"} {
+		for _, p := range []string{"", first, page, apiPath} {
+			var got struct{ CanonicalURL string }
+			e.call(t, "", "GET", get(origin+base+p), nil).want(t, http.StatusOK).Decode(t, &got)
+			if link := e.canonicalLink(t, origin+base+p); link != got.CanonicalURL || !strings.HasPrefix(link, root) {
+				t.Errorf("%s: canonicalUrl %q, the site links %q; want both under %s", origin+base+p, got.CanonicalURL, link, root)
+			}
 		}
 	}
 }

@@ -156,21 +156,26 @@ func SiteSpaceSettings(site *quire.Site, over json.RawMessage) (map[string]any, 
 	return MergeSettings(out, m), nil
 }
 
-// SiteSpaceCustomizations are the customizations in effect of the site
-// spaces of st that override their site's, by site space id.
+// SiteSpaceCustomizations are the customizations in effect of every site
+// space of st, by site space id: the site's, with the site space's
+// overrides merged in. GitBook's renderer looks a page's site space up
+// there, and warns of an API out of step when it is missing.
 func SiteSpaceCustomizations(site *quire.Site, st *quire.SiteStructure) map[string]json.RawMessage {
-	out := map[string]json.RawMessage{}
-	var base map[string]any
-	for _, ss := range st.AllSiteSpaces() {
+	all := st.AllSiteSpaces()
+	out := make(map[string]json.RawMessage, len(all))
+	base := SiteSettings(site)
+	inherited, err := json.Marshal(base)
+	if err != nil {
+		return out // decoded from JSON: cannot happen
+	}
+	for _, ss := range all {
+		out[ss.ID] = inherited
 		if ss.Customization == nil {
 			continue
 		}
 		over, err := DecodeSettings(ss.Customization)
 		if err != nil {
 			continue // validated when set: cannot happen
-		}
-		if base == nil {
-			base = SiteSettings(site)
 		}
 		if b, err := json.Marshal(MergeSettings(base, over)); err == nil {
 			out[ss.ID] = b

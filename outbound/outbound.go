@@ -97,6 +97,29 @@ func (f Fetcher) client() *http.Client {
 // Content-Type; a longer body is a CodeTooLarge error. Every error is an
 // *Error.
 func (f Fetcher) Get(ctx context.Context, rawURL string, max int64) ([]byte, string, error) {
+	p, err := f.GetStart(ctx, rawURL, max)
+	if err != nil {
+		return nil, "", err
+	}
+	if p.Truncated {
+		msg := fmt.Sprintf("the body is larger than %d bytes", max)
+		return nil, "", &Error{CodeTooLarge, msg, errors.New(msg)}
+	}
+	return p.Body, p.ContentType, nil
+}
+
+// Page is the start of a page fetched by GetStart.
+type Page struct {
+	Body        []byte // at most the max asked for
+	Truncated   bool   // the body went on beyond Body, unread
+	ContentType string
+	URL         *url.URL // where Body was read from, after redirects
+}
+
+// GetStart fetches url as Get does, but a body longer than max is cut
+// there rather than refused: for reading what a page's head says of it.
+// Every error is an *Error.
+func (f Fetcher) GetStart(ctx context.Context, rawURL string, max int64) (*Page, error) {
 	timeout := f.Timeout
 	if timeout == 0 {
 		timeout = 15 * time.Second
@@ -104,33 +127,33 @@ func (f Fetcher) Get(ctx context.Context, rawURL string, max int64) ([]byte, str
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if u, err := url.Parse(rawURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, "", &Error{CodeError, msgBadURL, err}
+		return nil, &Error{CodeError, msgBadURL, err}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return nil, "", &Error{CodeError, msgBadURL, err}
+		return nil, &Error{CodeError, msgBadURL, err}
 	}
 	req.Header.Set("User-Agent", "Quire")
 	resp, err := f.client().Do(req)
 	if err != nil {
-		return nil, "", classify(ctx, err)
+		return nil, classify(ctx, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		// The remote's own status is its to tell; its reason text is not
 		// repeated, only the standard one.
 		msg := fmt.Sprintf("the server answered %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
-		return nil, "", &Error{CodeError, msg, errors.New(resp.Status)}
+		return nil, &Error{CodeError, msg, errors.New(resp.Status)}
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
-		return nil, "", classify(ctx, err)
+		return nil, classify(ctx, err)
 	}
+	p := &Page{Body: body, ContentType: resp.Header.Get("Content-Type"), URL: resp.Request.URL}
 	if int64(len(body)) > max {
-		msg := fmt.Sprintf("the body is larger than %d bytes", max)
-		return nil, "", &Error{CodeTooLarge, msg, errors.New(msg)}
+		p.Body, p.Truncated = body[:max], true
 	}
-	return body, resp.Header.Get("Content-Type"), nil
+	return p, nil
 }
 
 // classify gives a failed request its code and client message, keeping the

@@ -164,3 +164,29 @@ func TestPost(t *testing.T) {
 		t.Errorf("slow: %v", err)
 	}
 }
+
+// TestGetStart: a page longer than asked for is cut, not refused, and says
+// so; its URL is the one read after redirects; private addresses are
+// refused as by Get.
+func TestGetStart(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/moved" {
+			http.Redirect(w, r, "/page", http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(strings.Repeat("b", 100)))
+	}))
+	defer srv.Close()
+	f := Fetcher{AllowPrivate: true}
+	p, err := f.GetStart(context.Background(), srv.URL+"/moved", 40)
+	if err != nil || len(p.Body) != 40 || !p.Truncated || p.URL.Path != "/page" || p.ContentType != "text/html; charset=utf-8" {
+		t.Fatalf("cut page: %+v, %v", p, err)
+	}
+	if p, err := f.GetStart(context.Background(), srv.URL+"/page", 100); err != nil || len(p.Body) != 100 || p.Truncated {
+		t.Errorf("whole page: %+v, %v", p, err)
+	}
+	if _, err := (Fetcher{}).GetStart(context.Background(), srv.URL, 10); !errors.Is(err, ErrPrivateAddress) {
+		t.Errorf("private address: %v", err)
+	}
+}

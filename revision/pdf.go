@@ -12,9 +12,10 @@ import (
 	"github.com/quiredocs/quire/pdf"
 )
 
-// OpenPrinted opens what a PDF prints: the content of space spaceID, or of
-// its change request changeRequest ("" for none), at revision rev. A
-// deleted space is not found.
+// OpenPrinted opens what a PDF prints, or a signed file link serves, by
+// ids, without a reader's permission (a signature stands for it): the
+// content of space spaceID, or of its change request changeRequest (""
+// for none), at revision rev. A deleted space is not found.
 func (r *Reader) OpenPrinted(ctx context.Context, spaceID, rev, changeRequest string) (*View, error) {
 	sp, err := r.db.Space(ctx, spaceID)
 	if err != nil {

@@ -165,8 +165,12 @@ type Revision struct {
 
 // RevisionFile shows a file of revision revID of space spaceID.
 func (l Links) RevisionFile(spaceID, revID string, file *content.File) File {
-	out := File{ID: file.ID, Name: file.Name, ContentType: file.ContentType, Size: file.Size,
-		DownloadURL: l.API("/spaces/" + spaceID + "/revisions/" + revID + "/files/" + file.ID + "/download")}
+	out := File{ID: file.ID, Name: file.Name, ContentType: file.ContentType, Size: file.Size}
+	if l.FileURL != nil {
+		out.DownloadURL = l.FileURL(spaceID, revID, file.ID)
+	} else {
+		out.DownloadURL = l.API("/spaces/" + spaceID + "/revisions/" + revID + "/files/" + file.ID + "/download")
+	}
 	if file.Width > 0 && file.Height > 0 {
 		out.Dimensions = &Dimensions{file.Width, file.Height}
 	}

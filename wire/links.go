@@ -10,6 +10,11 @@ package wire
 type Links struct {
 	// PublicURL is the server's public base URL, with no trailing slash.
 	PublicURL string
+	// FileURL, when set, is where a browser fetches the bytes of file
+	// fileID of a revision without a token (api signs these addresses);
+	// when nil, files' downloadURL is the API's download route, which
+	// needs one.
+	FileURL func(spaceID, revisionID, fileID string) string
 }
 
 // API is the address of path under the API's /v1.

@@ -44,3 +44,13 @@ type PublishedSiteContent struct {
 	CanonicalURL string `json:"canonicalUrl"`
 	Preview      bool   `json:"preview,omitempty"`
 }
+
+// Embed is how the API shows a URL embedded in a page (the reference's
+// Embed): a link card, or rich HTML to show as well.
+type Embed struct {
+	Type  string `json:"type"`
+	Title string `json:"title"`
+	Site  string `json:"site"`
+	Icon  string `json:"icon,omitempty"`
+	HTML  string `json:"html,omitempty"`
+}

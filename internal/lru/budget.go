@@ -59,6 +59,9 @@ var Shares = map[string]int{
 	"site.members":    1,   // whether API tokens are members'
 	"site.programs":   4,   // compiled conditions
 
+	// api: embeds read from the pages they show (GET S/embed)
+	"api.embeds": 1,
+
 	// ask: a model's suggested questions
 	"ask.recommended": 1,
 }
