@@ -204,6 +204,7 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 				info.grant = grant
 			}
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				tagRead(w, r)
 				err = fn(w, r)
 			} else {
 				err = s.audited(w, r, user, fn)
@@ -231,6 +232,7 @@ func (s *Server) handlePublic(pattern string, fn handlerFunc) {
 			err = s.limitIP(w, r)
 		}
 		if err == nil {
+			tagRead(w, r)
 			err = fn(w, r)
 		}
 		if err != nil {

@@ -190,6 +190,7 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	if out.CanonicalURL, err = s.canonicalURL(r, site, loc, out.Pathname, sees); err != nil {
 		return err
 	}
+	addCacheTags(w, quire.CacheTagURL(host), quire.CacheTagSite(site.ID), quire.CacheTagSpace(out.Space))
 	return writeJSON(w, http.StatusOK, out)
 }
 
