@@ -186,12 +186,14 @@ func TestRevalidationOnMerge(t *testing.T) {
 }
 
 // TestRevalidationOnSiteChanges: a change to the site itself (settings,
-// visitor authentication, publishing) names the site; changes made before the worker
-// runs go out together in one call.
+// visitor authentication, publishing) names the site, changes made before
+// the worker runs going out together in one call; a published space's
+// title names the space and the site; a new version of an API
+// specification names it alone.
 func TestRevalidationOnSiteChanges(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	siteID, _ := revalidationSite(t, e)
+	siteID, spaceID := revalidationSite(t, e)
 	rd := newRenderer(t, false)
 	e.putRevalidation(t, siteID, rd.URL+"/~gitbook/revalidate")
 	rv := revalidator(e.db, true)
@@ -213,6 +215,26 @@ func TestRevalidationOnSiteChanges(t *testing.T) {
 		t.Fatalf("CallDue = %d, %v", n, err)
 	}
 	if got := rd.next(t); !slices.Equal(got, []string{"site:" + siteID}) {
+		t.Errorf("tags %v", got)
+	}
+
+	// A published space's title: what the site shows of it.
+	e.call(t, e.admin.token, "PATCH", "/v1/spaces/"+spaceID, map[string]any{"title": "Renamed"}).want(t, http.StatusOK)
+	if n, err := rv.CallDue(t.Context()); err != nil || n != 1 {
+		t.Fatalf("CallDue = %d, %v", n, err)
+	}
+	if got := rd.next(t); !slices.Equal(got, []string{"site:" + siteID, "space:" + spaceID}) {
+		t.Errorf("tags %v", got)
+	}
+
+	// A new version of an API specification of the organization names the
+	// specification alone.
+	specsPut(t, e, "petstore", map[string]any{"text": specsValidJSON}, http.StatusCreated)
+	specsProcess(t, e, 1)
+	if n, err := rv.CallDue(t.Context()); err != nil || n != 1 {
+		t.Fatalf("CallDue = %d, %v", n, err)
+	}
+	if got := rd.next(t); !slices.Equal(got, []string{"organization:" + e.org + ":openapi:petstore"}) {
 		t.Errorf("tags %v", got)
 	}
 }

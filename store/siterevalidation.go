@@ -17,9 +17,11 @@ import (
 // endpoint of the GitBook renderer that serves it, with the secret that
 // signs calls to it. A write that changes what the site shows queues, in
 // its own transaction, a call naming the cache tags of what changed: every
-// write to a site does (touchSite: site:X), and so does a merge into a
-// space the site publishes (space:S and site:X, since the site's published
-// structure names the space's revision). Workers (jobs.Revalidator) claim
+// write to a site does (touchSite: site:X), and so do a merge into a
+// space the site publishes and a change of what the site shows of the
+// space (space:S and site:X, since the site's published structure names
+// the space's revision), and a new version of one of its organization's
+// API specifications (organization:O:openapi:SLUG). Workers (jobs.Revalidator) claim
 // due calls with a lease and make them.
 
 // SiteRevalidation is a site's renderer endpoint and the outcome of the
@@ -109,23 +111,37 @@ func (db *DB) DeleteSiteRevalidation(ctx context.Context, siteID string) error {
 // revalidation endpoint: its structure, customization, publishing,
 // redirects or settings changed. One indexed read when it has none.
 func (tx *Tx) revalidateSite(ctx context.Context, siteID string) error {
-	return tx.revalidate(ctx, "r.site_id = ?", siteID, func(string) []string { return nil })
+	return tx.revalidate(ctx, "r.site_id = ?", siteID, func(site string) []string { return []string{quire.CacheTagSite(site)} })
 }
 
 // revalidateSpace queues a call to each site publishing the space that
-// has a revalidation endpoint, naming the space, the site and more: the
-// space's content changed.
+// has a revalidation endpoint, naming the space, more, and the site, whose
+// published structure names the space's revision: the space changed.
 func (tx *Tx) revalidateSpace(ctx context.Context, spaceID string, more ...string) error {
-	tags := append([]string{quire.CacheTagSpace(spaceID)}, more...)
 	return tx.revalidate(ctx, "r.site_id IN (SELECT ss.site_id FROM site_spaces ss WHERE ss.space_id = ?)", spaceID,
-		func(string) []string { return tags })
+		func(site string) []string {
+			return append(append([]string{quire.CacheTagSpace(spaceID)}, more...), quire.CacheTagSite(site))
+		})
 }
 
-// revalidate queues a call to each site with an endpoint that where (on
-// site_revalidation r, with arg) selects, naming the site's tag and
-// tags(site).
+// revalidateOpenAPI queues a call to each site of the organization that
+// has a revalidation endpoint, naming the API specification: it has a new
+// version, which any site's pages may show.
+func (tx *Tx) revalidateOpenAPI(ctx context.Context, specID string) error {
+	var orgID, slug string
+	if err := tx.q.queryRow(ctx, "SELECT org_id, slug FROM openapi_specs WHERE id = ?", specID).Scan(&orgID, &slug); err != nil {
+		return err
+	}
+	tag := []string{quire.CacheTagOpenAPI(orgID, slug)}
+	return tx.revalidate(ctx, "r.site_id IN (SELECT s.id FROM sites s WHERE s.org_id = ?)", orgID, func(string) []string { return tag })
+}
+
+// revalidate queues a call of tags(site) to each site with an endpoint
+// that where (on site_revalidation r, with arg) selects, in the order of
+// their ids, so that writes queueing calls to the same sites lock their
+// calls in one order.
 func (tx *Tx) revalidate(ctx context.Context, where string, arg any, tags func(siteID string) []string) error {
-	rows, err := tx.q.query(ctx, "SELECT r.site_id FROM site_revalidation r WHERE "+where, arg)
+	rows, err := tx.q.query(ctx, "SELECT r.site_id FROM site_revalidation r WHERE "+where+" ORDER BY r.site_id", arg)
 	if err != nil {
 		return err
 	}
@@ -143,7 +159,7 @@ func (tx *Tx) revalidate(ctx context.Context, where string, arg any, tags func(s
 		return err
 	}
 	for _, id := range sites {
-		if err := tx.queueRevalidation(ctx, id, append(tags(id), quire.CacheTagSite(id))); err != nil {
+		if err := tx.queueRevalidation(ctx, id, tags(id)); err != nil {
 			return err
 		}
 	}
