@@ -212,6 +212,10 @@ func (s *Server) routes() {
 	s.handle("GET "+site+"/publishing/auth", s.getSitePublishingAuth)
 	s.handle("PATCH "+site+"/publishing/auth", s.updateSitePublishingAuth)
 	s.handle("POST "+site+"/publishing/auth/regenerate", s.regenerateSitePublishingAuth)
+	// Not in the reference: the renderer's revalidation endpoint (siterevalidation.go).
+	s.handle("GET "+site+"/revalidation", s.getSiteRevalidation)
+	s.handle("PUT "+site+"/revalidation", s.putSiteRevalidation)
+	s.handle("DELETE "+site+"/revalidation", s.deleteSiteRevalidation)
 	s.handle("GET "+site+"/sections", s.listSiteSections)
 	s.handle("POST "+site+"/sections", s.createSiteSection)
 	s.handle("DELETE "+site+"/sections/{siteSectionId}", s.deleteSiteSection)

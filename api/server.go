@@ -215,6 +215,7 @@ func (s *Server) handleLimit(pattern string, limit int64, fn handlerFunc) {
 				info.grant, info.site = a.grant, a.site
 			}
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				tagRead(w, r)
 				err = fn(w, r)
 			} else {
 				err = s.audited(w, r, a.user, fn)
@@ -242,6 +243,7 @@ func (s *Server) handlePublic(pattern string, fn handlerFunc) {
 			err = s.limitPublic(w, r)
 		}
 		if err == nil {
+			tagRead(w, r)
 			err = fn(w, r)
 		}
 		if err != nil {

@@ -198,6 +198,7 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, raw st
 	if out.APIToken, err = s.mintSiteToken(r.Context(), &out, published.Locations(st, sees), claims, expires); err != nil {
 		return err
 	}
+	addCacheTags(w, quire.CacheTagURL(host), quire.CacheTagSite(site.ID), quire.CacheTagSpace(out.Space))
 	return writeJSON(w, http.StatusOK, out)
 }
 

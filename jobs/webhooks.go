@@ -203,22 +203,28 @@ func (d *Deliverer) send(ctx context.Context, c *store.ClaimedDelivery) (a store
 }
 
 // nextAttempt is when a delivery that failed its attempts so far is tried
-// again: after an exponential backoff with full jitter (a wait drawn
-// between FirstRetry and FirstRetry·3ⁿ⁻¹, capped), and at the latest when
-// its RetryFor runs out; zero, giving it up, once it has.
+// again: after retryWait, and at the latest when its RetryFor runs out;
+// zero, giving it up, once it has.
 func (d *Deliverer) nextAttempt(c *store.ClaimedDelivery) time.Time {
 	now, deadline := d.DB.Now(), c.CreatedAt.Add(d.RetryFor)
 	if !now.Before(deadline) {
 		return time.Time{}
 	}
-	ceiling := d.FirstRetry
-	for i := 1; i < c.Attempts && ceiling < d.MaxRetryDelay; i++ {
-		ceiling *= 3
-	}
-	ceiling = max(min(ceiling, d.MaxRetryDelay), d.FirstRetry)
-	next := now.Add(d.FirstRetry + rand.N(ceiling-d.FirstRetry+1))
+	next := now.Add(retryWait(d.FirstRetry, d.MaxRetryDelay, c.Attempts))
 	if next.After(deadline) {
 		next = deadline
 	}
 	return next
+}
+
+// retryWait is the wait before the next attempt of work that failed its
+// attempts so far: an exponential backoff with full jitter, a wait drawn
+// between first and first·3ⁿ⁻¹, capped at most.
+func retryWait(first, most time.Duration, attempts int) time.Duration {
+	ceiling := first
+	for i := 1; i < attempts && ceiling < most; i++ {
+		ceiling *= 3
+	}
+	ceiling = max(min(ceiling, most), first)
+	return first + rand.N(ceiling-first+1)
 }

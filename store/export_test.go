@@ -27,3 +27,9 @@ func (db *DB) InviteHashes(ctx context.Context, orgID string) ([]string, error) 
 	}
 	return out, rows.Err()
 }
+
+// QueueRevalidation queues a revalidation call of tags to a site, as a
+// change to it does.
+func (db *DB) QueueRevalidation(ctx context.Context, siteID string, tags ...string) error {
+	return db.Tx(ctx, func(tx *Tx) error { return tx.queueRevalidation(ctx, siteID, tags) })
+}

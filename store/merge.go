@@ -246,6 +246,9 @@ func (tx *Tx) mergeChangeRequest(ctx context.Context, spaceID, ref, userID strin
 		Resource: EventResource{Object: "space", ID: spaceID}}); err != nil {
 		return nil, err
 	}
+	if err := tx.revalidateSpace(ctx, spaceID, quire.CacheTagChangeRequest(spaceID, c.ID)); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

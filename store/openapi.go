@@ -291,6 +291,9 @@ func (tx *Tx) finishOpenAPIJob(ctx context.Context, l Lease, src OpenAPISource, 
 			return err
 		}
 		set["last_version"], set["last_error_code"], set["last_errors"], set["last_error_count"] = version, nil, "[]", 0
+		if err := tx.revalidateOpenAPI(ctx, l.ID); err != nil {
+			return err
+		}
 	} else {
 		errs := res.Errors
 		if errs == nil {

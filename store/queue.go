@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// The leased queue. Six kinds of background work are rows that workers
+// The leased queue. Seven kinds of background work are rows that workers
 // claim with a lease: git sync (a space with operations waiting), import
-// runs, API specification processing, translation runs, webhook deliveries
-// and PDF exports. Each kind is a queue value below, its table and columns
+// runs, API specification processing, translation runs, webhook deliveries,
+// renderer revalidation calls and PDF exports. Each kind is a queue value below, its table and columns
 // described once; claiming, renewing, giving back, recovering from a dead
 // worker and giving up are the same code for all. A claim is a fresh random
 // id written with a time (claimed_until) after which any worker may claim

@@ -229,7 +229,13 @@ func (db *DB) UpdateSpace(ctx context.Context, id string, u SpaceUpdate) (*quire
 		if u.MergeRules != nil {
 			set["merge_rules"] = string(u.MergeRules)
 		}
-		return tx.update(ctx, "spaces", "id", id, set)
+		if err := tx.update(ctx, "spaces", "id", id, set); err != nil {
+			return err
+		}
+		if u.Title != nil || u.Emoji != nil || u.Visibility != nil { // what published sites show of it
+			return tx.revalidateSpace(ctx, id)
+		}
+		return nil
 	}, func(tx *Tx) (*quire.Space, error) { return tx.Space(ctx, id) })
 }
 

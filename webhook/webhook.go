@@ -139,3 +139,22 @@ func (s *Sealer) Open(ctx context.Context, id string, sealed []byte) (string, er
 	}
 	return string(plain), nil
 }
+
+// Renderer revalidation calls (issue 30) are signed as GitBook's renderer
+// checks them: HeaderRevalidationSignature is the hex HMAC-SHA256 of the
+// body alone, keyed by the site's revalidation secret, which is sealed as
+// webhooks' secrets are, under RevalidationSealID.
+const HeaderRevalidationSignature = "X-Gitbook-Signature"
+
+// SignRevalidation returns the X-Gitbook-Signature of a revalidation call's
+// body.
+func SignRevalidation(secret string, body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// RevalidationSealID is what a site's revalidation secret is sealed for
+// (Seal's id): the site, named apart from webhooks' ids, so that neither
+// secret can be moved to the other.
+func RevalidationSealID(siteID string) string { return "site-revalidation:" + siteID }

@@ -199,6 +199,7 @@ func startJobs(ctx context.Context, db *store.DB, cfg Config, git *gitsync.Synce
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	var running sync.WaitGroup
 	running.Go(func() { webhookDeliverer(db, cfg, log).Run(jobsCtx) })
+	running.Go(func() { revalidator(db, cfg, log).Run(jobsCtx) })
 	running.Go(func() { jobs.RunPurger(jobsCtx, db, jobs.PurgeInterval, log) })
 	running.Go(func() { jobs.RunHostnameChecker(jobsCtx, db, dns, jobs.HostnameCheckInterval, jobs.HostnameGrace, log) })
 	running.Go(func() {
