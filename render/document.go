@@ -162,6 +162,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.tabs(n, at)
 		case kindCodeFrame:
 			return c.codeFrame(n, at)
+		case kindEmbed:
+			return c.embed(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it

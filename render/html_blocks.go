@@ -66,6 +66,7 @@ type formNode struct {
 	attrs map[string]string // the opening tag's attributes as written, entities decoded
 	leaf  bool              // it holds no blocks: the next line closes it
 	id    string            // a tab's id, unique in the page (given by HTML)
+	line  string            // the opening line as written, for the document to keep as text (docTagParser)
 }
 
 // Kind implements ast.Node.
@@ -221,6 +222,12 @@ func tagName(line []byte) (name, rest []byte, ok bool) {
 // the index of stop. A value's backslash escapes and character references
 // are decoded.
 func tagAttrs(s []byte, stop byte) (attrs map[string]string, end int, ok bool) {
+	return tagAttrsCase(s, stop, false)
+}
+
+// tagAttrsCase is tagAttrs, with the keys in the case they are written in
+// when keepCase (an integration block's props are named so).
+func tagAttrsCase(s []byte, stop byte, keepCase bool) (attrs map[string]string, end int, ok bool) {
 	attrs = map[string]string{}
 	i := 0
 	for {
@@ -234,7 +241,10 @@ func tagAttrs(s []byte, stop byte) (attrs map[string]string, end int, ok bool) {
 		for i < len(s) && s[i] != '=' && s[i] != ' ' && s[i] != '\t' && s[i] != stop && s[i] != '/' {
 			i++
 		}
-		key := strings.ToLower(string(s[k:i]))
+		key := string(s[k:i])
+		if !keepCase {
+			key = strings.ToLower(key)
+		}
 		if i >= len(s) || s[i] != '=' {
 			attrs[key] = ""
 			continue

@@ -300,10 +300,9 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"block","type":"image","isVoid":true,"fragments":[],"data":{"ref":{"kind":"url","url":"https://i.example/a b.png"}}}]}]`,
 		"![\\[one\\]](/files/f1)\n![](<https://i.example/a b.png>)\n"},
 	{"void blocks", `[{"object":"block","type":"embed","isVoid":true,"data":{"url":"https://v.example/1"}},
-		{"object":"block","type":"file","isVoid":true,"data":{"ref":{"kind":"file","file":"f1"}}},
 		{"object":"block","type":"openapi-operation","isVoid":true,"data":{"ref":{"kind":"openapi","spec":"s"},"method":"get","path":"/x"}},
 		{"object":"block","type":"divider","isVoid":true,"data":{}}]`,
-		"<https://v.example/1>\n\n[/files/f1](/files/f1)\n\n---\n"},
+		"{% embed url=\"https://v.example/1\" %}\n\n---\n"},
 	{"unknown blocks", `[{"object":"block","type":"columns","data":{},"isVoid":false,"nodes":[
 		{"object":"block","type":"column","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"left","marks":[]}]}]}]},
 		{"object":"block","type":"column","data":{},"nodes":[{"object":"block","type":"heading-1","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"right","marks":[]}]}]}]}]},
