@@ -164,6 +164,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.codeFrame(n, at)
 		case kindEmbed:
 			return c.embed(n, at)
+		case kindRef:
+			return c.refBlock(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it

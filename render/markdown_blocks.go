@@ -90,6 +90,8 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		return hintMD(out, kids, data, path)
 	case "embed", "file":
 		return embedMD(out, m, typ, data, path, at)
+	case "content-ref":
+		return contentRefMD(out, data, path, at)
 	case "tabs":
 		return tabsMD(out, kids, itemPaths(path.field("nodes"), len(kids)))
 	case "blockquote":
