@@ -32,7 +32,9 @@ var contentRefReadTests = []struct{ name, md, want string }{
 		`hint{"style":"info"}[paragraph[link{"ref":{"kind":"page","page":"p1"}}["Guide"]]]`},
 }
 
-func TestContentRefRoundTrip(t *testing.T) { checkKind(t, outline, contentRefTests, contentRefReadTests) }
+func TestContentRefRoundTrip(t *testing.T) {
+	checkKind(t, outline, contentRefTests, contentRefReadTests)
+}
 
 func TestContentRefMarkdownErrors(t *testing.T) {
 	for _, tt := range []struct {
