@@ -166,6 +166,10 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.embed(n, at)
 		case kindRef:
 			return c.refBlock(n, at)
+		case kindFigures:
+			return c.figures(n, at)
+		case kindDrawing:
+			return c.drawing(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it

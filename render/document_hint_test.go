@@ -158,7 +158,8 @@ func gitbookSeeds() []string {
 	for _, tt := range codeFrameReadTests {
 		mds = append(mds, tt.md)
 	}
-	for _, tests := range [][]struct{ name, md, want string }{embedTests, embedReadTests, contentRefTests, contentRefReadTests} {
+	for _, tests := range [][]struct{ name, md, want string }{embedTests, embedReadTests, contentRefTests, contentRefReadTests,
+		imagesTests, imagesReadTests, drawingTests, drawingReadTests} {
 		for _, tt := range tests {
 			mds = append(mds, tt.md)
 		}

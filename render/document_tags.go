@@ -198,6 +198,7 @@ var allowedAt = map[string][]place{
 	"reusable-content":  {atTop, inBody},
 	"integration":       {atTop, inHint, inTab, inBody},
 	"if":                {atTop},
+	"drawing":           {atTop, inTab},
 }
 
 // allowed reports whether a block of type typ may be at.

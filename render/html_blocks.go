@@ -376,16 +376,38 @@ func (figureParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 	if !ok {
 		return nil, gparser.NoChildren
 	}
-	f, ok := parseFigure(bytes.TrimRight(line, " \t\r\n"))
+	line = bytes.TrimRight(line, " \t\r\n")
+	// As the document reads them (with a dark-mode source), else more loosely.
+	figs, div, ok := parseFigures(line)
+	if f, one := parseFigure(line); !ok && one || ok && len(figs) == 1 {
+		if ok {
+			f = figs[0]
+		}
+		reader.AdvanceToEOL()
+		return figureNode(f, off), gparser.NoChildren
+	}
+	// Several figures in a <div> (a gallery), or a drawing: figures in a <div>.
+	if src, alt, drawing := parseDrawing(line); drawing {
+		figs, div, ok = []figure{{img: map[string]string{"src": src, "alt": alt}}}, nil, true
+	}
 	if !ok {
 		return nil, gparser.NoChildren
 	}
+	b := &formNode{kind: kindFigures, tag: "div", attrs: div, leaf: true}
+	for _, f := range figs {
+		b.AppendChild(b, figureNode(f, off))
+	}
+	reader.AdvanceToEOL()
+	return b, gparser.NoChildren
+}
+
+// figureNode is the node of figure f, on the line at offset off.
+func figureNode(f figure, off int) *formNode {
 	b := &formNode{kind: kindFigure, tag: "figure", attrs: f.img, leaf: true}
 	if f.capStart < f.capStop {
 		b.AppendChild(b, inlineBlock(kindFigCaption, off+f.capStart, off+f.capStop))
 	}
-	reader.AdvanceToEOL()
-	return b, gparser.NoChildren
+	return b
 }
 
 func (figureParser) Continue(ast.Node, text.Reader, gparser.Context) gparser.State {

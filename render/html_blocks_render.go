@@ -20,6 +20,7 @@ func (r *htmlRenderer) registerBlocks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindDetails, details)
 	reg.Register(kindSummary, wrap(`<summary>`, "</summary>\n"))
 	reg.Register(kindFigure, r.figure)
+	reg.Register(kindFigures, figures)
 	reg.Register(kindFigCaption, wrap(`<figcaption>`, "</figcaption>\n"))
 	reg.Register(kindDropped, skip)
 }
@@ -178,7 +179,21 @@ func (r *htmlRenderer) figure(w util.BufWriter, _ []byte, node ast.Node, enterin
 	}
 	a := node.(*formNode).attrs
 	_, _ = w.WriteString(`<figure class="figure">`)
-	r.writeImage(w, r.target(a["src"], true), a["alt"], a["title"], a)
+	r.writeImage(w, r.target(a["src"], true), a["alt"], a["title"], a) // a dark-mode source is not written
 	_ = w.WriteByte('\n')
+	return ast.WalkContinue, nil
+}
+
+// figures writes a gallery: its figures side by side, aligned as written.
+func figures(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		_, _ = w.WriteString("</div>\n")
+		return ast.WalkContinue, nil
+	}
+	class := "figures"
+	if a := node.(*formNode).attrs["align"]; a == "left" || a == "center" || a == "right" {
+		class += " figures-" + a
+	}
+	fmt.Fprintf(w, `<div class="%s">`+"\n", class)
 	return ast.WalkContinue, nil
 }

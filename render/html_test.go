@@ -119,6 +119,11 @@ var htmlCases = []struct {
 		[]string{`<figure class="figure"><img src="https://img.test/a.png" alt="" loading="lazy" width="300">` + "\n</figure>"}, []string{"figcaption", "<div"}},
 	{"figure picture", `<figure><picture><source srcset="d.png" media="(prefers-color-scheme: dark)"><img src="logo.png" alt="L"></picture><figcaption><p>c</p></figcaption></figure>` + "\n",
 		[]string{`<img src="/f/f1" alt="L"`, "<figcaption>c</figcaption>"}, []string{"srcset", "source"}},
+	{"gallery", `<div align="left"><figure><img src="logo.png" alt="A"><figcaption><p>a</p></figcaption></figure> <figure><img src="https://img.test/b.png" alt="B"><figcaption></figcaption></figure></div>` + "\n",
+		[]string{`<div class="figures figures-left">` + "\n" + `<figure class="figure"><img src="/f/f1" alt="A" loading="lazy" width="640" height="480">` + "\n<figcaption>a</figcaption>\n</figure>\n" +
+			`<figure class="figure"><img src="https://img.test/b.png" alt="B" loading="lazy">` + "\n</figure>\n</div>"}, nil},
+	{"drawing", `<img src="logo.png" alt="A drawing" class="gitbook-drawing">` + "\n",
+		[]string{`<div class="figures">` + "\n" + `<figure class="figure"><img src="/f/f1" alt="A drawing" loading="lazy" width="640" height="480">` + "\n</figure>\n</div>"}, nil},
 	{"figure onerror", `<figure><img src="x.png" onerror="alert(1)" alt="x"><figcaption>c</figcaption></figure>` + "\n",
 		[]string{`<span class="broken-link">x</span>`}, []string{"onerror"}},
 	{"figure javascript", `<figure><img src="javascript:alert(1)" alt="x"></figure>` + "\n", []string{"<figure class=\"figure\">x\n</figure>"}, []string{"<img"}},

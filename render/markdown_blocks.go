@@ -101,25 +101,7 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		}
 		*out = append(*out, quoteMD(inner))
 	case "images", "image", "drawing":
-		images, paths := []any{m}, []*nodePath{path}
-		if typ == "images" {
-			images, paths = kids, itemPaths(path.field("nodes"), len(kids))
-		}
-		var lines []string
-		for i, img := range images {
-			im, _, err := object(img, paths[i])
-			if err != nil {
-				return err
-			}
-			var spans []span
-			imageSpan(&spans, im)
-			for _, s := range spans {
-				if s.kind == spanImage {
-					lines = append(lines, imageMD(s))
-				}
-			}
-		}
-		*out = append(*out, chunk{lines: lines})
+		return imagesMD(out, m, typ, data, kids, path, at)
 	case "table":
 		c, err := tableMD(m, data, path)
 		if err != nil {
