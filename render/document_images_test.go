@@ -69,7 +69,9 @@ var drawingReadTests = []struct{ name, md, want string }{
 	{"another class is html", "<img src=\"logo.png\" alt=\"\" class=\"x\">", `paragraph["<img src=\"logo.png\" alt=\"\" class=\"x\">"]`},
 }
 
-func TestDrawingRoundTrip(t *testing.T) { checkKind(t, outlineFragments, drawingTests, drawingReadTests) }
+func TestDrawingRoundTrip(t *testing.T) {
+	checkKind(t, outlineFragments, drawingTests, drawingReadTests)
+}
 
 func TestImagesMarkdownErrors(t *testing.T) {
 	img := func(data map[string]any, frags []any) map[string]any {
