@@ -31,7 +31,8 @@ import (
 // They come before the HTML block parser (900), as in blockForms.
 func documentBlockParsers() []util.PrioritizedValue {
 	return []util.PrioritizedValue{util.Prioritized(docLiquidParser{}, 850), util.Prioritized(expandableParser{}, 850),
-		util.Prioritized(docTagParser{}, 850), util.Prioritized(docFigureParser{}, 850)}
+		util.Prioritized(docTagParser{}, 850), util.Prioritized(docFigureParser{}, 850),
+		util.Prioritized(mathBlockParser{}, 850)}
 }
 
 // documentTags are the GitBook tags the document reads; end tags are

@@ -199,6 +199,7 @@ var allowedAt = map[string][]place{
 	"integration":       {atTop, inHint, inTab, inBody},
 	"if":                {atTop},
 	"drawing":           {atTop, inTab},
+	"math":              {atTop, inItem, inTab},
 }
 
 // allowed reports whether a block of type typ may be at.

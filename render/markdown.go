@@ -17,12 +17,13 @@ import (
 // expandables and tabs are written as GitBook's Git Sync writes them
 // ({% hint style="…" %} … {% endhint %}, <details><summary>…, {% tabs %}),
 // and so are a code block's title and line numbers ({% code title="…" %}),
+// math ("$$" lines around a block, "$$…$$" inline),
 // embeds and files ({% embed url="…" %}, {% file src="…" %}, see
 // document_tags.go for the others).
 // Blocks Document never makes are written as the markdown nearest them: a
 // task list a list of "- [x]" items, the title of an update or a prompt a
-// bold paragraph before its content, a stepper an ordered list, a math block a "math" code block, a mention "@[name](user:<id>)", an emoji its
-// character, inline math "$…$". Marks other than bold, italic,
+// bold paragraph before its content, a stepper an ordered list, a mention "@[name](user:<id>)", an emoji its
+// character. Marks other than bold, italic,
 // strikethrough and code are dropped, and so are nodes with nothing
 // markdown can show (icons, expressions, OpenAPI blocks); other nodes of
 // unknown types are written as their content. A node is an error only when

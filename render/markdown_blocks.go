@@ -84,8 +84,7 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		syntax, _ := data["syntax"].(string)
 		*out = append(*out, codeFrameMD(codeMD(strings.Join(lines, "\n"), syntax), data))
 	case "math":
-		formula, _ := data["formula"].(string)
-		*out = append(*out, codeMD(formula, "math"))
+		return mathMD(out, data, path, at)
 	case "hint":
 		return hintMD(out, kids, data, path)
 	case "embed", "file":

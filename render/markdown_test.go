@@ -280,13 +280,13 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"inline","type":"annotation","isVoid":false,"fragments":[],"nodes":[{"object":"text","leaves":[{"object":"leaf","text":" noted","marks":[]}]}]},
 		{"object":"inline","type":"foo","nodes":[{"object":"text","leaves":[{"object":"leaf","text":" kept","marks":[]}]}]},
 		{"object":"inline","type":"bar"}]}]`,
-		"😀 @[Ann](user:u1) @[u2](user:u2) $a\\*b$ noted kept\n"},
+		"😀 @[Ann](user:u1) @[u2](user:u2) $$a*b$$ noted kept\n"},
 	{"code and math", `[{"object":"block","type":"code","data":{"syntax":"js title"},"nodes":[
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"let a","marks":[]}]}]},
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"","marks":[]}]}]},
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"` + "```" + `","marks":[]}]}]}]},
 		{"object":"block","type":"math","isVoid":true,"data":{"formula":"x^2"}}]`,
-		"````js&#32;title\nlet a\n\n```\n````\n\n```math\nx^2\n```\n"},
+		"````js&#32;title\nlet a\n\n```\n````\n\n$$\nx^2\n$$\n"},
 	{"table", `[{"object":"block","type":"table","isVoid":true,"data":{
 		"view":{"type":"grid","columns":["b","a"],"hideHeader":false},
 		"definition":{"a":{"id":"a","title":"A|1","type":"text","textAlignment":"right"},"b":{"id":"b","title":"B","type":"text","textAlignment":"center"}},
