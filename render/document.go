@@ -171,6 +171,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.embed(n, at)
 		case kindRef:
 			return c.refBlock(n, at)
+		case kindInclude:
+			return c.include(n, at)
 		case kindFigures:
 			return c.figures(n, at)
 		case kindDrawing:

@@ -91,6 +91,8 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		return embedMD(out, m, typ, data, path, at)
 	case "content-ref":
 		return contentRefMD(out, data, path, at)
+	case "reusable-content":
+		return includeMD(out, data, path, at)
 	case "tabs":
 		return tabsMD(out, kids, itemPaths(path.field("nodes"), len(kids)))
 	case "blockquote":
