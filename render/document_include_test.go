@@ -23,7 +23,9 @@ var includeReadTests = []struct{ name, md, want string }{
 	{"empty it is text", "{% include \"\" %}", `paragraph["{% include \"\" %}"]`},
 }
 
-func TestIncludeRoundTrip(t *testing.T) { checkKind(t, outlineFragments, includeTests, includeReadTests) }
+func TestIncludeRoundTrip(t *testing.T) {
+	checkKind(t, outlineFragments, includeTests, includeReadTests)
+}
 
 func TestIncludeMarkdownErrors(t *testing.T) {
 	rc := func(ref map[string]any) map[string]any {
