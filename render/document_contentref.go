@@ -45,6 +45,3 @@ func bodyLink(target string) string {
 	label.text(lastSegment(target), edges{})
 	return "[" + label.b.String() + "](" + (&iwriter{ctx: ctxPara}).dest(target) + ")"
 }
-
-// openAPI converts the OpenAPI tags; until they are read, the text they are.
-func (c *converter) openAPI(n *formNode, at place) []any { return c.tagText(n, at) }

@@ -302,7 +302,7 @@ var markdownTests = []struct{ name, doc, want string }{
 	{"void blocks", `[{"object":"block","type":"embed","isVoid":true,"data":{"url":"https://v.example/1"}},
 		{"object":"block","type":"openapi-operation","isVoid":true,"data":{"ref":{"kind":"openapi","spec":"s"},"method":"get","path":"/x"}},
 		{"object":"block","type":"divider","isVoid":true,"data":{}}]`,
-		"{% embed url=\"https://v.example/1\" %}\n\n---\n"},
+		"{% embed url=\"https://v.example/1\" %}\n\n{% openapi-operation spec=\"s\" path=\"/x\" method=\"get\" %}\n{% endopenapi-operation %}\n\n---\n"},
 	{"unknown blocks", `[{"object":"block","type":"columns","data":{},"isVoid":false,"nodes":[
 		{"object":"block","type":"column","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"left","marks":[]}]}]}]},
 		{"object":"block","type":"column","data":{},"nodes":[{"object":"block","type":"heading-1","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"right","marks":[]}]}]}]}]},
