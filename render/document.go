@@ -173,6 +173,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.refBlock(n, at)
 		case kindInclude:
 			return c.include(n, at)
+		case kindIntegration:
+			return c.integration(n, at)
 		case kindFigures:
 			return c.figures(n, at)
 		case kindDrawing:

@@ -52,7 +52,7 @@ func (p docTagParser) Open(parent ast.Node, reader text.Reader, pc gparser.Conte
 		return nil, gparser.NoChildren
 	}
 	b, ok := docTag(line)
-	if !ok {
+	if !ok || b.kind == kindIntegration && len(b.attrs) > 0 { // with props it is text (see integration)
 		return nil, gparser.NoChildren
 	}
 	idx := tagsOf(pc, reader.Source())
@@ -174,8 +174,8 @@ func integrationName(s string) bool {
 // refTag reports whether line, as text, would read as one of the tags
 // above or their end tags, so that text written so must be escaped.
 func refTag(line string) bool {
-	if _, ok := docTag([]byte(line)); ok {
-		return true
+	if b, ok := docTag([]byte(line)); ok {
+		return b.kind != kindIntegration || len(b.attrs) == 0 // with props it is text (see integration)
 	}
 	name, _, ok := tagName([]byte(line))
 	if !ok {

@@ -27,7 +27,8 @@ import (
 // GitBook's tags ("> **Info**"). Only these forms are recognized; any other raw HTML is dropped
 // when rendered. Other GitBook tags on a line of their own
 // ({% content-ref %}, {% stepper %}…) and end tags without their opening
-// are dropped, and what they hold is rendered as ordinary markdown.
+// are dropped, and what they hold is rendered as ordinary markdown; so is
+// an integration's block ({% @integration/block … %}).
 func blockForms() []gparser.Option {
 	return []gparser.Option{
 		// Before the HTML block parser (900), which would take the HTML forms.
@@ -126,6 +127,10 @@ func (liquidParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 	line, off, ok := lineAt(reader)
 	if !ok {
 		return nil, gparser.NoChildren
+	}
+	if _, _, ok := integrationTag(bytes.TrimSpace(line)); ok { // an integration's block, which only GitBook runs
+		reader.AdvanceToEOL()
+		return &formNode{kind: kindDropped, tag: "integration", leaf: true}, gparser.NoChildren
 	}
 	name, attrs, ok := liquidTag(line)
 	if !ok {
