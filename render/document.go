@@ -175,6 +175,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.include(n, at)
 		case kindIntegration:
 			return c.integration(n, at)
+		case kindIf:
+			return c.ifBlock(n, at)
 		case kindFigures:
 			return c.figures(n, at)
 		case kindDrawing:

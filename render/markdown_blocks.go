@@ -95,6 +95,8 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		return includeMD(out, data, path, at)
 	case "integration":
 		return integrationMD(out, data, path, at)
+	case "if":
+		return ifMD(out, kids, data, path, at)
 	case "swagger", "openapi-operation", "openapi-schemas", "openapi-webhook":
 		return openAPIMD(out, typ, data, path, at)
 	case "tabs":
