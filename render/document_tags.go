@@ -109,8 +109,8 @@ func docTag(line []byte) (*formNode, bool) {
 		b.kind, b.attrs = kindInclude, map[string]string{"src": v}
 		return b, true
 	case "if":
-		expr := string(bytes.TrimSpace(rest))
-		if expr == "" {
+		expr, ok := ifTag(s)
+		if !ok {
 			return nil, false
 		}
 		b.kind, b.attrs = kindIf, map[string]string{"expression": expr}
@@ -230,4 +230,35 @@ func (c *converter) linkPara(target, label string) map[string]any {
 		"data":  map[string]any{"ref": c.ref(target, false)},
 		"nodes": []any{textNode(leaf(label, nil))},
 	}})
+}
+
+// ifTag reads a line that is one "{% if <expression> %}" tag.
+func ifTag(line []byte) (expr string, ok bool) {
+	name, rest, ok := tagName(line)
+	if !ok || string(name) != "if" {
+		return "", false
+	}
+	expr = string(bytes.TrimSpace(rest))
+	return expr, expr != ""
+}
+
+// AdaptiveExpressions lists the expressions of the adaptive content in
+// markdown ({% if <expression> %}, in any block), at most once each: what a
+// page's HTML depends on beside the page (see HTMLOptions.Sees). It reads
+// lines, not blocks, so it may list one more (a tag in code): never one
+// fewer.
+func AdaptiveExpressions(markdown string) []string {
+	var exprs []string
+	seen := map[string]bool{}
+	for line := range strings.Lines(markdown) {
+		i := strings.Index(line, "{%") // after any quote's ">", list item's marker or indentation
+		if i < 0 {
+			continue
+		}
+		if e, ok := ifTag([]byte(strings.TrimRight(line[i:], " \t\r\n"))); ok && !seen[e] {
+			seen[e] = true
+			exprs = append(exprs, e)
+		}
+	}
+	return exprs
 }

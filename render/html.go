@@ -30,6 +30,10 @@ type HTMLOptions struct {
 	// FileURL gives the URL of file id (images and file links). When nil,
 	// links to files stay as written.
 	FileURL func(fileID string) string
+	// Sees reports whether the reader sees the adaptive content an
+	// expression guards ({% if <expression> %}); nil shows all of it (an
+	// author's preview). See AdaptiveExpressions for what a cache keys on.
+	Sees func(expression string) bool
 }
 
 // Heading is a heading of a rendered page, for an on-page table of contents.

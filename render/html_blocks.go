@@ -132,6 +132,10 @@ func (liquidParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 		reader.AdvanceToEOL()
 		return &formNode{kind: kindDropped, tag: "integration", leaf: true}, gparser.NoChildren
 	}
+	if expr, ok := ifTag(line); ok && tagsOf(pc, reader.Source()).hasEnd("if", off) && !tooDeep(parent) {
+		reader.AdvanceToEOL()
+		return &formNode{kind: kindIf, tag: "if", attrs: map[string]string{"expression": expr}}, gparser.HasChildren
+	}
 	name, attrs, ok := liquidTag(line)
 	if !ok {
 		return nil, gparser.NoChildren

@@ -23,6 +23,7 @@ func (r *htmlRenderer) registerBlocks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindFigures, figures)
 	reg.Register(kindFigCaption, wrap(`<figcaption>`, "</figcaption>\n"))
 	reg.Register(kindDropped, skip)
+	reg.Register(kindIf, r.adaptive)
 }
 
 // wrap renders a node as its content between open and end.
@@ -195,5 +196,14 @@ func figures(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.Walk
 		class += " figures-" + a
 	}
 	fmt.Fprintf(w, `<div class="%s">`+"\n", class)
+	return ast.WalkContinue, nil
+}
+
+// adaptive writes adaptive content's blocks when the reader sees them, and
+// nothing else: neither its tags nor, when hidden, a trace of it.
+func (r *htmlRenderer) adaptive(_ util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering && r.opt.Sees != nil && !r.opt.Sees(node.(*formNode).attrs["expression"]) {
+		return ast.WalkSkipChildren, nil
+	}
 	return ast.WalkContinue, nil
 }

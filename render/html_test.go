@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -430,4 +431,48 @@ func attrValues(t *testing.T, body, key string) []string {
 		}
 	}
 	return vals
+}
+
+// TestHTMLAdaptive: adaptive content is shown as the reader sees it, its
+// tags never, and AdaptiveExpressions lists what the HTML depends on.
+func TestHTMLAdaptive(t *testing.T) {
+	md := "a\n\n{% if visitor.claims.plan == \"pro\" %}\n## Pro\n\nsecret\n{% endif %}\n\n- {% if visitor.claims.beta %}\n  beta\n  {% endif %}\n\nb\n"
+	for _, tt := range []struct {
+		name      string
+		sees      func(string) bool
+		want, not []string
+	}{
+		{"preview", nil, []string{`<h2 id="pro">Pro<a class="anchor"`, "<p>secret</p>", "beta", "<p>b</p>"}, []string{"{%", "endif"}},
+		{"sees pro", func(e string) bool { return e == `visitor.claims.plan == "pro"` }, []string{"<p>secret</p>", "<p>b</p>"}, []string{"beta", "{%"}},
+		{"sees none", func(string) bool { return false }, []string{"<p>a</p>", "<p>b</p>"}, []string{"Pro", "secret", "beta", "{%"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := htmlOptions("intro")
+			opt.Sees = tt.sees
+			page, err := HTML(md, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(page.Body, w) {
+					t.Errorf("HTML lacks %q:\n%s", w, page.Body)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(page.Body, n) {
+					t.Errorf("HTML holds %q:\n%s", n, page.Body)
+				}
+			}
+			for _, h := range page.Headings {
+				if h.Text == "Pro" {
+					t.Errorf("a heading in adaptive content is in the table of contents")
+				}
+			}
+		})
+	}
+	got := AdaptiveExpressions(md + "> {% if visitor.claims.beta %}\n```\n{% if in code %}\n```\n")
+	want := []string{`visitor.claims.plan == "pro"`, "visitor.claims.beta", "in code"}
+	if !slices.Equal(got, want) {
+		t.Errorf("AdaptiveExpressions = %q, want %q", got, want)
+	}
 }
