@@ -177,6 +177,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.integration(n, at)
 		case kindIf:
 			return c.ifBlock(n, at)
+		case kindPrompt:
+			return c.prompt(n, at)
 		case kindFigures:
 			return c.figures(n, at)
 		case kindDrawing:

@@ -159,7 +159,7 @@ func gitbookSeeds() []string {
 		mds = append(mds, tt.md)
 	}
 	for _, tests := range [][]struct{ name, md, want string }{embedTests, embedReadTests, contentRefTests, contentRefReadTests,
-		imagesTests, imagesReadTests, drawingTests, drawingReadTests, mathTests, mathReadTests, includeTests, includeReadTests, openAPITests, openAPIReadTests, integrationTests, integrationReadTests, ifTests, ifReadTests} {
+		imagesTests, imagesReadTests, drawingTests, drawingReadTests, mathTests, mathReadTests, includeTests, includeReadTests, openAPITests, openAPIReadTests, integrationTests, integrationReadTests, ifTests, ifReadTests, promptTests, promptReadTests} {
 		for _, tt := range tests {
 			mds = append(mds, tt.md)
 		}

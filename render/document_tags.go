@@ -22,6 +22,7 @@ import (
 //	{% include "…" %}
 //	{% @integration/block key="value" … %}
 //	{% if <expression> %} … {% endif %}
+//	{% prompt description="…" icon="…" defaultExpanded="full" %} ```…``` {% endprompt %}
 //
 // docTagParser reads them for the document; HTML reads some of them itself
 // (liquidParser).
@@ -33,6 +34,7 @@ var (
 	kindInclude     = ast.NewNodeKind("QuireInclude")
 	kindIntegration = ast.NewNodeKind("QuireIntegration")
 	kindIf          = ast.NewNodeKind("QuireIf")
+	kindPrompt      = ast.NewNodeKind("QuirePrompt")
 )
 
 // refTags are the tags read to their end tag whose body the document does
@@ -126,6 +128,8 @@ func docTag(line []byte) (*formNode, bool) {
 		b.kind = kindEmbed
 	case refTags[b.tag]:
 		b.kind = kindRef
+	case b.tag == "prompt":
+		b.kind = kindPrompt
 	default:
 		return nil, false
 	}
@@ -182,7 +186,7 @@ func refTag(line string) bool {
 		return false
 	}
 	tag, end := strings.CutPrefix(string(name), "end")
-	return end && (refTags[tag] || tag == "embed" || tag == "file" || tag == "if")
+	return end && (refTags[tag] || tag == "embed" || tag == "file" || tag == "if" || tag == "prompt")
 }
 
 // Where the schema allows each block these tags make (DocumentBlock*'s
@@ -200,6 +204,7 @@ var allowedAt = map[string][]place{
 	"if":                {atTop},
 	"drawing":           {atTop, inTab},
 	"math":              {atTop, inItem, inTab},
+	"prompt":            {atTop, inTab, inBody},
 }
 
 // allowed reports whether a block of type typ may be at.

@@ -114,7 +114,7 @@ var (
 		"content-ref": true, "stepper": true, "step": true, "columns": true, "column": true,
 		"swagger": true, "swagger-description": true, "swagger-parameter": true, "swagger-response": true,
 		"openapi": true, "openapi-operation": true, "openapi-schemas": true, "openapi-webhook": true,
-		"include": true, "updates": true, "update": true,
+		"include": true, "updates": true, "update": true, "prompt": true,
 	}
 )
 

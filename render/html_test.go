@@ -126,6 +126,7 @@ var htmlCases = []struct {
 	{"drawing", `<img src="logo.png" alt="A drawing" class="gitbook-drawing">` + "\n",
 		[]string{`<div class="figures">` + "\n" + `<figure class="figure"><img src="/f/f1" alt="A drawing" loading="lazy" width="640" height="480">` + "\n</figure>\n</div>"}, nil},
 	{"integration block", "a\n\n{% @arcade/embed url=\"https://x.example\" %}\n\nb\n", []string{"<p>a</p>\n<p>b</p>"}, []string{"arcade", "{%"}},
+	{"prompt", "{% prompt description=\"d\" icon=\"gear\" %}\n```markdown\nAsk this.\n```\n{% endprompt %}\n", []string{"Ask this."}, []string{"{%", "prompt"}},
 	{"figure onerror", `<figure><img src="x.png" onerror="alert(1)" alt="x"><figcaption>c</figcaption></figure>` + "\n",
 		[]string{`<span class="broken-link">x</span>`}, []string{"onerror"}},
 	{"figure javascript", `<figure><img src="javascript:alert(1)" alt="x"></figure>` + "\n", []string{"<figure class=\"figure\">x\n</figure>"}, []string{"<img"}},

@@ -97,6 +97,8 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		return integrationMD(out, data, path, at)
 	case "if":
 		return ifMD(out, kids, data, path, at)
+	case "prompt":
+		return promptMD(out, kids, data, path, at)
 	case "swagger", "openapi-operation", "openapi-schemas", "openapi-webhook":
 		return openAPIMD(out, typ, data, path, at)
 	case "tabs":
@@ -119,7 +121,7 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		return expandableMD(out, m, data, path)
 	case "tabs-item":
 		return tabsMD(out, []any{m}, []*nodePath{path})
-	case "update", "prompt":
+	case "update":
 		var title []span // from data, or an expandable's title fragment
 		if field, ok := map[string]string{"update": "date", "prompt": "description"}[typ]; ok {
 			s, _ := data[field].(string)
