@@ -485,7 +485,7 @@ func FuzzJSONToMarkdown(f *testing.F) {
 	for _, tt := range markdownTests {
 		f.Add(`{"object":"document","data":{},"nodes":` + tt.doc + `}`)
 	}
-	for _, md := range []string{richMarkdown, "> - a\n>\n> | b |\n> | - |"} {
+	for _, md := range append([]string{richMarkdown, "> - a\n>\n> | b |\n> | - |"}, gitbookSeeds()...) {
 		b, _ := json.Marshal(Document(md, testResolve))
 		f.Add(string(b))
 	}
