@@ -300,7 +300,9 @@ func (w *writer) gitbookBlock(n ast.Node, b render.Block) {
 		w.figure(n, b)
 	case render.BlockSummary, render.BlockCaption:
 		w.paragraph(w.inlines(n, body()), false)
-	case render.BlockTab:
+	case render.BlockTab, render.BlockFigures:
+		w.blocks(n)
+	case render.BlockIf: // a reader of the space sees all adaptive content, as a member does
 		w.blocks(n)
 	}
 }

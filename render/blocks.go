@@ -35,6 +35,8 @@ const (
 	BlockFigure  = "figure"     // Attrs "src", "alt", "title", "width", "height"; may hold a BlockCaption
 	BlockCaption = "figcaption" // holds inline content
 	BlockDropped = "dropped"    // a tag that is not shown; holds nothing
+	BlockFigures = "figures"    // several figures (or a drawing): holds BlockFigure blocks; Attrs "align"
+	BlockIf      = "if"         // adaptive content: holds blocks; Attrs "expression", which HTML judges (HTMLOptions.Sees)
 )
 
 // Block is a GitBook block of a tree Parse returned.
@@ -54,6 +56,7 @@ func BlockOf(n ast.Node) (b Block, ok bool) {
 		kindHint: BlockHint, kindTabs: BlockTabs, kindTab: BlockTab, kindCodeFrame: BlockCode,
 		kindEmbed: BlockEmbed, kindDetails: BlockDetails, kindSummary: BlockSummary,
 		kindFigure: BlockFigure, kindFigCaption: BlockCaption, kindDropped: BlockDropped,
+		kindFigures: BlockFigures, kindIf: BlockIf,
 	}
 	return Block{Kind: kinds[f.kind], Tag: f.tag, Attrs: f.attrs}, true
 }
