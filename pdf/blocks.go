@@ -74,6 +74,10 @@ func (w *writer) block(n ast.Node) {
 			w.gitbookBlock(n, b)
 			return
 		}
+		if _, ok := render.MathOf(n, w.md); ok { // a block of math: its TeX, as code
+			w.code(n, "", false)
+			return
+		}
 		w.blocks(n)
 	}
 }

@@ -99,3 +99,21 @@ func Highlight(lang, code string, budget *int) []chroma.Token {
 
 // HighlightBudget is how many bytes of code one page may highlight.
 const HighlightBudget = maxHighlightPage
+
+// MathOf is the formula of n when it is math ("$$…$$", inline or a block
+// between lines of "$$"), as written; ok is false for any other node. A
+// block's lines are its formula's, as a code block's are its code.
+func MathOf(n ast.Node, src []byte) (formula string, ok bool) {
+	switch n := n.(type) {
+	case *mathInline:
+		return n.formula, true
+	case *mathBlock:
+		var b strings.Builder
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			b.Write(seg.Value(src))
+		}
+		return strings.TrimSuffix(b.String(), "\n"), true
+	}
+	return "", false
+}

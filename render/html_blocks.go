@@ -36,7 +36,9 @@ func blockForms() []gparser.Option {
 			util.Prioritized(liquidParser{}, 850),
 			util.Prioritized(detailsParser{}, 850),
 			util.Prioritized(figureParser{}, 850),
+			util.Prioritized(mathBlockParser{}, 850),
 		),
+		gparser.WithInlineParsers(documentInlineParsers()...), // math
 		gparser.WithASTTransformers(util.Prioritized(hintQuotes{}, 100)),
 	}
 }

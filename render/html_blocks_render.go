@@ -24,6 +24,8 @@ func (r *htmlRenderer) registerBlocks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindFigCaption, wrap(`<figcaption>`, "</figcaption>\n"))
 	reg.Register(kindDropped, skip)
 	reg.Register(kindIf, r.adaptive)
+	reg.Register(kindMathBlock, mathHTML)
+	reg.Register(kindInlineMath, mathHTML)
 }
 
 // wrap renders a node as its content between open and end.
@@ -206,4 +208,19 @@ func (r *htmlRenderer) adaptive(_ util.BufWriter, _ []byte, node ast.Node, enter
 		return ast.WalkSkipChildren, nil
 	}
 	return ast.WalkContinue, nil
+}
+
+// mathHTML writes math's TeX as written, escaped, for the site's script to
+// typeset: a block in a <div>, inline math in a <span>.
+func mathHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	f, _ := MathOf(node, src)
+	if _, inline := node.(*mathInline); inline {
+		fmt.Fprintf(w, `<span class="math">%s</span>`, html.EscapeString(f))
+	} else {
+		fmt.Fprintf(w, `<div class="math math-block">%s</div>`+"\n", html.EscapeString(f))
+	}
+	return ast.WalkSkipChildren, nil
 }

@@ -127,6 +127,8 @@ var htmlCases = []struct {
 		[]string{`<div class="figures">` + "\n" + `<figure class="figure"><img src="/f/f1" alt="A drawing" loading="lazy" width="640" height="480">` + "\n</figure>\n</div>"}, nil},
 	{"integration block", "a\n\n{% @arcade/embed url=\"https://x.example\" %}\n\nb\n", []string{"<p>a</p>\n<p>b</p>"}, []string{"arcade", "{%"}},
 	{"prompt", "{% prompt description=\"d\" icon=\"gear\" %}\n```markdown\nAsk this.\n```\n{% endprompt %}\n", []string{"Ask this."}, []string{"{%", "prompt"}},
+	{"math", "$$\na < b\n$$\n\nInline $$x^2 <script>$$ and \\$\\$ dollars.\n", []string{`<div class="math math-block">a &lt; b</div>`,
+		`<p>Inline <span class="math">x^2 &lt;script&gt;</span> and $$ dollars.</p>`}, []string{"<script"}},
 	{"figure onerror", `<figure><img src="x.png" onerror="alert(1)" alt="x"><figcaption>c</figcaption></figure>` + "\n",
 		[]string{`<span class="broken-link">x</span>`}, []string{"onerror"}},
 	{"figure javascript", `<figure><img src="javascript:alert(1)" alt="x"></figure>` + "\n", []string{"<figure class=\"figure\">x\n</figure>"}, []string{"<img"}},
