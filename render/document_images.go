@@ -273,7 +273,7 @@ func (c *converter) drawing(n *formNode, at place) []any {
 // Sync's figures.
 func imagesMD(out *[]chunk, m map[string]any, typ string, data map[string]any, kids []any, path *nodePath, at place) error {
 	if typ == "drawing" {
-		return drawingMD(out, data, path, at)
+		return drawingMD(out, m, data, path, at)
 	}
 	images, paths := []any{m}, []*nodePath{path}
 	if typ == "images" {
@@ -390,7 +390,7 @@ func figureMD(m map[string]any, path *nodePath) (fig string, simple bool, err er
 }
 
 // drawingMD writes a drawing as Git Sync does.
-func drawingMD(out *[]chunk, data map[string]any, path *nodePath, at place) error {
+func drawingMD(out *[]chunk, m, data map[string]any, path *nodePath, at place) error {
 	ref, _ := data["ref"].(map[string]any)
 	src, ok := refTarget(ref)
 	if !ok || ref["kind"] != "file" {
@@ -398,6 +398,9 @@ func drawingMD(out *[]chunk, data map[string]any, path *nodePath, at place) erro
 	}
 	if !allowed("drawing", at) {
 		return fmt.Errorf("%s: the schema allows no drawing block here", path)
+	}
+	if frags, _ := m["fragments"].([]any); len(frags) > 0 {
+		return fmt.Errorf("%s.fragments: a drawing's caption cannot be written", path)
 	}
 	alt, _ := data["alt"].(string)
 	*out = append(*out, chunk{lines: []string{`<img src="` + htmlAttr(src) + `" alt="` + htmlAttr(alt) + `" class="gitbook-drawing">`}})

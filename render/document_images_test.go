@@ -88,6 +88,10 @@ func TestImagesMarkdownErrors(t *testing.T) {
 			"document.nodes[0].nodes[0].data.width: only a whole number of pixels or a percentage can be written"},
 		{"caption of a list", block("images", nil, []any{img(map[string]any{"ref": file}, []any{map[string]any{"object": "fragment", "fragment": "caption",
 			"nodes": []any{block("list-unordered", nil, nil)}}})}), "document.nodes[0].nodes[0].fragments[0].nodes[0]: a caption holds only a paragraph"},
+		{"drawing with a caption", map[string]any{"object": "block", "type": "drawing", "isVoid": true, "data": map[string]any{"ref": file},
+			"fragments": []any{map[string]any{"object": "fragment", "fragment": "caption", "nodes": []any{}}}}, "document.nodes[0].fragments: a drawing's caption cannot be written"},
+		{"inline image in the dark", block("paragraph", nil, []any{map[string]any{"object": "inline", "type": "inline-image", "isVoid": true,
+			"data": map[string]any{"ref": file, "refDark": file}}}), "document.nodes[0].nodes[0].data.refDark: cannot be written"},
 		{"drawing of a url", map[string]any{"object": "block", "type": "drawing", "isVoid": true, "data": map[string]any{"ref": map[string]any{"kind": "url", "url": "x"}}},
 			"document.nodes[0].data.ref: must refer to a file"},
 	} {

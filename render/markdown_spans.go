@@ -114,6 +114,11 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 			*out = append(*out, inner...)
 		}
 	case "inline-image":
+		for _, k := range []string{"refDark", "caption", "size"} { // "![alt](src)" says none of them
+			if _, ok := data[k]; ok {
+				return fmt.Errorf("%s.data.%s: cannot be written", path, k)
+			}
+		}
 		imageSpan(out, m)
 	case "emoji":
 		*out = append(*out, span{text: emojiText(str("code"))})
