@@ -93,6 +93,9 @@ var htmlParser = NewGFMParser(append(blockForms(),
 //   - expandables: <details class="expandable"><summary>…</summary>…</details>.
 //   - figures: <figure class="figure"><img …><figcaption>…</figcaption></figure>;
 //     images have alt, loading="lazy" and, when known, width and height.
+//     Several (a gallery) or a drawing are in <div class="figures[ figures-left]">.
+//   - math: <div class="math math-block">TeX</div>, inline <span class="math">TeX</span>.
+//   - adaptive content ({% if … %}): its blocks, when opt.Sees lets the reader see them.
 //   - links: external http(s) links get rel="noopener"; a broken link or
 //     image is <span class="broken-link">its text</span>.
 func HTML(markdown string, opt HTMLOptions) (HTMLPage, error) {
