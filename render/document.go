@@ -415,6 +415,10 @@ func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
 		case *ast.Image:
 			b.inline(map[string]any{"object": "inline", "type": "inline-image", "isVoid": true, "data": c.imageData(ch)})
 		case *mathInline:
+			if inLink(ch) { // a link holds only text and images
+				b.leaf("$$"+ch.formula+"$$", marks)
+				continue
+			}
 			b.inline(inlineMath(ch.formula))
 		case *ast.RawHTML: // kept as the text it is
 			b.leaf(rawHTML(ch, c.src), marks)

@@ -24,6 +24,8 @@ var mathReadTests = []struct{ name, md, want string }{
 	{"in a quote it is inline", "> $$x$$", `blockquote[paragraph[inline-math{"formula":"x"}]]`},
 	{"in a code span it is code", "`$$x$$`", `paragraph[code:"$$x$$"]`},
 	{"empty, blank or three dollars are text", "$$$$ $$ $$ $$$x$$ $$x$$$", `paragraph["$$$$ $$ $$ $$$x$$ $$x$$$"]`},
+	{"in a link it is text", "[see $$x$$](https://x.example/a)", `paragraph[link{"ref":{"kind":"url","url":"https://x.example/a"}}["see $$x$$"]]`},
+	{"in a table", "| a |\n| - |\n| $$x\\|y$$ |", `table{"definition":{"c0":{"id":"c0","textAlignment":"left","title":"a","type":"text"}},"records":{"r0":{"orderIndex":"00000000","values":{"c0":"r0-c0"}}},"view":{"columns":["c0"],"hideHeader":false,"type":"grid"}}`},
 	{"marks around it mark none", "**$$x$$ a**", `paragraph[inline-math{"formula":"x"} bold:" a"]`},
 	{"it does not interrupt a paragraph", "a\n$$\nb\n$$", `paragraph["a $$ b $$"]`},
 }
