@@ -124,10 +124,15 @@ func (c *converter) mathFormula(n ast.Node) string {
 }
 
 // math converts a block of math: a math block where the schema allows one,
-// else a paragraph of inline math, its line endings spaces.
+// else a paragraph of inline math, its line endings spaces (or of its text,
+// "$$" around it, when inline math cannot hold it: see mathSpan).
 func (c *converter) math(formula string, at place) map[string]any {
 	if !allowed("math", at) {
-		return block("paragraph", nil, []any{inlineMath(strings.ReplaceAll(formula, "\n", " "))})
+		f := strings.ReplaceAll(formula, "\n", " ")
+		if _, err := mathSpan(map[string]any{"formula": f}, nil); err != nil {
+			return block("paragraph", nil, []any{textNode(leaf("$$"+f+"$$", nil))})
+		}
+		return block("paragraph", nil, []any{inlineMath(f)})
 	}
 	return map[string]any{"object": "block", "type": "math", "isVoid": true, "data": map[string]any{"formula": formula}}
 }

@@ -21,6 +21,7 @@ var mathReadTests = []struct{ name, md, want string }{
 	{"alone on its line it is a block", "$$f(x) = x * e^{2 pi i \\xi x}$$", `math{"formula":"f(x) = x * e^{2 pi i \\xi x}"}`},
 	{"left open it runs to the end", "$$\nx\n\ny", `math{"formula":"x\n\ny"}`},
 	{"in a hint it is inline", "{% hint style=\"info\" %}\n$$\na\nb\n$$\n{% endhint %}", `hint{"style":"info"}[paragraph[inline-math{"formula":"a b"}]]`},
+	{"in a hint, an empty block is its text", "{% hint style=\"info\" %}\n$$\n$$\n{% endhint %}", `hint{"style":"info"}[paragraph["$$$$"]]`},
 	{"in a quote it is inline", "> $$x$$", `blockquote[paragraph[inline-math{"formula":"x"}]]`},
 	{"in a code span it is code", "`$$x$$`", `paragraph[code:"$$x$$"]`},
 	{"empty, blank or three dollars are text", "$$$$ $$ $$ $$$x$$ $$x$$$", `paragraph["$$$$ $$ $$ $$$x$$ $$x$$$"]`},
