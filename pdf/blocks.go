@@ -74,6 +74,10 @@ func (w *writer) block(n ast.Node) {
 			w.gitbookBlock(n, b)
 			return
 		}
+		if _, ok := render.MathOf(n, w.md); ok { // a block of math: its TeX, as code
+			w.code(n, "", false)
+			return
+		}
 		w.blocks(n)
 	}
 }
@@ -300,7 +304,9 @@ func (w *writer) gitbookBlock(n ast.Node, b render.Block) {
 		w.figure(n, b)
 	case render.BlockSummary, render.BlockCaption:
 		w.paragraph(w.inlines(n, body()), false)
-	case render.BlockTab:
+	case render.BlockTab, render.BlockFigures:
+		w.blocks(n)
+	case render.BlockIf: // a reader of the space sees all adaptive content, as a member does
 		w.blocks(n)
 	}
 }

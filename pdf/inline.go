@@ -141,6 +141,12 @@ func (w *writer) inlines(n ast.Node, st style) []run {
 				runs = append(runs, run{"[" + strconv.Itoa(c.Index) + "]", s})
 			case *east.FootnoteBacklink:
 			default:
+				if f, ok := render.MathOf(c, w.md); ok { // TeX as written, in a monospace font
+					s := st
+					s.mono, s.size = true, st.size*0.9
+					runs = append(runs, run{cleanText(f), s})
+					continue
+				}
 				walk(c, st)
 			}
 		}

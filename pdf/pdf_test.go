@@ -34,6 +34,8 @@ const sampleMarkdown = "Quire keeps **bold**, *italic*, ~~struck~~ and `code` te
 	"{% hint style=\"warning\" %}\nMind the **gap** between the train and the platform.\n{% endhint %}\n\n" +
 	"{% tabs %}\n{% tab title=\"Linux\" %}\nRun `quire serve`.\n{% endtab %}\n{% tab title=\"macOS\" %}\nRun it with brew.\n{% endtab %}\n{% endtabs %}\n\n" +
 	"<details>\n<summary>More details</summary>\n\nHidden until opened, printed open.\n\n</details>\n\n" +
+	"{% if visitor.claims.plan == \"pro\" %}\nAdaptive content, printed for a reader of the space.\n{% endif %}\n\n" +
+	"$$\nE = mc^2\n$$\n\nInline math $$a+b$$ here.\n\n" +
 	"{% embed url=\"https://www.youtube.com/watch?v=x\" %}\n\n" +
 	"![A red square](logo.png)\n\n" +
 	"![Not an image Quire can print](diagram.svg)\n\n" +
@@ -204,6 +206,12 @@ func TestWholeSpace(t *testing.T) {
 		"Guide", "Installing", "Requirements", "A computer.", "Using Quire — Ελληνικά", "Привет, мир!")
 	if !strings.Contains(all, "Hidden until opened") {
 		t.Error("the expandable's content is missing")
+	}
+	if !strings.Contains(all, "E = mc^2") || !strings.Contains(all, "a+b") || strings.Contains(all, "$$") {
+		t.Error("math is missing, or printed with its dollars")
+	}
+	if !strings.Contains(all, "Adaptive content, printed") || strings.Contains(all, "{%") {
+		t.Error("adaptive content is missing, or its tags are printed")
 	}
 }
 

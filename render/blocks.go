@@ -35,6 +35,8 @@ const (
 	BlockFigure  = "figure"     // Attrs "src", "alt", "title", "width", "height"; may hold a BlockCaption
 	BlockCaption = "figcaption" // holds inline content
 	BlockDropped = "dropped"    // a tag that is not shown; holds nothing
+	BlockFigures = "figures"    // several figures (or a drawing): holds BlockFigure blocks; Attrs "align"
+	BlockIf      = "if"         // adaptive content: holds blocks; Attrs "expression", which HTML judges (HTMLOptions.Sees)
 )
 
 // Block is a GitBook block of a tree Parse returned.
@@ -54,6 +56,7 @@ func BlockOf(n ast.Node) (b Block, ok bool) {
 		kindHint: BlockHint, kindTabs: BlockTabs, kindTab: BlockTab, kindCodeFrame: BlockCode,
 		kindEmbed: BlockEmbed, kindDetails: BlockDetails, kindSummary: BlockSummary,
 		kindFigure: BlockFigure, kindFigCaption: BlockCaption, kindDropped: BlockDropped,
+		kindFigures: BlockFigures, kindIf: BlockIf,
 	}
 	return Block{Kind: kinds[f.kind], Tag: f.tag, Attrs: f.attrs}, true
 }
@@ -96,3 +99,21 @@ func Highlight(lang, code string, budget *int) []chroma.Token {
 
 // HighlightBudget is how many bytes of code one page may highlight.
 const HighlightBudget = maxHighlightPage
+
+// MathOf is the formula of n when it is math ("$$…$$", inline or a block
+// between lines of "$$"), as written; ok is false for any other node. A
+// block's lines are its formula's, as a code block's are its code.
+func MathOf(n ast.Node, src []byte) (formula string, ok bool) {
+	switch n := n.(type) {
+	case *mathInline:
+		return n.formula, true
+	case *mathBlock:
+		var b strings.Builder
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			b.Write(seg.Value(src))
+		}
+		return strings.TrimSuffix(b.String(), "\n"), true
+	}
+	return "", false
+}

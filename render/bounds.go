@@ -45,7 +45,8 @@ var gfmParser = gparser.NewParser(gfmOptions()...)
 
 // docParser is gfmParser with the GitBook blocks the JSON document holds
 // (see documentBlockParsers): what Document reads.
-var docParser = gparser.NewParser(append(gfmOptions(), gparser.WithBlockParsers(documentBlockParsers()...))...)
+var docParser = gparser.NewParser(append(gfmOptions(), gparser.WithBlockParsers(documentBlockParsers()...),
+	gparser.WithInlineParsers(documentInlineParsers()...))...)
 
 func gfmOptions() []gparser.Option {
 	return []gparser.Option{

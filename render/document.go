@@ -99,6 +99,9 @@ func (c *converter) blocks(parent ast.Node, at place) []any {
 func (c *converter) block(n ast.Node, at place) []any {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
+		if f, ok := mathAlone(n); ok && allowed("math", at) {
+			return []any{c.math(f, at)}
+		}
 		if imagesBlock(at) {
 			if imgs := c.images(n); imgs != nil {
 				return []any{imgs}
@@ -152,6 +155,8 @@ func (c *converter) block(n ast.Node, at place) []any {
 		return []any{c.table(n)}
 	case *ast.LinkReferenceDefinition:
 		return nil
+	case *mathBlock:
+		return []any{c.math(c.mathFormula(n), at)}
 	case *formNode:
 		switch n.kind {
 		case kindHint:
@@ -162,6 +167,22 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.tabs(n, at)
 		case kindCodeFrame:
 			return c.codeFrame(n, at)
+		case kindEmbed:
+			return c.embed(n, at)
+		case kindRef:
+			return c.refBlock(n, at)
+		case kindInclude:
+			return c.include(n, at)
+		case kindIntegration:
+			return c.integration(n, at)
+		case kindIf:
+			return c.ifBlock(n, at)
+		case kindPrompt:
+			return c.prompt(n, at)
+		case kindFigures:
+			return c.figures(n, at)
+		case kindDrawing:
+			return c.drawing(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it
@@ -393,6 +414,12 @@ func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
 			})
 		case *ast.Image:
 			b.inline(map[string]any{"object": "inline", "type": "inline-image", "isVoid": true, "data": c.imageData(ch)})
+		case *mathInline:
+			if inLink(ch) { // a link holds only text and images
+				b.leaf("$$"+ch.formula+"$$", marks)
+				continue
+			}
+			b.inline(inlineMath(ch.formula))
 		case *ast.RawHTML: // kept as the text it is
 			b.leaf(rawHTML(ch, c.src), marks)
 		default:

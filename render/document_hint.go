@@ -30,7 +30,9 @@ import (
 // documentBlockParsers are the block parsers docParser adds to gfmParser.
 // They come before the HTML block parser (900), as in blockForms.
 func documentBlockParsers() []util.PrioritizedValue {
-	return []util.PrioritizedValue{util.Prioritized(docLiquidParser{}, 850), util.Prioritized(expandableParser{}, 850)}
+	return []util.PrioritizedValue{util.Prioritized(docLiquidParser{}, 850), util.Prioritized(expandableParser{}, 850),
+		util.Prioritized(docTagParser{}, 850), util.Prioritized(docFigureParser{}, 850),
+		util.Prioritized(mathBlockParser{}, 850)}
 }
 
 // documentTags are the GitBook tags the document reads; end tags are
@@ -80,7 +82,8 @@ func inFence(node ast.Node, pc gparser.Context) bool {
 // escaped.
 func documentTag(line string) bool {
 	name, _, ok := tagName([]byte(line))
-	return ok && (documentTags[string(name)] || strings.HasPrefix(string(name), "end") && documentTags[string(name[3:])])
+	return ok && (documentTags[string(name)] || strings.HasPrefix(string(name), "end") && documentTags[string(name[3:])]) ||
+		refTag(line)
 }
 
 // hint converts a hint: a hint block where the schema allows one, else (in

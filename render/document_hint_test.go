@@ -31,7 +31,7 @@ var hintReadTests = []struct{ name, md, want string }{
 	{"style in capitals", "{% hint style=\"WARNING\" %}\nx\n{% endhint %}", `hint{"style":"warning"}[paragraph["x"]]`},
 	{"without its end tag it is text", "{% hint style=\"info\" %}\nx", `paragraph["{% hint style=\"info\" %} x"]`},
 	{"an end tag alone is text", "{% endhint %}", `paragraph["{% endhint %}"]`},
-	{"other tags stay text", "{% embed url=\"https://x.example\" %}\n{% endembed %}", `paragraph["{% embed url=\"https://x.example\" %} {% endembed %}"]`},
+	{"other tags stay text", "{% swagger-description %}\nx\n{% endswagger-description %}", `paragraph["{% swagger-description %} x {% endswagger-description %}"]`},
 	{"hint in a hint is its content", "{% hint style=\"info\" %}\na\n{% hint style=\"danger\" %}\nb\n{% endhint %}\n{% endhint %}",
 		`hint{"style":"info"}[paragraph["a"] paragraph["b"]]`},
 	{"quote in a hint is its content", "{% hint style=\"info\" %}\n> a\n>\n> b\n{% endhint %}", `hint{"style":"info"}[paragraph["a"] paragraph["b"]]`},
@@ -157,6 +157,12 @@ func gitbookSeeds() []string {
 	}
 	for _, tt := range codeFrameReadTests {
 		mds = append(mds, tt.md)
+	}
+	for _, tests := range [][]struct{ name, md, want string }{embedTests, embedReadTests, contentRefTests, contentRefReadTests,
+		imagesTests, imagesReadTests, drawingTests, drawingReadTests, mathTests, mathReadTests, includeTests, includeReadTests, openAPITests, openAPIReadTests, integrationTests, integrationReadTests, ifTests, ifReadTests, promptTests, promptReadTests} {
+		for _, tt := range tests {
+			mds = append(mds, tt.md)
+		}
 	}
 	return mds
 }

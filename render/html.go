@@ -30,6 +30,10 @@ type HTMLOptions struct {
 	// FileURL gives the URL of file id (images and file links). When nil,
 	// links to files stay as written.
 	FileURL func(fileID string) string
+	// Sees reports whether the reader sees the adaptive content an
+	// expression guards ({% if <expression> %}); nil shows all of it (an
+	// author's preview). See AdaptiveExpressions for what a cache keys on.
+	Sees func(expression string) bool
 }
 
 // Heading is a heading of a rendered page, for an on-page table of contents.
@@ -89,6 +93,9 @@ var htmlParser = NewGFMParser(append(blockForms(),
 //   - expandables: <details class="expandable"><summary>…</summary>…</details>.
 //   - figures: <figure class="figure"><img …><figcaption>…</figcaption></figure>;
 //     images have alt, loading="lazy" and, when known, width and height.
+//     Several (a gallery) or a drawing are in <div class="figures[ figures-left]">.
+//   - math: <div class="math math-block">TeX</div>, inline <span class="math">TeX</span>.
+//   - adaptive content ({% if … %}): its blocks, when opt.Sees lets the reader see them.
 //   - links: external http(s) links get rel="noopener"; a broken link or
 //     image is <span class="broken-link">its text</span>.
 func HTML(markdown string, opt HTMLOptions) (HTMLPage, error) {

@@ -27,7 +27,8 @@ import (
 // GitBook's tags ("> **Info**"). Only these forms are recognized; any other raw HTML is dropped
 // when rendered. Other GitBook tags on a line of their own
 // ({% content-ref %}, {% stepper %}…) and end tags without their opening
-// are dropped, and what they hold is rendered as ordinary markdown.
+// are dropped, and what they hold is rendered as ordinary markdown; so is
+// an integration's block ({% @integration/block … %}).
 func blockForms() []gparser.Option {
 	return []gparser.Option{
 		// Before the HTML block parser (900), which would take the HTML forms.
@@ -35,7 +36,9 @@ func blockForms() []gparser.Option {
 			util.Prioritized(liquidParser{}, 850),
 			util.Prioritized(detailsParser{}, 850),
 			util.Prioritized(figureParser{}, 850),
+			util.Prioritized(mathBlockParser{}, 850),
 		),
+		gparser.WithInlineParsers(documentInlineParsers()...), // math
 		gparser.WithASTTransformers(util.Prioritized(hintQuotes{}, 100)),
 	}
 }
@@ -66,6 +69,7 @@ type formNode struct {
 	attrs map[string]string // the opening tag's attributes as written, entities decoded
 	leaf  bool              // it holds no blocks: the next line closes it
 	id    string            // a tab's id, unique in the page (given by HTML)
+	line  string            // the opening line as written, for the document to keep as text (docTagParser)
 }
 
 // Kind implements ast.Node.
@@ -112,7 +116,7 @@ var (
 		"content-ref": true, "stepper": true, "step": true, "columns": true, "column": true,
 		"swagger": true, "swagger-description": true, "swagger-parameter": true, "swagger-response": true,
 		"openapi": true, "openapi-operation": true, "openapi-schemas": true, "openapi-webhook": true,
-		"include": true, "updates": true, "update": true,
+		"include": true, "updates": true, "update": true, "prompt": true,
 	}
 )
 
@@ -125,6 +129,14 @@ func (liquidParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 	line, off, ok := lineAt(reader)
 	if !ok {
 		return nil, gparser.NoChildren
+	}
+	if _, _, ok := integrationTag(bytes.TrimSpace(line)); ok { // an integration's block, which only GitBook runs
+		reader.AdvanceToEOL()
+		return &formNode{kind: kindDropped, tag: "integration", leaf: true}, gparser.NoChildren
+	}
+	if expr, ok := ifTag(line); ok && tagsOf(pc, reader.Source()).hasEnd("if", off) && !tooDeep(parent) {
+		reader.AdvanceToEOL()
+		return &formNode{kind: kindIf, tag: "if", attrs: map[string]string{"expression": expr}}, gparser.HasChildren
 	}
 	name, attrs, ok := liquidTag(line)
 	if !ok {
@@ -221,6 +233,12 @@ func tagName(line []byte) (name, rest []byte, ok bool) {
 // the index of stop. A value's backslash escapes and character references
 // are decoded.
 func tagAttrs(s []byte, stop byte) (attrs map[string]string, end int, ok bool) {
+	return tagAttrsCase(s, stop, false)
+}
+
+// tagAttrsCase is tagAttrs, with the keys in the case they are written in
+// when keepCase (an integration block's props are named so).
+func tagAttrsCase(s []byte, stop byte, keepCase bool) (attrs map[string]string, end int, ok bool) {
 	attrs = map[string]string{}
 	i := 0
 	for {
@@ -234,7 +252,10 @@ func tagAttrs(s []byte, stop byte) (attrs map[string]string, end int, ok bool) {
 		for i < len(s) && s[i] != '=' && s[i] != ' ' && s[i] != '\t' && s[i] != stop && s[i] != '/' {
 			i++
 		}
-		key := strings.ToLower(string(s[k:i]))
+		key := string(s[k:i])
+		if !keepCase {
+			key = strings.ToLower(key)
+		}
 		if i >= len(s) || s[i] != '=' {
 			attrs[key] = ""
 			continue
@@ -366,16 +387,38 @@ func (figureParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 	if !ok {
 		return nil, gparser.NoChildren
 	}
-	f, ok := parseFigure(bytes.TrimRight(line, " \t\r\n"))
+	line = bytes.TrimRight(line, " \t\r\n")
+	// As the document reads them (with a dark-mode source), else more loosely.
+	figs, div, ok := parseFigures(line)
+	if f, one := parseFigure(line); !ok && one || ok && len(figs) == 1 {
+		if ok {
+			f = figs[0]
+		}
+		reader.AdvanceToEOL()
+		return figureNode(f, off), gparser.NoChildren
+	}
+	// Several figures in a <div> (a gallery), or a drawing: figures in a <div>.
+	if src, alt, drawing := parseDrawing(line); drawing {
+		figs, div, ok = []figure{{img: map[string]string{"src": src, "alt": alt}}}, nil, true
+	}
 	if !ok {
 		return nil, gparser.NoChildren
 	}
+	b := &formNode{kind: kindFigures, tag: "div", attrs: div, leaf: true}
+	for _, f := range figs {
+		b.AppendChild(b, figureNode(f, off))
+	}
+	reader.AdvanceToEOL()
+	return b, gparser.NoChildren
+}
+
+// figureNode is the node of figure f, on the line at offset off.
+func figureNode(f figure, off int) *formNode {
 	b := &formNode{kind: kindFigure, tag: "figure", attrs: f.img, leaf: true}
 	if f.capStart < f.capStop {
 		b.AppendChild(b, inlineBlock(kindFigCaption, off+f.capStart, off+f.capStop))
 	}
-	reader.AdvanceToEOL()
-	return b, gparser.NoChildren
+	return b
 }
 
 func (figureParser) Continue(ast.Node, text.Reader, gparser.Context) gparser.State {

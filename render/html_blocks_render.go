@@ -20,8 +20,12 @@ func (r *htmlRenderer) registerBlocks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindDetails, details)
 	reg.Register(kindSummary, wrap(`<summary>`, "</summary>\n"))
 	reg.Register(kindFigure, r.figure)
+	reg.Register(kindFigures, figures)
 	reg.Register(kindFigCaption, wrap(`<figcaption>`, "</figcaption>\n"))
 	reg.Register(kindDropped, skip)
+	reg.Register(kindIf, r.adaptive)
+	reg.Register(kindMathBlock, mathHTML)
+	reg.Register(kindInlineMath, mathHTML)
 }
 
 // wrap renders a node as its content between open and end.
@@ -178,7 +182,45 @@ func (r *htmlRenderer) figure(w util.BufWriter, _ []byte, node ast.Node, enterin
 	}
 	a := node.(*formNode).attrs
 	_, _ = w.WriteString(`<figure class="figure">`)
-	r.writeImage(w, r.target(a["src"], true), a["alt"], a["title"], a)
+	r.writeImage(w, r.target(a["src"], true), a["alt"], a["title"], a) // a dark-mode source is not written
 	_ = w.WriteByte('\n')
 	return ast.WalkContinue, nil
+}
+
+// figures writes a gallery: its figures side by side, aligned as written.
+func figures(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		_, _ = w.WriteString("</div>\n")
+		return ast.WalkContinue, nil
+	}
+	class := "figures"
+	if a := node.(*formNode).attrs["align"]; a == "left" || a == "center" || a == "right" {
+		class += " figures-" + a
+	}
+	fmt.Fprintf(w, `<div class="%s">`+"\n", class)
+	return ast.WalkContinue, nil
+}
+
+// adaptive writes adaptive content's blocks when the reader sees them, and
+// nothing else: neither its tags nor, when hidden, a trace of it.
+func (r *htmlRenderer) adaptive(_ util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering && r.opt.Sees != nil && !r.opt.Sees(node.(*formNode).attrs["expression"]) {
+		return ast.WalkSkipChildren, nil
+	}
+	return ast.WalkContinue, nil
+}
+
+// mathHTML writes math's TeX as written, escaped, for the site's script to
+// typeset: a block in a <div>, inline math in a <span>.
+func mathHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	f, _ := MathOf(node, src)
+	if _, inline := node.(*mathInline); inline {
+		fmt.Fprintf(w, `<span class="math">%s</span>`, html.EscapeString(f))
+	} else {
+		fmt.Fprintf(w, `<div class="math math-block">%s</div>`+"\n", html.EscapeString(f))
+	}
+	return ast.WalkSkipChildren, nil
 }

@@ -16,6 +16,9 @@ func FuzzHTML(f *testing.F) {
 	for _, tc := range htmlCases {
 		f.Add(tc.md)
 	}
+	for _, md := range gitbookSeeds() {
+		f.Add(md)
+	}
 	if md, err := os.ReadFile(filepath.Join("testdata", "html", "page.md")); err == nil {
 		f.Add(string(md))
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -119,6 +120,15 @@ var htmlCases = []struct {
 		[]string{`<figure class="figure"><img src="https://img.test/a.png" alt="" loading="lazy" width="300">` + "\n</figure>"}, []string{"figcaption", "<div"}},
 	{"figure picture", `<figure><picture><source srcset="d.png" media="(prefers-color-scheme: dark)"><img src="logo.png" alt="L"></picture><figcaption><p>c</p></figcaption></figure>` + "\n",
 		[]string{`<img src="/f/f1" alt="L"`, "<figcaption>c</figcaption>"}, []string{"srcset", "source"}},
+	{"gallery", `<div align="left"><figure><img src="logo.png" alt="A"><figcaption><p>a</p></figcaption></figure> <figure><img src="https://img.test/b.png" alt="B"><figcaption></figcaption></figure></div>` + "\n",
+		[]string{`<div class="figures figures-left">` + "\n" + `<figure class="figure"><img src="/f/f1" alt="A" loading="lazy" width="640" height="480">` + "\n<figcaption>a</figcaption>\n</figure>\n" +
+			`<figure class="figure"><img src="https://img.test/b.png" alt="B" loading="lazy">` + "\n</figure>\n</div>"}, nil},
+	{"drawing", `<img src="logo.png" alt="A drawing" class="gitbook-drawing">` + "\n",
+		[]string{`<div class="figures">` + "\n" + `<figure class="figure"><img src="/f/f1" alt="A drawing" loading="lazy" width="640" height="480">` + "\n</figure>\n</div>"}, nil},
+	{"integration block", "a\n\n{% @arcade/embed url=\"https://x.example\" %}\n\nb\n", []string{"<p>a</p>\n<p>b</p>"}, []string{"arcade", "{%"}},
+	{"prompt", "{% prompt description=\"d\" icon=\"gear\" %}\n```markdown\nAsk this.\n```\n{% endprompt %}\n", []string{"Ask this."}, []string{"{%", "prompt"}},
+	{"math", "$$\na < b\n$$\n\nInline $$x^2 <script>$$ and \\$\\$ dollars.\n", []string{`<div class="math math-block">a &lt; b</div>`,
+		`<p>Inline <span class="math">x^2 &lt;script&gt;</span> and $$ dollars.</p>`}, []string{"<script"}},
 	{"figure onerror", `<figure><img src="x.png" onerror="alert(1)" alt="x"><figcaption>c</figcaption></figure>` + "\n",
 		[]string{`<span class="broken-link">x</span>`}, []string{"onerror"}},
 	{"figure javascript", `<figure><img src="javascript:alert(1)" alt="x"></figure>` + "\n", []string{"<figure class=\"figure\">x\n</figure>"}, []string{"<img"}},
@@ -424,4 +434,48 @@ func attrValues(t *testing.T, body, key string) []string {
 		}
 	}
 	return vals
+}
+
+// TestHTMLAdaptive: adaptive content is shown as the reader sees it, its
+// tags never, and AdaptiveExpressions lists what the HTML depends on.
+func TestHTMLAdaptive(t *testing.T) {
+	md := "a\n\n{% if visitor.claims.plan == \"pro\" %}\n## Pro\n\nsecret\n{% endif %}\n\n- {% if visitor.claims.beta %}\n  beta\n  {% endif %}\n\nb\n"
+	for _, tt := range []struct {
+		name      string
+		sees      func(string) bool
+		want, not []string
+	}{
+		{"preview", nil, []string{`<h2 id="pro">Pro<a class="anchor"`, "<p>secret</p>", "beta", "<p>b</p>"}, []string{"{%", "endif"}},
+		{"sees pro", func(e string) bool { return e == `visitor.claims.plan == "pro"` }, []string{"<p>secret</p>", "<p>b</p>"}, []string{"beta", "{%"}},
+		{"sees none", func(string) bool { return false }, []string{"<p>a</p>", "<p>b</p>"}, []string{"Pro", "secret", "beta", "{%"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := htmlOptions("intro")
+			opt.Sees = tt.sees
+			page, err := HTML(md, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(page.Body, w) {
+					t.Errorf("HTML lacks %q:\n%s", w, page.Body)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(page.Body, n) {
+					t.Errorf("HTML holds %q:\n%s", n, page.Body)
+				}
+			}
+			for _, h := range page.Headings {
+				if h.Text == "Pro" {
+					t.Errorf("a heading in adaptive content is in the table of contents")
+				}
+			}
+		})
+	}
+	got := AdaptiveExpressions(md + "> {% if visitor.claims.beta %}\n```\n{% if in code %}\n```\n")
+	want := []string{`visitor.claims.plan == "pro"`, "visitor.claims.beta", "in code"}
+	if !slices.Equal(got, want) {
+		t.Errorf("AdaptiveExpressions = %q, want %q", got, want)
+	}
 }

@@ -13,19 +13,22 @@ import (
 //
 // It inverts Document: for markdown m, Document(Markdown(Document(m))) is
 // Document(m) (links and images come back as pages and files with a
-// resolver that reads /pages/ and /files/, as Resolver does). Hints,
-// expandables and tabs are written as GitBook's Git Sync writes them
-// ({% hint style="…" %} … {% endhint %}, <details><summary>…, {% tabs %}),
-// and so are a code block's title and line numbers ({% code title="…" %}).
+// resolver that reads /pages/ and /files/, as Resolver does). GitBook's
+// blocks are written as its Git Sync writes them: hints, expandables, tabs
+// and code titles ({% hint style="…" %}, <details><summary>…, {% tabs %},
+// {% code title="…" %}), and the blocks of document_tags.go (embeds,
+// files, content references, OpenAPI blocks, includes, integrations,
+// adaptive content, prompts), figures and drawings (document_images.go)
+// and math ("$$"). Such a block where the schema allows none, or with data
+// markdown cannot say, is an error naming its path.
 // Blocks Document never makes are written as the markdown nearest them: a
-// task list a list of "- [x]" items, the title of an update or a prompt a
-// bold paragraph before its content, a stepper an ordered list, a math block a "math" code block, an
-// embed or a file a link, a mention "@[name](user:<id>)", an emoji its
-// character, inline math "$…$". Marks other than bold, italic,
-// strikethrough and code are dropped, and so are nodes with nothing
-// markdown can show (icons, expressions, OpenAPI blocks); other nodes of
-// unknown types are written as their content. A node is an error only when
-// its shape is unusable: not an object, without a known "object", or with
+// task list a list of "- [x]" items, the title of an update a bold
+// paragraph before its content, a stepper an ordered list, a mention
+// "@[name](user:<id>)", an emoji its character. Marks other than bold,
+// italic, strikethrough and code are dropped, and so are nodes with nothing
+// markdown can show (icons, expressions); other nodes of unknown types are
+// written as their content. A node is otherwise an error only when its
+// shape is unusable: not an object, without a known "object", or with
 // "nodes", "leaves", "fragments", "marks" or a leaf's "text" of the wrong
 // type.
 func Markdown(doc map[string]any) (string, error) {

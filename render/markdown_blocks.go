@@ -84,10 +84,23 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		syntax, _ := data["syntax"].(string)
 		*out = append(*out, codeFrameMD(codeMD(strings.Join(lines, "\n"), syntax), data))
 	case "math":
-		formula, _ := data["formula"].(string)
-		*out = append(*out, codeMD(formula, "math"))
+		return mathMD(out, data, path, at)
 	case "hint":
 		return hintMD(out, kids, data, path)
+	case "embed", "file":
+		return embedMD(out, m, typ, data, path, at)
+	case "content-ref":
+		return contentRefMD(out, data, path, at)
+	case "reusable-content":
+		return includeMD(out, data, path, at)
+	case "integration":
+		return integrationMD(out, data, path, at)
+	case "if":
+		return ifMD(out, kids, data, path, at)
+	case "prompt":
+		return promptMD(out, kids, data, path, at)
+	case "swagger", "openapi-operation", "openapi-schemas", "openapi-webhook":
+		return openAPIMD(out, typ, data, path, at)
 	case "tabs":
 		return tabsMD(out, kids, itemPaths(path.field("nodes"), len(kids)))
 	case "blockquote":
@@ -97,25 +110,7 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		}
 		*out = append(*out, quoteMD(inner))
 	case "images", "image", "drawing":
-		images, paths := []any{m}, []*nodePath{path}
-		if typ == "images" {
-			images, paths = kids, itemPaths(path.field("nodes"), len(kids))
-		}
-		var lines []string
-		for i, img := range images {
-			im, _, err := object(img, paths[i])
-			if err != nil {
-				return err
-			}
-			var spans []span
-			imageSpan(&spans, im)
-			for _, s := range spans {
-				if s.kind == spanImage {
-					lines = append(lines, imageMD(s))
-				}
-			}
-		}
-		*out = append(*out, chunk{lines: lines})
+		return imagesMD(out, m, typ, data, kids, path, at)
 	case "table":
 		c, err := tableMD(m, data, path)
 		if err != nil {
@@ -126,7 +121,7 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		return expandableMD(out, m, data, path)
 	case "tabs-item":
 		return tabsMD(out, []any{m}, []*nodePath{path})
-	case "update", "prompt":
+	case "update":
 		var title []span // from data, or an expandable's title fragment
 		if field, ok := map[string]string{"update": "date", "prompt": "description"}[typ]; ok {
 			s, _ := data[field].(string)

@@ -60,7 +60,7 @@ func checkInline(s string, want []span, ctx ictx) bool {
 		src = "| x |\n| --- |\n| " + s + " |"
 	}
 	c := &converter{src: []byte(src)}
-	doc := gfmParser.Parse(text.NewReader(c.src))
+	doc := docParser.Parse(text.NewReader(c.src))
 	n := doc.FirstChild()
 	if n == nil || n.NextSibling() != nil {
 		return false
@@ -100,8 +100,9 @@ type openMark struct{ name, delim string }
 
 func (w *iwriter) write(spans []span) string {
 	w.lineStart = true
-	images := w.ctx == ctxTop && !slices.ContainsFunc(spans, func(s span) bool { return s.kind != spanImage })
-	if images { // alone they would be an images block; emphasis, marking no text, keeps them a paragraph
+	images := w.ctx == ctxTop && !slices.ContainsFunc(spans, func(s span) bool { return s.kind != spanImage }) ||
+		(w.ctx == ctxTop || w.ctx == ctxPara) && len(spans) == 1 && spans[0].kind == spanMath
+	if images { // alone they would be an images or math block; emphasis, marking no text, keeps them a paragraph
 		w.b.WriteString("*")
 	}
 	w.seq(spans, 0, true)
@@ -170,6 +171,9 @@ func (w *iwriter) seq(spans []span, base int, end bool) {
 			w.b.WriteString("[")
 			w.seq(s.kids, len(w.stack), false)
 			w.b.WriteString("](" + w.dest(s.target) + ")")
+		case spanMath:
+			w.lineStart = false
+			w.b.WriteString("$$" + s.text + "$$")
 		case spanImage:
 			w.lineStart = false
 			w.b.WriteString("![")
@@ -275,6 +279,7 @@ func (w *iwriter) text(s string, e edges) {
 			}
 			w.b.WriteRune(r)
 		case strings.ContainsRune("\\`*[]~", r),
+			r == '$' && (next == '$' || prev == '$'), // "$$" opens math
 			r == '_' && !(isAlnum(prev) && isAlnum(next)),
 			r == '<' && (last || next == '/' || next == '!' || next == '?' || next < utf8.RuneSelf && unicode.IsLetter(next)),
 			r == '&' && entityLike(s[i:]),

@@ -65,6 +65,7 @@ const (
 	spanText spanKind = iota
 	spanLink
 	spanImage
+	spanMath // text: the formula
 )
 
 // spansMD appends the spans of inline nodes (texts and inlines) to out.
@@ -113,11 +114,20 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 			*out = append(*out, inner...)
 		}
 	case "inline-image":
+		for _, k := range []string{"refDark", "caption", "size"} { // "![alt](src)" says none of them
+			if _, ok := data[k]; ok {
+				return fmt.Errorf("%s.data.%s: cannot be written", path, k)
+			}
+		}
 		imageSpan(out, m)
 	case "emoji":
 		*out = append(*out, span{text: emojiText(str("code"))})
 	case "inline-math", "math":
-		*out = append(*out, span{text: "$" + str("formula") + "$"})
+		s, err := mathSpan(data, path)
+		if err != nil {
+			return err
+		}
+		*out = append(*out, s)
 	case "mention", "button":
 		name := str("label")
 		for _, k := range []string{"name", "text", "title"} {

@@ -280,13 +280,13 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"inline","type":"annotation","isVoid":false,"fragments":[],"nodes":[{"object":"text","leaves":[{"object":"leaf","text":" noted","marks":[]}]}]},
 		{"object":"inline","type":"foo","nodes":[{"object":"text","leaves":[{"object":"leaf","text":" kept","marks":[]}]}]},
 		{"object":"inline","type":"bar"}]}]`,
-		"😀 @[Ann](user:u1) @[u2](user:u2) $a\\*b$ noted kept\n"},
+		"😀 @[Ann](user:u1) @[u2](user:u2) $$a*b$$ noted kept\n"},
 	{"code and math", `[{"object":"block","type":"code","data":{"syntax":"js title"},"nodes":[
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"let a","marks":[]}]}]},
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"","marks":[]}]}]},
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"` + "```" + `","marks":[]}]}]}]},
 		{"object":"block","type":"math","isVoid":true,"data":{"formula":"x^2"}}]`,
-		"````js&#32;title\nlet a\n\n```\n````\n\n```math\nx^2\n```\n"},
+		"````js&#32;title\nlet a\n\n```\n````\n\n$$\nx^2\n$$\n"},
 	{"table", `[{"object":"block","type":"table","isVoid":true,"data":{
 		"view":{"type":"grid","columns":["b","a"],"hideHeader":false},
 		"definition":{"a":{"id":"a","title":"A|1","type":"text","textAlignment":"right"},"b":{"id":"b","title":"B","type":"text","textAlignment":"center"}},
@@ -300,10 +300,9 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"block","type":"image","isVoid":true,"fragments":[],"data":{"ref":{"kind":"url","url":"https://i.example/a b.png"}}}]}]`,
 		"![\\[one\\]](/files/f1)\n![](<https://i.example/a b.png>)\n"},
 	{"void blocks", `[{"object":"block","type":"embed","isVoid":true,"data":{"url":"https://v.example/1"}},
-		{"object":"block","type":"file","isVoid":true,"data":{"ref":{"kind":"file","file":"f1"}}},
 		{"object":"block","type":"openapi-operation","isVoid":true,"data":{"ref":{"kind":"openapi","spec":"s"},"method":"get","path":"/x"}},
 		{"object":"block","type":"divider","isVoid":true,"data":{}}]`,
-		"<https://v.example/1>\n\n[/files/f1](/files/f1)\n\n---\n"},
+		"{% embed url=\"https://v.example/1\" %}\n\n{% openapi-operation spec=\"s\" path=\"/x\" method=\"get\" %}\n{% endopenapi-operation %}\n\n---\n"},
 	{"unknown blocks", `[{"object":"block","type":"columns","data":{},"isVoid":false,"nodes":[
 		{"object":"block","type":"column","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"left","marks":[]}]}]}]},
 		{"object":"block","type":"column","data":{},"nodes":[{"object":"block","type":"heading-1","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"right","marks":[]}]}]}]}]},
@@ -486,7 +485,7 @@ func FuzzJSONToMarkdown(f *testing.F) {
 	for _, tt := range markdownTests {
 		f.Add(`{"object":"document","data":{},"nodes":` + tt.doc + `}`)
 	}
-	for _, md := range []string{richMarkdown, "> - a\n>\n> | b |\n> | - |"} {
+	for _, md := range append([]string{richMarkdown, "> - a\n>\n> | b |\n> | - |"}, gitbookSeeds()...) {
 		b, _ := json.Marshal(Document(md, testResolve))
 		f.Add(string(b))
 	}

@@ -1,6 +1,9 @@
 package site
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/quiredocs/quire/render"
 )
 
@@ -22,6 +25,7 @@ func (s *Server) renderBody(rq *request, n *spaceNav, id string) (string, []head
 			return u, true
 		},
 		FileURL: n.fileURL,
+		Sees:    func(expr string) bool { return rq.sees(adaptiveCondition(expr)) },
 	})
 	if err != nil {
 		return "", nil, err
@@ -31,4 +35,21 @@ func (s *Server) renderBody(rq *request, n *spaceNav, id string) (string, []head
 		heads[i] = heading{Level: h.Level, ID: h.ID, Text: h.Text}
 	}
 	return out.Body, heads, nil
+}
+
+// adaptiveCondition is the condition of adaptive content's expression:
+// Git Sync writes JavaScript's "===" and "!==", which conditions (expr)
+// spell "==" and "!=".
+func adaptiveCondition(expr string) string {
+	return strings.NewReplacer("===", "==", "!==", "!=").Replace(expr)
+}
+
+// pageConditions are the conditions page id's HTML depends on: those of
+// the space's pages, and those of the page's adaptive content.
+func (n *spaceNav) pageConditions(id string) []string {
+	conds := slices.Clone(n.conditions())
+	for _, e := range render.AdaptiveExpressions(n.v.Page(id).Markdown) {
+		conds = append(conds, adaptiveCondition(e))
+	}
+	return conds
 }

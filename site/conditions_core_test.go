@@ -37,3 +37,21 @@ func TestConditionedPagesAreHiddenEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// Adaptive content ({% if %}) is shown only to visitors its expression
+// holds for, its tags never, and a page holding it is not cached publicly.
+func TestAdaptiveContentIsShownByItsCondition(t *testing.T) {
+	t.Parallel()
+	d := newDocs(t, "public")
+	d.e.change(t, d.guide,
+		map[string]any{"operation": "insert_page", "title": "Plans", "document": map[string]any{"markdown": "For all.\n\n" +
+			"{% if visitor.claims.unsigned.plan === \"pro\" %}\nOnly for pro.\n{% endif %}\n\n{% if visitor.claims.unsigned.plan !== \"pro\" %}\nNot pro.\n{% endif %}\n"}},
+	)
+	page := fetch(t, nil, "GET", d.url+"plans")
+	if !strings.Contains(page.body, "For all.") || !strings.Contains(page.body, "Not pro.") || strings.Contains(page.body, "Only for pro") || strings.Contains(page.body, "{%") {
+		t.Errorf("an anonymous visitor's page:\n%s", page.body)
+	}
+	if page.header.Get("Cache-Control") != "private, no-store" {
+		t.Errorf("a page with adaptive content is cached publicly: %q", page.header.Get("Cache-Control"))
+	}
+}

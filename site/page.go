@@ -14,7 +14,7 @@ import (
 
 // servePage answers page id of n as HTML, from the cache when it can.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, rq *request, n *spaceNav, id string) error {
-	key := rq.answerKey("page", rq.visKey(n.conditions()), n.ss.ID, n.v.Revision.ID, id)
+	key := rq.answerKey("page", rq.visKey(n.pageConditions(id)), n.ss.ID, n.v.Revision.ID, id)
 	return s.serveCached(w, r, rq, key, func() ([]byte, string, error) {
 		d, err := s.pageData(rq, n, id)
 		if err != nil {
