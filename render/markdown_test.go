@@ -402,6 +402,9 @@ func FuzzMarkdown(f *testing.F) {
 	for _, md := range gitbookSeeds() {
 		f.Add(md)
 	}
+	for _, md := range corpusSeeds(f) {
+		f.Add(md)
+	}
 	for _, md := range samples(200) {
 		f.Add(md)
 	}
@@ -486,7 +489,7 @@ func FuzzJSONToMarkdown(f *testing.F) {
 	for _, tt := range markdownTests {
 		f.Add(`{"object":"document","data":{},"nodes":` + tt.doc + `}`)
 	}
-	for _, md := range []string{richMarkdown, "> - a\n>\n> | b |\n> | - |"} {
+	for _, md := range append([]string{richMarkdown, "> - a\n>\n> | b |\n> | - |"}, corpusSeeds(f)...) {
 		b, _ := json.Marshal(Document(md, testResolve))
 		f.Add(string(b))
 	}
