@@ -349,8 +349,14 @@ func (c *converter) inlines(n ast.Node, marks []string) []any {
 }
 
 func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
-	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-		switch ch := ch.(type) {
+	c.walkRange(b, n.FirstChild(), nil, marks, pairMarks(n, c.src))
+}
+
+// walkRange converts the inline nodes from first up to stop (nil: all),
+// whose mark tags pairs pairs.
+func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, pairs markPairs) {
+	for n := first; n != nil && n != stop; n = n.NextSibling() {
+		switch ch := n.(type) {
 		case *ast.Text:
 			b.leaf(textValue(ch, c.src), marks)
 			switch {
@@ -393,7 +399,12 @@ func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
 			})
 		case *ast.Image:
 			b.inline(map[string]any{"object": "inline", "type": "inline-image", "isVoid": true, "data": c.imageData(ch)})
-		case *ast.RawHTML: // kept as the text it is
+		case *ast.RawHTML: // a mark's tags (see openMarkTag), else kept as the text it is
+			if end, mark, ok := pairs.closes(ch, stop); ok {
+				c.walkRange(b, ch.NextSibling(), end, withMark(marks, mark), pairs)
+				n = end
+				continue
+			}
 			b.leaf(rawHTML(ch, c.src), marks)
 		default:
 			c.walk(b, ch, marks)
@@ -472,7 +483,7 @@ func textNode(leaves ...any) map[string]any {
 func leaf(s string, marks []string) map[string]any {
 	ms := make([]any, len(marks))
 	for i, m := range marks {
-		ms[i] = map[string]any{"object": "mark", "type": m}
+		ms[i] = markNode(m)
 	}
 	return map[string]any{"object": "leaf", "text": s, "marks": ms}
 }

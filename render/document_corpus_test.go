@@ -103,6 +103,7 @@ var coveredKinds = []string{
 	"block:expandable", "block:tabs", "block:tabs-item", "block:table",
 	"inline:link", "inline:inline-image",
 	"mark:bold", "mark:italic", "mark:strikethrough", "mark:code",
+	"mark:keyboard", "mark:superscript", "mark:subscript", "mark:color",
 }
 
 // TestDocumentCoversEveryKind lists every block, inline and mark kind of

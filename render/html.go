@@ -95,6 +95,7 @@ func HTML(markdown string, opt HTMLOptions) (HTMLPage, error) {
 	src := []byte(NormalizeLineEndings(markdown))
 	doc := htmlParser.Parse(text.NewReader(src))
 	headings := assignIDs(doc, src)
+	pairMarkTags(doc, src)
 	r := &htmlRenderer{opt: opt}
 	var b bytes.Buffer
 	b.Grow(len(src) + len(src)/2)
@@ -144,9 +145,13 @@ func skip(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, error) {
 }
 
 // keepBreaks drops inline raw HTML but "<br>", which GitBook's export puts in
-// table cells for a line break.
+// table cells for a line break, and the tags of marks (pairMarkTags).
 func keepBreaks(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.RawHTML)
+	if v, ok := n.AttributeString(markTagAttr); ok && entering {
+		_, _ = w.WriteString(v.(string))
+		return ast.WalkSkipChildren, nil
+	}
 	if entering && n.Segments.Len() == 1 {
 		seg := n.Segments.At(0)
 		v := bytes.ReplaceAll(seg.Value(src), []byte(" "), nil)

@@ -60,6 +60,11 @@ var htmlCases = []struct {
 	md        string
 	want, not []string
 }{
+	// GitBook's marks
+	{"marks", "<kbd>K</kbd> x<sup>2</sup> H<sub>2</sub>O <mark style=\"color:red;background-color:$primary;\">**c**</mark> <mark>d</mark>\n",
+		[]string{"<kbd>K</kbd>", "x<sup>2</sup>", "H<sub>2</sub>O", `<mark class="mark-text-red mark-bg-primary"><strong>c</strong></mark>`, "<mark>d</mark>"}, nil},
+	{"unpaired mark tags are dropped", "<sup>a <kbd>b</sup> <mark style=\"color:#f00\">c</mark> <mark onclick=\"x\">d</mark>\n",
+		[]string{"<p><sup>a b</sup> c d</p>"}, []string{"kbd", "mark", "#f00", "onclick"}},
 	// GitBook blocks
 	{"hint", "{% hint style=\"success\" %}\nDone *well*.\n{% endhint %}\n",
 		[]string{`<div class="hint hint-success" role="note" aria-label="Success">` + "\n<p>Done <em>well</em>.</p>\n</div>"}, []string{"{%"}},
@@ -354,7 +359,7 @@ func TestHighlightCSS(t *testing.T) {
 // Elements and attributes HTML writes; inert refuses any other.
 var (
 	htmlElements = strings.Fields(`a blockquote br button code del details div em figcaption figure h1 h2 h3 h4 h5 h6 hr
-		img input li ol p pre span strong summary sup table tbody td th thead tr ul`)
+		img input kbd li mark ol p pre span strong sub summary sup table tbody td th thead tr ul`)
 	htmlAttributes = strings.Fields(`alt aria-controls aria-hidden aria-label aria-labelledby aria-selected checked class
 		disabled height hidden href id loading open rel role src start style tabindex title type width`)
 )

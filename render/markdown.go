@@ -21,11 +21,12 @@ import (
 // task list a list of "- [x]" items, the title of an update or a prompt a
 // bold paragraph before its content, a stepper an ordered list, a math block a "math" code block, an
 // embed or a file a link, a mention "@[name](user:<id>)", an emoji its
-// character, inline math "$…$". Marks other than bold, italic,
-// strikethrough and code are dropped, and so are nodes with nothing
-// markdown can show (icons, expressions, OpenAPI blocks); other nodes of
-// unknown types are written as their content. A node is an error only when
-// its shape is unusable: not an object, without a known "object", or with
+// character, inline math "$…$". Marks beyond markdown's are written as Git Sync
+// writes them (<kbd>, <sup>, <sub>, <mark style="color:…;">); a mark it
+// cannot write (an unknown type, a color not of the reference) is an
+// error. Nodes with nothing markdown can show (icons, expressions, OpenAPI
+// blocks) are dropped; other nodes of unknown types are written as their
+// content. A node is otherwise an error only when its shape is unusable: not an object, without a known "object", or with
 // "nodes", "leaves", "fragments", "marks" or a leaf's "text" of the wrong
 // type.
 func Markdown(doc map[string]any) (string, error) {

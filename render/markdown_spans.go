@@ -53,7 +53,7 @@ func refTarget(v any) (string, bool) {
 type span struct {
 	kind   spanKind
 	text   string   // spanText
-	marks  []string // spanText: "bold", "italic", "strikethrough", outermost first, then "code"
+	marks  []string // spanText: "bold", "italic", "strikethrough", "keyboard"… (knownMark), outermost first, then "code"
 	target string   // spanLink, spanImage: the destination
 	alt    string   // spanImage
 	kids   []span   // spanLink: text and images
@@ -163,7 +163,11 @@ func leafMD(out *[]span, m map[string]any, path *nodePath) error {
 			if !ok {
 				return fmt.Errorf("%s.marks[%d]: not an object", path, i)
 			}
-			marks = append(marks, fmt.Sprint(mm["type"]))
+			name, err := markName(mm, fmt.Sprintf("%s.marks[%d]", path, i))
+			if err != nil {
+				return err
+			}
+			marks = append(marks, name)
 		}
 	}
 	*out = append(*out, span{text: s, marks: marks})
@@ -259,8 +263,8 @@ func cleanMarks(marks []string) []string {
 		switch m {
 		case "code":
 			code = true
-		case "bold", "italic", "strikethrough":
-			if !slices.Contains(out, m) {
+		default:
+			if knownMark(m) && !slices.Contains(out, m) {
 				out = append(out, m)
 			}
 		}

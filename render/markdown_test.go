@@ -244,7 +244,7 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"leaf","text":"a","marks":[{"object":"mark","type":"code"},{"object":"mark","type":"bold"}]},
 		{"object":"leaf","text":" b ","marks":[{"object":"mark","type":"keyboard"},{"object":"mark","type":"color","data":{"text":"red","background":"default"}}]},
 		{"object":"leaf","text":"c","marks":[{"object":"mark","type":"italic"},{"object":"mark","type":"italic"}]}]}]}]`,
-		"**`a`** b *c*\n"},
+		"**`a`**<kbd><mark style=\"color:red;\"> b </mark></kbd>*c*\n"},
 	{"tasks", `[{"object":"block","type":"list-tasks","nodes":[
 		{"object":"block","type":"list-item","data":{"checked":true},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"done","marks":[]}]}]}]},
 		{"object":"block","type":"list-item","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"todo","marks":[]}]}]}]}]}]`,
