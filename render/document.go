@@ -349,12 +349,12 @@ func (c *converter) inlines(n ast.Node, marks []string) []any {
 }
 
 func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
-	c.walkRange(b, n.FirstChild(), nil, marks, pairMarks(n, c.src))
+	c.walkRange(b, n.FirstChild(), nil, marks, pairTags(n, c.src))
 }
 
 // walkRange converts the inline nodes from first up to stop (nil: all),
 // whose mark tags pairs pairs.
-func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, pairs markPairs) {
+func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, pairs tagPairs) {
 	for n := first; n != nil && n != stop; n = n.NextSibling() {
 		switch ch := n.(type) {
 		case *ast.Text:
@@ -382,6 +382,10 @@ func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, 
 				c.walk(b, ch, marks)
 				continue
 			}
+			if string(ch.Title) == "mention" {
+				b.inline(c.mention(ch))
+				continue
+			}
 			b.inline(map[string]any{
 				"object": "inline", "type": "link", "isVoid": false,
 				"data":  map[string]any{"ref": c.ref(decode(ch.Destination), false)},
@@ -400,10 +404,17 @@ func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, 
 		case *ast.Image:
 			b.inline(map[string]any{"object": "inline", "type": "inline-image", "isVoid": true, "data": c.imageData(ch)})
 		case *ast.RawHTML: // a mark's tags (see openMarkTag), else kept as the text it is
-			if end, mark, ok := pairs.closes(ch, stop); ok {
-				c.walkRange(b, ch.NextSibling(), end, withMark(marks, mark), pairs)
-				n = end
-				continue
+			if end, tag, ok := pairs.closes(ch, stop); ok {
+				switch {
+				case tag.mark != "":
+					c.walkRange(b, ch.NextSibling(), end, withMark(marks, tag.mark), pairs)
+					n = end
+					continue
+				case tag.kind == "expression" && !inLink(ch): // a link holds only text and images
+					b.inline(c.expression(ch.NextSibling(), end))
+					n = end
+					continue
+				}
 			}
 			b.leaf(rawHTML(ch, c.src), marks)
 		default:

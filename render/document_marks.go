@@ -74,18 +74,52 @@ func openMarkTag(raw string) (tag, mark string, ok bool) {
 	return "mark", "color:" + text + ":" + bg, true
 }
 
-// markPairs pairs the mark tags among a node's inline children: each
+// inlineTag is an opening tag of inline HTML that Document reads with its
+// end tag: a mark's (mark set), an expression's or a button's (kind set).
+type inlineTag struct {
+	name  string            // the element: "kbd", "mark", "code", "a"…
+	mark  string            // a mark, as a leaf's marks keep it
+	kind  string            // "expression" or "button"
+	attrs map[string]string // a button's attributes
+}
+
+// openInlineTag reads raw inline HTML as the opening tag of a mark
+// (openMarkTag), an expression (<code class="expression">) or a button
+// (<a href="…" class="button primary" data-icon="…">).
+func openInlineTag(raw string) (inlineTag, bool) {
+	if tag, mark, ok := openMarkTag(raw); ok {
+		return inlineTag{name: tag, mark: mark}, true
+	}
+	inner, ok := strings.CutPrefix(raw, "<")
+	if inner, ok = strings.CutSuffix(inner, ">"); !ok {
+		return inlineTag{}, false
+	}
+	name, rest, _ := strings.Cut(inner, " ")
+	attrs, end, ok := tagAttrs([]byte(rest), 0)
+	if !ok || end != len(rest) || strings.HasSuffix(rest, "/") {
+		return inlineTag{}, false
+	}
+	switch {
+	case name == "code" && len(attrs) == 1 && attrs["class"] == "expression":
+		return inlineTag{name: name, kind: "expression"}, true
+	case name == "a" && buttonAttrs(attrs):
+		return inlineTag{name: name, kind: "button", attrs: attrs}, true
+	}
+	return inlineTag{}, false
+}
+
+// tagPairs pairs the inline tags among a node's inline children: each
 // opening tag with its end tag, the nearest one after it of the same name
 // not taken by a tag nested in it. Found in one pass, so a paragraph of many
 // unclosed tags takes time in its length.
-type markPairs struct {
-	index map[ast.Node]int      // each child's position
-	end   map[ast.Node]ast.Node // an opening tag's end tag
-	mark  map[ast.Node]string   // an opening tag's mark
+type tagPairs struct {
+	index map[ast.Node]int       // each child's position
+	end   map[ast.Node]ast.Node  // an opening tag's end tag
+	tag   map[ast.Node]inlineTag // an opening tag's
 }
 
-func pairMarks(parent ast.Node, src []byte) markPairs {
-	p := markPairs{index: map[ast.Node]int{}, end: map[ast.Node]ast.Node{}, mark: map[ast.Node]string{}}
+func pairTags(parent ast.Node, src []byte) tagPairs {
+	p := tagPairs{index: map[ast.Node]int{}, end: map[ast.Node]ast.Node{}, tag: map[ast.Node]inlineTag{}}
 	open := map[string][]ast.Node{}
 	i := 0
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
@@ -96,41 +130,37 @@ func pairMarks(parent ast.Node, src []byte) markPairs {
 			continue
 		}
 		s := rawHTML(raw, src)
-		if tag, mark, ok := openMarkTag(s); ok {
-			open[tag] = append(open[tag], n)
-			p.mark[n] = mark
+		if t, ok := openInlineTag(s); ok {
+			open[t.name] = append(open[t.name], n)
+			p.tag[n] = t
 			continue
 		}
-		if tag, ok := endMarkTag(s); ok && len(open[tag]) > 0 {
-			o := open[tag][len(open[tag])-1]
-			open[tag] = open[tag][:len(open[tag])-1]
+		if name, ok := endTag(s); ok && len(open[name]) > 0 {
+			o := open[name][len(open[name])-1]
+			open[name] = open[name][:len(open[name])-1]
 			p.end[o] = n
 		}
 	}
 	return p
 }
 
-// endMarkTag reads raw inline HTML as the end tag of a mark.
-func endMarkTag(raw string) (string, bool) {
+// endTag reads raw inline HTML as an end tag: the element's name.
+func endTag(raw string) (string, bool) {
 	inner, ok := strings.CutPrefix(raw, "</")
 	if inner, ok = strings.CutSuffix(inner, ">"); !ok {
 		return "", false
 	}
-	inner = strings.TrimRight(inner, " \t\n")
-	if _, ok := htmlMarks[inner]; ok || inner == "mark" {
-		return inner, true
-	}
-	return "", false
+	return strings.TrimRight(inner, " \t\n"), true
 }
 
-// closes returns the end tag of opening tag n and its mark when it comes
+// closes returns the end tag of opening tag n and the tag when it comes
 // before stop (nil: the last child).
-func (p markPairs) closes(n, stop ast.Node) (ast.Node, string, bool) {
+func (p tagPairs) closes(n, stop ast.Node) (ast.Node, inlineTag, bool) {
 	end, ok := p.end[n]
 	if !ok || stop != nil && p.index[end] >= p.index[stop] {
-		return nil, "", false
+		return nil, inlineTag{}, false
 	}
-	return end, p.mark[n], true
+	return end, p.tag[n], true
 }
 
 // markNode is a mark's node in a leaf's marks.
@@ -203,8 +233,12 @@ func knownMark(m string) bool {
 }
 
 // markTagAttr is the attribute pairMarkTags gives a mark's tags: the HTML
-// written in their place.
-const markTagAttr = "quire-mark-tag"
+// written in their place; inlineTagAttr that it gives an expression's or a
+// button's tags: their inlineTag, the end tag's name "/" and the element's.
+var (
+	markTagAttr   = []byte("quire-mark-tag")
+	inlineTagAttr = []byte("quire-inline-tag")
+)
 
 // pairMarkTags gives each mark tag of doc paired with its end tag, as
 // Document reads them, the HTML the page writes for it: <kbd>, <sup>,
@@ -222,9 +256,18 @@ func pairMarkTags(doc ast.Node, src []byte) {
 		if !raw {
 			return ast.WalkContinue, nil
 		}
-		pairs := pairMarks(n, src)
+		pairs := pairTags(n, src)
 		for open, end := range pairs.end {
-			mark := pairs.mark[open]
+			t := pairs.tag[open]
+			if t.kind == "button" && inLink(open) {
+				continue // a link in a link: its label alone
+			}
+			if t.kind != "" {
+				open.SetAttribute(inlineTagAttr, t)
+				end.SetAttribute(inlineTagAttr, inlineTag{name: "/" + t.name, kind: t.kind})
+				continue
+			}
+			mark := t.mark
 			tag, close := markDelims(mark)
 			if rest, ok := strings.CutPrefix(mark, "color:"); ok {
 				text, bg, _ := strings.Cut(rest, ":")
@@ -240,8 +283,8 @@ func pairMarkTags(doc ast.Node, src []byte) {
 					tag = `<mark class="` + strings.Join(classes, " ") + `">`
 				}
 			}
-			open.SetAttributeString(markTagAttr, tag)
-			end.SetAttributeString(markTagAttr, close)
+			open.SetAttribute(markTagAttr, tag)
+			end.SetAttribute(markTagAttr, close)
 		}
 		return ast.WalkContinue, nil
 	})

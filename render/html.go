@@ -136,7 +136,7 @@ func (r *htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, r.code)
 	reg.Register(ast.KindCodeBlock, r.code)
 	reg.Register(ast.KindHTMLBlock, skip)
-	reg.Register(ast.KindRawHTML, keepBreaks)
+	reg.Register(ast.KindRawHTML, r.rawHTML)
 	r.registerBlocks(reg)
 }
 
@@ -144,12 +144,28 @@ func skip(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, error) {
 	return ast.WalkSkipChildren, nil
 }
 
-// keepBreaks drops inline raw HTML but "<br>", which GitBook's export puts in
-// table cells for a line break, and the tags of marks (pairMarkTags).
-func keepBreaks(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+// rawHTML drops inline raw HTML but "<br>", which GitBook's export puts in
+// table cells for a line break, and the tags of marks, expressions and
+// buttons (pairMarkTags): an expression is <code class="expression">, a
+// button a link of class "button button-primary" (or secondary).
+func (r *htmlRenderer) rawHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.RawHTML)
-	if v, ok := n.AttributeString(markTagAttr); ok && entering {
+	if v, ok := n.Attribute(markTagAttr); ok && entering {
 		_, _ = w.WriteString(v.(string))
+		return ast.WalkSkipChildren, nil
+	}
+	if v, ok := n.Attribute(inlineTagAttr); ok && entering {
+		switch t := v.(inlineTag); {
+		case t.kind == "expression" && t.name == "code":
+			_, _ = w.WriteString(`<code class="expression">`)
+		case t.kind == "expression":
+			_, _ = w.WriteString(`</code>`)
+		case t.name == "a":
+			kind := strings.TrimPrefix(t.attrs["class"], "button ")
+			r.openLink(w, r.target(t.attrs["href"], false), "", "button button-"+kind)
+		default:
+			r.closeLink(w)
+		}
 		return ast.WalkSkipChildren, nil
 	}
 	if entering && n.Segments.Len() == 1 {

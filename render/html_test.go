@@ -65,6 +65,10 @@ var htmlCases = []struct {
 		[]string{"<kbd>K</kbd>", "x<sup>2</sup>", "H<sub>2</sub>O", `<mark class="mark-text-red mark-bg-primary"><strong>c</strong></mark>`, "<mark>d</mark>"}, nil},
 	{"unpaired mark tags are dropped", "<sup>a <kbd>b</sup> <mark style=\"color:#f00\">c</mark> <mark onclick=\"x\">d</mark>\n",
 		[]string{"<p><sup>a b</sup> c d</p>"}, []string{"kbd", "mark", "#f00", "onclick"}},
+	{"expression and button", "<code class=\"expression\">space.vars.x</code> <a href=\"https://x.example/\" class=\"button primary\" data-icon=\"rocket\">Go *now*</a>\n",
+		[]string{`<code class="expression">space.vars.x</code>`, `<a class="button button-primary" href="https://x.example/" rel="noopener">Go <em>now</em></a>`}, []string{"data-icon"}},
+	{"unsafe button", "<a href=\"javascript:alert(1)\" class=\"button primary\">x</a> [<a href=\"y\" class=\"button primary\">in a link</a>](z)\n",
+		[]string{"<p>x "}, []string{"javascript", "button"}},
 	// GitBook blocks
 	{"hint", "{% hint style=\"success\" %}\nDone *well*.\n{% endhint %}\n",
 		[]string{`<div class="hint hint-success" role="note" aria-label="Success">` + "\n<p>Done <em>well</em>.</p>\n</div>"}, []string{"{%"}},
