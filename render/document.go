@@ -119,6 +119,9 @@ func (c *converter) block(n ast.Node, at place) []any {
 			items = append(items, block("list-item", nil, nodes))
 		}
 		if !n.IsOrdered() {
+			if tasks(n) {
+				return []any{c.taskList(n, items)}
+			}
 			return []any{block("list-unordered", nil, items)}
 		}
 		data := map[string]any{}
@@ -403,6 +406,8 @@ func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, 
 			})
 		case *ast.Image:
 			b.inline(map[string]any{"object": "inline", "type": "inline-image", "isVoid": true, "data": c.imageData(ch)})
+		case *east.TaskCheckBox: // in a list that is not all tasks (see taskList): its text
+			b.leaf(map[bool]string{false: "[ ] ", true: "[x] "}[ch.IsChecked], marks)
 		case *ast.RawHTML: // a mark's tags (see openMarkTag), else kept as the text it is
 			if end, tag, ok := pairs.closes(ch, stop); ok {
 				switch {

@@ -98,7 +98,7 @@ func TestDocumentKindsCorpus(t *testing.T) {
 // asserts them all and this list goes away.
 var coveredKinds = []string{
 	"block:paragraph", "block:heading-1", "block:heading-2", "block:heading-3",
-	"block:list-ordered", "block:list-unordered", "block:list-item", "block:divider", "block:blockquote",
+	"block:list-ordered", "block:list-unordered", "block:list-tasks", "block:list-item", "block:divider", "block:blockquote",
 	"block:hint", "block:images", "block:image", "block:code", "block:code-line",
 	"block:expandable", "block:tabs", "block:tabs-item", "block:table",
 	"inline:link", "inline:inline-image", "inline:expression", "inline:mention",

@@ -17,8 +17,8 @@ import (
 // expandables and tabs are written as GitBook's Git Sync writes them
 // ({% hint style="…" %} … {% endhint %}, <details><summary>…, {% tabs %}),
 // and so are a code block's title and line numbers ({% code title="…" %}).
-// Blocks Document never makes are written as the markdown nearest them: a
-// task list a list of "- [x]" items, the title of an update or a prompt a
+// Task lists are "- [x]" items. Blocks Document never makes are written as
+// the markdown nearest them: the title of an update or a prompt a
 // bold paragraph before its content, a stepper an ordered list, a math block a "math" code block, an
 // embed or a file a link, a mention "@[name](user:<id>)", an emoji its
 // character, inline math "$…$". Marks beyond markdown's are written as Git Sync

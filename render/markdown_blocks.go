@@ -304,7 +304,15 @@ func listMD(out *[]chunk, items []any, paths []*nodePath, typ string, data map[s
 		} else if err := blockMD(&inner, it, p, inItem); err != nil { // an item holding it
 			return err
 		}
+		if typ == "list-tasks" && len(inner) > 0 && !inner[0].para {
+			// "- [ ]" before anything but a paragraph reads back as an empty task before it
+			return fmt.Errorf("%s: a task's first block must be a paragraph", p)
+		}
 		bodies[i] = joinChunks(inner, inItem)
+		if typ == "list-tasks" && len(inner) > 1 && inner[0].empty && len(bodies[i]) > 0 {
+			// the box alone on its line, a blank line, then the rest: else the box would start the block after it
+			bodies[i] = append([]string{"", ""}, bodies[i]...)
+		}
 		lastEmpty = len(bodies[i]) == 0 || emptyEnd(inner)
 	}
 	markers := []string{"-", "*", "+"}
@@ -323,6 +331,7 @@ func listMD(out *[]chunk, items []any, paths []*nodePath, typ string, data map[s
 			if ordered {
 				mk = strconv.Itoa(min(start+i, 999999999)) + marker
 			}
+			indent := strings.Repeat(" ", len(mk)+1) // the item's content starts after the marker, box or not
 			if typ == "list-tasks" {
 				mk += map[bool]string{false: " [ ]", true: " [x]"}[checked[i]]
 			}
@@ -330,9 +339,12 @@ func listMD(out *[]chunk, items []any, paths []*nodePath, typ string, data map[s
 				c.lines = append(c.lines, mk)
 				continue
 			}
-			c.lines = append(c.lines, mk+" "+body[0])
+			if body[0] == "" {
+				c.lines = append(c.lines, mk)
+			} else {
+				c.lines = append(c.lines, mk+" "+body[0])
+			}
 			divider = divider || thematicBreak(mk+" "+body[0])
-			indent := strings.Repeat(" ", len(mk)+1)
 			for _, l := range body[1:] {
 				if l != "" {
 					l = indent + l

@@ -265,7 +265,7 @@ func (w *iwriter) text(s string, e edges) {
 			unicode.IsSpace(r) && (inner || start || last && e.end || blank),
 			edge:
 			fmt.Fprintf(&w.b, "&#%d;", r)
-		case start && para && (strings.ContainsRune("#>-+=|:~`*_<[\\", r) || r == '{' && documentTag(firstLine(s[i:]))): // what would start a block
+		case start && para && (strings.ContainsRune("#>-+=|:~`*_<[\\", r) || r == '{' && (documentTag(firstLine(s[i:])) || strings.HasPrefix(s[i:], "{%"))): // what would start a block; "{%" may be a tag once the rest of the line is written
 			w.b.WriteString("\\" + string(r))
 		case start && para && '0' <= r && r <= '9':
 			j := i
