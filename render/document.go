@@ -72,16 +72,27 @@ func NormalizeLineEndings(s string) string {
 type place int
 
 const (
-	atTop   place = iota // anything
-	inItem               // no images block
-	inQuote              // only paragraphs, headings, lists, dividers and quotes
-	inHint               // only paragraphs, headings, lists, dividers and tables
-	inBody               // an expandable's body: anything but another expandable
-	inTab                // a tab: anything but tables, expandables and tabs
+	atTop    place = iota // anything
+	inItem                // no images block
+	inQuote               // only paragraphs, headings, lists, dividers and quotes
+	inHint                // only paragraphs, headings, lists, dividers and tables
+	inBody                // an expandable's body: anything but another expandable
+	inTab                 // a tab: anything but tables, expandables and tabs
+	inStep                // a step: no tables, tabs, steppers, columns or updates
+	inColumn              // a column: no tabs, columns or updates
+	inUpdate              // an update: no tables, steppers, columns or updates
 )
 
 // imagesBlock reports whether an images block may be at.
-func imagesBlock(at place) bool { return at == atTop || at == inBody || at == inTab }
+func imagesBlock(at place) bool {
+	return at == atTop || at == inBody || at == inTab || at == inStep || at == inColumn || at == inUpdate
+}
+
+// tableAsRows reports whether a table at is a paragraph per row: where the
+// schema allows none.
+func tableAsRows(at place) bool {
+	return at == inQuote || at == inTab || at == inStep || at == inUpdate
+}
 
 type converter struct {
 	src     []byte
@@ -149,7 +160,7 @@ func (c *converter) block(n ast.Node, at place) []any {
 		s = strings.ReplaceAll(s, "\x00", "\uFFFD") // as in all other text (CommonMark §2.3)
 		return []any{block("paragraph", nil, []any{textNode(leaf(s, nil))})}
 	case *east.Table:
-		if at == inQuote || at == inTab {
+		if tableAsRows(at) {
 			return c.tableRows(n)
 		}
 		return []any{c.table(n)}
@@ -165,6 +176,12 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.tabs(n, at)
 		case kindCodeFrame:
 			return c.codeFrame(n, at)
+		case kindStepper:
+			return c.stepper(n, at)
+		case kindColumns:
+			return c.columns(n, at)
+		case kindUpdates:
+			return c.updates(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it

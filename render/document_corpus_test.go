@@ -101,6 +101,7 @@ var coveredKinds = []string{
 	"block:list-ordered", "block:list-unordered", "block:list-tasks", "block:list-item", "block:divider", "block:blockquote",
 	"block:hint", "block:images", "block:image", "block:code", "block:code-line",
 	"block:expandable", "block:tabs", "block:tabs-item", "block:table",
+	"block:stepper", "block:stepper-step", "block:columns", "block:column", "block:updates", "block:update",
 	"inline:link", "inline:inline-image", "inline:expression", "inline:mention",
 	"mark:bold", "mark:italic", "mark:strikethrough", "mark:code",
 	"mark:keyboard", "mark:superscript", "mark:subscript", "mark:color",

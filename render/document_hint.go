@@ -35,7 +35,8 @@ func documentBlockParsers() []util.PrioritizedValue {
 
 // documentTags are the GitBook tags the document reads; end tags are
 // "end" and the name.
-var documentTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true}
+var documentTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true,
+	"stepper": true, "step": true, "columns": true, "column": true, "updates": true, "update": true}
 
 // docLiquidParser reads hints, tabs and code frames as HTML does (liquidParser), and
 // nothing else: a line of another tag, or a block without its end tag (a
@@ -50,7 +51,7 @@ func (p docLiquidParser) Open(parent ast.Node, reader text.Reader, pc gparser.Co
 	}
 	name, _, ok := liquidTag(line)
 	if !ok || !documentTags[name] || tooDeep(parent) || !tagsOf(pc, reader.Source()).hasEnd(name, off) ||
-		name == "tab" && !isKind(parent, kindTabs) {
+		!inItemParent(parent, name) {
 		return nil, gparser.NoChildren
 	}
 	return p.liquidParser.Open(parent, reader, pc)

@@ -158,5 +158,11 @@ func gitbookSeeds() []string {
 	for _, tt := range codeFrameReadTests {
 		mds = append(mds, tt.md)
 	}
+	for _, tests := range [][]struct{ name, md, want string }{markTests, markReadTests, inlineTests, inlineReadTests, taskTests, taskReadTests,
+		stepperTests, stepperReadTests, columnsTests, columnsReadTests, updatesTests, updatesReadTests} {
+		for _, tt := range tests {
+			mds = append(mds, tt.md)
+		}
+	}
 	return mds
 }

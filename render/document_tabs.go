@@ -4,12 +4,13 @@ import (
 	"strings"
 )
 
-// tabs converts tabs: at the top level a tabs block of tabs-items, each
+// tabs converts tabs: at the top level (or in an update) a tabs block of
+// tabs-items, each
 // titled; elsewhere, where the schema allows none, each tab's title as a
 // paragraph (when it has one) and its content. Blocks between the tabs
 // belong to the tab before them (or to an untitled first tab).
 func (c *converter) tabs(n *formNode, at place) []any {
-	if at != atTop {
+	if at != atTop && at != inUpdate {
 		var nodes []any
 		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			if t, ok := ch.(*formNode); ok && t.kind == kindTab {

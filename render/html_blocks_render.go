@@ -21,6 +21,12 @@ func (r *htmlRenderer) registerBlocks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindSummary, wrap(`<summary>`, "</summary>\n"))
 	reg.Register(kindFigure, r.figure)
 	reg.Register(kindFigCaption, wrap(`<figcaption>`, "</figcaption>\n"))
+	reg.Register(kindStepper, wrap(`<ol class="stepper">`+"\n", "</ol>\n"))
+	reg.Register(kindStep, wrap(`<li class="step">`+"\n", "</li>\n"))
+	reg.Register(kindColumns, wrap(`<div class="columns">`+"\n", "</div>\n"))
+	reg.Register(kindColumn, wrap(`<div class="column">`+"\n", "</div>\n"))
+	reg.Register(kindUpdates, wrap(`<div class="updates">`+"\n", "</div>\n"))
+	reg.Register(kindUpdate, updateBlock)
 	reg.Register(kindDropped, skip)
 }
 
@@ -180,5 +186,18 @@ func (r *htmlRenderer) figure(w util.BufWriter, _ []byte, node ast.Node, enterin
 	_, _ = w.WriteString(`<figure class="figure">`)
 	r.writeImage(w, r.target(a["src"], true), a["alt"], a["title"], a)
 	_ = w.WriteByte('\n')
+	return ast.WalkContinue, nil
+}
+
+// updateBlock writes an update: its date, as written, above its content.
+func updateBlock(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		_, _ = w.WriteString("</div>\n")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<div class="update">` + "\n")
+	if d := node.(*formNode).attrs["date"]; d != "" {
+		_, _ = w.WriteString(`<p class="update-date">` + html.EscapeString(d) + "</p>\n")
+	}
 	return ast.WalkContinue, nil
 }

@@ -69,6 +69,12 @@ var htmlCases = []struct {
 		[]string{`<code class="expression">space.vars.x</code>`, `<a class="button button-primary" href="https://x.example/" rel="noopener">Go <em>now</em></a>`}, []string{"data-icon"}},
 	{"unsafe button", "<a href=\"javascript:alert(1)\" class=\"button primary\">x</a> [<a href=\"y\" class=\"button primary\">in a link</a>](z)\n",
 		[]string{"<p>x "}, []string{"javascript", "button"}},
+	{"stepper", "{% stepper %}\n{% step %}\n### One\n{% endstep %}\n\n{% step %}\nTwo\n{% endstep %}\n{% endstepper %}\n",
+		[]string{`<ol class="stepper">` + "\n" + `<li class="step">` + "\n" + `<h3 id="one">`, "<p>Two</p>\n</li>\n</ol>"}, []string{"{%"}},
+	{"columns", "{% columns %}\n{% column width=\"50%\" %}\na\n{% endcolumn %}\n\n{% column %}\nb\n{% endcolumn %}\n{% endcolumns %}\n",
+		[]string{`<div class="columns">` + "\n" + `<div class="column">` + "\n<p>a</p>\n</div>\n" + `<div class="column">`}, []string{"{%", "50%"}},
+	{"updates", "{% updates format=\"full\" %}\n{% update date=\"2026-05-25\\\"<b>\" %}\n## New\n{% endupdate %}\n{% endupdates %}\n",
+		[]string{`<div class="updates">` + "\n" + `<div class="update">` + "\n" + `<p class="update-date">2026-05-25&#34;&lt;b&gt;</p>`}, []string{"{%", "<b>"}},
 	// GitBook blocks
 	{"hint", "{% hint style=\"success\" %}\nDone *well*.\n{% endhint %}\n",
 		[]string{`<div class="hint hint-success" role="note" aria-label="Success">` + "\n<p>Done <em>well</em>.</p>\n</div>"}, []string{"{%"}},

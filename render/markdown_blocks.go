@@ -65,8 +65,18 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		*out = append(*out, chunk{lines: []string{hashes}})
 	case "divider":
 		*out = append(*out, chunk{lines: []string{"---"}})
-	case "list-unordered", "list-ordered", "list-tasks", "stepper":
+	case "list-unordered", "list-ordered", "list-tasks":
 		return listMD(out, kids, itemPaths(path.field("nodes"), len(kids)), typ, data)
+	case "stepper":
+		return stepperMD(out, kids, itemPaths(path.field("nodes"), len(kids)))
+	case "stepper-step":
+		return stepperMD(out, []any{m}, []*nodePath{path})
+	case "columns":
+		return columnsMD(out, data, kids, itemPaths(path.field("nodes"), len(kids)), path)
+	case "column":
+		return columnsMD(out, nil, []any{m}, []*nodePath{path}, path)
+	case "updates":
+		return updatesMD(out, data, kids, itemPaths(path.field("nodes"), len(kids)), path)
 	case "list-item":
 		return listMD(out, []any{n}, []*nodePath{path}, "list-unordered", nil)
 	case "code":
@@ -126,9 +136,11 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		return expandableMD(out, m, data, path)
 	case "tabs-item":
 		return tabsMD(out, []any{m}, []*nodePath{path})
-	case "update", "prompt":
+	case "update":
+		return updatesMD(out, map[string]any{"format": "full"}, []any{m}, []*nodePath{path}, path)
+	case "prompt":
 		var title []span // from data, or an expandable's title fragment
-		if field, ok := map[string]string{"update": "date", "prompt": "description"}[typ]; ok {
+		if field, ok := map[string]string{"prompt": "description"}[typ]; ok {
 			s, _ := data[field].(string)
 			title = []span{{text: s}}
 		}
@@ -215,7 +227,7 @@ func paragraphMD(spans []span, at place) chunk {
 	}
 	spans = normalize(spans)
 	if len(spans) == 0 {
-		if at == inQuote || at == inTab { // where Document makes a table paragraphs
+		if tableAsRows(at) { // where Document makes a table paragraphs
 			return chunk{lines: []string{row([]string{""}), row([]string{"---"})}, para: true, empty: true}
 		}
 		return chunk{para: true, empty: true}

@@ -267,7 +267,7 @@ var markdownTests = []struct{ name, doc, want string }{
 	{"stepper", `[{"object":"block","type":"stepper","nodes":[
 		{"object":"block","type":"stepper-step","data":{},"nodes":[{"object":"block","type":"heading-2","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Install","marks":[]}]}]},{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Get it.","marks":[]}]}]}]},
 		{"object":"block","type":"stepper-step","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Use it.","marks":[]}]}]}]}]}]`,
-		"1. ## Install\n\n   Get it.\n2. Use it.\n"},
+		"{% stepper %}\n{% step %}\n## Install\n\nGet it.\n{% endstep %}\n\n{% step %}\nUse it.\n{% endstep %}\n{% endstepper %}\n"},
 	{"inlines", `[{"object":"block","type":"paragraph","nodes":[
 		{"object":"inline","type":"emoji","isVoid":true,"data":{"code":"1f600"}},
 		{"object":"text","leaves":[{"object":"leaf","text":" ","marks":[]}]},
@@ -309,7 +309,7 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"block","type":"column","data":{},"nodes":[{"object":"block","type":"heading-1","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"right","marks":[]}]}]}]}]},
 		{"object":"block","type":"widget","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"inline ","marks":[]}]},{"object":"inline","type":"x","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"text","marks":[{"object":"mark","type":"bold"}]}]}]}]},
 		{"object":"block","type":"gadget","isVoid":true,"data":{}}]`,
-		"left\n\n# right\n\ninline **text**\n"},
+		"{% columns %}\n{% column %}\nleft\n{% endcolumn %}\n\n{% column %}\n# right\n{% endcolumn %}\n{% endcolumns %}\n\ninline **text**\n"},
 	{"empty", `[]`, ""},
 }
 
