@@ -95,7 +95,11 @@ func (c *converter) hint(n *formNode, at place) []any {
 		nodes = []any{block("paragraph", nil, []any{textNode(leaf("", nil))})}
 	}
 	style, _ := HintStyle(n.attrs)
-	return []any{block("hint", map[string]any{"style": style}, nodes)}
+	data := map[string]any{"style": style}
+	if icon := n.attrs["icon"]; icon != "" {
+		data["icon"] = icon
+	}
+	return []any{block("hint", data, nodes)}
 }
 
 // hintMD writes a hint: its tags around its content. A style the schema
@@ -110,7 +114,11 @@ func hintMD(out *[]chunk, kids []any, data map[string]any, path *nodePath) error
 	if len(inner) == 1 && inner[0].empty {
 		inner = nil // nothing between the tags is a hint of one empty paragraph
 	}
-	lines := []string{`{% hint style="` + style + `" %}`}
+	tag := `{% hint style="` + style + `"`
+	if icon, _ := data["icon"].(string); icon != "" {
+		tag += ` icon="` + tagValue(icon) + `"`
+	}
+	lines := []string{tag + " %}"}
 	lines = append(lines, joinChunks(inner, inHint)...)
 	*out = append(*out, chunk{lines: append(lines, "{% endhint %}")})
 	return nil

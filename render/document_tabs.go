@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -70,6 +71,11 @@ func tabsMD(out *[]chunk, items []any, paths []*nodePath) error {
 		if m["type"] == "tabs-item" {
 			data, _ := m["data"].(map[string]any)
 			title, _ = data["title"].(string)
+			for _, f := range []string{"icon", "slug"} { // no form Git Sync is known to write
+				if s, _ := data[f].(string); s != "" {
+					return fmt.Errorf("%s.data.%s: cannot be written as markdown", paths[i], f)
+				}
+			}
 			kids, err := nodesOf(m, paths[i])
 			if err != nil {
 				return err

@@ -92,7 +92,11 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 			return err
 		}
 		syntax, _ := data["syntax"].(string)
-		*out = append(*out, codeFrameMD(codeMD(strings.Join(lines, "\n"), syntax), data))
+		c, err := codeFrameMD(codeMD(strings.Join(lines, "\n"), syntax), data, path)
+		if err != nil {
+			return err
+		}
+		*out = append(*out, c)
 	case "math":
 		formula, _ := data["formula"].(string)
 		*out = append(*out, codeMD(formula, "math"))
