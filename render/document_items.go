@@ -1,6 +1,9 @@
 package render
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // GitBook's blocks of items (steppers of steps, columns, updates) are
 // read and written as Git Sync writes them, like tabs:
@@ -58,7 +61,7 @@ func (c *converter) flatItems(n *formNode, kindTag string, at place, title func(
 	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		if t, ok := ch.(*formNode); ok && t.tag == kindTag && !t.leaf {
 			if s := title(t.attrs); s != "" {
-				nodes = append(nodes, block("paragraph", nil, []any{textNode(leaf(s, nil))}))
+				nodes = append(nodes, titleParagraph(s))
 			}
 			nodes = append(nodes, c.blocks(t, at)...)
 			continue
@@ -66,6 +69,12 @@ func (c *converter) flatItems(n *formNode, kindTag string, at place, title func(
 		nodes = append(nodes, c.block(ch, at)...)
 	}
 	return nodes
+}
+
+// titleParagraph is a paragraph of an attribute's text, a NUL in it U+FFFD
+// as in all other text (CommonMark §2.3).
+func titleParagraph(s string) map[string]any {
+	return block("paragraph", nil, []any{textNode(leaf(strings.ReplaceAll(s, "\x00", "\uFFFD"), nil))})
 }
 
 // itemsMD writes a block of items as Git Sync does: its tag (name and

@@ -16,7 +16,7 @@ func (c *converter) tabs(n *formNode, at place) []any {
 		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			if t, ok := ch.(*formNode); ok && t.kind == kindTab {
 				if title := t.attrs["title"]; title != "" {
-					nodes = append(nodes, block("paragraph", nil, []any{textNode(leaf(title, nil))}))
+					nodes = append(nodes, titleParagraph(title))
 				}
 				nodes = append(nodes, c.blocks(t, at)...)
 				continue
