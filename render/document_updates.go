@@ -32,9 +32,13 @@ func (c *converter) updates(n *formNode, at place) []any {
 		if tags := it.attrs["tags"]; tags != "" {
 			var refs []any
 			for _, t := range strings.Split(tags, ",") {
-				refs = append(refs, map[string]any{"kind": "tag", "tag": t})
+				if t != "" {
+					refs = append(refs, map[string]any{"kind": "tag", "tag": strings.ReplaceAll(t, "\x00", "\uFFFD")})
+				}
 			}
-			data["tags"] = refs
+			if refs != nil {
+				data["tags"] = refs
+			}
 		}
 		list = append(list, block("update", data, it.nodes))
 	}
@@ -64,13 +68,13 @@ func updatesMD(out *[]chunk, data map[string]any, list []any, paths []*nodePath,
 		for i, v := range tags {
 			ref, _ := v.(map[string]any)
 			slug, _ := ref["tag"].(string)
-			if _, other := ref["space"]; other || slug == "" || strings.ContainsAny(slug, `,"\&`+"\n\r") {
+			if _, other := ref["space"]; other || slug == "" || strings.Contains(slug, ",") {
 				return "", fmt.Errorf("%s.data.tags[%d]: cannot be written as markdown", p, i)
 			}
 			slugs = append(slugs, slug)
 		}
 		if len(slugs) > 0 {
-			a += ` tags="` + strings.Join(slugs, ",") + `"`
+			a += ` tags="` + tagValue(strings.Join(slugs, ",")) + `"`
 		}
 		return a, nil
 	})

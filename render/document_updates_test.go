@@ -19,6 +19,12 @@ var updatesTests = []struct{ name, md, want string }{
 var updatesReadTests = []struct{ name, md, want string }{
 	{"no format is full", "{% updates %}\n{% update date=\"2026-01-02\" %}\na\n{% endupdate %}\n{% endupdates %}", `updates{"format":"full"}[update{"date":"2026-01-02T00:00:00.000Z"}[paragraph["a"]]]`},
 	{"blank lines around updates", "{% updates format=\"full\" %}\n\n{% update date=\"2026-01-02\" %}\n\na\n{% endupdate %}\n\n{% endupdates %}", `updates{"format":"full"}[update{"date":"2026-01-02T00:00:00.000Z"}[paragraph["a"]]]`},
+	{"empty tags are left out", "{% updates %}\n{% update date=\"2026-01-02\" tags=\",a,,\" %}\nx\n{% endupdate %}\n{% endupdates %}",
+		`updates{"format":"full"}[update{"date":"2026-01-02T00:00:00.000Z","tags":[{"kind":"tag","tag":"a"}]}[paragraph["x"]]]`},
+	{"year zero", "{% updates %}\n{% update date=\"0000-01-01\" %}\nx\n{% endupdate %}\n{% endupdates %}",
+		`updates{"format":"full"}[update{"date":"0000-01-01T00:00:00.000Z"}[paragraph["x"]]]`},
+	{"tags escaped", "{% updates %}\n{% update date=\"2026-01-02\" tags=0\" %}\nx\n{% endupdate %}\n{% endupdates %}",
+		`updates{"format":"full"}[update{"date":"2026-01-02T00:00:00.000Z","tags":[{"kind":"tag","tag":"0\""}]}[paragraph["x"]]]`},
 	{"a date that is not a day is dates and content", "{% updates format=\"full\" %}\n{% update date=\"soon\" %}\na\n{% endupdate %}\n{% endupdates %}", `paragraph["soon"] paragraph["a"]`},
 	{"table in an update is rows", "{% updates %}\n{% update date=\"2026-01-02\" %}\n| a |\n| - |\n{% endupdate %}\n{% endupdates %}", `updates{"format":"full"}[update{"date":"2026-01-02T00:00:00.000Z"}[paragraph["a"]]]`},
 	{"updates in a tab are dates and content", "{% tabs %}\n{% tab title=\"T\" %}\n{% updates %}\n{% update date=\"2026-01-02\" %}\na\n{% endupdate %}\n{% endupdates %}\n{% endtab %}\n{% endtabs %}",
