@@ -436,6 +436,12 @@ func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, 
 					b.inline(c.expression(ch.NextSibling(), end))
 					n = end
 					continue
+				case tag.kind == "icon" && !inLink(ch):
+					if icon := c.icon(tag, ch.NextSibling(), end); icon != nil {
+						b.inline(icon)
+						n = end
+						continue
+					}
 				}
 			}
 			b.leaf(rawHTML(ch, c.src), marks)

@@ -102,7 +102,7 @@ var coveredKinds = []string{
 	"block:hint", "block:images", "block:image", "block:code", "block:code-line",
 	"block:expandable", "block:tabs", "block:tabs-item", "block:table",
 	"block:stepper", "block:stepper-step", "block:columns", "block:column", "block:updates", "block:update",
-	"inline:link", "inline:inline-image", "inline:expression", "inline:mention",
+	"inline:link", "inline:inline-image", "inline:expression", "inline:mention", "inline:icon",
 	"mark:bold", "mark:italic", "mark:strikethrough", "mark:code",
 	"mark:keyboard", "mark:superscript", "mark:subscript", "mark:color",
 }

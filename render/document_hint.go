@@ -96,7 +96,7 @@ func (c *converter) hint(n *formNode, at place) []any {
 	}
 	style, _ := HintStyle(n.attrs)
 	data := map[string]any{"style": style}
-	if icon := n.attrs["icon"]; icon != "" {
+	if icon := n.attrs["icon"]; validIcon(icon) {
 		data["icon"] = icon
 	}
 	return []any{block("hint", data, nodes)}

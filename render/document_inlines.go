@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -15,6 +16,7 @@ import (
 //	<code class="expression">space.vars.name</code>
 //	<a href="https://…" class="button primary" data-icon="rocket">Label</a>
 //	[guide.md](guide.md "mention")
+//	<i class="fa-rocket">:rocket:</i>
 //
 // An expression's text and a button's label are the text between the tags;
 // a mention is a link titled "mention", its text the last part of its
@@ -61,6 +63,27 @@ func (c *converter) expression(first, end ast.Node) map[string]any {
 		b.WriteString(plainText(n, c.src))
 	}
 	return map[string]any{"object": "inline", "type": "expression", "isVoid": true, "data": map[string]any{"expression": b.String()}}
+}
+
+// validIcon reports whether s is an icon's name the reference allows
+// (Icon: at most 50 characters), and one markdown writes back as it is.
+func validIcon(s string) bool {
+	return s != "" && utf8.RuneCountInString(s) <= 50 && !strings.ContainsAny(s, "\x00\r\n")
+}
+
+// icon is the icon inline of an icon's tags, when the text between them
+// (first up to end) is its name between colons, as Git Sync writes it;
+// else nil.
+func (c *converter) icon(tag inlineTag, first, end ast.Node) map[string]any {
+	name := tag.attrs["class"][3:]
+	var b strings.Builder
+	for n := first; n != nil && n != end; n = n.NextSibling() {
+		b.WriteString(plainText(n, c.src))
+	}
+	if b.String() != ":"+name+":" {
+		return nil
+	}
+	return map[string]any{"object": "inline", "type": "icon", "isVoid": true, "data": map[string]any{"icon": name}}
 }
 
 // mention is the mention inline of a link titled "mention".
@@ -111,6 +134,15 @@ func inlineSpan(out *[]span, m, data map[string]any, path *nodePath) error {
 			attrs["size"] = size.(string)
 		}
 		*out = append(*out, span{kind: spanButton, target: t, text: str("label"), attrs: attrs})
+	case "icon":
+		if _, ok := data["color"]; ok {
+			return fmt.Errorf("%s.data.color: an icon's color cannot be written as markdown", path)
+		}
+		icon, _ := data["icon"].(string)
+		if !validIcon(icon) {
+			return fmt.Errorf("%s.data.icon: must be an icon's name", path)
+		}
+		*out = append(*out, span{kind: spanIcon, text: icon})
 	case "mention":
 		t, ok := refTarget(data["ref"])
 		if !ok || t == "" {
@@ -146,6 +178,9 @@ func (w *iwriter) tagSpan(s span) {
 			w.b.WriteString(` data-size="` + size + `"`)
 		}
 		w.b.WriteString(">" + inner.b.String() + "</a>")
+	case spanIcon:
+		inner.text(":"+s.text+":", edges{})
+		w.b.WriteString(`<i class="fa-` + htmlAttr(s.text) + `">` + inner.b.String() + "</i>")
 	case spanMention:
 		inner.text(mentionText(s.target), edges{})
 		w.b.WriteString("[" + inner.b.String() + "](" + w.dest(s.target) + ` "mention")`)

@@ -17,6 +17,8 @@ var inlineTests = []struct{ name, md, want string }{
 	{"mention", "See [setup.md](setup.md \"mention\").\n", `paragraph["See " mention{"ref":{"kind":"url","url":"setup.md"}} "."]`},
 	{"mention of a page in a folder", "[spawn.md](../guides/spawn.md \"mention\")\n", `paragraph[mention{"ref":{"kind":"url","url":"../guides/spawn.md"}}]`},
 	{"mention in a hint", "{% hint style=\"info\" %}\nRead [a.md](a.md \"mention\")\n{% endhint %}\n", `hint{"style":"info"}[paragraph["Read " mention{"ref":{"kind":"url","url":"a.md"}}]]`},
+	{"icon", "## <i class=\"fa-lock\">:lock:</i> Sync\n", `heading-2[icon{"icon":"lock"} " Sync"]`},
+	{"icons side by side", "<i class=\"fa-list-timeline\">:list-timeline:</i><i class=\"fa-a&amp;b\">:a&b:</i>\n", `paragraph[icon{"icon":"list-timeline"} icon{"icon":"a&b"}]`},
 	{"tags as text", "\\<code class=\"expression\">x\\</code>\n", `paragraph["<code class=\"expression\">x</code>"]`},
 }
 
@@ -28,6 +30,8 @@ var inlineReadTests = []struct{ name, md, want string }{
 	{"mention of an anchor", "[x](guide.md#setup \"mention\")", `paragraph[mention{"ref":{"anchor":"setup","kind":"anchor","page":"p1"}}]`},
 	{"expression in bold is not bold", "**<code class=\"expression\">x</code> y**", `paragraph[expression{"expression":"x"} bold:" y"]`},
 	{"other code classes are text", "<code class=\"x\">y</code>", `paragraph["<code class=\"x\">y</code>"]`},
+	{"an icon whose text is not its name is text", "<i class=\"fa-lock\">key</i>", `paragraph["<i class=\"fa-lock\">key</i>"]`},
+	{"other classes are text", "<i class=\"lock\">:lock:</i>", `paragraph["<i class=\"lock\">:lock:</i>"]`},
 	{"unclosed expression", "<code class=\"expression\">x", `paragraph["<code class=\"expression\">x"]`},
 	{"markup in an expression is its text", "<code class=\"expression\">*a*</code>", `paragraph[expression{"expression":"a"}]`},
 	{"expression in a link is text", "[<code class=\"expression\">x</code>](y)", `paragraph[link{"ref":{"kind":"url","url":"y"}}["<code class=\"expression\">x</code>"]]`},
@@ -62,6 +66,8 @@ func TestInlinesMarkdownRefuses(t *testing.T) {
 		{`{"object":"inline","type":"button","isVoid":true,"data":{"label":"x","kind":"primary"}}`, "document.nodes[0].nodes[0].data.ref: "},
 		{`{"object":"inline","type":"mention","isVoid":true,"data":{}}`, "document.nodes[0].nodes[0].data.ref: "},
 		{`{"object":"inline","type":"expression","isVoid":true,"data":{}}`, "document.nodes[0].nodes[0].data.expression: "},
+		{`{"object":"inline","type":"icon","isVoid":true,"data":{"icon":"x","color":"red"}}`, "document.nodes[0].nodes[0].data.color: "},
+		{`{"object":"inline","type":"icon","isVoid":true,"data":{"icon":""}}`, "document.nodes[0].nodes[0].data.icon: "},
 	} {
 		doc := decodeJSON(t, `{"object":"document","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[`+tt.inline+`]}]}`)
 		if _, err := Markdown(doc); err == nil || !strings.HasPrefix(err.Error(), tt.want) {

@@ -102,6 +102,8 @@ func openInlineTag(raw string) (inlineTag, bool) {
 	switch {
 	case name == "code" && len(attrs) == 1 && attrs["class"] == "expression":
 		return inlineTag{name: name, kind: "expression"}, true
+	case name == "i" && len(attrs) == 1 && strings.HasPrefix(attrs["class"], "fa-") && validIcon(attrs["class"][3:]):
+		return inlineTag{name: name, kind: "icon", attrs: attrs}, true
 	case name == "a" && buttonAttrs(attrs):
 		return inlineTag{name: name, kind: "button", attrs: attrs}, true
 	}
@@ -259,8 +261,8 @@ func pairMarkTags(doc ast.Node, src []byte) {
 		pairs := pairTags(n, src)
 		for open, end := range pairs.end {
 			t := pairs.tag[open]
-			if t.kind == "button" && inLink(open) {
-				continue // a link in a link: its label alone
+			if t.kind == "button" && inLink(open) || t.kind == "icon" {
+				continue // a link in a link: its label alone; an icon: its text (":rocket:"), the site having no icon font
 			}
 			if t.kind != "" {
 				open.SetAttribute(inlineTagAttr, t)

@@ -172,7 +172,7 @@ func (w *iwriter) seq(spans []span, base int, end bool) {
 			w.b.WriteString("[")
 			w.seq(s.kids, len(w.stack), false)
 			w.b.WriteString("](" + w.dest(s.target) + ")")
-		case spanExpression, spanButton, spanMention:
+		case spanExpression, spanButton, spanMention, spanIcon:
 			w.tagSpan(s)
 		case spanImage:
 			w.lineStart = false

@@ -70,6 +70,7 @@ const (
 	spanExpression // text: the expression
 	spanButton     // text: the label; target; attrs
 	spanMention    // target
+	spanIcon       // text: the icon's name
 )
 
 // spansMD appends the spans of inline nodes (texts and inlines) to out.
@@ -123,7 +124,7 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 		*out = append(*out, span{text: emojiText(str("code"))})
 	case "inline-math", "math":
 		*out = append(*out, span{text: "$" + str("formula") + "$"})
-	case "mention", "button", "expression":
+	case "mention", "button", "expression", "icon":
 		return inlineSpan(out, m, data, path)
 	default: // annotations and unknown inlines: their content
 		return spansMD(out, kids, path.field("nodes"))
