@@ -329,7 +329,7 @@ func listMD(out *[]chunk, items []any, paths []*nodePath, typ string, data map[s
 			// the box alone on its line, a blank line, then the rest: else the box would start the block after it
 			bodies[i] = append([]string{"", ""}, bodies[i]...)
 		}
-		lastEmpty = len(bodies[i]) == 0 || emptyEnd(inner)
+		lastEmpty = len(bodies[i]) == 0 && typ != "list-tasks" || emptyEnd(inner) // a task's box is not nothing
 	}
 	markers := []string{"-", "*", "+"}
 	if ordered {

@@ -280,7 +280,7 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"inline","type":"annotation","isVoid":false,"fragments":[],"nodes":[{"object":"text","leaves":[{"object":"leaf","text":" noted","marks":[]}]}]},
 		{"object":"inline","type":"foo","nodes":[{"object":"text","leaves":[{"object":"leaf","text":" kept","marks":[]}]}]},
 		{"object":"inline","type":"bar"}]}]`,
-		"😀 [user:u1](user:u1 \"mention\") [user:u2](user:u2 \"mention\") $a\\*b$ noted kept\n"},
+		"😀 [user:u1](user:u1 \"mention\") [user:u2](user:u2 \"mention\") $a\\*b$<i class=\"fa-gear\">:gear:</i> noted kept\n"},
 	{"code and math", `[{"object":"block","type":"code","data":{"syntax":"js title"},"nodes":[
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"let a","marks":[]}]}]},
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"","marks":[]}]}]},
