@@ -428,7 +428,7 @@ func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, 
 		case *ast.RawHTML: // a mark's tags (see openMarkTag), else kept as the text it is
 			if end, tag, ok := pairs.closes(ch, stop); ok {
 				switch {
-				case tag.mark != "":
+				case tag.mark != "" && end != ch.NextSibling(): // a mark of nothing is its tags' text
 					c.walkRange(b, ch.NextSibling(), end, withMark(marks, tag.mark), pairs)
 					n = end
 					continue

@@ -38,6 +38,7 @@ var markReadTests = []struct{ name, md, want string }{
 	{"spaces in the style", "<mark style=\"color: red; background-color: blue\">x</mark>", `paragraph[color{"background":"blue","text":"red"}:"x"]`},
 	{"same tag nested", "<sup>a<sup>b</sup>c</sup>", `paragraph[superscript:"abc"]`},
 	{"other tags stay text", "<b>x</b>", `paragraph["<b>x</b>"]`},
+	{"a mark of nothing is text", "<sup></sup>", `paragraph["<sup></sup>"]`},
 	{"crossing tags", "<sup>a<sub>b</sup>c</sub>", `paragraph[superscript:"a<sub>b" "c</sub>"]`},
 	{"unclosed inside", "<sup>a<sup>b</sup>", `paragraph["<sup>a" superscript:"b"]`},
 }
