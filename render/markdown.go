@@ -13,22 +13,25 @@ import (
 //
 // It inverts Document: for markdown m, Document(Markdown(Document(m))) is
 // Document(m) (links and images come back as pages and files with a
-// resolver that reads /pages/ and /files/, as Resolver does). Hints,
-// expandables and tabs are written as GitBook's Git Sync writes them
-// ({% hint style="…" %} … {% endhint %}, <details><summary>…, {% tabs %}),
-// and so are a code block's title and line numbers ({% code title="…" %}).
-// Task lists are "- [x]" items. Blocks Document never makes are written as
-// the markdown nearest them: the title of an update or a prompt a
-// bold paragraph before its content, a stepper an ordered list, a math block a "math" code block, an
-// embed or a file a link, a mention "@[name](user:<id>)", an emoji its
-// character, inline math "$…$". Marks beyond markdown's are written as Git Sync
-// writes them (<kbd>, <sup>, <sub>, <mark style="color:…;">); a mark it
-// cannot write (an unknown type, a color not of the reference) is an
-// error. Nodes with nothing markdown can show (icons, expressions, OpenAPI
-// blocks) are dropped; other nodes of unknown types are written as their
-// content. A node is otherwise an error only when its shape is unusable: not an object, without a known "object", or with
-// "nodes", "leaves", "fragments", "marks" or a leaf's "text" of the wrong
-// type.
+// resolver that reads /pages/ and /files/, as Resolver does). GitBook's
+// blocks, inlines and marks the document reads are written as GitBook's
+// Git Sync writes them: hints, tabs, code frames, steppers, columns and
+// updates with their {% … %} tags, expandables as <details>, task lists
+// as "- [x]" items, expressions, icons, buttons and marks beyond
+// markdown's as inline HTML (<code class="expression">, <i class="fa-…">,
+// <a class="button …">, <kbd>, <sup>, <sub>, <mark style="color:…;">),
+// mentions as links titled "mention" (see document_*.go). Data of those
+// nodes that markdown cannot write (a mark of an unknown type, a button's
+// action, a column's vertical alignment…) is an error naming it.
+//
+// Blocks Document does not make yet are written as the markdown nearest
+// them: the title of a prompt a bold paragraph before its content, a math
+// block a "math" code block, an embed or a file a link, an emoji its
+// character, inline math "$…$"; OpenAPI blocks, with nothing markdown can
+// show, are dropped; other nodes of unknown types are written as their
+// content. A node is otherwise an error only when its shape is unusable:
+// not an object, without a known "object", or with "nodes", "leaves",
+// "fragments", "marks" or a leaf's "text" of the wrong type.
 func Markdown(doc map[string]any) (string, error) {
 	if doc == nil {
 		return "", fmt.Errorf("document: not an object")
