@@ -47,7 +47,7 @@ var gfmParser = gparser.NewParser(gfmOptions()...)
 // (see documentBlockParsers) and task lists' check boxes: what Document
 // reads.
 var docParser = gparser.NewParser(append(gfmOptions(), gparser.WithBlockParsers(documentBlockParsers()...),
-	gparser.WithInlineParsers(util.Prioritized(extension.NewTaskCheckBoxParser(), 0)))...)
+	gparser.WithInlineParsers(util.Prioritized(taskBoxParser{extension.NewTaskCheckBoxParser()}, 0)))...)
 
 func gfmOptions() []gparser.Option {
 	return []gparser.Option{

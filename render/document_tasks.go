@@ -3,12 +3,28 @@ package render
 import (
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	gparser "github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 )
 
 // A task list is a bullet list whose every item starts with a check box,
 // "- [ ] todo" or "- [x] done", as Git Sync writes it (listMD): a
 // list-tasks block whose items say whether they are checked. In a list
 // where some items have no box, a box is the text it is ("[ ] ").
+
+// taskBoxParser reads a task's check box as goldmark does, but only when
+// white space or the end of the line follows it, as GFM says: goldmark
+// also reads the "[x]" of a link "[x](…)" starting a list item as one.
+type taskBoxParser struct{ gparser.InlineParser }
+
+// Parse implements parser.InlineParser.
+func (p taskBoxParser) Parse(parent ast.Node, block text.Reader, pc gparser.Context) ast.Node {
+	line, _ := block.PeekLine()
+	if len(line) < 3 || line[0] != '[' || line[2] != ']' || len(line) > 3 && line[3] != ' ' && line[3] != '\t' && line[3] != '\n' {
+		return nil
+	}
+	return p.InlineParser.Parse(parent, block, pc)
+}
 
 // checkBox is the check box starting list item it, if any.
 func checkBox(it ast.Node) *east.TaskCheckBox {

@@ -22,6 +22,7 @@ var taskReadTests = []struct{ name, md, want string }{
 	{"not every item has a box", "- [x] a\n- b", `list-unordered[list-item[paragraph["[x] a"]] list-item[paragraph["b"]]]`},
 	{"ordered list is not a task list", "1. [x] a", `list-ordered[list-item[paragraph["[x] a"]]]`},
 	{"box with a link after", "- [ ] [a](https://x.example)", `list-tasks[list-item{"checked":false}[paragraph[link{"ref":{"kind":"url","url":"https://x.example"}}["a"]]]]`},
+	{"a link starting an item is no box", "- [x](https://x.example) a", `list-unordered[list-item[paragraph[link{"ref":{"kind":"url","url":"https://x.example"}}["x"] " a"]]]`},
 	{"box alone before bold", "- [ ] **a**", `list-tasks[list-item{"checked":false}[paragraph[bold:"a"]]]`},
 }
 
