@@ -121,6 +121,13 @@ type tagPairs struct {
 }
 
 func pairTags(parent ast.Node, src []byte) tagPairs {
+	raw := false
+	for n := parent.FirstChild(); n != nil && !raw; n = n.NextSibling() {
+		_, raw = n.(*ast.RawHTML)
+	}
+	if !raw { // nothing to pair: no maps for the many paragraphs without HTML
+		return tagPairs{}
+	}
 	p := tagPairs{index: map[ast.Node]int{}, end: map[ast.Node]ast.Node{}, tag: map[ast.Node]inlineTag{}}
 	open := map[string][]ast.Node{}
 	i := 0
@@ -249,13 +256,6 @@ var (
 func pairMarkTags(doc ast.Node, src []byte) {
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering || n.Type() != ast.TypeBlock && n.Type() != ast.TypeInline {
-			return ast.WalkContinue, nil
-		}
-		raw := false
-		for ch := n.FirstChild(); ch != nil && !raw; ch = ch.NextSibling() {
-			_, raw = ch.(*ast.RawHTML)
-		}
-		if !raw {
 			return ast.WalkContinue, nil
 		}
 		pairs := pairTags(n, src)
