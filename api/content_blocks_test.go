@@ -2,6 +2,9 @@ package api_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +48,41 @@ func TestPageDocumentKeepsGitBookBlocks(t *testing.T) {
 	after := e.call(t, e.admin.token, "GET", page+"?format=markdown", nil).want(t, http.StatusOK).JSON(t)["markdown"]
 	if after != before {
 		t.Errorf("markdown after writing the document back:\n%v\nwant\n%v", after, before)
+	}
+
+	// Every kind of render's corpus: one page each, their documents written
+	// back in one authoring batch, each page's markdown as it was.
+	paths, err := filepath.Glob(filepath.Join("..", "render", "testdata", "kinds", "*.md"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("corpus: %v, %d files", err, len(paths))
+	}
+	var inserts []map[string]any
+	titles := map[string]string{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		title := "Kind " + strings.TrimSuffix(filepath.Base(p), ".md")
+		titles[title] = p
+		inserts = append(inserts, insertPage("", string(b), "title", title))
+	}
+	ids = e.cmSeed(t, sp, inserts...)
+	befores := map[string]any{}
+	var updates []map[string]any
+	for title := range titles {
+		page := "/v1/spaces/" + sp + "/content/page/" + ids[title]
+		befores[title] = e.call(t, e.admin.token, "GET", page+"?format=markdown", nil).want(t, http.StatusOK).JSON(t)["markdown"]
+		doc := e.call(t, e.admin.token, "GET", page+"?format=document", nil).want(t, http.StatusOK).JSON(t)["document"]
+		updates = append(updates, map[string]any{"operation": "update_page", "page": ids[title], "document": map[string]any{"document": doc}})
+	}
+	cr = e.cmNewCR(t, e.admin.token, sp)
+	e.author(t, e.admin.token, cr, updates...).want(t, http.StatusOK)
+	e.cmMerge(t, e.admin.token, cr)
+	for title, p := range titles {
+		page := "/v1/spaces/" + sp + "/content/page/" + ids[title]
+		if after := e.call(t, e.admin.token, "GET", page+"?format=markdown", nil).want(t, http.StatusOK).JSON(t)["markdown"]; after != befores[title] {
+			t.Errorf("%s: markdown after writing the document back:\n%v\nwant\n%v", p, after, befores[title])
+		}
 	}
 }

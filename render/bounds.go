@@ -44,9 +44,10 @@ const (
 var gfmParser = gparser.NewParser(gfmOptions()...)
 
 // docParser is gfmParser with the GitBook blocks the JSON document holds
-// (see documentBlockParsers): what Document reads.
+// (see documentBlockParsers), inline math and task lists' check boxes:
+// what Document reads.
 var docParser = gparser.NewParser(append(gfmOptions(), gparser.WithBlockParsers(documentBlockParsers()...),
-	gparser.WithInlineParsers(documentInlineParsers()...))...)
+	gparser.WithInlineParsers(append(documentInlineParsers(), util.Prioritized(taskBoxParser{extension.NewTaskCheckBoxParser()}, 0))...))...)
 
 func gfmOptions() []gparser.Option {
 	return []gparser.Option{

@@ -72,16 +72,27 @@ func NormalizeLineEndings(s string) string {
 type place int
 
 const (
-	atTop   place = iota // anything
-	inItem               // no images block
-	inQuote              // only paragraphs, headings, lists, dividers and quotes
-	inHint               // only paragraphs, headings, lists, dividers and tables
-	inBody               // an expandable's body: anything but another expandable
-	inTab                // a tab: anything but tables, expandables and tabs
+	atTop    place = iota // anything
+	inItem                // no images block
+	inQuote               // only paragraphs, headings, lists, dividers and quotes
+	inHint                // only paragraphs, headings, lists, dividers and tables
+	inBody                // an expandable's body: anything but another expandable
+	inTab                 // a tab: anything but tables, expandables and tabs
+	inStep                // a step: no tables, tabs, steppers, columns or updates
+	inColumn              // a column: no tabs, columns or updates
+	inUpdate              // an update: no tables, steppers, columns or updates
 )
 
 // imagesBlock reports whether an images block may be at.
-func imagesBlock(at place) bool { return at == atTop || at == inBody || at == inTab }
+func imagesBlock(at place) bool {
+	return at == atTop || at == inBody || at == inTab || at == inStep || at == inColumn || at == inUpdate
+}
+
+// tableAsRows reports whether a table at is a paragraph per row: where the
+// schema allows none.
+func tableAsRows(at place) bool {
+	return at == inQuote || at == inTab || at == inStep || at == inUpdate
+}
 
 type converter struct {
 	src     []byte
@@ -122,6 +133,9 @@ func (c *converter) block(n ast.Node, at place) []any {
 			items = append(items, block("list-item", nil, nodes))
 		}
 		if !n.IsOrdered() {
+			if tasks(n) {
+				return []any{c.taskList(n, items)}
+			}
 			return []any{block("list-unordered", nil, items)}
 		}
 		data := map[string]any{}
@@ -149,7 +163,7 @@ func (c *converter) block(n ast.Node, at place) []any {
 		s = strings.ReplaceAll(s, "\x00", "\uFFFD") // as in all other text (CommonMark §2.3)
 		return []any{block("paragraph", nil, []any{textNode(leaf(s, nil))})}
 	case *east.Table:
-		if at == inQuote || at == inTab {
+		if tableAsRows(at) {
 			return c.tableRows(n)
 		}
 		return []any{c.table(n)}
@@ -183,6 +197,12 @@ func (c *converter) block(n ast.Node, at place) []any {
 			return c.figures(n, at)
 		case kindDrawing:
 			return c.drawing(n, at)
+		case kindStepper:
+			return c.stepper(n, at)
+		case kindColumns:
+			return c.columns(n, at)
+		case kindUpdates:
+			return c.updates(n, at)
 		}
 		return c.blocks(n, at) // docParser reads no other
 	default: // no other block is parsed; keep any text rather than lose it
@@ -370,8 +390,14 @@ func (c *converter) inlines(n ast.Node, marks []string) []any {
 }
 
 func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
-	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-		switch ch := ch.(type) {
+	c.walkRange(b, n.FirstChild(), nil, marks, pairTags(n, c.src))
+}
+
+// walkRange converts the inline nodes from first up to stop (nil: all),
+// whose mark tags pairs pairs.
+func (c *converter) walkRange(b *inlines, first, stop ast.Node, marks []string, pairs tagPairs) {
+	for n := first; n != nil && n != stop; n = n.NextSibling() {
+		switch ch := n.(type) {
 		case *ast.Text:
 			b.leaf(textValue(ch, c.src), marks)
 			switch {
@@ -397,6 +423,10 @@ func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
 				c.walk(b, ch, marks)
 				continue
 			}
+			if string(ch.Title) == "mention" {
+				b.inline(c.mention(ch))
+				continue
+			}
 			b.inline(map[string]any{
 				"object": "inline", "type": "link", "isVoid": false,
 				"data":  map[string]any{"ref": c.ref(decode(ch.Destination), false)},
@@ -420,7 +450,27 @@ func (c *converter) walk(b *inlines, n ast.Node, marks []string) {
 				continue
 			}
 			b.inline(inlineMath(ch.formula))
-		case *ast.RawHTML: // kept as the text it is
+		case *east.TaskCheckBox: // in a list that is not all tasks (see taskList): its text
+			b.leaf(map[bool]string{false: "[ ] ", true: "[x] "}[ch.IsChecked], marks)
+		case *ast.RawHTML: // a mark's tags (see openMarkTag), else kept as the text it is
+			if end, tag, ok := pairs.closes(ch, stop); ok {
+				switch {
+				case tag.mark != "" && end != ch.NextSibling(): // a mark of nothing is its tags' text
+					c.walkRange(b, ch.NextSibling(), end, withMark(marks, tag.mark), pairs)
+					n = end
+					continue
+				case tag.kind == "expression" && !inLink(ch): // a link holds only text and images
+					b.inline(c.expression(ch.NextSibling(), end))
+					n = end
+					continue
+				case tag.kind == "icon" && !inLink(ch):
+					if icon := c.icon(tag, ch.NextSibling(), end); icon != nil {
+						b.inline(icon)
+						n = end
+						continue
+					}
+				}
+			}
 			b.leaf(rawHTML(ch, c.src), marks)
 		default:
 			c.walk(b, ch, marks)
@@ -499,7 +549,7 @@ func textNode(leaves ...any) map[string]any {
 func leaf(s string, marks []string) map[string]any {
 	ms := make([]any, len(marks))
 	for i, m := range marks {
-		ms[i] = map[string]any{"object": "mark", "type": m}
+		ms[i] = markNode(m)
 	}
 	return map[string]any{"object": "leaf", "text": s, "marks": ms}
 }

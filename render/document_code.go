@@ -1,10 +1,15 @@
 package render
 
-import "github.com/yuin/goldmark/ast"
+import (
+	"fmt"
+
+	"github.com/yuin/goldmark/ast"
+)
 
 // codeFrame converts GitBook's frame of a code block,
-// {% code title="…" lineNumbers="true" %}: its blocks, the first code
-// block among them with the frame's title and line numbers in its data.
+// {% code title="…" overflow="wrap" lineNumbers="true" fullWidth="true" %}:
+// its blocks, the first code block among them with the frame's title,
+// overflow, line numbers and full width in its data.
 // Where code is code text (a quote, a hint) they are lost.
 func (c *converter) codeFrame(n *formNode, at place) []any {
 	var nodes []any
@@ -22,6 +27,12 @@ func (c *converter) codeFrame(n *formNode, at place) []any {
 				if n.attrs["linenumbers"] == "true" {
 					data["lineNumbers"] = true
 				}
+				if o := n.attrs["overflow"]; o == "wrap" || o == "scroll" {
+					data["overflow"] = o
+				}
+				if n.attrs["fullwidth"] == "true" {
+					data["fullWidth"] = true
+				}
 			}
 		}
 		nodes = append(nodes, out...)
@@ -30,20 +41,37 @@ func (c *converter) codeFrame(n *formNode, at place) []any {
 }
 
 // codeFrameMD puts code (a fenced code block) in GitBook's frame when data
-// gives it a title or line numbers, as Git Sync writes it.
-func codeFrameMD(code chunk, data map[string]any) chunk {
+// gives it a title, overflow, line numbers or full width, as Git Sync
+// writes it ({% code title="x" overflow="wrap" lineNumbers="true"
+// fullWidth="true" %}). An expandable code block has no form Git Sync is
+// known to write: it is refused.
+func codeFrameMD(code chunk, data map[string]any, path *nodePath) (chunk, error) {
+	if err := noData(data, path, "expandable", "collapsedLineCount"); err != nil {
+		return chunk{}, err
+	}
 	title, _ := data["title"].(string)
 	numbers, _ := data["lineNumbers"].(bool)
-	if title == "" && !numbers {
-		return code
+	full, _ := data["fullWidth"].(bool)
+	overflow, _ := data["overflow"].(string)
+	if o, ok := data["overflow"]; ok && overflow != "wrap" && overflow != "scroll" {
+		return chunk{}, fmt.Errorf("%s.data.overflow: must be scroll or wrap, not %v", path, o)
+	}
+	if title == "" && !numbers && !full && overflow == "" {
+		return code, nil
 	}
 	tag := "{% code"
 	if title != "" {
 		tag += ` title="` + tagValue(title) + `"`
 	}
+	if overflow != "" {
+		tag += ` overflow="` + overflow + `"`
+	}
 	if numbers {
 		tag += ` lineNumbers="true"`
 	}
+	if full {
+		tag += ` fullWidth="true"`
+	}
 	lines := append([]string{tag + " %}"}, code.lines...)
-	return chunk{lines: append(lines, "{% endcode %}")}
+	return chunk{lines: append(lines, "{% endcode %}")}, nil
 }

@@ -18,7 +18,8 @@ func (p expandableParser) Continue(node ast.Node, reader text.Reader, pc gparser
 	return p.detailsParser.Continue(node, reader, pc)
 }
 
-// expandable converts an expandable: at the top level an expandable block,
+// expandable converts an expandable: at the top level (or in a step, a
+// column or an update) an expandable block,
 // its title and its body in fragments; elsewhere, where the schema allows
 // none, its title as a paragraph (when it has one) and its body.
 func (c *converter) expandable(n *formNode, at place) []any {
@@ -27,7 +28,7 @@ func (c *converter) expandable(n *formNode, at place) []any {
 	if s, ok := first.(*formNode); ok && s.kind == kindSummary {
 		title, first = s, s.NextSibling()
 	}
-	if at != atTop {
+	if at != atTop && at != inStep && at != inColumn && at != inUpdate {
 		var nodes []any
 		if title != nil && title.HasChildren() {
 			nodes = append(nodes, block("paragraph", nil, c.inlines(title, nil)))

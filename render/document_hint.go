@@ -37,7 +37,26 @@ func documentBlockParsers() []util.PrioritizedValue {
 
 // documentTags are the GitBook tags the document reads; end tags are
 // "end" and the name.
-var documentTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true}
+var documentTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true,
+	"stepper": true, "step": true, "columns": true, "column": true, "updates": true, "update": true}
+
+// containerTagAhead reports whether s starts a tag of documentTags, or its
+// end tag, whatever follows the name: text written at a line's start may
+// become such a tag once the rest of the line, other spans, is written, or
+// once the writer puts an end tag after it (a tab's, say).
+func containerTagAhead(s string) bool {
+	rest, ok := strings.CutPrefix(s, "{%")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	i := strings.IndexFunc(rest, func(r rune) bool { return (r < 'a' || r > 'z') && r != '-' })
+	if i < 0 {
+		i = len(rest)
+	}
+	name := rest[:i]
+	return documentTags[name] || strings.HasPrefix(name, "end") && documentTags[name[3:]]
+}
 
 // docLiquidParser reads hints, tabs and code frames as HTML does (liquidParser), and
 // nothing else: a line of another tag, or a block without its end tag (a
@@ -52,7 +71,7 @@ func (p docLiquidParser) Open(parent ast.Node, reader text.Reader, pc gparser.Co
 	}
 	name, _, ok := liquidTag(line)
 	if !ok || !documentTags[name] || tooDeep(parent) || !tagsOf(pc, reader.Source()).hasEnd(name, off) ||
-		name == "tab" && !isKind(parent, kindTabs) {
+		!inItemParent(parent, name) {
 		return nil, gparser.NoChildren
 	}
 	return p.liquidParser.Open(parent, reader, pc)
@@ -97,7 +116,11 @@ func (c *converter) hint(n *formNode, at place) []any {
 		nodes = []any{block("paragraph", nil, []any{textNode(leaf("", nil))})}
 	}
 	style, _ := HintStyle(n.attrs)
-	return []any{block("hint", map[string]any{"style": style}, nodes)}
+	data := map[string]any{"style": style}
+	if icon := n.attrs["icon"]; validIcon(icon) {
+		data["icon"] = icon
+	}
+	return []any{block("hint", data, nodes)}
 }
 
 // hintMD writes a hint: its tags around its content. A style the schema
@@ -112,7 +135,11 @@ func hintMD(out *[]chunk, kids []any, data map[string]any, path *nodePath) error
 	if len(inner) == 1 && inner[0].empty {
 		inner = nil // nothing between the tags is a hint of one empty paragraph
 	}
-	lines := []string{`{% hint style="` + style + `" %}`}
+	tag := `{% hint style="` + style + `"`
+	if icon, _ := data["icon"].(string); icon != "" {
+		tag += ` icon="` + tagValue(icon) + `"`
+	}
+	lines := []string{tag + " %}"}
 	lines = append(lines, joinChunks(inner, inHint)...)
 	*out = append(*out, chunk{lines: append(lines, "{% endhint %}")})
 	return nil

@@ -22,6 +22,7 @@ var hintTests = []struct{ name, md, want string }{
 	{"hint in a list item", "- {% hint style=\"danger\" %}\n  x\n  {% endhint %}\n", `list-unordered[list-item[hint{"style":"danger"}[paragraph["x"]]]]`},
 	{"code in a hint is code text", "{% hint style=\"info\" %}\n```\na\nb\n```\n{% endhint %}\n", `hint{"style":"info"}[paragraph[code:"a\nb"]]`},
 	{"hint tags as text", "\\{% hint style=\"info\" %}\n\n\\{% endhint %}\n", `paragraph["{% hint style=\"info\" %}"] paragraph["{% endhint %}"]`},
+	{"icon", "{% hint style=\"info\" icon=\"right-long\" %}\nEnterprise only.\n{% endhint %}\n", `hint{"icon":"right-long","style":"info"}[paragraph["Enterprise only."]]`},
 	{"text before and after", "a\n\n{% hint style=\"success\" %}\nb\n{% endhint %}\n\nc\n", `paragraph["a"] hint{"style":"success"}[paragraph["b"]] paragraph["c"]`},
 }
 
@@ -159,7 +160,9 @@ func gitbookSeeds() []string {
 		mds = append(mds, tt.md)
 	}
 	for _, tests := range [][]struct{ name, md, want string }{embedTests, embedReadTests, contentRefTests, contentRefReadTests,
-		imagesTests, imagesReadTests, drawingTests, drawingReadTests, mathTests, mathReadTests, includeTests, includeReadTests, openAPITests, openAPIReadTests, integrationTests, integrationReadTests, ifTests, ifReadTests, promptTests, promptReadTests} {
+		imagesTests, imagesReadTests, drawingTests, drawingReadTests, mathTests, mathReadTests, includeTests, includeReadTests, openAPITests, openAPIReadTests, integrationTests, integrationReadTests, ifTests, ifReadTests, promptTests, promptReadTests,
+		markTests, markReadTests, inlineTests, inlineReadTests, taskTests, taskReadTests,
+		stepperTests, stepperReadTests, columnsTests, columnsReadTests, updatesTests, updatesReadTests} {
 		for _, tt := range tests {
 			mds = append(mds, tt.md)
 		}

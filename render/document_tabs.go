@@ -1,20 +1,22 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 )
 
-// tabs converts tabs: at the top level a tabs block of tabs-items, each
+// tabs converts tabs: at the top level (or in an update) a tabs block of
+// tabs-items, each
 // titled; elsewhere, where the schema allows none, each tab's title as a
 // paragraph (when it has one) and its content. Blocks between the tabs
 // belong to the tab before them (or to an untitled first tab).
 func (c *converter) tabs(n *formNode, at place) []any {
-	if at != atTop {
+	if at != atTop && at != inUpdate {
 		var nodes []any
 		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			if t, ok := ch.(*formNode); ok && t.kind == kindTab {
 				if title := t.attrs["title"]; title != "" {
-					nodes = append(nodes, block("paragraph", nil, []any{textNode(leaf(title, nil))}))
+					nodes = append(nodes, titleParagraph(title))
 				}
 				nodes = append(nodes, c.blocks(t, at)...)
 				continue
@@ -69,6 +71,11 @@ func tabsMD(out *[]chunk, items []any, paths []*nodePath) error {
 		if m["type"] == "tabs-item" {
 			data, _ := m["data"].(map[string]any)
 			title, _ = data["title"].(string)
+			for _, f := range []string{"icon", "slug"} { // no form Git Sync is known to write
+				if s, _ := data[f].(string); s != "" {
+					return fmt.Errorf("%s.data.%s: cannot be written as markdown", paths[i], f)
+				}
+			}
 			kids, err := nodesOf(m, paths[i])
 			if err != nil {
 				return err

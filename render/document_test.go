@@ -309,6 +309,9 @@ func FuzzDocument(f *testing.F) {
 	for _, md := range gitbookSeeds() {
 		f.Add(md)
 	}
+	for _, md := range corpusSeeds(f) {
+		f.Add(md)
+	}
 	ref := reference(f)
 	f.Fuzz(func(t *testing.T, md string) {
 		doc := Document(md, testResolve)

@@ -102,6 +102,7 @@ func HTML(markdown string, opt HTMLOptions) (HTMLPage, error) {
 	src := []byte(NormalizeLineEndings(markdown))
 	doc := htmlParser.Parse(text.NewReader(src))
 	headings := assignIDs(doc, src)
+	pairMarkTags(doc, src)
 	r := &htmlRenderer{opt: opt}
 	var b bytes.Buffer
 	b.Grow(len(src) + len(src)/2)
@@ -142,7 +143,7 @@ func (r *htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, r.code)
 	reg.Register(ast.KindCodeBlock, r.code)
 	reg.Register(ast.KindHTMLBlock, skip)
-	reg.Register(ast.KindRawHTML, keepBreaks)
+	reg.Register(ast.KindRawHTML, r.rawHTML)
 	r.registerBlocks(reg)
 }
 
@@ -150,10 +151,30 @@ func skip(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, error) {
 	return ast.WalkSkipChildren, nil
 }
 
-// keepBreaks drops inline raw HTML but "<br>", which GitBook's export puts in
-// table cells for a line break.
-func keepBreaks(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+// rawHTML drops inline raw HTML but "<br>", which GitBook's export puts in
+// table cells for a line break, and the tags of marks, expressions and
+// buttons (pairMarkTags): an expression is <code class="expression">, a
+// button a link of class "button button-primary" (or secondary).
+func (r *htmlRenderer) rawHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.RawHTML)
+	if v, ok := n.Attribute(markTagAttr); ok && entering {
+		_, _ = w.WriteString(v.(string))
+		return ast.WalkSkipChildren, nil
+	}
+	if v, ok := n.Attribute(inlineTagAttr); ok && entering {
+		switch t := v.(inlineTag); {
+		case t.kind == "expression" && t.name == "code":
+			_, _ = w.WriteString(`<code class="expression">`)
+		case t.kind == "expression":
+			_, _ = w.WriteString(`</code>`)
+		case t.name == "a":
+			kind := strings.TrimPrefix(t.attrs["class"], "button ")
+			r.openLink(w, r.target(t.attrs["href"], false), "", "button button-"+kind)
+		default:
+			r.closeLink(w)
+		}
+		return ast.WalkSkipChildren, nil
+	}
 	if entering && n.Segments.Len() == 1 {
 		seg := n.Segments.At(0)
 		v := bytes.ReplaceAll(seg.Value(src), []byte(" "), nil)

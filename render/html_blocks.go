@@ -56,6 +56,12 @@ var (
 	kindFigure     = ast.NewNodeKind("QuireFigure")
 	kindFigCaption = ast.NewNodeKind("QuireFigCaption")
 	kindDropped    = ast.NewNodeKind("QuireDroppedTag")
+	kindStepper    = ast.NewNodeKind("QuireStepper")
+	kindStep       = ast.NewNodeKind("QuireStep")
+	kindColumns    = ast.NewNodeKind("QuireColumns")
+	kindColumn     = ast.NewNodeKind("QuireColumn")
+	kindUpdates    = ast.NewNodeKind("QuireUpdates")
+	kindUpdate     = ast.NewNodeKind("QuireUpdate")
 )
 
 // formNode is one of the blocks above; kind says which. A summary and a
@@ -96,6 +102,18 @@ func innerOpen(pc gparser.Context, b *formNode) bool {
 	return false
 }
 
+// openInside reports whether a block of kind k opened inside b is still
+// open: an item's tag then opens an item of that one.
+func openInside(pc gparser.Context, b *formNode, k ast.NodeKind) bool {
+	opened := pc.OpenedBlocks()
+	for i := len(opened) - 1; i >= 0 && opened[i].Node != b; i-- {
+		if opened[i].Node.Kind() == k {
+			return true
+		}
+	}
+	return false
+}
+
 // lineAt returns the current line from the first non-space character, and
 // the offset in the source of that character; ok is false for a line
 // indented 4 columns or more (code) or a blank one.
@@ -111,12 +129,17 @@ func lineAt(reader text.Reader) (line []byte, off int, ok bool) {
 // liquidContainers are the GitBook tags that hold markdown up to their end
 // tag; liquidDropped are those rendered as their content alone.
 var (
-	liquidContainers = map[string]ast.NodeKind{"hint": kindHint, "tabs": kindTabs, "tab": kindTab, "code": kindCodeFrame}
-	liquidDropped    = map[string]bool{
-		"content-ref": true, "stepper": true, "step": true, "columns": true, "column": true,
-		"swagger": true, "swagger-description": true, "swagger-parameter": true, "swagger-response": true,
+	liquidContainers = map[string]ast.NodeKind{"hint": kindHint, "tabs": kindTabs, "tab": kindTab, "code": kindCodeFrame,
+		"stepper": kindStepper, "step": kindStep, "columns": kindColumns, "column": kindColumn, "updates": kindUpdates, "update": kindUpdate}
+	// itemParents are the tags that are items of another, and its kind: an
+	// item is one only in it, and the next item's tag ends one whose end
+	// tag is left out.
+	itemParents   = map[string]ast.NodeKind{"tab": kindTabs, "step": kindStepper, "column": kindColumns, "update": kindUpdates}
+	liquidDropped = map[string]bool{
+		"content-ref": true,
+		"swagger":     true, "swagger-description": true, "swagger-parameter": true, "swagger-response": true,
 		"openapi": true, "openapi-operation": true, "openapi-schemas": true, "openapi-webhook": true,
-		"include": true, "updates": true, "update": true, "prompt": true,
+		"include": true, "prompt": true,
 	}
 )
 
@@ -146,7 +169,7 @@ func (liquidParser) Open(parent ast.Node, reader text.Reader, pc gparser.Context
 	b := &formNode{kind: kindDropped, tag: name, attrs: attrs, leaf: true}
 	kind, container := liquidContainers[name]
 	switch {
-	case container && idx.hasEnd(name, off) && !tooDeep(parent) && (name != "tab" || isKind(parent, kindTabs)):
+	case container && idx.hasEnd(name, off) && !tooDeep(parent) && inItemParent(parent, name):
 		b.kind, b.leaf = kind, false
 	case name == "embed" || name == "file":
 		b.kind, b.leaf = kindEmbed, !idx.hasBody(name, off) || tooDeep(parent)
@@ -174,8 +197,8 @@ func (liquidParser) Continue(node ast.Node, reader text.Reader, pc gparser.Conte
 			reader.AdvanceToEOL()
 			return gparser.Close
 		}
-		if ok && string(name) == "tab" && b.tag == "tab" {
-			return gparser.Close // the next tab, its end tag left out: the tabs open it
+		if k, item := itemParents[b.tag]; ok && item && string(name) == b.tag && !openInside(pc, b, k) {
+			return gparser.Close // the next tab (step…), its end tag left out: the tabs open it
 		}
 	}
 	return gparser.Continue | gparser.HasChildren
@@ -186,6 +209,13 @@ func (liquidParser) CanInterruptParagraph() bool                  { return true 
 func (liquidParser) CanAcceptIndentedLine() bool                  { return false }
 
 func isKind(n ast.Node, k ast.NodeKind) bool { return n != nil && n.Kind() == k }
+
+// inItemParent reports whether tag name may open in parent: an item tag
+// (itemParents) only in its parent's kind, any other anywhere.
+func inItemParent(parent ast.Node, name string) bool {
+	k, item := itemParents[name]
+	return !item || isKind(parent, k)
+}
 
 // isEndTag reports whether name ends a GitBook block: without its opening
 // it is dropped.

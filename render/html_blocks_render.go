@@ -22,6 +22,12 @@ func (r *htmlRenderer) registerBlocks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindFigure, r.figure)
 	reg.Register(kindFigures, figures)
 	reg.Register(kindFigCaption, wrap(`<figcaption>`, "</figcaption>\n"))
+	reg.Register(kindStepper, wrap(`<ol class="stepper">`+"\n", "</ol>\n"))
+	reg.Register(kindStep, wrap(`<li class="step">`+"\n", "</li>\n"))
+	reg.Register(kindColumns, wrap(`<div class="columns">`+"\n", "</div>\n"))
+	reg.Register(kindColumn, wrap(`<div class="column">`+"\n", "</div>\n"))
+	reg.Register(kindUpdates, wrap(`<div class="updates">`+"\n", "</div>\n"))
+	reg.Register(kindUpdate, updateBlock)
 	reg.Register(kindDropped, skip)
 	reg.Register(kindIf, r.adaptive)
 	reg.Register(kindMathBlock, mathHTML)
@@ -223,4 +229,17 @@ func mathHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.W
 		fmt.Fprintf(w, `<div class="math math-block">%s</div>`+"\n", html.EscapeString(f))
 	}
 	return ast.WalkSkipChildren, nil
+}
+
+// updateBlock writes an update: its date, as written, above its content.
+func updateBlock(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		_, _ = w.WriteString("</div>\n")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<div class="update">` + "\n")
+	if d := node.(*formNode).attrs["date"]; d != "" {
+		_, _ = w.WriteString(`<p class="update-date">` + html.EscapeString(d) + "</p>\n")
+	}
+	return ast.WalkContinue, nil
 }

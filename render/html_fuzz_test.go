@@ -22,6 +22,9 @@ func FuzzHTML(f *testing.F) {
 	if md, err := os.ReadFile(filepath.Join("testdata", "html", "page.md")); err == nil {
 		f.Add(string(md))
 	}
+	for _, md := range corpusSeeds(f) {
+		f.Add(md)
+	}
 	for _, s := range []string{
 		"<script>alert(1)</script>",
 		"<img src=x onerror=alert(1)>",

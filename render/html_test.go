@@ -61,6 +61,21 @@ var htmlCases = []struct {
 	md        string
 	want, not []string
 }{
+	// GitBook's marks
+	{"marks", "<kbd>K</kbd> x<sup>2</sup> H<sub>2</sub>O <mark style=\"color:red;background-color:$primary;\">**c**</mark> <mark>d</mark>\n",
+		[]string{"<kbd>K</kbd>", "x<sup>2</sup>", "H<sub>2</sub>O", `<mark class="mark-text-red mark-bg-primary"><strong>c</strong></mark>`, "<mark>d</mark>"}, nil},
+	{"unpaired mark tags are dropped", "<sup>a <kbd>b</sup> <mark style=\"color:#f00\">c</mark> <mark onclick=\"x\">d</mark>\n",
+		[]string{"<p><sup>a b</sup> c d</p>"}, []string{"kbd", "mark", "#f00", "onclick"}},
+	{"expression and button", "<code class=\"expression\">space.vars.x</code> <a href=\"https://x.example/\" class=\"button primary\" data-icon=\"rocket\">Go *now*</a>\n",
+		[]string{`<code class="expression">space.vars.x</code>`, `<a class="button button-primary" href="https://x.example/" rel="noopener">Go <em>now</em></a>`}, []string{"data-icon"}},
+	{"unsafe button", "<a href=\"javascript:alert(1)\" class=\"button primary\">x</a> [<a href=\"y\" class=\"button primary\">in a link</a>](z)\n",
+		[]string{"<p>x "}, []string{"javascript", "button"}},
+	{"stepper", "{% stepper %}\n{% step %}\n### One\n{% endstep %}\n\n{% step %}\nTwo\n{% endstep %}\n{% endstepper %}\n",
+		[]string{`<ol class="stepper">` + "\n" + `<li class="step">` + "\n" + `<h3 id="one">`, "<p>Two</p>\n</li>\n</ol>"}, []string{"{%"}},
+	{"columns", "{% columns %}\n{% column width=\"50%\" %}\na\n{% endcolumn %}\n\n{% column %}\nb\n{% endcolumn %}\n{% endcolumns %}\n",
+		[]string{`<div class="columns">` + "\n" + `<div class="column">` + "\n<p>a</p>\n</div>\n" + `<div class="column">`}, []string{"{%", "50%"}},
+	{"updates", "{% updates format=\"full\" %}\n{% update date=\"2026-05-25\\\"<b>\" %}\n## New\n{% endupdate %}\n{% endupdates %}\n",
+		[]string{`<div class="updates">` + "\n" + `<div class="update">` + "\n" + `<p class="update-date">2026-05-25&#34;&lt;b&gt;</p>`}, []string{"{%", "<b>"}},
 	// GitBook blocks
 	{"hint", "{% hint style=\"success\" %}\nDone *well*.\n{% endhint %}\n",
 		[]string{`<div class="hint hint-success" role="note" aria-label="Success">` + "\n<p>Done <em>well</em>.</p>\n</div>"}, []string{"{%"}},
@@ -364,7 +379,7 @@ func TestHighlightCSS(t *testing.T) {
 // Elements and attributes HTML writes; inert refuses any other.
 var (
 	htmlElements = strings.Fields(`a blockquote br button code del details div em figcaption figure h1 h2 h3 h4 h5 h6 hr
-		img input li ol p pre span strong summary sup table tbody td th thead tr ul`)
+		img input kbd li mark ol p pre span strong sub summary sup table tbody td th thead tr ul`)
 	htmlAttributes = strings.Fields(`alt aria-controls aria-hidden aria-label aria-labelledby aria-selected checked class
 		disabled height hidden href id loading open rel role src start style tabindex title type width`)
 )

@@ -14,19 +14,21 @@ import (
 // It inverts Document: for markdown m, Document(Markdown(Document(m))) is
 // Document(m) (links and images come back as pages and files with a
 // resolver that reads /pages/ and /files/, as Resolver does). GitBook's
-// blocks are written as its Git Sync writes them: hints, expandables, tabs
-// and code titles ({% hint style="…" %}, <details><summary>…, {% tabs %},
-// {% code title="…" %}), and the blocks of document_tags.go (embeds,
-// files, content references, OpenAPI blocks, includes, integrations,
-// adaptive content, prompts), figures and drawings (document_images.go)
-// and math ("$$"). Such a block where the schema allows none, or with data
-// markdown cannot say, is an error naming its path.
-// Blocks Document never makes are written as the markdown nearest them: a
-// task list a list of "- [x]" items, the title of an update a bold
-// paragraph before its content, a stepper an ordered list, a mention
-// "@[name](user:<id>)", an emoji its character. Marks other than bold,
-// italic, strikethrough and code are dropped, and so are nodes with nothing
-// markdown can show (icons, expressions); other nodes of unknown types are
+// blocks, inlines and marks the document reads are written as GitBook's
+// Git Sync writes them: hints, tabs, code frames, steppers, columns and
+// updates with their {% … %} tags, expandables as <details>, task lists
+// as "- [x]" items, expressions, icons, buttons and marks beyond
+// markdown's as inline HTML (<code class="expression">, <i class="fa-…">,
+// <a class="button …">, <kbd>, <sup>, <sub>, <mark style="color:…;">),
+// mentions as links titled "mention", and the blocks of document_tags.go
+// (embeds, files, content references, OpenAPI blocks, includes,
+// integrations, adaptive content, prompts), figures and drawings
+// (document_images.go) and math ("$$") (see document_*.go). Such a block
+// where the schema allows none, or data of those nodes that markdown
+// cannot write (a mark of an unknown type, a button's action, a column's
+// vertical alignment…), is an error naming its path.
+//
+// An emoji is written as its character; other nodes of unknown types are
 // written as their content. A node is otherwise an error only when its
 // shape is unusable: not an object, without a known "object", or with
 // "nodes", "leaves", "fragments", "marks" or a leaf's "text" of the wrong

@@ -65,8 +65,18 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		*out = append(*out, chunk{lines: []string{hashes}})
 	case "divider":
 		*out = append(*out, chunk{lines: []string{"---"}})
-	case "list-unordered", "list-ordered", "list-tasks", "stepper":
+	case "list-unordered", "list-ordered", "list-tasks":
 		return listMD(out, kids, itemPaths(path.field("nodes"), len(kids)), typ, data)
+	case "stepper":
+		return stepperMD(out, kids, itemPaths(path.field("nodes"), len(kids)))
+	case "stepper-step":
+		return stepperMD(out, []any{m}, []*nodePath{path})
+	case "columns":
+		return columnsMD(out, data, kids, itemPaths(path.field("nodes"), len(kids)), path)
+	case "column":
+		return columnsMD(out, nil, []any{m}, []*nodePath{path}, path)
+	case "updates":
+		return updatesMD(out, data, kids, itemPaths(path.field("nodes"), len(kids)), path)
 	case "list-item":
 		return listMD(out, []any{n}, []*nodePath{path}, "list-unordered", nil)
 	case "code":
@@ -82,7 +92,11 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 			return err
 		}
 		syntax, _ := data["syntax"].(string)
-		*out = append(*out, codeFrameMD(codeMD(strings.Join(lines, "\n"), syntax), data))
+		c, err := codeFrameMD(codeMD(strings.Join(lines, "\n"), syntax), data, path)
+		if err != nil {
+			return err
+		}
+		*out = append(*out, c)
 	case "math":
 		return mathMD(out, data, path, at)
 	case "hint":
@@ -122,34 +136,7 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 	case "tabs-item":
 		return tabsMD(out, []any{m}, []*nodePath{path})
 	case "update":
-		var title []span // from data, or an expandable's title fragment
-		if field, ok := map[string]string{"update": "date", "prompt": "description"}[typ]; ok {
-			s, _ := data[field].(string)
-			title = []span{{text: s}}
-		}
-		frags, err := fragmentsOf(m, path)
-		if err != nil {
-			return err
-		}
-		var body []fragment
-		for _, f := range frags {
-			if f.name == "expandable-title" || f.typ == "expandable-title" {
-				if err := spansMD(&title, f.nodes, f.path.field("nodes")); err != nil {
-					return err
-				}
-				continue
-			}
-			body = append(body, f)
-		}
-		*out = append(*out, textMD(addMark(title, "bold"), at))
-		if err := blocksMD(out, kids, path.field("nodes"), at); err != nil {
-			return err
-		}
-		for _, f := range body {
-			if err := blocksMD(out, f.nodes, f.path.field("nodes"), at); err != nil {
-				return err
-			}
-		}
+		return updatesMD(out, map[string]any{"format": "full"}, []any{m}, []*nodePath{path}, path)
 	default:
 		return containerMD(out, m, kids, data, path, at)
 	}
@@ -210,7 +197,7 @@ func paragraphMD(spans []span, at place) chunk {
 	}
 	spans = normalize(spans)
 	if len(spans) == 0 {
-		if at == inQuote || at == inTab { // where Document makes a table paragraphs
+		if tableAsRows(at) { // where Document makes a table paragraphs
 			return chunk{lines: []string{row([]string{""}), row([]string{"---"})}, para: true, empty: true}
 		}
 		return chunk{para: true, empty: true}
@@ -299,8 +286,16 @@ func listMD(out *[]chunk, items []any, paths []*nodePath, typ string, data map[s
 		} else if err := blockMD(&inner, it, p, inItem); err != nil { // an item holding it
 			return err
 		}
+		if typ == "list-tasks" && len(inner) > 0 && !inner[0].para {
+			// "- [ ]" before anything but a paragraph reads back as an empty task before it
+			return fmt.Errorf("%s: a task's first block must be a paragraph", p)
+		}
 		bodies[i] = joinChunks(inner, inItem)
-		lastEmpty = len(bodies[i]) == 0 || emptyEnd(inner)
+		if typ == "list-tasks" && len(inner) > 1 && inner[0].empty && len(bodies[i]) > 0 {
+			// the box alone on its line, a blank line, then the rest: else the box would start the block after it
+			bodies[i] = append([]string{"", ""}, bodies[i]...)
+		}
+		lastEmpty = len(bodies[i]) == 0 && typ != "list-tasks" || emptyEnd(inner) // a task's box is not nothing
 	}
 	markers := []string{"-", "*", "+"}
 	if ordered {
@@ -318,6 +313,7 @@ func listMD(out *[]chunk, items []any, paths []*nodePath, typ string, data map[s
 			if ordered {
 				mk = strconv.Itoa(min(start+i, 999999999)) + marker
 			}
+			indent := strings.Repeat(" ", len(mk)+1) // the item's content starts after the marker, box or not
 			if typ == "list-tasks" {
 				mk += map[bool]string{false: " [ ]", true: " [x]"}[checked[i]]
 			}
@@ -325,9 +321,12 @@ func listMD(out *[]chunk, items []any, paths []*nodePath, typ string, data map[s
 				c.lines = append(c.lines, mk)
 				continue
 			}
-			c.lines = append(c.lines, mk+" "+body[0])
+			if body[0] == "" {
+				c.lines = append(c.lines, mk)
+			} else {
+				c.lines = append(c.lines, mk+" "+body[0])
+			}
 			divider = divider || thematicBreak(mk+" "+body[0])
-			indent := strings.Repeat(" ", len(mk)+1)
 			for _, l := range body[1:] {
 				if l != "" {
 					l = indent + l

@@ -151,11 +151,13 @@ func (w *iwriter) seq(spans []span, base int, end bool) {
 	}
 	steps[len(spans)] = step{keep: base}
 	for i, s := range spans {
-		e := edges{before: w.boundary(steps[i]), opened: len(steps[i].open) > 0, end: end && i == len(spans)-1}
+		// White space only next to emphasis changes how it reads, not next to a mark's HTML tag.
+		open := steps[i].open
+		e := edges{before: w.boundary(steps[i]), opened: len(open) > 0 && emphasisMark(open[len(open)-1]), end: end && i == len(spans)-1}
 		switch s.kind {
 		case spanText:
 			next := steps[i+1]
-			e.closes = next.keep < len(w.stack)
+			e.closes = next.keep < len(w.stack) && emphasisMark(w.stack[len(w.stack)-1].name)
 			e.after = e.closes || len(next.open) > 0
 			if slices.Contains(s.marks, "code") {
 				w.code(s.text)
@@ -174,6 +176,8 @@ func (w *iwriter) seq(spans []span, base int, end bool) {
 		case spanMath:
 			w.lineStart = false
 			w.b.WriteString("$$" + s.text + "$$")
+		case spanExpression, spanButton, spanMention, spanIcon:
+			w.tagSpan(s)
 		case spanImage:
 			w.lineStart = false
 			w.b.WriteString("![")
@@ -196,11 +200,11 @@ func (w *iwriter) boundary(st step) bool {
 		wrote, star = true, strings.HasSuffix(m.delim, "*")
 	}
 	for i, name := range st.open {
-		d := map[string]string{"bold": "**", "italic": "*", "strikethrough": "~~"}[name]
+		d, end := markDelims(name)
 		if name == "italic" && (w.mode != modeNatural || star || i+1 < len(st.open) && st.open[i+1] == "bold") {
-			d = "_"
+			d, end = "_", "_"
 		}
-		w.stack = append(w.stack, openMark{name, d})
+		w.stack = append(w.stack, openMark{name, end})
 		w.b.WriteString(d)
 		wrote, star = true, strings.HasSuffix(d, "*")
 	}
@@ -265,7 +269,7 @@ func (w *iwriter) text(s string, e edges) {
 			unicode.IsSpace(r) && (inner || start || last && e.end || blank),
 			edge:
 			fmt.Fprintf(&w.b, "&#%d;", r)
-		case start && para && (strings.ContainsRune("#>-+=|:~`*_<[\\", r) || r == '{' && documentTag(firstLine(s[i:]))): // what would start a block
+		case start && para && (strings.ContainsRune("#>-+=|:~`*_<[\\", r) || r == '{' && (documentTag(firstLine(s[i:])) || containerTagAhead(s[i:]))): // what would start a block
 			w.b.WriteString("\\" + string(r))
 		case start && para && '0' <= r && r <= '9':
 			j := i
@@ -380,6 +384,10 @@ func emphasis(marks []string) []string {
 	}
 	return marks
 }
+
+// emphasisMark reports whether mark m is written with emphasis delimiters,
+// not HTML tags.
+func emphasisMark(m string) bool { return m == "bold" || m == "italic" || m == "strikethrough" }
 
 // keptOpen is how many of the marks open can stay open around spans: those
 // all their text has.

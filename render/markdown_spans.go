@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,11 +53,12 @@ func refTarget(v any) (string, bool) {
 // marks, a link around spans, or an image.
 type span struct {
 	kind   spanKind
-	text   string   // spanText
-	marks  []string // spanText: "bold", "italic", "strikethrough", outermost first, then "code"
-	target string   // spanLink, spanImage: the destination
-	alt    string   // spanImage
-	kids   []span   // spanLink: text and images
+	text   string            // spanText
+	marks  []string          // spanText: "bold", "italic", "strikethrough", "keyboard"… (knownMark), outermost first, then "code"
+	target string            // spanLink, spanImage: the destination
+	alt    string            // spanImage
+	kids   []span            // spanLink: text and images
+	attrs  map[string]string // spanButton: its kind, icon and size
 }
 
 type spanKind int
@@ -65,7 +67,11 @@ const (
 	spanText spanKind = iota
 	spanLink
 	spanImage
-	spanMath // text: the formula
+	spanMath       // text: the formula
+	spanExpression // text: the expression
+	spanButton     // text: the label; target; attrs
+	spanMention    // target
+	spanIcon       // text: the icon's name
 )
 
 // spansMD appends the spans of inline nodes (texts and inlines) to out.
@@ -128,28 +134,8 @@ func spanMD(out *[]span, m map[string]any, path *nodePath) error {
 			return err
 		}
 		*out = append(*out, s)
-	case "mention", "button":
-		name := str("label")
-		for _, k := range []string{"name", "text", "title"} {
-			if name == "" {
-				name = str(k)
-			}
-		}
-		t, ok := refTarget(data["ref"])
-		switch {
-		case ok && m["type"] == "mention" && strings.HasPrefix(t, "user:"):
-			if name == "" {
-				name = strings.TrimPrefix(t, "user:")
-			}
-			*out = append(*out, span{text: "@"}, span{kind: spanLink, target: t, kids: []span{{text: name}}})
-		case ok:
-			if name == "" {
-				name = t
-			}
-			*out = append(*out, span{kind: spanLink, target: t, kids: []span{{text: name}}})
-		case name != "":
-			*out = append(*out, span{text: name})
-		}
+	case "mention", "button", "expression", "icon":
+		return inlineSpan(out, m, data, path)
 	default: // annotations and unknown inlines: their content
 		return spansMD(out, kids, path.field("nodes"))
 	}
@@ -173,7 +159,11 @@ func leafMD(out *[]span, m map[string]any, path *nodePath) error {
 			if !ok {
 				return fmt.Errorf("%s.marks[%d]: not an object", path, i)
 			}
-			marks = append(marks, fmt.Sprint(mm["type"]))
+			name, err := markName(mm, fmt.Sprintf("%s.marks[%d]", path, i))
+			if err != nil {
+				return err
+			}
+			marks = append(marks, name)
 		}
 	}
 	*out = append(*out, span{text: s, marks: marks})
@@ -269,8 +259,8 @@ func cleanMarks(marks []string) []string {
 		switch m {
 		case "code":
 			code = true
-		case "bold", "italic", "strikethrough":
-			if !slices.Contains(out, m) {
+		default:
+			if knownMark(m) && !slices.Contains(out, m) {
 				out = append(out, m)
 			}
 		}
@@ -300,7 +290,8 @@ func equalSpans(a, b []span) bool {
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if x.kind != y.kind || x.text != y.text || !slices.Equal(x.marks, y.marks) || x.target != y.target || x.alt != y.alt || !equalSpans(x.kids, y.kids) {
+		if x.kind != y.kind || x.text != y.text || !slices.Equal(x.marks, y.marks) || x.target != y.target || x.alt != y.alt || !equalSpans(x.kids, y.kids) ||
+			!maps.Equal(x.attrs, y.attrs) {
 			return false
 		}
 	}

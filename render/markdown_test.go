@@ -244,7 +244,7 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"leaf","text":"a","marks":[{"object":"mark","type":"code"},{"object":"mark","type":"bold"}]},
 		{"object":"leaf","text":" b ","marks":[{"object":"mark","type":"keyboard"},{"object":"mark","type":"color","data":{"text":"red","background":"default"}}]},
 		{"object":"leaf","text":"c","marks":[{"object":"mark","type":"italic"},{"object":"mark","type":"italic"}]}]}]}]`,
-		"**`a`** b *c*\n"},
+		"**`a`**<kbd><mark style=\"color:red;\"> b </mark></kbd>*c*\n"},
 	{"tasks", `[{"object":"block","type":"list-tasks","nodes":[
 		{"object":"block","type":"list-item","data":{"checked":true},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"done","marks":[]}]}]}]},
 		{"object":"block","type":"list-item","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"todo","marks":[]}]}]}]}]}]`,
@@ -267,7 +267,7 @@ var markdownTests = []struct{ name, doc, want string }{
 	{"stepper", `[{"object":"block","type":"stepper","nodes":[
 		{"object":"block","type":"stepper-step","data":{},"nodes":[{"object":"block","type":"heading-2","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Install","marks":[]}]}]},{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Get it.","marks":[]}]}]}]},
 		{"object":"block","type":"stepper-step","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Use it.","marks":[]}]}]}]}]}]`,
-		"1. ## Install\n\n   Get it.\n2. Use it.\n"},
+		"{% stepper %}\n{% step %}\n## Install\n\nGet it.\n{% endstep %}\n\n{% step %}\nUse it.\n{% endstep %}\n{% endstepper %}\n"},
 	{"inlines", `[{"object":"block","type":"paragraph","nodes":[
 		{"object":"inline","type":"emoji","isVoid":true,"data":{"code":"1f600"}},
 		{"object":"text","leaves":[{"object":"leaf","text":" ","marks":[]}]},
@@ -280,7 +280,7 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"inline","type":"annotation","isVoid":false,"fragments":[],"nodes":[{"object":"text","leaves":[{"object":"leaf","text":" noted","marks":[]}]}]},
 		{"object":"inline","type":"foo","nodes":[{"object":"text","leaves":[{"object":"leaf","text":" kept","marks":[]}]}]},
 		{"object":"inline","type":"bar"}]}]`,
-		"😀 @[Ann](user:u1) @[u2](user:u2) $$a*b$$ noted kept\n"},
+		"😀 [user:u1](user:u1 \"mention\") [user:u2](user:u2 \"mention\") $$a*b$$<i class=\"fa-gear\">:gear:</i> noted kept\n"},
 	{"code and math", `[{"object":"block","type":"code","data":{"syntax":"js title"},"nodes":[
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"let a","marks":[]}]}]},
 		{"object":"block","type":"code-line","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"","marks":[]}]}]},
@@ -308,7 +308,7 @@ var markdownTests = []struct{ name, doc, want string }{
 		{"object":"block","type":"column","data":{},"nodes":[{"object":"block","type":"heading-1","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"right","marks":[]}]}]}]}]},
 		{"object":"block","type":"widget","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"inline ","marks":[]}]},{"object":"inline","type":"x","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"text","marks":[{"object":"mark","type":"bold"}]}]}]}]},
 		{"object":"block","type":"gadget","isVoid":true,"data":{}}]`,
-		"left\n\n# right\n\ninline **text**\n"},
+		"{% columns %}\n{% column %}\nleft\n{% endcolumn %}\n\n{% column %}\n# right\n{% endcolumn %}\n{% endcolumns %}\n\ninline **text**\n"},
 	{"empty", `[]`, ""},
 }
 
@@ -401,6 +401,9 @@ func FuzzMarkdown(f *testing.F) {
 	for _, md := range gitbookSeeds() {
 		f.Add(md)
 	}
+	for _, md := range corpusSeeds(f) {
+		f.Add(md)
+	}
 	for _, md := range samples(200) {
 		f.Add(md)
 	}
@@ -485,7 +488,7 @@ func FuzzJSONToMarkdown(f *testing.F) {
 	for _, tt := range markdownTests {
 		f.Add(`{"object":"document","data":{},"nodes":` + tt.doc + `}`)
 	}
-	for _, md := range append([]string{richMarkdown, "> - a\n>\n> | b |\n> | - |"}, gitbookSeeds()...) {
+	for _, md := range append(append([]string{richMarkdown, "> - a\n>\n> | b |\n> | - |"}, gitbookSeeds()...), corpusSeeds(f)...) {
 		b, _ := json.Marshal(Document(md, testResolve))
 		f.Add(string(b))
 	}
