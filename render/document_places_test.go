@@ -26,10 +26,12 @@ func TestBlocksInEveryContainer(t *testing.T) {
 		return strings.Join(lines, "\n") + "\n"
 	}
 	containers := map[string]func(string) string{
-		"list item":  func(md string) string { return indent(md, "  ", "- ") },
-		"quote":      func(md string) string { return indent(md, "> ", "> ") },
-		"hint":       func(md string) string { return "{% hint style=\"info\" %}\n" + md + "{% endhint %}\n" },
-		"tab":        func(md string) string { return "{% tabs %}\n{% tab title=\"A\" %}\n" + md + "{% endtab %}\n{% endtabs %}\n" },
+		"list item": func(md string) string { return indent(md, "  ", "- ") },
+		"quote":     func(md string) string { return indent(md, "> ", "> ") },
+		"hint":      func(md string) string { return "{% hint style=\"info\" %}\n" + md + "{% endhint %}\n" },
+		"tab": func(md string) string {
+			return "{% tabs %}\n{% tab title=\"A\" %}\n" + md + "{% endtab %}\n{% endtabs %}\n"
+		},
 		"expandable": func(md string) string { return "<details>\n\n<summary>T</summary>\n\n" + md + "\n</details>\n" },
 		"if":         func(md string) string { return "{% if a %}\n" + md + "{% endif %}\n" },
 	}
