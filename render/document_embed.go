@@ -15,7 +15,7 @@ func (c *converter) embed(n *formNode, at place) []any {
 	data := map[string]any{"url": target}
 	if typ == "file" {
 		target = n.attrs["src"]
-		ref := c.ref(target, true)
+		ref := c.fileRef(target)
 		if ref["kind"] != "file" {
 			return c.tagText(n, at)
 		}
@@ -107,4 +107,15 @@ func lastSegment(target string) string {
 		return target
 	}
 	return t
+}
+
+// fileRef is the reference of a block that shows a file (a file, a
+// drawing): as an image's, and without a resolver "/files/<id>", as
+// Markdown writes a file, is that file.
+func (c *converter) fileRef(target string) map[string]any {
+	ref := c.ref(target, true)
+	if id, ok := strings.CutPrefix(target, "/files/"); ok && c.resolve == nil && id != "" && !strings.ContainsAny(id, "/?#") {
+		ref = map[string]any{"kind": "file", "file": id}
+	}
+	return ref
 }

@@ -84,6 +84,22 @@ var embedReadTests = []struct{ name, md, want string }{
 
 func TestEmbedRoundTrip(t *testing.T) { checkKind(t, outlineFragments, embedTests, embedReadTests) }
 
+// TestFileWithoutResolver: without a resolver, a file block's "/files/<id>",
+// as Markdown writes it, is that file, so that it is written back as it was.
+func TestFileWithoutResolver(t *testing.T) {
+	for _, md := range []string{"{% file src=\"/files/f2\" %}\ncap\n{% endfile %}\n", "<img src=\"/files/f2\" alt=\"d\" class=\"gitbook-drawing\">\n"} {
+		if got := outline(Document(md, nil)["nodes"].([]any)); !strings.Contains(got, `"ref":{"file":"f2","kind":"file"}`) {
+			t.Errorf("Document(%q, nil) = %s", md, got)
+		}
+		if got := roundTrip(t, md, nil, nil); got != md {
+			t.Errorf("Markdown(Document(%q, nil)) = %q", md, got)
+		}
+	}
+	if got := outline(Document("{% file src=\"/files/a/b\" %}", nil)["nodes"].([]any)); got != `paragraph["{% file src=\"/files/a/b\" %}"]` {
+		t.Errorf("a path below /files/ is a file: %s", got)
+	}
+}
+
 func TestEmbedMarkdownErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name string

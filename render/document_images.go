@@ -257,7 +257,7 @@ func lengthMD(v any, path *nodePath) (string, error) {
 // where the schema allows none, or it shows no file of the space, the HTML
 // it is.
 func (c *converter) drawing(n *formNode, at place) []any {
-	ref := c.ref(n.attrs["src"], true)
+	ref := c.fileRef(n.attrs["src"])
 	if ref["kind"] != "file" || !allowed("drawing", at) {
 		return []any{block("paragraph", nil, []any{textNode(leaf(n.line, nil))})}
 	}
