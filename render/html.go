@@ -98,6 +98,13 @@ var htmlParser = NewGFMParser(append(blockForms(),
 //   - adaptive content ({% if … %}): its blocks, when opt.Sees lets the reader see them.
 //   - links: external http(s) links get rel="noopener"; a broken link or
 //     image is <span class="broken-link">its text</span>.
+//   - steppers: <ol class="stepper"><li class="step">…</li>…</ol>; columns:
+//     <div class="columns"><div class="column">…</div>…</div>; updates:
+//     <div class="updates"><div class="update"><p class="update-date">date</p>…</div>…</div>.
+//   - marks: <kbd>, <sup>, <sub>, <mark class="mark-text-red mark-bg-yellow">
+//     (a named or semantic color, "$" left out); expressions: <code
+//     class="expression">…</code>; buttons: links of class "button
+//     button-primary" (or secondary).
 func HTML(markdown string, opt HTMLOptions) (HTMLPage, error) {
 	src := []byte(NormalizeLineEndings(markdown))
 	doc := htmlParser.Parse(text.NewReader(src))

@@ -17,6 +17,9 @@ import (
 //	{% hint style="info" %} … {% endhint %}
 //	{% tabs %} {% tab title="A" %} … {% endtab %} … {% endtabs %}
 //	{% code title="x.go" lineNumbers="true" %} ```go … ``` {% endcode %}
+//	{% stepper %} {% step %} … {% endstep %} … {% endstepper %}
+//	{% columns %} {% column width="50%" %} … {% endcolumn %} … {% endcolumns %}
+//	{% updates %} {% update date="2026-05-25" %} … {% endupdate %} … {% endupdates %}
 //	{% embed url="https://…" %}   (or with a caption and {% endembed %})
 //	{% file src="…" %}            (the same, for a file)
 //	<details><summary>T</summary> … </details>
@@ -26,7 +29,7 @@ import (
 // ("> [!NOTE]") and the hints Quire's own writer made before it wrote
 // GitBook's tags ("> **Info**"). Only these forms are recognized; any other raw HTML is dropped
 // when rendered. Other GitBook tags on a line of their own
-// ({% content-ref %}, {% stepper %}…) and end tags without their opening
+// ({% content-ref %}, {% include %}…) and end tags without their opening
 // are dropped, and what they hold is rendered as ordinary markdown; so is
 // an integration's block ({% @integration/block … %}).
 func blockForms() []gparser.Option {
