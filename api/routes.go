@@ -107,6 +107,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/spaces/{spaceId}/links", viewHandler(s.spaceView, s.listSpaceLinks))
 	s.handle("GET /v1/spaces/{spaceId}/search", viewHandler(s.spaceView, s.searchSpace))
 	s.handle("GET /v1/spaces/{spaceId}/embed", s.getEmbedInSpace)
+	s.handle("POST /v1/spaces/{spaceId}/content/computed/document", s.getComputedDocument)
 	s.handle("GET /v1/spaces/{spaceId}/pdf", s.getSpacePDF)
 	// Not under /v1: where PDF links lead. The link's signature, not a
 	// token, says who may follow it (pdf.go).

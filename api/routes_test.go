@@ -204,6 +204,7 @@ var servedOperations = []string{
 	"POST /v1/spaces/s1/content/import",
 	"GET /v1/spaces/s1/search",
 	"GET /v1/spaces/s1/embed",
+	"POST /v1/spaces/s1/content/computed/document",
 	"POST /v1/orgs/o1/ask",
 	"GET /v1/orgs/o1/ask/stream",
 	"GET /v1/orgs/o1/ask/questions",
