@@ -159,8 +159,9 @@ func (db *DB) CreateSite(ctx context.Context, orgID string, n NewSite) (site *qu
 }
 
 // touchSite records a change of a site: a new version for caches, a new
-// updated_at, a call to its renderer's revalidation endpoint if it has one. Writing the site's row first also serializes the writes to one
-// site on PostgreSQL. A site that does not exist is not found.
+// updated_at, a call to its renderer's revalidation endpoint if it has one
+// (siterevalidation.go). Writing the site's row first also serializes the
+// writes to one site on PostgreSQL. A site that does not exist is not found.
 func (tx *Tx) touchSite(ctx context.Context, siteID string) error {
 	res, err := tx.q.exec(ctx, "UPDATE sites SET version = version + 1, updated_at = ? WHERE id = ?", micros(tx.Now), siteID)
 	if err != nil {
