@@ -32,8 +32,10 @@ import (
 const siteTokenKeyName = "site-api-token"
 
 // siteTokenRoutes are the operations a site token may call: the reads of
-// the published site and of its spaces' content that the renderer makes,
-// and the site's search, ask and insights events, the only POSTs.
+// the published site and of its spaces' content that the renderer makes
+// (embeds' previews and computed documents among them), and the site's
+// search, ask and insights events, the only POSTs besides computing a
+// document, which reads.
 var siteTokenRoutes = func() map[string]bool {
 	site := "/v1/orgs/{organizationId}/sites/{siteId}"
 	rev := "/v1/spaces/{spaceId}/revisions/{revisionId}"
@@ -44,6 +46,7 @@ var siteTokenRoutes = func() map[string]bool {
 		"POST " + site + "/search": true, "POST " + site + "/ask": true,
 		"GET " + site + "/ask/questions": true, "POST " + site + "/insights/events": true,
 		"GET /v1/spaces/{spaceId}": true, "GET /v1/spaces/{spaceId}/documents/{documentId}": true,
+		"GET /v1/spaces/{spaceId}/embed": true, "POST " + space + "/computed/document": true,
 		"GET " + space + "/path/{pagePath...}": true, "GET " + cr: true, "GET " + cr + "/changes": true,
 		"GET " + cr + "/content/path/{pagePath...}": true,
 		"GET " + rev + "/changes":                   true, "GET " + rev + "/files/{fileId}/download": true,

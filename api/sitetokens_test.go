@@ -167,6 +167,10 @@ func TestSiteTokens(t *testing.T) {
 		{name: "a page the visitor does not see", as: visitor, path: "/v1/spaces/" + guide + "/content/path/" + secretPath, status: http.StatusNotFound, errs: []string{"page not found"}},
 		{name: "that page by id", as: visitor, path: "/v1/spaces/" + guide + "/content/page/" + secretID, status: http.StatusNotFound, errs: []string{"page not found"}},
 		{name: "search the site", as: visitor, method: "POST", path: site(siteID, "/search"), body: map[string]any{"query": "installer", "scope": map[string]any{"mode": "all"}}},
+		{name: "an embed's preview", as: visitor, path: "/v1/spaces/" + guide + "/embed?url=" + url.QueryEscape(root+"install"), want: []check{field("type", "link")}},
+		{name: "a computed document of a spec the site has none of", as: visitor, method: "POST", path: "/v1/spaces/" + guide + "/content/computed/document",
+			body: map[string]any{"source": map[string]any{"type": "builtin:openapi", "props": map[string]any{"doc": "models"},
+				"dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "none"}}}}, "seed": "s"}, status: http.StatusNotFound},
 		{name: "insights events", as: visitor, method: "POST", path: site(siteID, "/insights/events"), body: insights, status: http.StatusNoContent},
 		// Elsewhere: not found.
 		{name: "another site of the organization", as: visitor, path: site(siteB.ID, "/published"), status: http.StatusNotFound, errs: []string{"site not found"}},
