@@ -59,6 +59,10 @@ func TestPageDocumentKeepsGitBookBlocks(t *testing.T) {
 	var inserts []map[string]any
 	titles := map[string]string{}
 	for _, p := range paths {
+		switch filepath.Base(p) {
+		case "file.md", "drawing.md": // they show files of render's tests (/files/f1), not of this space: text here
+			continue
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

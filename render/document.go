@@ -20,7 +20,7 @@ import (
 // The schema limits what each block may hold, so some constructs are
 // flattened where they appear: in a blockquote, code is a paragraph of code
 // text and a table a paragraph per row; outside the top level, images stay
-// inline. Nodes carry no "key": the schema does not require one.
+// inline. Every block, inline and fragment has a "key" (keyNodes).
 //
 // Every line ending, "\r\n" or a lone "\r" as much as "\n", is read as
 // "\n" (CommonMark §2.1), so text holds a "\r" only from a character
@@ -53,7 +53,9 @@ func DocumentJSON(markdown string, resolve func(target string) Resolution) ([]by
 
 func document(p *parsed, resolve func(target string) Resolution) map[string]any {
 	c := &converter{src: p.src, resolve: resolve}
-	return map[string]any{"object": "document", "data": map[string]any{}, "nodes": c.blocks(p.doc, atTop)}
+	nodes := c.blocks(p.doc, atTop)
+	keyNodes(nodes)
+	return map[string]any{"object": "document", "data": map[string]any{}, "nodes": nodes}
 }
 
 // NormalizeLineEndings turns "\r\n" and a lone "\r" into "\n", as

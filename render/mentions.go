@@ -25,8 +25,12 @@ func mentions(nodes []any) []any {
 					out = out[:len(out)-1]
 				}
 			}
-			out = append(out, map[string]any{"object": "inline", "type": "mention", "isVoid": true,
-				"data": map[string]any{"ref": map[string]any{"kind": "user", "user": id}}})
+			mention := map[string]any{"object": "inline", "type": "mention", "isVoid": true,
+				"data": map[string]any{"ref": map[string]any{"kind": "user", "user": id}}}
+			if key, ok := m["key"]; ok { // the link's key (keyNodes)
+				mention["key"] = key
+			}
+			out = append(out, mention)
 			continue
 		}
 		if children, ok := m["nodes"].([]any); ok {

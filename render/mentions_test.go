@@ -10,18 +10,20 @@ import (
 // TestMentions: links to users become mention inlines, wherever they
 // stand, and the "@" before them leaves the text; other links stay links.
 func TestMentions(t *testing.T) {
-	const ada = `{"data":{"ref":{"kind":"user","user":"u1"}},"isVoid":true,"object":"inline","type":"mention"}`
-	block := func(typ, nodes string) string {
-		return `{"data":{},"isVoid":false,"nodes":[` + nodes + `],"object":"block","type":"` + typ + `"}`
+	ada := func(key string) string {
+		return `{"data":{"ref":{"kind":"user","user":"u1"}},"isVoid":true,"key":"` + key + `","object":"inline","type":"mention"}`
+	}
+	block := func(typ, key, nodes string) string {
+		return `{"data":{},"isVoid":false,"key":"` + key + `","nodes":[` + nodes + `],"object":"block","type":"` + typ + `"}`
 	}
 	text := func(s string) string {
 		return `{"leaves":[{"marks":[],"object":"leaf","text":"` + s + `"}],"object":"text"}`
 	}
 	tests := []struct{ name, markdown, want string }{
-		{"in text", "hi @[Ada](user:u1)!", block("paragraph", text("hi ")+","+ada+","+text("!"))},
-		{"alone", "@[Ada](user:u1)", block("paragraph", ada)},
-		{"in a list", "- @[Ada](user:u1)", block("list-unordered", block("list-item", block("paragraph", ada)))},
-		{"no id", "[x](user:)", block("paragraph", `{"data":{"ref":{"kind":"url","url":"user:"}},"isVoid":false,"nodes":[`+text("x")+`],"object":"inline","type":"link"}`)},
+		{"in text", "hi @[Ada](user:u1)!", block("paragraph", "k1", text("hi ")+","+ada("k2")+","+text("!"))},
+		{"alone", "@[Ada](user:u1)", block("paragraph", "k1", ada("k2"))},
+		{"in a list", "- @[Ada](user:u1)", block("list-unordered", "k1", block("list-item", "k2", block("paragraph", "k3", ada("k4"))))},
+		{"no id", "[x](user:)", block("paragraph", "k1", `{"data":{"ref":{"kind":"url","url":"user:"}},"isVoid":false,"key":"k2","nodes":[`+text("x")+`],"object":"inline","type":"link"}`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
