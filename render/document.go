@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -122,7 +121,7 @@ func (c *converter) block(n ast.Node, at place) []any {
 		}
 		return []any{block("paragraph", nil, c.inlines(n, nil))}
 	case *ast.Heading:
-		return []any{block("heading-"+strconv.Itoa(min(n.Level, 3)), nil, c.inlines(n, nil))}
+		return c.heading(n)
 	case *ast.ThematicBreak:
 		return []any{map[string]any{"object": "block", "type": "divider", "isVoid": true, "data": map[string]any{}}}
 	case *ast.List:

@@ -62,7 +62,11 @@ func blockMD(out *[]chunk, n any, path *nodePath, at place) error {
 		if s := inlineMD(spans, ctxHeading); s != "" {
 			hashes += " " + s
 		}
-		*out = append(*out, chunk{lines: []string{hashes}})
+		anchor, err := headingAnchorMD(m, path)
+		if err != nil {
+			return err
+		}
+		*out = append(*out, chunk{lines: []string{hashes + anchor}})
 	case "divider":
 		*out = append(*out, chunk{lines: []string{"---"}})
 	case "list-unordered", "list-ordered", "list-tasks":
