@@ -3,7 +3,7 @@
 // published-site renderer (issue 30), which the operator runs beside it:
 // GitBook's open-source renderer (GitbookIO/gitbook, packages/gitbook),
 // started with GITBOOK_API_URL=http://$QUIRE_ADDR. This script does not
-// fetch or build the renderer; docs/operations/gitbook-renderer.md says how
+// fetch or build the renderer; docs/publishing/gitbook-renderer.md says how
 // to point one at Quire and which commit was tested.
 //
 // It builds and starts `quire demo` on QUIRE_ADDR with the public URL
